@@ -1,0 +1,50 @@
+/**
+ * footfall: retail Wi-Fi analytics for the sensing and sales service.
+ * The public API, named exports written by hand; each section is one area of src/.
+ */
+
+// --- contract -------------------------------------------------------------
+export type {
+  Brand,
+  BrandsResponse,
+  Shop,
+  ShopResponse,
+  SalesStatsDaily,
+  SalesStatsDailyRequest,
+  RawSignal,
+  SignalsResponse,
+} from "./contract/index.ts";
+export {
+  SIGNALS_LIMIT_DEFAULT,
+  SIGNALS_LIMIT_MAX,
+  brandsPath,
+  shopByExternalKeyPath,
+  salesStatsDailiesPath,
+  wifiSignalsPath,
+} from "./contract/index.ts";
+
+// --- errors ---------------------------------------------------------------
+export { FootfallError, isFootfallError } from "./errors/FootfallError.ts";
+export { DecodeError, isDecodeError } from "./errors/DecodeError.ts";
+export { ContractError, isContractError } from "./errors/ContractError.ts";
+export { TieOverflowError, isTieOverflowError } from "./errors/TieOverflowError.ts";
+
+// --- codec ----------------------------------------------------------------
+export type { RtsCodec } from "./codec/rts.ts";
+export { millisRts, secondsRts, microsRts, millisToRts, rtsToMillis, isRts, compareRts, stepRts } from "./codec/rts.ts";
+export type { RowKey } from "./codec/rowKey.ts";
+export { parseRowKey, formatRowKey } from "./codec/rowKey.ts";
+export type { Signal } from "./codec/Signal.ts";
+
+// --- client ---------------------------------------------------------------
+export type { Client, CallOptions, SignalsPageRequest } from "./client/Client.ts";
+
+// --- source ---------------------------------------------------------------
+
+// --- kernels and operators -------------------------------------------------
+
+// --- sales ----------------------------------------------------------------
+
+// --- simulator ------------------------------------------------------------
+
+// --- report ---------------------------------------------------------------
