@@ -1,4 +1,79 @@
 #!/usr/bin/env node
-// Placeholder entry until the CLI lands; replaced by the subcommand dispatcher.
-console.error("footfall: CLI not built yet");
-process.exit(2);
+import { EXIT_FAILED, EXIT_USAGE, UsageError, type CliIo, type Command } from "./common.ts";
+
+/** Subcommands, loaded on demand so `footfall brands` does not pay for the simulator. */
+const commands: Record<string, () => Promise<{ command: Command }>> = {
+  demo: () => import("./demo.ts"),
+  sim: () => import("./sim.ts"),
+  brands: () => import("./brands.ts"),
+  shop: () => import("./shop.ts"),
+  signals: () => import("./signals.ts"),
+  analyze: () => import("./analyze.ts"),
+  sales: () => import("./sales.ts"),
+};
+
+const usage = `usage: footfall <command> [flags]
+
+commands:
+  demo      live demo on the embedded simulator (npm start)
+  sim       serve the whole service interface locally
+  brands    list brands
+  shop      resolve a shop by brand and External Key
+  signals   backfill or tail a shop's signal records
+  analyze   sessions, visits, dwell and proximity from signals
+  sales     upload daily sales totals
+
+Connection settings: --base-url/FOOTFALL_BASE_URL, --signal-url/FOOTFALL_SIGNAL_URL,
+--email/FOOTFALL_EMAIL, --token/FOOTFALL_TOKEN. Every command has --help.
+Exit status: 0 all done, 1 something failed or was rejected, 2 bad usage.`;
+
+/**
+ * Runs `footfall` with the given arguments; resolves to the exit status.
+ *
+ * @example
+ * const status = await main(["brands", "--help"], io);
+ */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    (name === undefined ? io.stderr : io.stdout).write(`${usage}\n`);
+    return name === undefined ? EXIT_USAGE : 0;
+  }
+  const load = commands[name];
+  if (load === undefined) {
+    io.stderr.write(`footfall: unknown command ${JSON.stringify(name)} (see footfall --help)\n`);
+    return EXIT_USAGE;
+  }
+  const { command } = await load();
+  if (rest.includes("--help") || rest.includes("-h")) {
+    io.stdout.write(`${command.help}\n`);
+    return 0;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`footfall ${name}: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    io.stderr.write(`footfall ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT_FAILED;
+  }
+}
+
+const isEntry = import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith("/footfall");
+if (isEntry) {
+  const controller = new AbortController();
+  process.once("SIGINT", () => controller.abort());
+  process.once("SIGTERM", () => controller.abort());
+  const io: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: controller.signal };
+  main(process.argv.slice(2), io).then(
+    (status) => {
+      process.exitCode = status;
+    },
+    (error: unknown) => {
+      process.stderr.write(`footfall: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = EXIT_FAILED;
+    },
+  );
+}

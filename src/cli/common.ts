@@ -1,0 +1,139 @@
+import { parseArgs, type ParseArgsConfig } from "node:util";
+
+/** Exit statuses of every `footfall` command (DESIGN.md). */
+export const EXIT_OK = 0;
+/** Something was rejected, failed or not uploaded; or the service failed. */
+export const EXIT_FAILED = 1;
+/** Bad usage: unknown flag, missing setting, malformed value. */
+export const EXIT_USAGE = 2;
+
+/**
+ * A command-line mistake: printed as one line, exit status 2.
+ *
+ * @example
+ * throw new UsageError("--shop is required");
+ */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+/** What a subcommand module exports. */
+export interface Command {
+  /** One line for `footfall --help`. */
+  readonly summary: string;
+  /** Full `--help` text. */
+  readonly help: string;
+  /** Runs the command; resolves to the exit status. Throws UsageError for bad usage. */
+  run(argv: readonly string[], io: CliIo): Promise<number>;
+}
+
+/** The process streams and environment a command uses, injectable for tests. */
+export interface CliIo {
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Aborted on Ctrl-C. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * `util.parseArgs` with strict flags, turning its errors into {@link UsageError}s.
+ *
+ * @example
+ * const { values } = parseFlags(["--shop", "3"], { shop: { type: "string" } });
+ */
+export function parseFlags<const O extends NonNullable<ParseArgsConfig["options"]>>(
+  argv: readonly string[],
+  options: O,
+  allowPositionals = false,
+): ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: boolean }>> {
+  try {
+    return parseArgs({ args: [...argv], options, strict: true, allowPositionals });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** Connection flags shared by every command that talks to the service. */
+export const connectionFlags = {
+  "base-url": { type: "string" },
+  "signal-url": { type: "string" },
+  email: { type: "string" },
+  token: { type: "string" },
+} as const;
+
+/** Settings a command may need; each command asks only for what it uses. */
+export interface ConnectionSettings {
+  readonly baseUrl?: string;
+  readonly signalUrl?: string;
+  readonly email?: string;
+  readonly token?: string;
+}
+
+const ENV_NAMES = {
+  baseUrl: ["base-url", "FOOTFALL_BASE_URL"],
+  signalUrl: ["signal-url", "FOOTFALL_SIGNAL_URL"],
+  email: ["email", "FOOTFALL_EMAIL"],
+  token: ["token", "FOOTFALL_TOKEN"],
+} as const;
+
+/**
+ * Reads connection settings from flags, then the environment, requiring only `needed`.
+ * A missing one is a UsageError naming both the flag and the variable.
+ *
+ * @example
+ * const s = connectionSettings(values, io.env, ["baseUrl", "email", "token"]);
+ */
+export function connectionSettings(
+  values: Readonly<Record<string, unknown>>,
+  env: CliIo["env"],
+  needed: readonly (keyof ConnectionSettings)[],
+): Required<Pick<ConnectionSettings, (typeof needed)[number]>> & ConnectionSettings {
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(ENV_NAMES) as (keyof ConnectionSettings)[]) {
+    const [flag, variable] = ENV_NAMES[key];
+    const value = values[flag] ?? env[variable];
+    if (typeof value === "string" && value !== "") out[key] = value;
+    else if (needed.includes(key)) throw new UsageError(`missing --${flag} (or ${variable})`);
+  }
+  return out as Required<ConnectionSettings>;
+}
+
+/**
+ * Writes one JSON value per line.
+ *
+ * @example
+ * writeNdjson(process.stdout, [{ id: 1, name: "Cafe Mori" }]);
+ */
+export function writeNdjson(out: NodeJS.WritableStream, rows: Iterable<unknown>): void {
+  for (const row of rows) out.write(`${JSON.stringify(row)}\n`);
+}
+
+/**
+ * Renders rows as an aligned plain-text table (numbers right-aligned).
+ *
+ * @example
+ * formatTable([{ id: 1, name: "Cafe Mori" }]); // "id  name\n 1  Cafe Mori\n"
+ */
+export function formatTable(rows: readonly Readonly<Record<string, unknown>>[], columns?: readonly string[]): string {
+  const cols = columns ?? [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const cells = rows.map((r) => cols.map((c) => cellText(r[c])));
+  const widths = cols.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i]!.length)));
+  const numeric = cols.map((c) => rows.length > 0 && rows.every((r) => typeof r[c] === "number" || r[c] == null));
+  const line = (values: readonly string[]) =>
+    values.map((v, i) => (numeric[i] ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join("  ").trimEnd();
+  return [line(cols), ...cells.map(line)].join("\n") + "\n";
+}
+
+function cellText(value: unknown): string {
+  if (value == null) return "";
+  if (typeof value === "number") return Number.isInteger(value) ? String(value) : value.toFixed(2);
+  return String(value);
+}
+
+/** Output formats for `--format`. */
+export function parseFormat<F extends string>(value: unknown, allowed: readonly F[], fallback: F): F {
+  if (value === undefined) return fallback;
+  if (typeof value === "string" && (allowed as readonly string[]).includes(value)) return value as F;
+  throw new UsageError(`--format must be one of ${allowed.join(", ")}`);
+}
