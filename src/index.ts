@@ -42,6 +42,23 @@ export type { Client, CallOptions, SignalsPageRequest } from "./client/Client.ts
 // --- source ---------------------------------------------------------------
 
 // --- kernels and operators -------------------------------------------------
+// proximity, smoothing, calibration, data quality:
+export type { KalmanFilterOptions, ResolvedKalmanFilterOptions, KalmanState } from "./kernels/kalmanFilter.ts";
+export { kalmanFilter, kalmanFilterOptions, createKalmanState, defaultKalmanFilter } from "./kernels/kalmanFilter.ts";
+export type {
+  RunningTrimmedMeanOptions,
+  ResolvedRunningTrimmedMeanOptions,
+  TrimmedMeanState,
+} from "./kernels/trimmedMean.ts";
+export {
+  trimmedMean,
+  runningTrimmedMean,
+  currentTrimmedMean,
+  runningTrimmedMeanOptions,
+  createTrimmedMeanState,
+  defaultRunningTrimmedMean,
+} from "./kernels/trimmedMean.ts";
+// (end proximity/quality exports)
 
 // --- sales ----------------------------------------------------------------
 
