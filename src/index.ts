@@ -58,6 +58,18 @@ export {
   createTrimmedMeanState,
   defaultRunningTrimmedMean,
 } from "./kernels/trimmedMean.ts";
+export type { PathLossOptions, PathLossModel } from "./kernels/pathLoss.ts";
+export { rssiToDistance, distanceToRssi, pathLossOptions, defaultPathLoss } from "./kernels/pathLoss.ts";
+export type { ProximityZone, ProximityZoneOptions, ResolvedProximityZoneOptions } from "./kernels/proximityZone.ts";
+export {
+  proximityZone,
+  proximityZoneIndex,
+  proximityZoneOptions,
+  defaultProximityZones,
+  PROXIMITY_ZONES,
+} from "./kernels/proximityZone.ts";
+export type { PathLossSample, PathLossFit } from "./kernels/fitPathLoss.ts";
+export { fitPathLoss } from "./kernels/fitPathLoss.ts";
 // (end proximity/quality exports)
 
 // --- sales ----------------------------------------------------------------
