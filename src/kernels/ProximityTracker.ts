@@ -1,0 +1,762 @@
+import type { Signal } from "../codec/Signal.ts";
+import {
+  createKalmanState,
+  kalmanFilter,
+  kalmanFilterOptions,
+  type KalmanFilterOptions,
+  type KalmanState,
+  type ResolvedKalmanFilterOptions,
+} from "./kalmanFilter.ts";
+import { pathLossOptions, rssiToDistance, type PathLossModel, type PathLossOptions } from "./pathLoss.ts";
+import {
+  PROXIMITY_ZONES,
+  proximityZoneIndex,
+  proximityZoneOptions,
+  type ProximityZone,
+  type ProximityZoneOptions,
+  type ResolvedProximityZoneOptions,
+} from "./proximityZone.ts";
+import {
+  createTrimmedMeanState,
+  runningTrimmedMean,
+  runningTrimmedMeanOptions,
+  type ResolvedRunningTrimmedMeanOptions,
+  type RunningTrimmedMeanOptions,
+  type TrimmedMeanState,
+} from "./trimmedMean.ts";
+
+/**
+ * Path-loss calibration: one model for every sensor, optionally overridden per sensor MAC
+ * (e.g. with the result of `fitPathLoss` for that sensor).
+ *
+ * @example
+ * const calibration: ProximityCalibration = {
+ *   default: { rssiAt1m: -45, exponent: 2.7 },
+ *   sensors: { "b8:27:eb:00:00:01": { rssiAt1m: -41, exponent: 3.1 } },
+ * };
+ */
+export interface ProximityCalibration {
+  /** Model of sensors not listed in `sensors`. @default defaultPathLoss (−45 dBm at 1 m, n = 2.7) */
+  readonly default?: PathLossOptions;
+  /** Per-sensor models keyed by sensor MAC (any case; normalised to lowercase). @default none */
+  readonly sensors?: ReadonlyMap<string, PathLossOptions> | Readonly<Record<string, PathLossOptions>>;
+}
+
+/**
+ * How RSSI is smoothed per (device, sensor) before distances are estimated: the time-aware
+ * 1-D Kalman filter (default) or a running trimmed mean, with that kernel's options.
+ *
+ * @example
+ * const smoothing: ProximitySmoothing = { method: "trimmedMean", size: 7 };
+ */
+export type ProximitySmoothing =
+  | ({ readonly method: "kalman" } & KalmanFilterOptions)
+  | ({ readonly method: "trimmedMean" } & RunningTrimmedMeanOptions);
+
+/**
+ * The nearest sensor of one device during one time slice.
+ *
+ * @example
+ * tracker = new ProximityTracker({ onSlice: (s: ProximitySlice) => console.log(s.sensor, s.zone) });
+ */
+export interface ProximitySlice {
+  readonly type: "proximitySlice";
+  readonly shopId: number;
+  readonly device: string;
+  /** Slice start, epoch ms (a multiple of `sliceMs`). */
+  readonly start: number;
+  /** Slice end (exclusive), epoch ms. */
+  readonly end: number;
+  /** Nearest sensor MAC. */
+  readonly sensor: string;
+  /** Smoothed RSSI at that sensor, dBm. */
+  readonly rssi: number;
+  /** Estimated distance to that sensor, m. */
+  readonly distanceM: number;
+  readonly zone: ProximityZone;
+  /** Signals of this device within the slice (all sensors). */
+  readonly signals: number;
+  /** Sensors that heard the device recently enough to compete for nearest. */
+  readonly sensors: number;
+}
+
+/**
+ * A change of nearest sensor or zone within a device session.
+ *
+ * @example
+ * const e: ProximityTimelineEntry = { time: 1763600000000, sensor: "b8:27:eb:00:00:01", zone: "near", distanceM: 2.1 };
+ */
+export interface ProximityTimelineEntry {
+  /** Start of the slice where the change was seen, epoch ms. */
+  readonly time: number;
+  readonly sensor: string;
+  readonly zone: ProximityZone;
+  /** Estimated distance, m. */
+  readonly distanceM: number;
+}
+
+/**
+ * Proximity of one device session (signals of one shop and device no more than `gapMs` apart):
+ * closest approach, time per zone and the nearest-sensor timeline.
+ *
+ * @example
+ * const ms = (s: ProximitySummary) => s.zoneMs.immediate + s.zoneMs.near + s.zoneMs.far; // = s.end − s.start
+ */
+export interface ProximitySummary {
+  readonly type: "proximitySummary";
+  readonly shopId: number;
+  readonly device: string;
+  /** First signal of the session, epoch ms. */
+  readonly start: number;
+  /** Last signal of the session, epoch ms. */
+  readonly end: number;
+  /** Signals processed. */
+  readonly signals: number;
+  /** Time slices with at least one signal. */
+  readonly slices: number;
+  /** Sensor of the closest approach. */
+  readonly closestSensor: string;
+  /** Smallest estimated distance of any slice, m. */
+  readonly closestDistanceM: number;
+  /** Smoothed RSSI at the closest approach, dBm. */
+  readonly closestRssi: number;
+  /** Event time of the reading behind the closest approach, epoch ms. */
+  readonly closestTime: number;
+  readonly closestZone: ProximityZone;
+  /**
+   * Time per zone, ms. Each slice's zone holds from that slice's start (or the session start)
+   * to the next heard slice (or the session end), so the three sum to `end − start` (the dwell).
+   */
+  readonly zoneMs: { readonly immediate: number; readonly near: number; readonly far: number };
+  /** Changes of nearest sensor or zone, oldest first, at most `timelineLimit`. */
+  readonly timeline: readonly ProximityTimelineEntry[];
+  /** True when changes beyond `timelineLimit` were dropped. */
+  readonly timelineTruncated: boolean;
+}
+
+/**
+ * Options of {@link ProximityTracker}.
+ *
+ * @example
+ * new ProximityTracker({ sliceMs: 5_000, smoothing: { method: "kalman", measurementNoise: 36 } });
+ */
+export interface ProximityTrackerOptions {
+  /** Path-loss models. @default every sensor uses defaultPathLoss */
+  readonly calibration?: ProximityCalibration;
+  /** RSSI smoothing per (device, sensor). @default { method: "kalman" } with defaultKalmanFilter */
+  readonly smoothing?: ProximitySmoothing;
+  /** Zone bounds, m. @default defaultProximityZones (1 m, 4 m) */
+  readonly zones?: ProximityZoneOptions;
+  /**
+   * Time slice, ms of event time, aligned to multiples of it since the epoch. Phones probe in
+   * bursts every few seconds to a minute; 10 s is short enough to see a walk past a display
+   * and long enough that a burst lands in one slice.
+   * @default 10_000
+   */
+  readonly sliceMs?: number;
+  /**
+   * A sensor competes for "nearest" in a slice only if it heard the device within this many ms
+   * of the slice end; older smoothed values describe where the device was, not where it is.
+   * At least `sliceMs`.
+   * @default 30_000
+   */
+  readonly sensorStaleMs?: number;
+  /** Session gap, ms: the same rule and value as `sessionize` (inclusive). @default 300_000 */
+  readonly gapMs?: number;
+  /**
+   * Allowed lateness, ms: signals are buffered and processed in event-time order up to the
+   * watermark (max time seen − this); older ones are counted as late and skipped. Use the same
+   * value as `sessionize`. @default 0
+   */
+  readonly allowedLatenessMs?: number;
+  /**
+   * A device not heard for longer than this (by the watermark) is forgotten, including a
+   * summary nobody took with {@link ProximityTracker.takeSummary}. Must exceed `gapMs`.
+   * @default 900_000
+   */
+  readonly idleMs?: number;
+  /** Most timeline entries kept per session. @default 64 */
+  readonly timelineLimit?: number;
+  /** Called for each finished slice (in event-time order per device). @default none */
+  readonly onSlice?: (slice: ProximitySlice) => void;
+  /**
+   * Called for each finished session. When given, summaries are pushed here and not retained;
+   * when absent they wait for {@link ProximityTracker.takeSummary}. @default none
+   */
+  readonly onSummary?: (summary: ProximitySummary) => void;
+}
+
+/**
+ * Defaults of {@link ProximityTrackerOptions} (numbers only; models and smoothing default to
+ * their kernels' defaults).
+ *
+ * @example
+ * defaultProximityTracker.sliceMs; // 10000
+ */
+export const defaultProximityTracker = Object.freeze({
+  sliceMs: 10_000,
+  sensorStaleMs: 30_000,
+  gapMs: 300_000,
+  allowedLatenessMs: 0,
+  idleMs: 900_000,
+  timelineLimit: 64,
+});
+
+/**
+ * Counters of a {@link ProximityTracker}.
+ *
+ * @example
+ * const { late } = tracker.stats;
+ */
+export interface ProximityTrackerStats {
+  /** Signals processed. */
+  readonly signals: number;
+  /** Signals older than the watermark, skipped. */
+  readonly late: number;
+  /** Signals buffered awaiting the watermark. */
+  readonly buffered: number;
+  /** Devices with state (open session or summary awaiting takeSummary). */
+  readonly devices: number;
+  /** Summaries forgotten after `idleMs` without being taken (pull mode only). */
+  readonly expiredSummaries: number;
+}
+
+interface SensorState {
+  readonly sensor: string;
+  readonly model: PathLossModel;
+  readonly kalman: KalmanState | null;
+  readonly trimmed: TrimmedMeanState | null;
+  smoothed: number;
+  lastTime: number;
+}
+
+interface DeviceState {
+  readonly shopId: number;
+  readonly device: string;
+  sensors: SensorState[];
+  open: boolean;
+  first: number;
+  last: number;
+  signals: number;
+  slices: number;
+  sliceStart: number;
+  sliceSignals: number;
+  zone: number;
+  zoneFrom: number;
+  nearest: string;
+  zoneMs0: number;
+  zoneMs1: number;
+  zoneMs2: number;
+  closestSensor: string;
+  closestDistanceM: number;
+  closestRssi: number;
+  closestTime: number;
+  timeline: ProximityTimelineEntry[];
+  timelineTruncated: boolean;
+  pending: ProximitySummary[];
+}
+
+const NO_SLICE = Number.NaN;
+
+/**
+ * Per-device proximity in event time: smoothed RSSI per (shop, device, sensor), per time slice
+ * the nearest sensor with its estimated distance and zone, and per device session the closest
+ * approach, time per zone and a nearest-sensor timeline.
+ *
+ * State lives in one nested Map (shop → device) of plain objects and is bounded by active
+ * devices: a session closes when the watermark passes its last signal + `gapMs`, and a device
+ * not heard for `idleMs` is forgotten. Signals are processed in event-time order (a small heap
+ * holds those within `allowedLatenessMs`), so the output does not depend on arrival order
+ * within the allowed lateness.
+ *
+ * Two ways to consume results:
+ * - push: `onSlice` / `onSummary` callbacks (what `estimateProximity` uses);
+ * - pull: feed the same signals as the session tracker, then at each session close call
+ *   {@link ProximityTracker.takeSummary}(shopId, device, start, end).
+ *
+ * @example
+ * const tracker = new ProximityTracker();
+ * for (const s of signals) tracker.add(s);
+ * tracker.flush();
+ * const summary = tracker.takeSummary(101, "f0:18:98:12:34:56", sessionStart, sessionEnd);
+ * summary?.closestZone; // "near"
+ */
+export class ProximityTracker {
+  readonly #sliceMs: number;
+  readonly #staleMs: number;
+  readonly #gapMs: number;
+  readonly #latenessMs: number;
+  readonly #idleMs: number;
+  readonly #timelineLimit: number;
+  readonly #zones: ResolvedProximityZoneOptions;
+  readonly #kalman: ResolvedKalmanFilterOptions | null;
+  readonly #trimmed: ResolvedRunningTrimmedMeanOptions | null;
+  readonly #defaultModel: PathLossModel;
+  readonly #models: Map<string, PathLossModel>;
+  readonly #onSlice: ((slice: ProximitySlice) => void) | undefined;
+  readonly #onSummary: ((summary: ProximitySummary) => void) | undefined;
+  readonly #shops = new Map<number, Map<string, DeviceState>>();
+  /** Min-heap (by event time, then a total tie order) of signals awaiting the watermark. */
+  readonly #heap: Signal[] = [];
+  #maxTime = Number.NEGATIVE_INFINITY;
+  #watermark = Number.NEGATIVE_INFINITY;
+  #sweptSlice = Number.NEGATIVE_INFINITY;
+  #signals = 0;
+  #late = 0;
+  #devices = 0;
+  #expired = 0;
+
+  /** Validates every option eagerly (TypeError / RangeError). */
+  constructor(options: ProximityTrackerOptions = {}) {
+    const d = defaultProximityTracker;
+    this.#sliceMs = positiveInteger("sliceMs", options.sliceMs ?? d.sliceMs);
+    this.#staleMs = nonNegative("sensorStaleMs", options.sensorStaleMs ?? d.sensorStaleMs);
+    if (this.#staleMs < this.#sliceMs) {
+      throw new RangeError(`sensorStaleMs (${this.#staleMs}) must be ≥ sliceMs (${this.#sliceMs})`);
+    }
+    this.#gapMs = nonNegative("gapMs", options.gapMs ?? d.gapMs);
+    this.#latenessMs = nonNegative("allowedLatenessMs", options.allowedLatenessMs ?? d.allowedLatenessMs);
+    this.#idleMs = nonNegative("idleMs", options.idleMs ?? d.idleMs);
+    if (!(this.#idleMs > this.#gapMs)) throw new RangeError(`idleMs (${this.#idleMs}) must exceed gapMs (${this.#gapMs})`);
+    this.#timelineLimit = options.timelineLimit ?? d.timelineLimit;
+    if (!Number.isInteger(this.#timelineLimit) || this.#timelineLimit < 0) {
+      throw new RangeError(`timelineLimit must be an integer ≥ 0, got ${String(this.#timelineLimit)}`);
+    }
+    this.#zones = proximityZoneOptions(options.zones);
+    const smoothing = options.smoothing ?? { method: "kalman" };
+    if (smoothing.method === "kalman") {
+      this.#kalman = kalmanFilterOptions(smoothing);
+      this.#trimmed = null;
+    } else if (smoothing.method === "trimmedMean") {
+      this.#kalman = null;
+      this.#trimmed = runningTrimmedMeanOptions(smoothing);
+    } else {
+      throw new TypeError(`smoothing.method must be "kalman" or "trimmedMean", got ${String((smoothing as { method: unknown }).method)}`);
+    }
+    this.#defaultModel = pathLossOptions(options.calibration?.default);
+    this.#models = new Map();
+    const sensors = options.calibration?.sensors;
+    if (sensors !== undefined) {
+      const entries = sensors instanceof Map ? sensors.entries() : Object.entries(sensors);
+      for (const [mac, model] of entries as Iterable<[string, PathLossOptions]>) {
+        this.#models.set(mac.toLowerCase(), pathLossOptions({ ...options.calibration?.default, ...model }));
+      }
+    }
+    for (const [name, fn] of [["onSlice", options.onSlice], ["onSummary", options.onSummary]] as const) {
+      if (fn !== undefined && typeof fn !== "function") throw new TypeError(`${name} must be a function`);
+    }
+    this.#onSlice = options.onSlice;
+    this.#onSummary = options.onSummary;
+  }
+
+  /** Counters (a fresh snapshot object). */
+  get stats(): ProximityTrackerStats {
+    return {
+      signals: this.#signals,
+      late: this.#late,
+      buffered: this.#heap.length,
+      devices: this.#devices,
+      expiredSummaries: this.#expired,
+    };
+  }
+
+  /** Watermark, epoch ms: every signal up to it has been processed; older signals are late. */
+  get watermark(): number {
+    return this.#watermark;
+  }
+
+  /**
+   * Adds one signal. Returns false when it was late (older than the watermark) and skipped.
+   * May call `onSlice` / `onSummary` synchronously for slices and sessions it completes.
+   */
+  add(signal: Signal): boolean {
+    const time = signal.time;
+    if (time < this.#watermark) {
+      this.#late++;
+      return false;
+    }
+    if (time > this.#maxTime) {
+      this.#maxTime = time;
+      this.#watermark = time - this.#latenessMs;
+    }
+    const heap = this.#heap;
+    if (heap.length === 0 && time <= this.#watermark) {
+      // In-order fast path (always taken with zero lateness): no buffering.
+      this.#process(signal);
+    } else {
+      heapPush(heap, signal);
+      while (heap.length > 0 && (heap[0] as Signal).time <= this.#watermark) this.#process(heapPop(heap));
+    }
+    const slice = Math.floor(this.#watermark / this.#sliceMs);
+    if (slice > this.#sweptSlice) {
+      this.#sweptSlice = slice;
+      this.#sweep(this.#watermark);
+    }
+    return true;
+  }
+
+  /**
+   * End of input: processes buffered signals and closes every session (as if the watermark
+   * went to +∞). Summaries go to `onSummary`, or wait for {@link takeSummary} /
+   * {@link takeAllSummaries}. The tracker may keep receiving later signals afterwards.
+   */
+  flush(): void {
+    const heap = this.#heap;
+    while (heap.length > 0) this.#process(heapPop(heap));
+    for (const devices of this.#shops.values()) {
+      for (const d of devices.values()) {
+        if (d.open) this.#closeSession(d);
+        if (d.pending.length === 0) this.#forget(d);
+      }
+    }
+    if (this.#maxTime > this.#watermark) this.#watermark = this.#maxTime;
+  }
+
+  /**
+   * Takes (removes and returns) the proximity summary of a session the caller has closed,
+   * typically the session tracker at the same watermark: every summary of that shop and device
+   * overlapping [start, end] (ms) is merged into one, and a still-open session of the device
+   * starting no later than `end` is closed first. `undefined` when none overlaps.
+   *
+   * @example
+   * const p = tracker.takeSummary(session.shopId, session.device, session.start, session.end);
+   */
+  takeSummary(shopId: number, device: string, start: number, end: number): ProximitySummary | undefined {
+    const d = this.#shops.get(shopId)?.get(device);
+    if (d === undefined) return undefined;
+    if (d.open && d.first <= end && d.last >= start) this.#closeSession(d);
+    let merged: ProximitySummary | undefined;
+    const pending = d.pending;
+    let kept = 0;
+    for (let i = 0; i < pending.length; i++) {
+      const s = pending[i] as ProximitySummary;
+      if (s.start <= end && s.end >= start) merged = merged === undefined ? s : mergeSummaries(merged, s, this.#timelineLimit);
+      else pending[kept++] = s;
+    }
+    pending.length = kept;
+    if (!d.open && kept === 0) this.#forget(d);
+    return merged;
+  }
+
+  /**
+   * Takes every retained summary (pull mode), in shop, device, then time order of first sight.
+   *
+   * @example
+   * tracker.flush();
+   * const all = tracker.takeAllSummaries();
+   */
+  takeAllSummaries(): ProximitySummary[] {
+    const out: ProximitySummary[] = [];
+    for (const devices of this.#shops.values()) {
+      for (const d of devices.values()) {
+        for (const s of d.pending) out.push(s);
+        d.pending.length = 0;
+        if (!d.open) this.#forget(d);
+      }
+    }
+    return out;
+  }
+
+  #process(signal: Signal): void {
+    this.#signals++;
+    const time = signal.time;
+    let devices = this.#shops.get(signal.shopId);
+    if (devices === undefined) {
+      devices = new Map();
+      this.#shops.set(signal.shopId, devices);
+    }
+    let d = devices.get(signal.device);
+    if (d === undefined) {
+      d = newDevice(signal.shopId, signal.device);
+      devices.set(signal.device, d);
+      this.#devices++;
+    } else if (d.open && time > d.last + this.#gapMs) {
+      this.#closeSession(d);
+    }
+    if (!d.open) {
+      d.open = true;
+      d.first = time;
+      d.last = time;
+      d.signals = 0;
+      d.slices = 0;
+      d.sliceStart = NO_SLICE;
+      d.zone = -1;
+      d.nearest = "";
+      d.zoneMs0 = d.zoneMs1 = d.zoneMs2 = 0;
+      d.closestDistanceM = Number.POSITIVE_INFINITY;
+      d.timeline = [];
+      d.timelineTruncated = false;
+    }
+    const sliceStart = Math.floor(time / this.#sliceMs) * this.#sliceMs;
+    if (sliceStart !== d.sliceStart) {
+      if (d.sliceStart === d.sliceStart) this.#finishSlice(d);
+      d.sliceStart = sliceStart;
+      d.sliceSignals = 0;
+    }
+    const sensors = d.sensors;
+    let s: SensorState | undefined;
+    for (let i = 0; i < sensors.length; i++) {
+      if ((sensors[i] as SensorState).sensor === signal.sensor) {
+        s = sensors[i];
+        break;
+      }
+    }
+    if (s === undefined) {
+      s = {
+        sensor: signal.sensor,
+        model: this.#models.get(signal.sensor) ?? this.#defaultModel,
+        kalman: this.#kalman === null ? null : createKalmanState(),
+        trimmed: this.#trimmed === null ? null : createTrimmedMeanState(this.#trimmed),
+        smoothed: Number.NaN,
+        lastTime: time,
+      };
+      sensors.push(s);
+    }
+    s.smoothed =
+      s.kalman !== null
+        ? kalmanFilter(s.kalman, signal.rssi, time, this.#kalman as ResolvedKalmanFilterOptions)
+        : runningTrimmedMean(s.trimmed as TrimmedMeanState, signal.rssi, time, this.#trimmed as ResolvedRunningTrimmedMeanOptions);
+    s.lastTime = time;
+    d.sliceSignals++;
+    d.signals++;
+    d.last = time;
+  }
+
+  #finishSlice(d: DeviceState): void {
+    const sliceEnd = d.sliceStart + this.#sliceMs;
+    const freshFrom = sliceEnd - this.#staleMs;
+    let best: SensorState | undefined;
+    let bestDistance = Number.POSITIVE_INFINITY;
+    let competing = 0;
+    const sensors = d.sensors;
+    for (let i = 0; i < sensors.length; i++) {
+      const s = sensors[i] as SensorState;
+      if (s.lastTime < freshFrom) continue;
+      competing++;
+      const distance = rssiToDistance(s.smoothed, s.model);
+      // Ties go to the lexicographically smaller MAC so the result is independent of arrival order.
+      if (distance < bestDistance || (distance === bestDistance && best !== undefined && s.sensor < best.sensor)) {
+        best = s;
+        bestDistance = distance;
+      }
+    }
+    const start = d.sliceStart;
+    d.sliceStart = NO_SLICE;
+    // A slice always has a signal, and sensorStaleMs ≥ sliceMs, so `best` exists.
+    if (best === undefined) return;
+    const zone = proximityZoneIndex(bestDistance, this.#zones);
+    const from = start > d.first ? start : d.first;
+    if (d.zone >= 0) this.#addZoneTime(d, from - d.zoneFrom);
+    if (zone !== d.zone || best.sensor !== d.nearest) {
+      if (d.timeline.length < this.#timelineLimit) {
+        d.timeline.push({ time: start, sensor: best.sensor, zone: PROXIMITY_ZONES[zone] as ProximityZone, distanceM: bestDistance });
+      } else {
+        d.timelineTruncated = true;
+      }
+    }
+    d.zone = zone;
+    d.zoneFrom = from;
+    d.nearest = best.sensor;
+    d.slices++;
+    if (bestDistance < d.closestDistanceM) {
+      d.closestDistanceM = bestDistance;
+      d.closestSensor = best.sensor;
+      d.closestRssi = best.smoothed;
+      d.closestTime = best.lastTime;
+    }
+    if (this.#onSlice !== undefined) {
+      this.#onSlice({
+        type: "proximitySlice",
+        shopId: d.shopId,
+        device: d.device,
+        start,
+        end: sliceEnd,
+        sensor: best.sensor,
+        rssi: best.smoothed,
+        distanceM: bestDistance,
+        zone: PROXIMITY_ZONES[zone] as ProximityZone,
+        signals: d.sliceSignals,
+        sensors: competing,
+      });
+    }
+  }
+
+  #addZoneTime(d: DeviceState, ms: number): void {
+    if (d.zone === 0) d.zoneMs0 += ms;
+    else if (d.zone === 1) d.zoneMs1 += ms;
+    else d.zoneMs2 += ms;
+  }
+
+  #closeSession(d: DeviceState): void {
+    if (d.sliceStart === d.sliceStart) this.#finishSlice(d);
+    if (d.zone >= 0) this.#addZoneTime(d, d.last - d.zoneFrom);
+    d.open = false;
+    // A new session starts its smoothing afresh: after a gap the old estimate says nothing.
+    d.sensors = [];
+    const summary: ProximitySummary = {
+      type: "proximitySummary",
+      shopId: d.shopId,
+      device: d.device,
+      start: d.first,
+      end: d.last,
+      signals: d.signals,
+      slices: d.slices,
+      closestSensor: d.closestSensor,
+      closestDistanceM: d.closestDistanceM,
+      closestRssi: d.closestRssi,
+      closestTime: d.closestTime,
+      closestZone: PROXIMITY_ZONES[proximityZoneIndex(d.closestDistanceM, this.#zones)] as ProximityZone,
+      zoneMs: { immediate: d.zoneMs0, near: d.zoneMs1, far: d.zoneMs2 },
+      timeline: d.timeline,
+      timelineTruncated: d.timelineTruncated,
+    };
+    d.timeline = [];
+    if (this.#onSummary !== undefined) this.#onSummary(summary);
+    else d.pending.push(summary);
+  }
+
+  #sweep(watermark: number): void {
+    const sliceMs = this.#sliceMs;
+    for (const devices of this.#shops.values()) {
+      for (const d of devices.values()) {
+        if (d.open) {
+          if (watermark > d.last + this.#gapMs) this.#closeSession(d);
+          else if (d.sliceStart === d.sliceStart && watermark >= d.sliceStart + sliceMs) this.#finishSlice(d);
+        }
+        if (!d.open && (d.pending.length === 0 || watermark > d.last + this.#idleMs)) {
+          this.#expired += d.pending.length;
+          this.#forget(d);
+        }
+      }
+    }
+  }
+
+  #forget(d: DeviceState): void {
+    const devices = this.#shops.get(d.shopId);
+    if (devices !== undefined && devices.delete(d.device)) {
+      this.#devices--;
+      if (devices.size === 0) this.#shops.delete(d.shopId);
+    }
+  }
+}
+
+function newDevice(shopId: number, device: string): DeviceState {
+  return {
+    shopId,
+    device,
+    sensors: [],
+    open: false,
+    first: 0,
+    last: 0,
+    signals: 0,
+    slices: 0,
+    sliceStart: NO_SLICE,
+    sliceSignals: 0,
+    zone: -1,
+    zoneFrom: 0,
+    nearest: "",
+    zoneMs0: 0,
+    zoneMs1: 0,
+    zoneMs2: 0,
+    closestSensor: "",
+    closestDistanceM: Number.POSITIVE_INFINITY,
+    closestRssi: Number.NaN,
+    closestTime: Number.NaN,
+    timeline: [],
+    timelineTruncated: false,
+    pending: [],
+  };
+}
+
+/**
+ * Merges two summaries of one shop and device (e.g. when the session tracker merged what the
+ * proximity tracker saw as two sessions). Zone times add up; the closest approach is the nearer.
+ *
+ * @example
+ * const both = mergeProximitySummaries(a, b);
+ */
+export function mergeProximitySummaries(a: ProximitySummary, b: ProximitySummary, timelineLimit: number = defaultProximityTracker.timelineLimit): ProximitySummary {
+  return mergeSummaries(a, b, timelineLimit);
+}
+
+function mergeSummaries(a: ProximitySummary, b: ProximitySummary, limit: number): ProximitySummary {
+  const [x, y] = a.start <= b.start ? [a, b] : [b, a];
+  const closer = y.closestDistanceM < x.closestDistanceM ? y : x;
+  const timeline = x.timeline.concat(y.timeline);
+  const truncated = x.timelineTruncated || y.timelineTruncated || timeline.length > limit;
+  if (timeline.length > limit) timeline.length = limit;
+  return {
+    type: "proximitySummary",
+    shopId: x.shopId,
+    device: x.device,
+    start: x.start,
+    end: x.end > y.end ? x.end : y.end,
+    signals: x.signals + y.signals,
+    slices: x.slices + y.slices,
+    closestSensor: closer.closestSensor,
+    closestDistanceM: closer.closestDistanceM,
+    closestRssi: closer.closestRssi,
+    closestTime: closer.closestTime,
+    closestZone: closer.closestZone,
+    zoneMs: {
+      immediate: x.zoneMs.immediate + y.zoneMs.immediate,
+      near: x.zoneMs.near + y.zoneMs.near,
+      far: x.zoneMs.far + y.zoneMs.far,
+    },
+    timeline,
+    timelineTruncated: truncated,
+  };
+}
+
+/** Total order for the reorder heap: event time, then sensor, device, rssi (ties are rare). */
+function before(a: Signal, b: Signal): boolean {
+  if (a.time !== b.time) return a.time < b.time;
+  if (a.sensor !== b.sensor) return a.sensor < b.sensor;
+  if (a.device !== b.device) return a.device < b.device;
+  return a.rssi < b.rssi;
+}
+
+function heapPush(heap: Signal[], value: Signal): void {
+  let i = heap.length;
+  heap.push(value);
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    const p = heap[parent] as Signal;
+    if (!before(value, p)) break;
+    heap[i] = p;
+    i = parent;
+  }
+  heap[i] = value;
+}
+
+function heapPop(heap: Signal[]): Signal {
+  const top = heap[0] as Signal;
+  const last = heap.pop() as Signal;
+  const n = heap.length;
+  if (n > 0) {
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= n) break;
+      const r = l + 1;
+      const c = r < n && before(heap[r] as Signal, heap[l] as Signal) ? r : l;
+      if (!before(heap[c] as Signal, last)) break;
+      heap[i] = heap[c] as Signal;
+      i = c;
+    }
+    heap[i] = last;
+  }
+  return top;
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value <= 0) throw new RangeError(`${name} must be a positive integer (ms), got ${String(value)}`);
+  return value;
+}
+
+function nonNegative(name: string, value: number): number {
+  if (typeof value !== "number" || !(value >= 0) || !Number.isFinite(value)) {
+    throw new RangeError(`${name} must be a finite number ≥ 0 (ms), got ${String(value)}`);
+  }
+  return value;
+}
