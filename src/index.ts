@@ -87,5 +87,23 @@ export { estimateProximity, defaultEstimateProximity } from "./operators/estimat
 // --- sales ----------------------------------------------------------------
 
 // --- simulator ------------------------------------------------------------
+export type { WorldOptions } from "./sim/createWorld.ts";
+export { createWorld, defaultWorldOptions } from "./sim/createWorld.ts";
+export type {
+  World,
+  SimBrand,
+  SimShop,
+  ShopLayout,
+  ShopSignals,
+  TruthVisit,
+  VisitKind,
+  SimTransaction,
+  SurveySample,
+  PathLossModel,
+} from "./sim/World.ts";
+export type { SimulatorOptions, FaultOptions, SimHandler, SimPart } from "./sim/createSimHandler.ts";
+export { createSimHandler, defaultSimulatorOptions } from "./sim/createSimHandler.ts";
+export type { StartSimulatorOptions, RunningSimulator } from "./sim/startSimulator.ts";
+export { startSimulator, defaultStartSimulatorOptions } from "./sim/startSimulator.ts";
 
 // --- report ---------------------------------------------------------------

@@ -1,0 +1,459 @@
+import { formatRowKey } from "../codec/rowKey.ts";
+import { isRts, millisToRts, rtsToMillis } from "../codec/rts.ts";
+import { isCurrencyCode } from "../contract/currencies.ts";
+import { HEADER_EMAIL, HEADER_TOKEN, SIGNALS_LIMIT_DEFAULT, SIGNALS_LIMIT_MAX, pathPatterns } from "../contract/paths.ts";
+import type { SalesStatsDaily } from "../contract/salesStatsDaily.ts";
+import { createWorld, type WorldOptions } from "./createWorld.ts";
+import { parseCalendarDate } from "./localTime.ts";
+import { createRng, hashSeed, type Rng } from "./prng.ts";
+import { SalesStore } from "./SalesStore.ts";
+import type { World } from "./World.ts";
+
+/**
+ * Seeded fault injection for reliability tests. Each API request draws once: with
+ * probability `failRate` it fails (500 or 503, before any effect), else with probability
+ * `throttleRate` it is throttled (429 with `Retry-After`), else it is served and a
+ * successful body is cut mid-JSON with probability `truncateRate` (after any effect).
+ *
+ * @example
+ * const faults: FaultOptions = { failRate: 0.05, throttleRate: 0.05, truncateRate: 0.02, latencyMs: 20 };
+ */
+export interface FaultOptions {
+  /** Share of API requests answered 500 or 503 (half each). @default 0 */
+  readonly failRate?: number;
+  /** Share of API requests answered 429 with `Retry-After`. @default 0 */
+  readonly throttleRate?: number;
+  /** Delay before every API response, ms. @default 0 */
+  readonly latencyMs?: number;
+  /** Share of successful API responses whose body is cut mid-JSON. @default 0 */
+  readonly truncateRate?: number;
+  /** `Retry-After` of throttled responses, seconds. @default 1 */
+  readonly retryAfterS?: number;
+}
+
+/**
+ * Options of the simulator (handler and server).
+ *
+ * @example
+ * const options: SimulatorOptions = { seed: 7, world: { shops: 2 }, faults: { failRate: 0.1 } };
+ */
+export interface SimulatorOptions {
+  /** Seed of the world (unless `world` sets its own) and of the faults. @default 1 */
+  readonly seed?: number | string;
+  /** World shape, or an already built world to serve. @default {} (the default world) */
+  readonly world?: WorldOptions | World;
+  /** Account e-mail expected in `x-user-email` (compared case-insensitively). @default "analyst@footfall.test" */
+  readonly email?: string;
+  /** Account token expected in `x-user-token`. @default "sim-token" */
+  readonly token?: string;
+  /** Live mode: signals are visible once simulated time reaches them; simulated time runs `speed`× real time from `liveStart`. `undefined`: everything is visible at once. @default undefined */
+  readonly speed?: number | undefined;
+  /** Simulated time when the handler is created (live mode), epoch ms. @default world.startMs */
+  readonly liveStart?: number | undefined;
+  /** Real-time clock in epoch ms (inject a fake one to test live mode). @default Date.now */
+  readonly clock?: () => number;
+  /** Seeded faults. @default {} (none) */
+  readonly faults?: FaultOptions;
+  /** Directory persisting sales across restarts (atomic temp-file + rename). @default undefined (memory only) */
+  readonly dataDir?: string | undefined;
+  /** Whether `since` includes records at exactly that RTS (the spec's reading) or only later ones. @default "inclusive" */
+  readonly sinceMode?: "inclusive" | "exclusive";
+  /** Unit of the `ts` field (the RTS in `row_key` stays epoch ms). @default "ms" */
+  readonly tsUnit?: "s" | "ms" | "us" | "ns";
+}
+
+/** Defaults of {@link SimulatorOptions}. */
+export const defaultSimulatorOptions = {
+  seed: 1,
+  email: "analyst@footfall.test",
+  token: "sim-token",
+  sinceMode: "inclusive",
+  tsUnit: "ms",
+  faults: { failRate: 0, throttleRate: 0, latencyMs: 0, truncateRate: 0, retryAfterS: 1 },
+} as const;
+
+/** Which base address's endpoints a request may reach (`startSimulator` splits them when `signalPort` is set). */
+export type SimPart = "all" | "base" | "signal";
+
+/**
+ * The simulator as a function from Request to Response: no sockets, so tests and clients
+ * can call it directly (`fetch` is a drop-in for the global one).
+ *
+ * @example
+ * const sim = createSimHandler({ world: { shops: 1 } });
+ * const res = await sim.fetch("http://sim/api/v1/brands", { headers: { "x-user-email": sim.email, "x-user-token": sim.token } });
+ */
+export interface SimHandler {
+  /** Serves one request (every endpoint of both base addresses, and `/__sim/*`). */
+  handle(request: Request): Promise<Response>;
+  /** Serves one request restricted to one base address's endpoints (others → 404). */
+  handlePart(request: Request, part: SimPart): Promise<Response>;
+  /** fetch-compatible entry point, for injecting into a client. */
+  readonly fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+  readonly world: World;
+  readonly email: string;
+  /** The account token (not enumerable, so it stays out of JSON and inspect output). */
+  readonly token: string;
+  /** Current simulated time in live mode (epoch ms), `undefined` when everything is visible. */
+  simNow(): number | undefined;
+  /** Resolves when every sales write so far is on disk. */
+  flush(): Promise<void>;
+}
+
+const JSON_TYPE = "application/json; charset=utf-8";
+
+/**
+ * Creates the simulator's request handler over a seeded world: the four endpoints of the
+ * service interface exactly, the sales listing extension, `/__sim/world` and
+ * `/__sim/truth`, with auth, validation, live mode and seeded faults.
+ * Throws TypeError/RangeError for invalid options.
+ *
+ * @example
+ * const sim = createSimHandler({ seed: 7, world: { shops: 1, openingHours: [10, 12] } });
+ * const headers = { "x-user-email": sim.email, "x-user-token": sim.token };
+ * const page = await (await sim.fetch("http://sim/api/v1/shops/101/wifi_signals?limit=200", { headers })).json();
+ */
+export function createSimHandler(options: SimulatorOptions = {}): SimHandler {
+  const o = resolve(options);
+  const world = isWorld(options.world)
+    ? options.world
+    : createWorld({ ...(options.seed !== undefined ? { seed: options.seed } : {}), ...(options.world ?? {}) });
+  const faultRng = createRng(hashSeed(options.seed ?? world.seed, "faults"));
+  const store = new SalesStore(o.dataDir);
+  const clock = o.clock;
+  const realStart = clock();
+  const liveStart = o.liveStart ?? world.startMs;
+  const simNow = (): number | undefined => (o.speed === undefined ? undefined : liveStart + (clock() - realStart) * o.speed);
+  const state: State = { o, world, store, faultRng, simNow };
+
+  const handlePart = (request: Request, part: SimPart): Promise<Response> => serve(state, request, part);
+  const handle = (request: Request): Promise<Response> => serve(state, request, "all");
+  const handler = {
+    handle,
+    handlePart,
+    fetch: (input: string | URL | Request, init?: RequestInit) => handle(new Request(input, init)),
+    world,
+    email: o.email,
+    simNow,
+    flush: () => store.flush(),
+  };
+  Object.defineProperty(handler, "token", { value: o.token, enumerable: false });
+  return handler as SimHandler;
+}
+
+interface Resolved {
+  readonly email: string;
+  readonly token: string;
+  readonly speed: number | undefined;
+  readonly liveStart: number | undefined;
+  readonly clock: () => number;
+  readonly faults: Required<FaultOptions>;
+  readonly dataDir: string | undefined;
+  readonly sinceMode: "inclusive" | "exclusive";
+  readonly tsUnit: "s" | "ms" | "us" | "ns";
+}
+
+interface State {
+  readonly o: Resolved;
+  readonly world: World;
+  readonly store: SalesStore;
+  readonly faultRng: Rng;
+  readonly simNow: () => number | undefined;
+}
+
+function isWorld(value: unknown): value is World {
+  return typeof value === "object" && value !== null && typeof (value as World).signalTable === "function";
+}
+
+function resolve(options: SimulatorOptions): Resolved {
+  if (options === null || typeof options !== "object") throw new TypeError("simulator options must be an object");
+  const d = defaultSimulatorOptions;
+  const email = options.email ?? d.email;
+  const token = options.token ?? d.token;
+  if (typeof email !== "string" || email === "") throw new TypeError("email must be a non-empty string");
+  if (typeof token !== "string" || token === "") throw new TypeError("token must be a non-empty string");
+  const speed = options.speed;
+  if (speed !== undefined && (typeof speed !== "number" || !Number.isFinite(speed) || speed <= 0)) {
+    throw new RangeError("speed must be a positive finite number");
+  }
+  if (options.liveStart !== undefined && !Number.isFinite(options.liveStart)) throw new RangeError("liveStart must be epoch ms");
+  const clock = options.clock ?? Date.now;
+  if (typeof clock !== "function") throw new TypeError("clock must be a function returning epoch ms");
+  const faults = { ...d.faults, ...stripUndefined(options.faults ?? {}) };
+  for (const key of ["failRate", "throttleRate", "truncateRate"] as const) {
+    const v = faults[key];
+    if (typeof v !== "number" || !(v >= 0 && v <= 1)) throw new RangeError(`faults.${key} must be in 0…1`);
+  }
+  if (faults.failRate + faults.throttleRate > 1) throw new RangeError("faults.failRate + faults.throttleRate must be ≤ 1");
+  if (typeof faults.latencyMs !== "number" || !(faults.latencyMs >= 0) || !Number.isFinite(faults.latencyMs)) {
+    throw new RangeError("faults.latencyMs must be a non-negative number");
+  }
+  if (!Number.isInteger(faults.retryAfterS) || faults.retryAfterS < 0) throw new RangeError("faults.retryAfterS must be a non-negative integer");
+  const sinceMode = options.sinceMode ?? d.sinceMode;
+  if (sinceMode !== "inclusive" && sinceMode !== "exclusive") throw new RangeError('sinceMode must be "inclusive" or "exclusive"');
+  const tsUnit = options.tsUnit ?? d.tsUnit;
+  if (!["s", "ms", "us", "ns"].includes(tsUnit)) throw new RangeError('tsUnit must be "s", "ms", "us" or "ns"');
+  if (options.dataDir !== undefined && (typeof options.dataDir !== "string" || options.dataDir === "")) {
+    throw new TypeError("dataDir must be a non-empty string");
+  }
+  return { email, token, speed, liveStart: options.liveStart, clock, faults, dataDir: options.dataDir, sinceMode, tsUnit };
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = v;
+  return out as Partial<T>;
+}
+
+// ---------------------------------------------------------------------------------------
+// Routing
+
+async function serve(state: State, request: Request, part: SimPart): Promise<Response> {
+  let url: URL;
+  try {
+    url = new URL(request.url);
+  } catch {
+    return error(400, "malformed request URL");
+  }
+  const auth = authenticate(state.o, request.headers);
+  if (auth !== undefined) return auth;
+
+  const path = url.pathname;
+  if (path === "/__sim/world") return only(request, "GET", () => simWorld(state));
+  if (path === "/__sim/truth") return only(request, "GET", () => simTruth(state, url));
+
+  const base = part !== "signal";
+  const signal = part !== "base";
+  let m: RegExpExecArray | null;
+  let route: (() => Promise<Response> | Response) | undefined;
+  let method = "GET";
+  if (base && pathPatterns.brands.test(path)) route = () => brands(state);
+  else if (base && (m = pathPatterns.shopByExternalKey.exec(path)) !== null) {
+    const id = m[1]!;
+    route = () => shopByExternalKey(state, id, url);
+  } else if (base && (m = pathPatterns.salesStatsDailies.exec(path)) !== null) {
+    const id = m[1]!;
+    method = request.method === "GET" ? "GET" : "POST";
+    route = request.method === "GET" ? () => listSales(state, id) : () => postSales(state, id, request);
+  } else if (signal && (m = pathPatterns.wifiSignals.exec(path)) !== null) {
+    const id = m[1]!;
+    route = () => signals(state, id, url);
+  }
+  if (route === undefined) return error(404, `no such endpoint: ${path}`);
+  const allowed = pathPatterns.salesStatsDailies.test(path) ? "GET, POST" : "GET";
+  if (request.method !== method) return error(405, `method ${request.method} not allowed`, { allow: allowed });
+  return withFaults(state, route);
+}
+
+async function only(request: Request, method: string, run: () => Response): Promise<Response> {
+  if (request.method !== method) return error(405, `method ${request.method} not allowed`, { allow: method });
+  return run();
+}
+
+function authenticate(o: Resolved, headers: Headers): Response | undefined {
+  const email = headers.get(HEADER_EMAIL);
+  const token = headers.get(HEADER_TOKEN);
+  if (email === null || email === "") return error(401, `missing ${HEADER_EMAIL} header`);
+  if (token === null || token === "") return error(401, `missing ${HEADER_TOKEN} header`);
+  // One message for either mismatch, so a caller cannot probe which half was right.
+  if (email.trim().toLowerCase() !== o.email.toLowerCase() || token !== o.token) return error(401, "invalid credentials");
+  return undefined;
+}
+
+async function withFaults(state: State, route: () => Promise<Response> | Response): Promise<Response> {
+  const f = state.o.faults;
+  const rng = state.faultRng;
+  // Always four draws per request, so one request's outcome never shifts the next one's.
+  const u = rng.next();
+  const kind = rng.next();
+  const cutDraw = rng.next();
+  const cutAt = rng.next();
+  if (f.latencyMs > 0) await new Promise((r) => setTimeout(r, f.latencyMs));
+  if (u < f.failRate) {
+    return kind < 0.5
+      ? error(500, "simulated internal server error", { "x-sim-fault": "fail" })
+      : error(503, "simulated service unavailable", { "x-sim-fault": "fail" });
+  }
+  if (u < f.failRate + f.throttleRate) {
+    return error(429, "simulated rate limit", { "retry-after": String(f.retryAfterS), "x-sim-fault": "throttle" });
+  }
+  const response = await route();
+  if (response.status === 200 && cutDraw < f.truncateRate) {
+    const text = await response.text();
+    // Cut strictly inside the text: a strict prefix of a JSON object never parses.
+    const at = Math.max(1, Math.min(text.length - 1, Math.floor(text.length * (0.1 + 0.8 * cutAt))));
+    const headers = new Headers(response.headers);
+    headers.set("x-sim-fault", "truncate");
+    headers.delete("content-length");
+    return new Response(text.slice(0, at), { status: 200, headers });
+  }
+  return response;
+}
+
+// ---------------------------------------------------------------------------------------
+// Endpoints
+
+function brands(state: State): Response {
+  return json(200, { brands: state.world.brands.map((b) => ({ id: b.id, name: b.name })) });
+}
+
+function shopByExternalKey(state: State, brandText: string, url: URL): Response {
+  const vendor = url.searchParams.get("vendor");
+  const key = url.searchParams.get("vendor_key");
+  if (vendor === null || vendor === "") return error(400, "missing query parameter vendor", {}, "vendor");
+  if (key === null || key === "") return error(400, "missing query parameter vendor_key", {}, "vendor_key");
+  const brandId = parseId(brandText);
+  const brand = brandId === undefined ? undefined : state.world.brands.find((b) => b.id === brandId);
+  if (brand === undefined) return error(404, `no brand ${decodeSafe(brandText)}`);
+  if (vendor !== brand.name) return error(404, `vendor ${JSON.stringify(vendor)} is not the name of brand ${brand.id}`);
+  const shop = state.world.shops.find((s) => s.brandId === brand.id && s.externalKey === key);
+  if (shop === undefined) return error(404, `brand ${brand.id} has no shop with External Key ${JSON.stringify(key)}`);
+  return json(200, { shop: { id: shop.id, name: shop.name } });
+}
+
+function listSales(state: State, shopText: string): Response {
+  const id = parseId(shopText);
+  if (id === undefined || state.world.shop(id) === undefined) return error(404, `no shop ${decodeSafe(shopText)}`);
+  return json(200, { sales_stats_dailies: state.store.list(id) });
+}
+
+async function postSales(state: State, shopText: string, request: Request): Promise<Response> {
+  const id = parseId(shopText);
+  if (id === undefined || state.world.shop(id) === undefined) return error(404, `no shop ${decodeSafe(shopText)}`);
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^application\/json\s*(;|$)/i.test(type.trim())) {
+    return error(415, "Content-Type must be application/json");
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(await request.text());
+  } catch {
+    return error(400, "body is not valid JSON", {}, "");
+  }
+  const checked = validateSales(body);
+  if (typeof checked === "string") return error(400, `invalid ${checked}`, {}, checked.split(":")[0]!);
+  const replaced = await state.store.put(id, checked);
+  return json(replaced ? 200 : 201, { sales_stats_daily: checked });
+}
+
+/** The validated record, or `"<field>: <reason>"`. */
+function validateSales(body: unknown): SalesStatsDaily | string {
+  if (!isObject(body)) return "body: expected a JSON object";
+  const r = body["sales_stats_daily"];
+  if (!isObject(r)) return "sales_stats_daily: expected an object";
+  const { date, amount, quantity, amount_currency: currency } = r;
+  if (date === undefined) return "sales_stats_daily.date: missing";
+  if (typeof date !== "string" || parseCalendarDate(date) === undefined) return "sales_stats_daily.date: expected a real date as YYYY-MM-DD";
+  if (amount === undefined) return "sales_stats_daily.amount: missing";
+  if (typeof amount !== "number" || !Number.isFinite(amount)) return "sales_stats_daily.amount: expected a finite number";
+  if (amount < 0) return "sales_stats_daily.amount: must not be negative";
+  if (quantity === undefined) return "sales_stats_daily.quantity: missing";
+  if (typeof quantity !== "number" || !Number.isSafeInteger(quantity)) return "sales_stats_daily.quantity: expected an integer";
+  if (quantity < 0) return "sales_stats_daily.quantity: must not be negative";
+  if (currency === undefined) return "sales_stats_daily.amount_currency: missing";
+  if (typeof currency !== "string") return "sales_stats_daily.amount_currency: expected a string";
+  if (!isCurrencyCode(currency)) return "sales_stats_daily.amount_currency: not an active ISO 4217 code";
+  return { date, amount, quantity, amount_currency: currency };
+}
+
+function signals(state: State, shopText: string, url: URL): Response {
+  const id = parseId(shopText);
+  const table = id === undefined ? undefined : state.world.signalTable(id);
+  if (table === undefined) return error(404, `no shop ${decodeSafe(shopText)}`);
+  const sinceAll = url.searchParams.getAll("since");
+  const limitAll = url.searchParams.getAll("limit");
+  if (sinceAll.length > 1) return error(400, "since given more than once", {}, "since");
+  if (limitAll.length > 1) return error(400, "limit given more than once", {}, "limit");
+  const since = sinceAll[0];
+  const limitText = limitAll[0];
+  if (since !== undefined && !isRts(since)) return error(400, "since must be an RTS: 16 lowercase hexadecimal digits", {}, "since");
+  let limit = SIGNALS_LIMIT_DEFAULT;
+  if (limitText !== undefined) {
+    limit = /^[0-9]{1,4}$/.test(limitText) ? Number(limitText) : NaN;
+    if (!(limit >= 1 && limit <= SIGNALS_LIMIT_MAX)) {
+      return error(400, `limit must be an integer from 1 to ${SIGNALS_LIMIT_MAX}`, {}, "limit");
+    }
+  }
+  let from = 0;
+  if (since !== undefined) {
+    const ms = rtsToMillis(since);
+    from = state.o.sinceMode === "inclusive" ? table.lowerBound(ms) : table.upperBound(ms);
+  }
+  const now = state.simNow();
+  const visible = now === undefined ? table.count : table.upperBound(Math.floor(now));
+  const end = Math.min(from + limit, visible);
+
+  // The page is written as text directly: one template per record, no intermediate objects.
+  const unit = state.o.tsUnit;
+  const time = table.time;
+  const dev = table.device;
+  const sens = table.sensor;
+  const rssi = table.rssi;
+  const devices = table.devices;
+  const local = table.deviceLocal;
+  const sensors = table.sensors;
+  let out = '{"signals":[';
+  for (let i = from; i < end; i++) {
+    const t = time[i]!;
+    const d = dev[i]!;
+    const ts = unit === "ms" ? String(t) : unit === "s" ? String(Math.floor(t / 1000)) : unit === "us" ? `${t}000` : `${t}000000`;
+    out +=
+      `${i === from ? "" : ","}{"row_key":"${formatRowKey({ shopId: table.shopId, rts: millisToRts(t) })}","device_id":"${devices[d]!}",` +
+      `"rssi":${rssi[i]!},"square_mac":"${sensors[sens[i]!]!}","ts":${ts},"local":${local[d] === 1 ? "true" : "false"}}`;
+  }
+  out += `],"since":"${since ?? millisToRts(0)}"}`;
+  return new Response(out, { status: 200, headers: { "content-type": JSON_TYPE } });
+}
+
+function simWorld(state: State): Response {
+  const w = state.world;
+  return json(200, {
+    brands: w.brands.map((b) => ({ id: b.id, name: b.name })),
+    shops: w.shops.map((s) => ({ id: s.id, name: s.name, brandId: s.brandId, externalKey: s.externalKey, timeZone: s.timeZone, sensors: s.sensors })),
+  });
+}
+
+function simTruth(state: State, url: URL): Response {
+  const shopText = url.searchParams.get("shop");
+  let visits;
+  if (shopText === null) visits = state.world.truth();
+  else {
+    const id = parseId(shopText);
+    if (id === undefined) return error(400, "shop must be a SHOP ID (decimal integer)", {}, "shop");
+    if (state.world.shop(id) === undefined) return error(404, `no shop ${id}`);
+    visits = state.world.truth(id);
+  }
+  let out = "";
+  for (const v of visits) out += `${JSON.stringify({ shop: v.shop, device: v.device, start: v.start, end: v.end, kind: v.kind })}\n`;
+  return new Response(out, { status: 200, headers: { "content-type": "application/x-ndjson; charset=utf-8" } });
+}
+
+// ---------------------------------------------------------------------------------------
+// Helpers
+
+function parseId(text: string): number | undefined {
+  if (!/^[0-9]{1,15}$/.test(text)) return undefined;
+  return Number(text);
+}
+
+function decodeSafe(text: string): string {
+  try {
+    return JSON.stringify(decodeURIComponent(text));
+  } catch {
+    return JSON.stringify(text);
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": JSON_TYPE } });
+}
+
+function error(status: number, message: string, headers: Record<string, string> = {}, field?: string): Response {
+  const body: { error: string; field?: string } = { error: message };
+  if (field !== undefined) body.field = field;
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": JSON_TYPE, ...headers } });
+}

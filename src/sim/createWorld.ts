@@ -1,0 +1,829 @@
+import type { RawSignal } from "../contract/rawSignal.ts";
+import { formatRowKey } from "../codec/rowKey.ts";
+import { millisToRts } from "../codec/rts.ts";
+import { assertTimeZone, formatLocalIso, localDayOf, localMidnight, parseCalendarDate, zoneOffsetMinutes } from "./localTime.ts";
+import { createRng, hashSeed, type Rng } from "./prng.ts";
+import { SignalColumns } from "./signalTable.ts";
+import { PHONE_VENDORS, SENSOR_VENDORS, STATIONARY_VENDORS, type VendorOuis } from "./vendorOuis.ts";
+import type {
+  PathLossModel,
+  ShopLayout,
+  ShopSignals,
+  SimBrand,
+  SimShop,
+  SimTransaction,
+  SurveySample,
+  TruthVisit,
+  VisitKind,
+  World,
+} from "./World.ts";
+
+/**
+ * Shape of a simulated world. Every field is optional; the defaults give 2 brands and
+ * 5 shops in Seoul with a few hundred thousand signals per shop-day.
+ *
+ * @example
+ * const options: WorldOptions = { seed: "demo", shops: 2, days: 3, randomizedShare: 0.6 };
+ */
+export interface WorldOptions {
+  /** Seed of every random draw; same seed and options → identical world. @default 1 */
+  readonly seed?: number | string;
+  /** Number of brands (shops are dealt to brands in turn). @default 2 */
+  readonly brands?: number;
+  /** Number of shops. @default 5 */
+  readonly shops?: number;
+  /** Mean floor size [width, depth] in metres; each shop varies ±20 %. @default [16, 12] */
+  readonly shopSizeM?: readonly [number, number];
+  /** Sensors per shop, a fixed count or an inclusive [min, max] range (1–8). @default [2, 4] */
+  readonly sensorsPerShop?: number | readonly [number, number];
+  /** Attenuation of the street-side wall for devices outside, dB. @default 12 */
+  readonly wallLossDb?: number;
+  /** Standard deviation of per-reading RSSI noise, dB. @default 4 */
+  readonly rssiNoiseDb?: number;
+  /** Mean RSSI at 1 m, dBm. @default -45 */
+  readonly rssiAt1m?: number;
+  /** Path-loss exponent n of the log-distance model. @default 2.8 */
+  readonly pathLossExponent?: number;
+  /** Readings weaker than this are not recorded, dBm. @default -95 */
+  readonly sensitivityDbm?: number;
+  /** Standard deviation of the fixed transmit offset of each device, dB. @default 2 */
+  readonly deviceSpreadDb?: number;
+  /** Range [min, max] of a device's mean probe interval, seconds (drawn log-uniformly per device; each gap is jittered, with occasional bursts). @default [8, 90] */
+  readonly probeIntervalS?: readonly [number, number];
+  /** Share of visitors and passers-by using locally administered random MACs, re-randomized per visit. @default 0.45 */
+  readonly randomizedShare?: number;
+  /** Mean visitors (entering the shop) per shop and day; shops vary ±30 %, weekends +30 %. @default 450 */
+  readonly visitorsPerDay?: number;
+  /** Mean passers-by (outside the street-side wall) per shop and day. @default 5000 */
+  readonly passersByPerDay?: number;
+  /** Share of passers-by who linger at the window for minutes. @default 0.15 */
+  readonly lingerShare?: number;
+  /** Staff per shop (each keeps one device; each works most days). @default 6 */
+  readonly staffPerShop?: number;
+  /** Always-on devices per shop (printer, POS). @default 2 */
+  readonly stationaryPerShop?: number;
+  /** Share of universal-MAC visitors on day 2+ who are returning devices. @default 0.15 */
+  readonly returningShare?: number;
+  /** Share of visitors who buy; `undefined` uses each brand's own rate (18–60 %). @default undefined */
+  readonly conversion?: number | undefined;
+  /** Opening hours [open, close], local hours (fractions allowed). @default [10, 22] */
+  readonly openingHours?: readonly [number, number];
+  /** First day, `YYYY-MM-DD` (local midnight in `timeZone`) or an instant in epoch ms. @default "2026-11-16" */
+  readonly start?: string | number;
+  /** Length of the span in days. @default 1 */
+  readonly days?: number;
+  /** IANA time zone of every shop. @default "Asia/Seoul" */
+  readonly timeZone?: string;
+}
+
+/** Defaults of {@link WorldOptions}. */
+export const defaultWorldOptions = {
+  seed: 1,
+  brands: 2,
+  shops: 5,
+  shopSizeM: [16, 12],
+  sensorsPerShop: [2, 4],
+  wallLossDb: 12,
+  rssiNoiseDb: 4,
+  rssiAt1m: -45,
+  pathLossExponent: 2.8,
+  sensitivityDbm: -95,
+  deviceSpreadDb: 2,
+  probeIntervalS: [8, 90],
+  randomizedShare: 0.45,
+  visitorsPerDay: 450,
+  passersByPerDay: 5000,
+  lingerShare: 0.15,
+  staffPerShop: 6,
+  stationaryPerShop: 2,
+  returningShare: 0.15,
+  conversion: undefined,
+  openingHours: [10, 22],
+  start: "2026-11-16",
+  days: 1,
+  timeZone: "Asia/Seoul",
+} as const satisfies Required<WorldOptions>;
+
+type Resolved = { -readonly [K in Exclude<keyof WorldOptions, "conversion">]-?: Exclude<WorldOptions[K], undefined> } & {
+  conversion: number | undefined;
+};
+
+const MS_MIN = 60_000;
+const MS_HOUR = 3_600_000;
+const MS_DAY = 86_400_000;
+/** Sensors hang at the ceiling, phones are carried: the vertical gap the model adds to floor distance. */
+const MOUNT_HEIGHT_M = 1.3;
+/** A sensor timestamps a probe 0–2 ms after it was sent; probes stop this long before departure. */
+const SENSOR_LAG_MS = 3;
+
+interface BrandProfile {
+  readonly name: string;
+  readonly code: string;
+  readonly ticketKrw: number;
+  readonly maxQty: number;
+  readonly conversion: number;
+}
+
+const BRANDS: readonly BrandProfile[] = [
+  { name: "Cafe Mori", code: "MORI", ticketKrw: 9_000, maxQty: 4, conversion: 0.55 },
+  { name: "Hanbit Apparel", code: "HANBIT", ticketKrw: 62_000, maxQty: 3, conversion: 0.22 },
+  { name: "Blue Arch Books", code: "BLUE", ticketKrw: 21_000, maxQty: 3, conversion: 0.3 },
+  { name: "Sol Bakery", code: "SOL", ticketKrw: 12_500, maxQty: 6, conversion: 0.6 },
+  { name: "Namu Living", code: "NAMU", ticketKrw: 38_000, maxQty: 3, conversion: 0.18 },
+];
+
+const DISTRICTS: readonly (readonly [string, string])[] = [
+  ["Gangnam", "GN"], ["Hongdae", "HD"], ["Jamsil", "JS"], ["Myeongdong", "MD"], ["Seongsu", "SS"],
+  ["Yeouido", "YD"], ["Itaewon", "IT"], ["Sinchon", "SC"], ["Konkuk", "KK"], ["Mapo", "MP"],
+];
+
+/**
+ * Builds a seeded, deterministic world: brands, shops with sensors, devices moving through
+ * a daily arrival profile (visitors, passers-by, staff, stationary equipment), every signal
+ * record (log-distance path loss + noise, wall loss outside), the ground truth, and
+ * point-of-sale transactions of the visitors who bought something.
+ * Throws TypeError/RangeError for invalid options.
+ *
+ * @example
+ * const world = createWorld({ seed: 7, shops: 1, openingHours: [10, 13] });
+ * const shop = world.shops[0]!;
+ * const first = world.rawSignals(shop.id).next().value; // { row_key: "101:…", device_id, rssi, square_mac, ts, local }
+ */
+export function createWorld(options: WorldOptions = {}): World {
+  const o = resolveOptions(options);
+  const model: PathLossModel = {
+    rssiAt1m: o.rssiAt1m,
+    pathLossExponent: o.pathLossExponent,
+    wallLossDb: o.wallLossDb,
+    noiseDb: o.rssiNoiseDb,
+    sensitivityDbm: o.sensitivityDbm,
+    deviceSpreadDb: o.deviceSpreadDb,
+    mountHeightM: MOUNT_HEIGHT_M,
+  };
+  const [startMs, endMs] = spanOf(o);
+
+  const brands: SimBrand[] = [];
+  const profiles: BrandProfile[] = [];
+  for (let b = 0; b < o.brands; b++) {
+    const p = BRANDS[b] ?? { name: `Brand ${b + 1}`, code: `B${b + 1}`, ticketKrw: 30_000, maxQty: 3, conversion: 0.3 };
+    brands.push({ id: b + 1, name: p.name });
+    profiles.push(p);
+  }
+
+  const shops: SimShop[] = [];
+  const layouts: ShopLayout[] = [];
+  const tables: ShopSignals[] = [];
+  const truths: TruthVisit[][] = [];
+  const sales: SimTransaction[][] = [];
+  const usedMacs = new Set<string>();
+  const perBrandCount = new Array<number>(o.brands).fill(0);
+  for (let s = 0; s < o.shops; s++) {
+    const b = s % o.brands;
+    const profile = profiles[b]!;
+    const nth = ++perBrandCount[b]!;
+    const [district, code] = DISTRICTS[(s * 3 + b) % DISTRICTS.length]!;
+    const round = Math.floor(s / DISTRICTS.length);
+    const built = buildShop(o, model, s, {
+      id: 101 + s,
+      name: `${profile.name} ${district}${round > 0 ? ` ${round + 1}` : ""}`,
+      brandId: b + 1,
+      externalKey: `${profile.code}-${code}-${String(nth).padStart(2, "0")}`,
+      profile,
+      startMs,
+      endMs,
+      usedMacs,
+    });
+    shops.push(built.shop);
+    layouts.push(built.layout);
+    tables.push(built.table);
+    truths.push(built.truth);
+    sales.push(built.sales);
+  }
+
+  const indexOf = new Map<number, number>(shops.map((shop, i) => [shop.id, i]));
+  const at = (shopId: number): number | undefined => indexOf.get(shopId);
+  const allTruth = truths.flat();
+  const allSales = sales.flat();
+  let total = 0;
+  for (const t of tables) total += t.count;
+
+  return {
+    seed: o.seed,
+    brands,
+    shops,
+    startMs,
+    endMs,
+    model,
+    shop: (id) => {
+      const i = at(id);
+      return i === undefined ? undefined : shops[i];
+    },
+    layout: (id) => {
+      const i = at(id);
+      return i === undefined ? undefined : layouts[i];
+    },
+    truth: (id) => {
+      if (id === undefined) return allTruth;
+      const i = at(id);
+      return i === undefined ? [] : truths[i]!;
+    },
+    signalCount: (id) => {
+      if (id === undefined) return total;
+      const i = at(id);
+      return i === undefined ? 0 : tables[i]!.count;
+    },
+    signalTable: (id) => {
+      const i = at(id);
+      return i === undefined ? undefined : tables[i];
+    },
+    rawSignals: (id, fromMs = -Infinity, toMs = Infinity) => {
+      const i = at(id);
+      return rawSignalsOf(i === undefined ? undefined : tables[i], fromMs, toMs);
+    },
+    transactions: (id) => {
+      if (id === undefined) return allSales;
+      const i = at(id);
+      return i === undefined ? [] : sales[i]!;
+    },
+    surveySamples: (id, sensorMac, distancesM, perDistance) => {
+      const i = at(id);
+      if (i === undefined) throw new RangeError(`no shop ${id}`);
+      if (!shops[i]!.sensors.includes(sensorMac)) throw new RangeError(`shop ${id} has no sensor ${sensorMac}`);
+      if (!Number.isInteger(perDistance) || perDistance < 0) throw new RangeError("perDistance must be a non-negative integer");
+      for (const d of distancesM) {
+        if (!Number.isFinite(d) || d <= 0) throw new RangeError(`distances must be positive metres, got ${d}`);
+      }
+      return survey(model, createRng(hashSeed(o.seed, "survey", id, sensorMac, distancesM.join(","), perDistance)), distancesM, perDistance);
+    },
+  };
+}
+
+function* rawSignalsOf(table: ShopSignals | undefined, fromMs: number, toMs: number): IterableIterator<RawSignal> {
+  if (table === undefined) return;
+  const end = table.lowerBound(toMs);
+  for (let i = table.lowerBound(fromMs); i < end; i++) {
+    const ts = table.time[i]!;
+    const d = table.device[i]!;
+    yield {
+      row_key: formatRowKey({ shopId: table.shopId, rts: millisToRts(ts) }),
+      device_id: table.devices[d]!,
+      rssi: table.rssi[i]!,
+      square_mac: table.sensors[table.sensor[i]!]!,
+      ts,
+      local: table.deviceLocal[d] === 1,
+    };
+  }
+}
+
+function survey(model: PathLossModel, rng: Rng, distancesM: readonly number[], perDistance: number): SurveySample[] {
+  const out: SurveySample[] = [];
+  for (const distanceM of distancesM) {
+    const mean = model.rssiAt1m - 10 * model.pathLossExponent * Math.log10(distanceM);
+    for (let k = 0; k < perDistance; k++) {
+      const rssi = Math.round(mean + model.noiseDb * rng.normal());
+      if (rssi < model.sensitivityDbm) continue;
+      out.push({ distanceM, rssi: Math.min(-1, Math.max(-127, rssi)) });
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------
+// Options
+
+function resolveOptions(options: WorldOptions): Resolved {
+  if (options === null || typeof options !== "object") throw new TypeError("world options must be an object");
+  const o = { ...defaultWorldOptions, ...stripUndefined(options) } as Resolved;
+  if (typeof o.seed !== "number" && typeof o.seed !== "string") throw new TypeError("seed must be a number or a string");
+  intIn("brands", o.brands, 1, 1000);
+  intIn("shops", o.shops, 1, 10_000);
+  pair("shopSizeM", o.shopSizeM, 2, 500, false);
+  if (typeof o.sensorsPerShop === "number") intIn("sensorsPerShop", o.sensorsPerShop, 1, 8);
+  else {
+    pair("sensorsPerShop", o.sensorsPerShop, 1, 8);
+    intIn("sensorsPerShop[0]", o.sensorsPerShop[0], 1, 8);
+    intIn("sensorsPerShop[1]", o.sensorsPerShop[1], o.sensorsPerShop[0], 8);
+  }
+  numIn("wallLossDb", o.wallLossDb, 0, 60);
+  numIn("rssiNoiseDb", o.rssiNoiseDb, 0, 30);
+  numIn("rssiAt1m", o.rssiAt1m, -100, -1);
+  numIn("pathLossExponent", o.pathLossExponent, 1, 6);
+  numIn("sensitivityDbm", o.sensitivityDbm, -127, -1);
+  numIn("deviceSpreadDb", o.deviceSpreadDb, 0, 20);
+  pair("probeIntervalS", o.probeIntervalS, 0.5, 3600);
+  numIn("randomizedShare", o.randomizedShare, 0, 1);
+  numIn("visitorsPerDay", o.visitorsPerDay, 0, 1e6);
+  numIn("passersByPerDay", o.passersByPerDay, 0, 1e7);
+  numIn("lingerShare", o.lingerShare, 0, 1);
+  intIn("staffPerShop", o.staffPerShop, 0, 1000);
+  intIn("stationaryPerShop", o.stationaryPerShop, 0, 1000);
+  numIn("returningShare", o.returningShare, 0, 1);
+  if (o.conversion !== undefined) numIn("conversion", o.conversion, 0, 1);
+  pair("openingHours", o.openingHours, 0, 24);
+  if (o.openingHours[1] - o.openingHours[0] < 0.25) throw new RangeError("openingHours must span at least 15 minutes");
+  intIn("days", o.days, 1, 366);
+  if (typeof o.timeZone !== "string") throw new TypeError("timeZone must be a string");
+  assertTimeZone(o.timeZone);
+  if (typeof o.start === "string") {
+    if (parseCalendarDate(o.start) === undefined) throw new RangeError(`start must be YYYY-MM-DD or epoch ms, got ${JSON.stringify(o.start)}`);
+  } else if (typeof o.start !== "number" || !Number.isSafeInteger(o.start) || o.start < 0) {
+    throw new RangeError("start must be YYYY-MM-DD or a non-negative integer of epoch ms");
+  }
+  return o;
+}
+
+function stripUndefined(options: WorldOptions): WorldOptions {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(options)) if (v !== undefined) out[k] = v;
+  return out as WorldOptions;
+}
+
+function numIn(name: string, v: unknown, min: number, max: number): void {
+  if (typeof v !== "number" || !Number.isFinite(v)) throw new TypeError(`${name} must be a finite number`);
+  if (v < min || v > max) throw new RangeError(`${name} must be in ${min}…${max}, got ${v}`);
+}
+
+function intIn(name: string, v: unknown, min: number, max: number): void {
+  numIn(name, v, min, max);
+  if (!Number.isInteger(v)) throw new RangeError(`${name} must be an integer, got ${String(v)}`);
+}
+
+function pair(name: string, v: unknown, min: number, max: number, ascending = true): void {
+  if (!Array.isArray(v) || v.length !== 2) throw new TypeError(`${name} must be a pair of numbers`);
+  numIn(`${name}[0]`, v[0], min, max);
+  numIn(`${name}[1]`, v[1], min, max);
+  if (ascending && v[1] < v[0]) throw new RangeError(`${name} must be ascending, got [${v[0]}, ${v[1]}]`);
+}
+
+function spanOf(o: Resolved): [number, number] {
+  if (typeof o.start === "number") return [o.start, o.start + o.days * MS_DAY];
+  const day = parseCalendarDate(o.start)!;
+  return [localMidnight(day, o.timeZone), localMidnight(day + o.days, o.timeZone)];
+}
+
+// ---------------------------------------------------------------------------------------
+// One shop
+
+interface ShopSeed {
+  readonly id: number;
+  readonly name: string;
+  readonly brandId: number;
+  readonly externalKey: string;
+  readonly profile: BrandProfile;
+  readonly startMs: number;
+  readonly endMs: number;
+  readonly usedMacs: Set<string>;
+}
+
+interface BuiltShop {
+  readonly shop: SimShop;
+  readonly layout: ShopLayout;
+  readonly table: ShopSignals;
+  readonly truth: TruthVisit[];
+  readonly sales: SimTransaction[];
+}
+
+/**
+ * Mutable state of one shop while it is generated. The probe loop is a method over plain
+ * numbers and typed arrays: no per-record objects or closures.
+ */
+class ShopBuilder {
+  readonly cols: SignalColumns;
+  readonly devices: string[] = [];
+  readonly deviceIndex = new Map<string, number>();
+  readonly deviceOffset: number[] = [];
+  readonly truth: TruthVisit[] = [];
+  readonly sx: Float64Array;
+  readonly sy: Float64Array;
+  private readonly pathFactor: number;
+  private readonly h2 = MOUNT_HEIGHT_M * MOUNT_HEIGHT_M;
+
+  constructor(
+    readonly shopId: number,
+    readonly o: Resolved,
+    readonly layout: ShopLayout,
+    readonly usedMacs: Set<string>,
+    capacity: number,
+  ) {
+    this.cols = new SignalColumns(capacity);
+    this.sx = Float64Array.from(layout.sensors, (s) => s.xM);
+    this.sy = Float64Array.from(layout.sensors, (s) => s.yM);
+    // 10·n·log10(√d²) = 5·n·log10(d²): skips a square root per reading.
+    this.pathFactor = 5 * o.pathLossExponent;
+  }
+
+  /** Index of a device, registering it (with its fixed transmit offset) on first sight. */
+  device(mac: string, rng: Rng): number {
+    let i = this.deviceIndex.get(mac);
+    if (i === undefined) {
+      i = this.devices.length;
+      this.devices.push(mac);
+      this.deviceIndex.set(mac, i);
+      this.deviceOffset.push(this.o.deviceSpreadDb * rng.normal());
+    }
+    return i;
+  }
+
+  /** A fresh MAC nobody in the world has used: universal from `vendors`, or random local. */
+  newMac(rng: Rng, vendors: readonly VendorOuis[] | "local"): string {
+    return freshMac(rng, vendors, this.usedMacs);
+  }
+
+  /**
+   * Emits the probes of one presence along a track and records it as truth when any sensor
+   * heard it. `track` is flat [t0, t1, x0, y0, x1, y1, …] segments covering [start, end];
+   * y < 0 is outside the street-side wall. Returns the number of records.
+   */
+  visit(rng: Rng, device: number, kind: VisitKind, track: number[], start: number, end: number, meanGapMs: number, jitter: number): number {
+    const cols = this.cols;
+    const o = this.o;
+    const sx = this.sx;
+    const sy = this.sy;
+    const nSensors = sx.length;
+    const base = o.rssiAt1m + this.deviceOffset[device]!;
+    const floor = o.sensitivityDbm;
+    const noise = o.rssiNoiseDb;
+    const h2 = this.h2;
+    const pf = this.pathFactor;
+    let count = 0;
+    let seg = 0;
+    const lastSeg = track.length - 6;
+    let t = start + Math.floor(rng.next() * Math.min(meanGapMs, end - start));
+    while (t <= end - SENSOR_LAG_MS) {
+      while (seg < lastSeg && t > track[seg + 1]!) seg += 6;
+      const t0 = track[seg]!;
+      const t1 = track[seg + 1]!;
+      const f = t1 > t0 ? Math.min(1, Math.max(0, (t - t0) / (t1 - t0))) : 0;
+      const x = track[seg + 2]! + f * (track[seg + 4]! - track[seg + 2]!);
+      const y = track[seg + 3]! + f * (track[seg + 5]! - track[seg + 3]!);
+      const level = y < 0 ? base - o.wallLossDb : base;
+      for (let s = 0; s < nSensors; s++) {
+        const dx = x - sx[s]!;
+        const dy = y - sy[s]!;
+        let r = Math.round(level - pf * Math.log10(dx * dx + dy * dy + h2) + noise * rng.normal());
+        if (r < floor) continue;
+        if (r > -1) r = -1;
+        else if (r < -127) r = -127;
+        cols.push(t + (rng.uint32() % SENSOR_LAG_MS), device, s, r);
+        count++;
+      }
+      // Phones probe irregularly: jittered gaps around the device's own mean, and short bursts.
+      const gap = rng.next() < 0.12 ? 40 + rng.next() * 600 : meanGapMs * Math.exp(jitter * rng.normal());
+      t += Math.max(20, Math.round(gap));
+    }
+    if (count > 0) this.truth.push({ shop: this.shopId, device: this.devices[device]!, start, end, kind });
+    return count;
+  }
+
+  /** Mean probe gap of a phone, ms: log-uniform over the configured range. */
+  phoneGap(rng: Rng): number {
+    const [lo, hi] = this.o.probeIntervalS;
+    return 1000 * lo * Math.pow(hi / lo, rng.next());
+  }
+}
+
+function buildShop(o: Resolved, model: PathLossModel, index: number, seed: ShopSeed): BuiltShop {
+  void model;
+  const rng = createRng(hashSeed(o.seed, "shop", index));
+  const [meanW, meanD] = o.shopSizeM;
+  const widthM = round1(meanW * rng.uniform(0.8, 1.2));
+  const depthM = round1(meanD * rng.uniform(0.8, 1.2));
+  const nSensors = typeof o.sensorsPerShop === "number" ? o.sensorsPerShop : rng.int(o.sensorsPerShop[0], o.sensorsPerShop[1]);
+  const sensorMacs: string[] = [];
+  const sensorPos: { mac: string; xM: number; yM: number }[] = [];
+  for (let k = 0; k < nSensors; k++) {
+    const mac = freshMac(rng, SENSOR_VENDORS, seed.usedMacs);
+    sensorMacs.push(mac);
+    sensorPos.push({
+      mac,
+      xM: round1(clamp((widthM * (k + 0.5)) / nSensors + rng.uniform(-1, 1), 0.5, widthM - 0.5)),
+      yM: round1(depthM * rng.uniform(0.3, 0.75)),
+    });
+  }
+  const layout: ShopLayout = { widthM, depthM, doorXM: round1(widthM * rng.uniform(0.3, 0.7)), sensors: sensorPos };
+  const popularity = rng.uniform(0.7, 1.3);
+  const days = Math.max(1, Math.round((seed.endMs - seed.startMs) / MS_DAY));
+  const estimate = Math.ceil(days * (o.visitorsPerDay * 60 + o.passersByPerDay * 6 + o.staffPerShop * 2500 + o.stationaryPerShop * 8000) * popularity);
+  const b = new ShopBuilder(seed.id, o, layout, seed.usedMacs, estimate);
+
+  const shop: SimShop = {
+    id: seed.id,
+    name: seed.name,
+    brandId: seed.brandId,
+    externalKey: seed.externalKey,
+    timeZone: o.timeZone,
+    sensors: sensorMacs,
+  };
+
+  // Staff: one fixed device each, the same every day (a share use a fixed private address).
+  const staff: { device: number; gap: number; shift: number }[] = [];
+  const staffRng = createRng(hashSeed(o.seed, "staff", index));
+  for (let k = 0; k < o.staffPerShop; k++) {
+    const mac = b.newMac(staffRng, staffRng.chance(o.randomizedShare / 2) ? "local" : PHONE_VENDORS);
+    staff.push({ device: b.device(mac, staffRng), gap: b.phoneGap(staffRng), shift: k % 3 });
+  }
+
+  // Stationary equipment: present for the whole span, frequent regular probes.
+  const eqRng = createRng(hashSeed(o.seed, "stationary", index));
+  for (let k = 0; k < o.stationaryPerShop; k++) {
+    const device = b.device(b.newMac(eqRng, STATIONARY_VENDORS), eqRng);
+    const x = eqRng.uniform(0.5, widthM - 0.5);
+    const y = eqRng.uniform(depthM * 0.5, depthM - 0.3);
+    b.visit(eqRng, device, "stationary", [seed.startMs, seed.endMs, x, y, x, y], seed.startMs, seed.endMs, eqRng.uniform(15_000, 45_000), 0.15);
+  }
+
+  const sales: { ms: number; t: SimTransaction }[] = [];
+  const returningPool: string[] = [];
+  const [openH, closeH] = o.openingHours;
+  const firstDay = localDayOf(seed.startMs, o.timeZone);
+  const lastDay = localDayOf(seed.endMs - 1, o.timeZone);
+  for (let day = firstDay; day <= lastDay; day++) {
+    const dayRng = createRng(hashSeed(o.seed, "day", index, day));
+    const midnight = localMidnight(day, o.timeZone);
+    const open = midnight + openH * MS_HOUR;
+    const close = midnight + closeH * MS_HOUR;
+    const dow = (((day + 4) % 7) + 7) % 7; // 1970-01-01 was a Thursday; 0 = Sunday
+    const dayFactor = dow === 0 || dow === 6 ? 1.3 : dow === 5 ? 1.1 : 1;
+    const clip = (v: number): number => Math.min(seed.endMs, Math.max(seed.startMs, v));
+
+    // Staff shifts: early, late or full, most days, with an optional break away from the shop.
+    for (const member of staff) {
+      if (!dayRng.chance(0.8)) continue;
+      let from: number;
+      let to: number;
+      if (member.shift === 0) [from, to] = [open - 40 * MS_MIN, open + 7.5 * MS_HOUR];
+      else if (member.shift === 1) [from, to] = [close - 7.5 * MS_HOUR, close + 25 * MS_MIN];
+      else [from, to] = [open - 30 * MS_MIN, close + 20 * MS_MIN];
+      from = Math.round(from + 10 * MS_MIN * dayRng.normal());
+      to = Math.round(to + 10 * MS_MIN * dayRng.normal());
+      const parts: [number, number][] = [];
+      if (to - from > 4 * MS_HOUR && dayRng.chance(0.6)) {
+        const breakAt = Math.round(from + (to - from) * dayRng.uniform(0.35, 0.65));
+        const breakEnd = breakAt + Math.round(dayRng.uniform(25, 60) * MS_MIN);
+        parts.push([from, breakAt], [breakEnd, to]);
+      } else parts.push([from, to]);
+      for (const [a0, z0] of parts) {
+        const a = clip(a0);
+        const z = clip(z0);
+        if (z - a < MS_MIN) continue;
+        b.visit(dayRng, member.device, "staff", staffTrack(dayRng, layout, a, z), a, z, member.gap, 0.5);
+      }
+    }
+
+    // Visitors: arrivals through the opening hours with lunch and evening peaks.
+    const visitorRate = o.visitorsPerDay * popularity * dayFactor;
+    const nVisitors = poisson(dayRng, visitorRate * ((close - open) / ((closeH - openH) * MS_HOUR)));
+    const arrivals = sampleProfile(dayRng, nVisitors, midnight, openH, closeH - 3 / 60, 0.35);
+    const conversion = o.conversion ?? seed.profile.conversion;
+    const dayOffset = zoneOffsetMinutes(o.timeZone, open);
+    for (const arrival of arrivals) {
+      const longStay = dayRng.chance(0.04);
+      let dwell = longStay ? dayRng.logNormal(90 * MS_MIN, 0.4) : dayRng.logNormal(14 * MS_MIN, 0.65);
+      dwell = clamp(dwell, 3 * MS_MIN, 4 * MS_HOUR);
+      let start = Math.round(arrival);
+      let end = Math.min(start + Math.round(dwell), close + 15 * MS_MIN);
+      if (end - start < 3 * MS_MIN) start = end - 3 * MS_MIN;
+      start = clip(start);
+      end = clip(end);
+      if (end - start < MS_MIN) continue;
+      let mac: string;
+      if (dayRng.chance(o.randomizedShare)) mac = b.newMac(dayRng, "local");
+      else if (returningPool.length > 0 && day > firstDay && dayRng.chance(o.returningShare)) mac = dayRng.pick(returningPool);
+      else {
+        mac = b.newMac(dayRng, PHONE_VENDORS);
+        returningPool.push(mac);
+      }
+      const device = b.device(mac, dayRng);
+      const heard = b.visit(dayRng, device, "visitor", visitorTrack(dayRng, layout, start, end), start, end, b.phoneGap(dayRng), 0.5);
+      if (heard > 0 && dayRng.chance(conversion)) {
+        purchases(dayRng, seed, start, end, close, dayOffset, sales);
+      }
+    }
+
+    // Passers-by: street traffic outside the wall, from before opening to after closing.
+    const nPassers = poisson(dayRng, o.passersByPerDay * popularity * dayFactor);
+    const walks = sampleProfile(dayRng, nPassers, midnight, Math.max(0, openH - 1.5), Math.min(24, closeH + 1), 0.6);
+    for (const at of walks) {
+      const linger = dayRng.chance(o.lingerShare) ? Math.round(clamp(dayRng.logNormal(3 * MS_MIN, 0.6), 40_000, 20 * MS_MIN)) : 0;
+      const start = clip(Math.round(at));
+      const track = passerTrack(dayRng, layout, start, linger);
+      const end = clip(track[track.length - 5]!);
+      if (end - start < 2_000) continue;
+      const mac = dayRng.chance(o.randomizedShare) ? b.newMac(dayRng, "local") : b.newMac(dayRng, PHONE_VENDORS);
+      b.visit(dayRng, b.device(mac, dayRng), "passerby", track, start, end, b.phoneGap(dayRng), 0.5);
+    }
+  }
+
+  b.truth.sort((p, q) => p.start - q.start || p.end - q.end || (p.device < q.device ? -1 : p.device > q.device ? 1 : 0));
+  sales.sort((p, q) => p.ms - q.ms);
+  return { shop, layout, table: b.cols.finish(seed.id, b.devices, sensorMacs), truth: b.truth, sales: sales.map((s) => s.t) };
+}
+
+// ---------------------------------------------------------------------------------------
+// Tracks: flat [t0, t1, x0, y0, x1, y1] segments
+
+function visitorTrack(rng: Rng, layout: ShopLayout, start: number, end: number): number[] {
+  const { widthM: w, depthM: d, doorXM: door } = layout;
+  const track: number[] = [];
+  const dur = end - start;
+  const edge = Math.min(15_000, dur / 6);
+  let t = start;
+  let x = door;
+  let y = 0.6;
+  const stay = (until: number): void => {
+    track.push(t, until, x, y, x, y);
+    t = until;
+  };
+  const move = (nx: number, ny: number, until: number): void => {
+    track.push(t, until, x, y, nx, ny);
+    t = until;
+    x = nx;
+    y = ny;
+  };
+  stay(start + edge);
+  const stops = Math.min(5, 1 + Math.floor(rng.next() * (1 + dur / (8 * MS_MIN))));
+  const weights: number[] = [];
+  let sum = 0;
+  for (let k = 0; k < stops; k++) {
+    const wk = rng.exponential(1);
+    weights.push(wk);
+    sum += wk;
+  }
+  const inner = end - edge - t;
+  const walkMs = Math.min(6_000, inner / (4 * stops));
+  for (let k = 0; k < stops; k++) {
+    const slot = (inner * weights[k]!) / sum;
+    move(rng.uniform(0.8, w - 0.8), rng.uniform(0.8, d - 0.5), t + walkMs);
+    stay(t + Math.max(0, slot - walkMs));
+  }
+  move(door, 0.6, Math.min(end, t + walkMs));
+  stay(end);
+  return track;
+}
+
+function staffTrack(rng: Rng, layout: ShopLayout, start: number, end: number): number[] {
+  const { widthM: w, depthM: d } = layout;
+  const track: number[] = [];
+  let t = start;
+  let x = rng.uniform(0.5, w - 0.5);
+  let y = rng.uniform(d * 0.6, d - 0.3);
+  while (t < end) {
+    const until = Math.min(end, t + Math.round(rng.logNormal(10 * MS_MIN, 0.6)));
+    track.push(t, until, x, y, x, y);
+    t = until;
+    if (t >= end) break;
+    // Mostly the counter and back of house, sometimes the floor.
+    const nx = rng.uniform(0.5, w - 0.5);
+    const ny = rng.chance(0.6) ? rng.uniform(d * 0.6, d - 0.3) : rng.uniform(0.5, d - 0.3);
+    const walk = Math.min(end, t + 5_000);
+    track.push(t, walk, x, y, nx, ny);
+    t = walk;
+    x = nx;
+    y = ny;
+  }
+  if (track.length === 0) track.push(start, end, x, y, x, y);
+  return track;
+}
+
+function passerTrack(rng: Rng, layout: ShopLayout, start: number, lingerMs: number): number[] {
+  const w = layout.widthM;
+  const reach = 15;
+  const speed = rng.uniform(0.8, 1.6) / 1000; // m per ms
+  const lane = -rng.uniform(1, 8);
+  const ltr = rng.chance(0.5);
+  const x0 = ltr ? -reach : w + reach;
+  const x1 = ltr ? w + reach : -reach;
+  if (lingerMs <= 0) {
+    const end = start + Math.round(Math.abs(x1 - x0) / speed);
+    return [start, end, x0, lane, x1, lane];
+  }
+  // Walks up to the window, looks in for a few minutes, walks on.
+  const wx = rng.uniform(0.5, w - 0.5);
+  const wy = -rng.uniform(0.3, 1.5);
+  const t1 = start + Math.round(Math.abs(wx - x0) / speed);
+  const t2 = t1 + lingerMs;
+  const t3 = t2 + Math.round(Math.abs(x1 - wx) / speed);
+  return [start, t1, x0, lane, wx, wy, t1, t2, wx, wy, wx, wy, t2, t3, wx, wy, x1, lane];
+}
+
+// ---------------------------------------------------------------------------------------
+// Sales
+
+function purchases(
+  rng: Rng,
+  seed: ShopSeed,
+  start: number,
+  end: number,
+  close: number,
+  offsetMinutes: number,
+  out: { ms: number; t: SimTransaction }[],
+): void {
+  const receipts = rng.chance(0.12) ? 2 : 1;
+  for (let k = 0; k < receipts; k++) {
+    const ms = Math.max(start, end - Math.round(rng.uniform(0.5, 3) * MS_MIN));
+    const quantity = 1 + Math.min(seed.profile.maxQty - 1, Math.floor(rng.exponential(0.8)));
+    const amount = Math.max(1000, Math.round((rng.logNormal(seed.profile.ticketKrw, 0.45) * (0.6 + 0.4 * quantity)) / 100) * 100);
+    if (ms < seed.startMs || ms >= seed.endMs) continue;
+    out.push({ ms, t: { brand: seed.profile.name, external_key: seed.externalKey, timestamp: formatLocalIso(ms, offsetMinutes), amount, quantity } });
+    // A few lines come back later the same day as a refund.
+    if (rng.chance(0.03)) {
+      const back = ms + Math.round(rng.uniform(20, 240) * MS_MIN);
+      if (back < close && back < seed.endMs) {
+        out.push({ ms: back, t: { brand: seed.profile.name, external_key: seed.externalKey, timestamp: formatLocalIso(back, offsetMinutes), amount: -amount, quantity: -quantity } });
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Small helpers
+
+/**
+ * `n` instants between local hours [fromH, toH) of the day starting at `midnight`, drawn
+ * from a daily profile: a floor of `baseline` plus a lunch peak (~12:45) and a wider evening
+ * peak (~18:45). Sorted ascending.
+ */
+function sampleProfile(rng: Rng, n: number, midnight: number, fromH: number, toH: number, baseline: number): number[] {
+  const binMs = 5 * MS_MIN;
+  const from = midnight + fromH * MS_HOUR;
+  const bins = Math.max(1, Math.ceil(((toH - fromH) * MS_HOUR) / binMs));
+  const cum = new Float64Array(bins);
+  let acc = 0;
+  for (let k = 0; k < bins; k++) {
+    const h = fromH + ((k + 0.5) * binMs) / MS_HOUR;
+    const lunch = Math.exp(-0.5 * ((h - 12.75) / 1.1) ** 2);
+    const evening = 1.3 * Math.exp(-0.5 * ((h - 18.75) / 1.6) ** 2);
+    acc += baseline + lunch + evening;
+    cum[k] = acc;
+  }
+  const span = (toH - fromH) * MS_HOUR;
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const u = rng.next() * acc;
+    let lo = 0;
+    let hi = bins - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (cum[mid]! <= u) lo = mid + 1;
+      else hi = mid;
+    }
+    const offset = Math.min(span - 1, (lo + rng.next()) * binMs);
+    out.push(from + offset);
+  }
+  out.sort((p, q) => p - q);
+  return out;
+}
+
+function freshMac(rng: Rng, vendors: readonly VendorOuis[] | "local", usedMacs: Set<string>): string {
+  for (;;) {
+    let mac: string;
+    if (vendors === "local") {
+      // Locally administered (0x02 set), unicast (0x01 clear), like iOS/Android private addresses.
+      mac = [(rng.int(0, 255) & 0xfc) | 0x02, rng.int(0, 255), rng.int(0, 255), rng.int(0, 255), rng.int(0, 255), rng.int(0, 255)]
+        .map(hex2)
+        .join(":");
+    } else {
+      mac = `${pickVendorPrefix(rng, vendors)}:${hex2(rng.int(0, 255))}:${hex2(rng.int(0, 255))}:${hex2(rng.int(0, 255))}`;
+    }
+    if (!usedMacs.has(mac)) {
+      usedMacs.add(mac);
+      return mac;
+    }
+  }
+}
+
+function poisson(rng: Rng, mean: number): number {
+  if (mean <= 0) return 0;
+  if (mean > 50) return Math.max(0, Math.round(mean + Math.sqrt(mean) * rng.normal()));
+  const limit = Math.exp(-mean);
+  let k = 0;
+  let p = rng.next();
+  while (p > limit) {
+    k++;
+    p *= rng.next();
+  }
+  return k;
+}
+
+function pickVendorPrefix(rng: Rng, vendors: readonly VendorOuis[]): string {
+  let total = 0;
+  for (const v of vendors) total += v.weight;
+  let u = rng.next() * total;
+  for (const v of vendors) {
+    u -= v.weight;
+    if (u < 0) return rng.pick(v.prefixes);
+  }
+  return rng.pick(vendors[vendors.length - 1]!.prefixes);
+}
+
+function hex2(n: number): string {
+  return n < 16 ? `0${n.toString(16)}` : n.toString(16);
+}
+
+function clamp(v: number, lo: number, hi: number): number {
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+function round1(v: number): number {
+  return Math.round(v * 10) / 10;
+}
