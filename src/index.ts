@@ -82,6 +82,25 @@ export type {
 export { ProximityTracker, mergeProximitySummaries, defaultProximityTracker } from "./kernels/ProximityTracker.ts";
 export type { EstimateProximityOptions, ProximityEvent } from "./operators/estimateProximity.ts";
 export { estimateProximity, defaultEstimateProximity } from "./operators/estimateProximity.ts";
+export type {
+  DataQualityOptions,
+  ResolvedDataQualityOptions,
+  DataQualityCounts,
+  DataQualityReport,
+  DataQualityState,
+  QualityGap,
+  SensorQuality,
+} from "./kernels/dataQuality.ts";
+export {
+  dataQuality,
+  createDataQuality,
+  updateDataQuality,
+  dataQualityReport,
+  resetDataQuality,
+  defaultDataQuality,
+} from "./kernels/dataQuality.ts";
+export type { AssessQualityOptions } from "./operators/assessQuality.ts";
+export { assessQuality, defaultAssessQuality } from "./operators/assessQuality.ts";
 // (end proximity/quality exports)
 
 // --- sales ----------------------------------------------------------------
