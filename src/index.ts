@@ -38,6 +38,20 @@ export type { Signal } from "./codec/Signal.ts";
 
 // --- client ---------------------------------------------------------------
 export type { Client, CallOptions, SignalsPageRequest } from "./client/Client.ts";
+export type { ClientOptions, RetryOptions, RetryEvent } from "./client/createClient.ts";
+export { createClient, defaultClientOptions } from "./client/createClient.ts";
+export { isRetryable, RETRYABLE_STATUSES } from "./client/isRetryable.ts";
+export { maskEmail } from "./client/maskEmail.ts";
+export { parseRetryAfter } from "./client/parseRetryAfter.ts";
+export { validateBrandsResponse } from "./client/validateBrandsResponse.ts";
+export { validateShopResponse } from "./client/validateShopResponse.ts";
+export { validateSignalsResponse } from "./client/validateSignalsResponse.ts";
+export { HttpError, isHttpError } from "./errors/HttpError.ts";
+export { NetworkError, isNetworkError } from "./errors/NetworkError.ts";
+export { TimeoutError, isTimeoutError } from "./errors/TimeoutError.ts";
+export { BrandNotFoundError, isBrandNotFoundError } from "./errors/BrandNotFoundError.ts";
+export { AmbiguousBrandError, isAmbiguousBrandError } from "./errors/AmbiguousBrandError.ts";
+export { ShopNotFoundError, isShopNotFoundError } from "./errors/ShopNotFoundError.ts";
 
 // --- source ---------------------------------------------------------------
 
