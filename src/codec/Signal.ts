@@ -4,16 +4,16 @@
  *
  * @example
  * const s: Signal = {
- *   shopId: 101, rts: "0000019a8f3c2e10", time: 1763600000016, device: "f0:18:98:12:34:56",
+ *   shopId: 101, rts: "0000019a9ec06410", time: 1763600000016, device: "f0:18:98:12:34:56",
  *   rssi: -61, sensor: "b8:27:eb:00:00:01", local: false, randomized: false, vendor: "Apple, Inc.",
  * };
  */
 export interface Signal {
-  /** SHOP ID from the row_key. */
+  /** SHOP ID from the row_key (a non-negative safe integer). */
   readonly shopId: number;
   /** RTS from the row_key (16 lowercase hex digits). */
   readonly rts: string;
-  /** Event time in epoch milliseconds, from `ts` normalised to ms. */
+  /** Event time in whole epoch milliseconds: `ts` converted from its unit (see `inferEpochUnit`), truncated. */
   readonly time: number;
   /** Device MAC, normalised to lowercase colon form. */
   readonly device: string;

@@ -1,44 +1,101 @@
 import { DecodeError } from "../errors/DecodeError.ts";
-import { isRts } from "./rts.ts";
+import { rtsValueAt } from "./rts.ts";
 
 /**
  * The two parts of a signal's `row_key`.
  *
  * @example
- * const key: RowKey = { shopId: 101, rts: "0000019a8f3c2e10" };
+ * const key: RowKey = { shopId: 101, rts: "0000019a9ec06410" };
  */
 export interface RowKey {
+  /** SHOP ID: a non-negative safe integer. */
   readonly shopId: number;
+  /** RTS: 16 lowercase hex digits. */
   readonly rts: string;
+}
+
+/** Length of `:<rts>` at the end of a row_key. */
+const RTS_SUFFIX = 17;
+const COLON = 58;
+
+/**
+ * SHOP ID of a row_key, or a negative code saying what is wrong: −1 not `<digits>:<rts>`,
+ * −2 shop id not decimal digits, −3 shop id beyond 2^53 − 1, −4 RTS not 16 lowercase hex
+ * digits. A charCode loop with no allocation: the decoder runs it once per record and
+ * slices the RTS (the last 16 characters) only when the key is good. Internal.
+ *
+ * @example
+ * rowKeyShopId("101:0000019a9ec06410"); // 101
+ * rowKeyShopId("101:0000019A9EC06410"); // -4
+ */
+export function rowKeyShopId(rowKey: string): number {
+  const colon = rowKey.length - RTS_SUFFIX;
+  if (colon <= 0 || rowKey.charCodeAt(colon) !== COLON) {
+    // Still split on the *last* colon, so the message says which part is wrong.
+    const last = rowKey.lastIndexOf(":");
+    if (last <= 0) return -1;
+    const shopId = digitsValue(rowKey, last);
+    return shopId < 0 ? shopId : -4;
+  }
+  const shopId = digitsValue(rowKey, colon);
+  if (shopId < 0) return shopId;
+  return rtsValueAt(rowKey, colon + 1) < 0 ? -4 : shopId;
+}
+
+/** Decimal value of `text[0, end)`: −2 if empty or not all digits, −3 if not a safe integer. */
+function digitsValue(text: string, end: number): number {
+  if (end === 0) return -2;
+  let value = 0;
+  for (let i = 0; i < end; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -2;
+    value = value * 10 + d;
+  }
+  return value > Number.MAX_SAFE_INTEGER ? -3 : value;
+}
+
+const REASONS = ["", "expected <shop_id>:<rts>", "shop id is not decimal digits", "shop id is too large", "RTS is not 16 lowercase hex digits"];
+
+/**
+ * Why {@link rowKeyShopId} rejected a key, as a message. Internal.
+ *
+ * @example
+ * rowKeyProblem(-2); // "shop id is not decimal digits"
+ */
+export function rowKeyProblem(code: number): string {
+  return REASONS[-code] ?? "malformed";
 }
 
 /**
  * Splits a `row_key` (`<shop_id>:<rts>`) on its last colon. The shop id must be decimal
- * digits (a safe integer) and the RTS 16 lowercase hex digits; anything else throws a
- * {@link DecodeError}.
+ * digits (a safe integer; leading zeros are allowed) and the RTS 16 lowercase hex digits;
+ * anything else, a non-string included, throws a {@link DecodeError}.
  *
  * @example
- * parseRowKey("101:0000019a8f3c2e10"); // { shopId: 101, rts: "0000019a8f3c2e10" }
+ * parseRowKey("101:0000019a9ec06410"); // { shopId: 101, rts: "0000019a9ec06410" }
  */
 export function parseRowKey(rowKey: string): RowKey {
   if (typeof rowKey !== "string") throw new DecodeError("row_key", rowKey, "expected a string");
-  const colon = rowKey.lastIndexOf(":");
-  if (colon <= 0) throw new DecodeError("row_key", rowKey, "expected <shop_id>:<rts>");
-  const shopText = rowKey.slice(0, colon);
-  const rts = rowKey.slice(colon + 1);
-  if (!/^[0-9]+$/.test(shopText)) throw new DecodeError("row_key", rowKey, "shop id is not decimal digits");
-  const shopId = Number(shopText);
-  if (!Number.isSafeInteger(shopId)) throw new DecodeError("row_key", rowKey, "shop id is too large");
-  if (!isRts(rts)) throw new DecodeError("row_key", rowKey, "RTS is not 16 lowercase hex digits");
-  return { shopId, rts };
+  const shopId = rowKeyShopId(rowKey);
+  if (shopId < 0) throw new DecodeError("row_key", rowKey, rowKeyProblem(shopId));
+  return { shopId, rts: rowKey.slice(rowKey.length - 16) };
 }
 
 /**
- * Builds a `row_key` from its parts: the inverse of {@link parseRowKey}.
+ * Builds a `row_key` from its parts: the inverse of {@link parseRowKey}. Throws a
+ * RangeError for a shop id that is not a non-negative safe integer and a
+ * {@link DecodeError} for a malformed RTS, so it never builds a key that would not parse.
  *
  * @example
- * formatRowKey({ shopId: 101, rts: "0000019a8f3c2e10" }); // "101:0000019a8f3c2e10"
+ * formatRowKey({ shopId: 101, rts: "0000019a9ec06410" }); // "101:0000019a9ec06410"
  */
 export function formatRowKey(key: RowKey): string {
-  return `${key.shopId}:${key.rts}`;
+  const { shopId, rts } = key;
+  if (!Number.isSafeInteger(shopId) || shopId < 0) {
+    throw new RangeError(`formatRowKey: shopId must be a non-negative safe integer, got ${String(shopId)}`);
+  }
+  if (typeof rts !== "string" || rts.length !== 16 || rtsValueAt(rts, 0) < 0) {
+    throw new DecodeError("rts", rts, "expected 16 lowercase hexadecimal digits");
+  }
+  return `${shopId}:${rts}`;
 }
