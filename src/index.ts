@@ -31,10 +31,40 @@ export { TieOverflowError, isTieOverflowError } from "./errors/TieOverflowError.
 
 // --- codec ----------------------------------------------------------------
 export type { RtsCodec } from "./codec/rts.ts";
-export { millisRts, secondsRts, microsRts, millisToRts, rtsToMillis, isRts, compareRts, stepRts } from "./codec/rts.ts";
+export {
+  millisRts,
+  secondsRts,
+  microsRts,
+  nanosRts,
+  rtsCodecForUnit,
+  inferRtsCodec,
+  millisToRts,
+  rtsToMillis,
+  isRts,
+  compareRts,
+  stepRts,
+} from "./codec/rts.ts";
+export type { EpochUnit } from "./codec/inferEpochUnit.ts";
+export { inferEpochUnit, toEpochMillis, isEpochUnit } from "./codec/inferEpochUnit.ts";
 export type { RowKey } from "./codec/rowKey.ts";
 export { parseRowKey, formatRowKey } from "./codec/rowKey.ts";
+export { normalizeMac, isLocallyAdministered, isMulticast, isRandomized } from "./codec/mac.ts";
+export { vendorOf } from "./codec/oui.ts";
 export type { Signal } from "./codec/Signal.ts";
+export type {
+  InvalidReason,
+  InvalidRecord,
+  DecodeSignalOptions,
+  SignalDecoderOptions,
+  SignalDecoderStats,
+} from "./codec/decodeSignal.ts";
+export {
+  decodeSignal,
+  isInvalidRecord,
+  SignalDecoder,
+  INVALID_REASONS,
+  defaultSignalDecoderOptions,
+} from "./codec/decodeSignal.ts";
 
 // --- client ---------------------------------------------------------------
 export type { Client, CallOptions, SignalsPageRequest } from "./client/Client.ts";
