@@ -1,0 +1,341 @@
+import { currencyMinorDigits } from "./currencies.ts";
+import { parseCalendarDate } from "./calendar.ts";
+import { LocalDateResolver, assertTimeZone } from "./LocalDateResolver.ts";
+import { formatMinorUnits, minorToMajor, parseMinorUnits } from "./money.ts";
+import { parseSalesTimestamp } from "./parseSalesTimestamp.ts";
+import type { RowRef, SalesInputRow } from "./SalesInputRow.ts";
+
+/**
+ * The time zone of a shop, by brand name and External Key; lets one run cover shops in
+ * different zones.
+ *
+ * @example
+ * const tzOf: ShopTimeZone = (_brand, key) => (key.startsWith("JP-") ? "Asia/Tokyo" : "Asia/Seoul");
+ */
+export type ShopTimeZone = (brand: string, externalKey: string) => string;
+
+/**
+ * Options of {@link aggregateDaily} and {@link DailyAggregator}.
+ *
+ * @example
+ * const options: AggregateDailyOptions = { brand: "Cafe Mori", currency: "KRW", tz: "Asia/Seoul", sum: false };
+ */
+export interface AggregateDailyOptions {
+  /** Brand of rows without a `brand` value. @default undefined (such rows are rejected) */
+  readonly brand?: string;
+  /** ISO 4217 code of rows without a `currency` value. @default "KRW" */
+  readonly currency?: string;
+  /**
+   * The shops' time zone (IANA), or a function giving it per shop. A transaction timestamp with
+   * an offset is mapped to the local date in this zone; one without an offset is already local.
+   * @default "Asia/Seoul"
+   */
+  readonly tz?: string | ShopTimeZone;
+  /**
+   * Daily-totals input: add up several rows for the same shop-day instead of rejecting them
+   * (without it they would overwrite each other on the service).
+   * @default false
+   */
+  readonly sum?: boolean;
+}
+
+/** Defaults of {@link AggregateDailyOptions}. */
+export const defaultAggregateDailyOptions = { currency: "KRW", tz: "Asia/Seoul", sum: false } as const;
+
+/**
+ * One shop-day's totals, ready to upload as one `sales_stats_daily` record.
+ *
+ * @example
+ * const day: DailyTotal = {
+ *   brand: "Cafe Mori", externalKey: "GN-001", date: "2026-11-20", currency: "KRW",
+ *   amountMinor: 25000, minorDigits: 0, amount: 25000, quantity: 3, kind: "transactions",
+ *   rows: [{ source: "sales.csv", line: 2 }, { source: "sales.csv", line: 3 }],
+ * };
+ */
+export interface DailyTotal {
+  readonly brand: string;
+  readonly externalKey: string;
+  /** Local date of the shop, `YYYY-MM-DD`. */
+  readonly date: string;
+  /** ISO 4217 code, upper case. */
+  readonly currency: string;
+  /** Total amount as an exact integer of minor units (cents, won). */
+  readonly amountMinor: number;
+  /** Decimals of the currency's minor unit (KRW 0, USD 2, BHD 3). */
+  readonly minorDigits: number;
+  /** Total amount in major units: the `amount` sent on the wire. */
+  readonly amount: number;
+  /** Sum of the rows' quantities (items, or receipts if the file counts receipts). */
+  readonly quantity: number;
+  /** Whether the total was added up from transactions or given as a daily total. */
+  readonly kind: "transactions" | "daily";
+  /** The rows that make up the total. */
+  readonly rows: readonly RowRef[];
+}
+
+/**
+ * A row refused on its own (bad value, unreadable line); the other rows go on.
+ *
+ * @example
+ * const r: RejectedRow = { source: "sales.csv", line: 7, reason: 'quantity "2.5" is not an integer' };
+ */
+export interface RejectedRow {
+  readonly source: string;
+  readonly line: number;
+  readonly reason: string;
+}
+
+/**
+ * A whole shop-day refused: its rows are fine one by one but their total is not (negative,
+ * mixed currencies, duplicate daily totals), so no record is sent for that day.
+ *
+ * @example
+ * const d: RejectedDay = { brand: "Cafe Mori", externalKey: "GN-001", date: "2026-11-20", reason: "mixed currencies: KRW, USD", rows: [] };
+ */
+export interface RejectedDay {
+  readonly brand: string;
+  readonly externalKey: string;
+  readonly date: string;
+  readonly reason: string;
+  readonly rows: readonly RowRef[];
+}
+
+/**
+ * The result of aggregation: valid shop-days (sorted by brand, External Key, date) and
+ * everything refused, each with its lines.
+ *
+ * @example
+ * const { days, rejectedRows, rejectedDays } = aggregateDaily(rows, { brand: "Cafe Mori" });
+ */
+export interface DailySales {
+  readonly days: readonly DailyTotal[];
+  readonly rejectedDays: readonly RejectedDay[];
+  readonly rejectedRows: readonly RejectedRow[];
+}
+
+interface Group {
+  readonly brand: string;
+  readonly externalKey: string;
+  readonly date: string;
+  readonly currency: string;
+  readonly digits: number;
+  amountMinor: number;
+  quantity: number;
+  transactions: number;
+  dailies: number;
+  otherCurrencies: string[] | undefined;
+  overflow: boolean;
+  readonly rows: RowRef[];
+}
+
+const NUMBER_RE = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * Adds sales rows one at a time into daily totals per (brand, External Key, local date), so
+ * a stream of any length can be aggregated (`for await (const row of readSalesRows(f)) agg.add(row)`).
+ * Money is summed exactly in integer minor units; refunds (negative lines) are summed in;
+ * each row is validated and a bad row is recorded with its line and reason, never thrown.
+ * See {@link aggregateDaily} for the rules.
+ *
+ * @example
+ * const agg = new DailyAggregator({ brand: "Cafe Mori" });
+ * agg.add({ external_key: "GN-001", timestamp: "2026-11-20T00:30:00+09:00", amount: "12000", quantity: "2", line: 2 });
+ * agg.finish().days[0]?.date; // "2026-11-20"
+ */
+export class DailyAggregator {
+  readonly #brand: string | undefined;
+  readonly #currency: string;
+  readonly #tz: string | ShopTimeZone;
+  readonly #sum: boolean;
+  readonly #resolvers = new Map<string, LocalDateResolver>();
+  readonly #groups = new Map<string, Group>();
+  readonly #rejectedRows: RejectedRow[] = [];
+  #count = 0;
+
+  /** @throws TypeError/RangeError for a bad option (unknown currency or time zone). */
+  constructor(options: AggregateDailyOptions = {}) {
+    const { brand, currency, tz, sum } = { ...defaultAggregateDailyOptions, ...options };
+    if (brand !== undefined && (typeof brand !== "string" || brand.trim() === "")) throw new TypeError("brand must be a non-empty string");
+    if (typeof currency !== "string" || currencyMinorDigits(currency.trim().toUpperCase()) === undefined) {
+      throw new RangeError(`currency must be an ISO 4217 code such as "KRW", got ${JSON.stringify(currency)}`);
+    }
+    if (typeof tz === "string") assertTimeZone(tz);
+    else if (typeof tz !== "function") throw new TypeError("tz must be an IANA time zone name or a function (brand, externalKey) => zone");
+    if (typeof sum !== "boolean") throw new TypeError("sum must be a boolean");
+    this.#brand = brand?.trim();
+    this.#currency = currency.trim().toUpperCase();
+    this.#tz = tz;
+    this.#sum = sum;
+  }
+
+  /**
+   * Validates one row and adds it to its shop-day. A row without a `line` gets its position
+   * (1-based) among the rows added so far.
+   */
+  add(row: SalesInputRow): void {
+    this.#count++;
+    const ref: RowRef = { source: row.source ?? "", line: row.line ?? this.#count };
+    if (row.invalid !== undefined) {
+      this.#rejectedRows.push({ ...ref, reason: row.invalid });
+      return;
+    }
+    let reasons: string[] | undefined;
+
+    const externalKey = textOf(row.external_key);
+    if (externalKey === undefined) (reasons ??= []).push(missingOrBad("external_key", row.external_key));
+
+    const brand = textOf(row.brand) ?? this.#brand;
+    if (brand === undefined) {
+      (reasons ??= []).push(row.brand == null || row.brand === "" ? "no brand: add a brand column or give the brand option (--brand NAME)" : missingOrBad("brand", row.brand));
+    }
+
+    const currencyText = row.currency == null || row.currency === "" ? this.#currency : textOf(row.currency)?.toUpperCase();
+    const digits = currencyText === undefined ? undefined : currencyMinorDigits(currencyText);
+    if (digits === undefined) {
+      (reasons ??= []).push(`unknown currency ${JSON.stringify(row.currency)} (expected an ISO 4217 code such as KRW)`);
+    }
+
+    let date: string | undefined;
+    const hasDate = row.date != null && row.date !== "";
+    const hasTimestamp = row.timestamp != null && row.timestamp !== "";
+    if (hasDate && hasTimestamp) {
+      (reasons ??= []).push("has both date and timestamp: a row is either a daily total or a transaction");
+    } else if (hasDate) {
+      date = typeof row.date === "string" ? parseCalendarDate(row.date.trim()) : undefined;
+      if (date === undefined) (reasons ??= []).push(`date ${JSON.stringify(row.date)} is not a real calendar date (YYYY-MM-DD)`);
+    } else if (hasTimestamp) {
+      const parsed = typeof row.timestamp === "string" ? parseSalesTimestamp(row.timestamp.trim()) : undefined;
+      if (parsed === undefined) {
+        (reasons ??= []).push(`timestamp ${JSON.stringify(row.timestamp)} is not a valid ISO 8601 date-time (YYYY-MM-DDThh:mm[:ss][±hh:mm or Z])`);
+      } else if (typeof parsed === "string") {
+        date = parsed;
+      } else if (brand !== undefined && externalKey !== undefined) {
+        date = this.#resolver(brand, externalKey).dateOf(parsed);
+      }
+    } else {
+      (reasons ??= []).push("date (daily total) or timestamp (transaction) is missing");
+    }
+
+    let amountMinor = 0;
+    if (digits !== undefined) {
+      const parsed = parseMinorUnits(row.amount, digits);
+      if (typeof parsed === "string") (reasons ??= []).push(parsed.replace("the currency", currencyText ?? "the currency"));
+      else amountMinor = parsed;
+    }
+
+    const quantity = quantityOf(row.quantity);
+    if (typeof quantity === "string") (reasons ??= []).push(quantity);
+
+    if (reasons !== undefined || brand === undefined || externalKey === undefined || date === undefined || digits === undefined || typeof quantity === "string") {
+      this.#rejectedRows.push({ ...ref, reason: (reasons ?? ["invalid row"]).join("; ") });
+      return;
+    }
+
+    const key = `${brand}\u0001${externalKey}\u0001${date}`;
+    let group = this.#groups.get(key);
+    if (group === undefined) {
+      group = {
+        brand, externalKey, date, currency: currencyText!, digits,
+        amountMinor: 0, quantity: 0, transactions: 0, dailies: 0, otherCurrencies: undefined, overflow: false, rows: [],
+      };
+      this.#groups.set(key, group);
+    }
+    if (currencyText !== group.currency) {
+      group.otherCurrencies ??= [];
+      if (!group.otherCurrencies.includes(currencyText!)) group.otherCurrencies.push(currencyText!);
+    }
+    group.amountMinor += amountMinor;
+    group.quantity += quantity;
+    if (!Number.isSafeInteger(group.amountMinor) || !Number.isSafeInteger(group.quantity)) group.overflow = true;
+    if (hasTimestamp) group.transactions++;
+    else group.dailies++;
+    group.rows.push(ref);
+  }
+
+  /**
+   * The totals so far: valid shop-days sorted by brand, External Key and date, plus the
+   * refused rows and days. Can be called more than once.
+   */
+  finish(): DailySales {
+    const days: DailyTotal[] = [];
+    const rejectedDays: RejectedDay[] = [];
+    const groups = [...this.#groups.values()].sort(compareGroups);
+    for (const g of groups) {
+      const reasons: string[] = [];
+      if (g.otherCurrencies !== undefined) reasons.push(`mixed currencies in one shop-day: ${[g.currency, ...g.otherCurrencies].join(", ")}`);
+      if (g.transactions > 0 && g.dailies > 0) {
+        reasons.push(`mixes ${g.dailies} daily-total row(s) with ${g.transactions} transaction(s); give one or the other`);
+      } else if (g.dailies > 1 && !this.#sum) {
+        reasons.push(`${g.dailies} daily-total rows for the same shop-day would overwrite each other; merge them or add them up with the sum option (--sum)`);
+      }
+      if (g.overflow) reasons.push("total too large to add up exactly");
+      else if (g.otherCurrencies === undefined) {
+        if (g.amountMinor < 0) reasons.push(`daily total amount is negative (${formatMinorUnits(g.amountMinor, g.digits)} ${g.currency})`);
+        if (g.quantity < 0) reasons.push(`daily total quantity is negative (${g.quantity})`);
+      }
+      if (reasons.length > 0) {
+        rejectedDays.push({ brand: g.brand, externalKey: g.externalKey, date: g.date, reason: reasons.join("; "), rows: g.rows.slice() });
+        continue;
+      }
+      days.push({
+        brand: g.brand,
+        externalKey: g.externalKey,
+        date: g.date,
+        currency: g.currency,
+        amountMinor: g.amountMinor,
+        minorDigits: g.digits,
+        amount: minorToMajor(g.amountMinor, g.digits),
+        quantity: g.quantity,
+        kind: g.transactions > 0 ? "transactions" : "daily",
+        rows: g.rows.slice(),
+      });
+    }
+    return { days, rejectedDays, rejectedRows: this.#rejectedRows.slice() };
+  }
+
+  #resolver(brand: string, externalKey: string): LocalDateResolver {
+    const zone = typeof this.#tz === "string" ? this.#tz : this.#tz(brand, externalKey);
+    let resolver = this.#resolvers.get(zone);
+    if (resolver === undefined) {
+      resolver = new LocalDateResolver(zone);
+      this.#resolvers.set(zone, resolver);
+    }
+    return resolver;
+  }
+}
+
+function compareGroups(a: Group, b: Group): number {
+  return compareText(a.brand, b.brand) || compareText(a.externalKey, b.externalKey) || compareText(a.date, b.date);
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+// Strings are trimmed; integers are accepted for identifiers written as JSON numbers.
+function textOf(value: unknown): string | undefined {
+  if (typeof value === "string") {
+    const text = value.trim();
+    return text === "" ? undefined : text;
+  }
+  if (typeof value === "number" && Number.isSafeInteger(value)) return String(value);
+  return undefined;
+}
+
+function missingOrBad(name: string, value: unknown): string {
+  return value == null || value === "" ? `${name} is missing` : `${name} ${JSON.stringify(value)} is not a text value`;
+}
+
+function quantityOf(value: unknown): number | string {
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) return `quantity ${String(value)} is not a finite number`;
+    if (!Number.isInteger(value)) return `quantity ${value} is not an integer`;
+    return Number.isSafeInteger(value) ? value : `quantity ${value} is too large`;
+  }
+  if (typeof value !== "string" || value.trim() === "") return value == null || value === "" ? "quantity is missing" : `quantity ${JSON.stringify(value)} is not a number`;
+  const text = value.trim();
+  if (!NUMBER_RE.test(text)) return `quantity ${JSON.stringify(text)} is not a number`;
+  const n = Number(text);
+  if (!Number.isInteger(n)) return `quantity ${JSON.stringify(text)} is not an integer`;
+  return Number.isSafeInteger(n) ? n : `quantity ${text} is too large`;
+}

@@ -1,0 +1,85 @@
+/**
+ * Proleptic-Gregorian calendar arithmetic on plain numbers, so the sales path needs no
+ * `Date` objects per row. Days are counted from 1970-01-01 (day 0), like epoch days.
+ */
+
+/** Milliseconds in one UTC day. */
+export const MS_PER_DAY = 86_400_000;
+
+/**
+ * True when `year-month-day` names a real calendar day (month 1…12, day within the month,
+ * leap years by the Gregorian rule).
+ *
+ * @example
+ * isCalendarDate(2024, 2, 29); // true
+ * isCalendarDate(2026, 2, 29); // false
+ */
+export function isCalendarDate(year: number, month: number, day: number): boolean {
+  return (
+    Number.isInteger(year) && Number.isInteger(month) && Number.isInteger(day) &&
+    month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month)
+  );
+}
+
+/**
+ * Number of days in `month` (1…12) of `year`.
+ *
+ * @example
+ * daysInMonth(2024, 2); // 29
+ */
+export function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/**
+ * Days since 1970-01-01 of a civil date (H. Hinnant's days_from_civil). Valid for any year.
+ *
+ * @example
+ * daysFromCivil(1970, 1, 1); // 0
+ * daysFromCivil(2026, 11, 20); // 20777
+ */
+export function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const mp = (month + 9) % 12;
+  const doy = Math.floor((153 * mp + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146_097 + doe - 719_468;
+}
+
+/**
+ * The `YYYY-MM-DD` string of a day number (inverse of {@link daysFromCivil}); years 0…9999.
+ *
+ * @example
+ * dateOfEpochDay(20777); // "2026-11-20"
+ */
+export function dateOfEpochDay(epochDay: number): string {
+  const z = epochDay + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  return `${String(year).padStart(4, "0")}-${month < 10 ? "0" : ""}${month}-${day < 10 ? "0" : ""}${day}`;
+}
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/**
+ * Checks a `YYYY-MM-DD` day string; returns it unchanged, or `undefined` when it is not
+ * that format or not a real calendar day (2026-02-30).
+ *
+ * @example
+ * parseCalendarDate("2026-11-20"); // "2026-11-20"
+ * parseCalendarDate("2026-02-30"); // undefined
+ */
+export function parseCalendarDate(text: string): string | undefined {
+  const m = DATE_RE.exec(text);
+  if (m === null) return undefined;
+  return isCalendarDate(Number(m[1]), Number(m[2]), Number(m[3])) ? text : undefined;
+}

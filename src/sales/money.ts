@@ -1,0 +1,91 @@
+/**
+ * Exact money arithmetic for the sales path: amounts are held as integers in the currency's
+ * minor unit (cents for USD, won for KRW, fils for BHD), so sums never drift the way binary
+ * floating point does (0.1 + 0.2).
+ */
+
+const DECIMAL_RE = /^([+-])?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
+
+/**
+ * Parses an amount (a decimal string, or a finite JSON number) into integer minor units of a
+ * currency with `minorDigits` decimals. Returns the integer, or a string saying why not:
+ * not a number, more decimals than the currency has (never rounded silently), or too large to
+ * hold exactly (beyond 2^53 − 1 minor units).
+ *
+ * @example
+ * parseMinorUnits("1234.5", 2);  // 123450
+ * parseMinorUnits("-3000", 0);   // -3000
+ * parseMinorUnits("10.5", 0);    // "amount 10.5 has more decimals than the currency allows (0)"
+ * parseMinorUnits("1,000", 0);   // "amount \"1,000\" is not a number"
+ */
+export function parseMinorUnits(value: unknown, minorDigits: number): number | string {
+  let text: string;
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) return `amount ${String(value)} is not a finite number`;
+    text = String(value); // shortest round-trip form, e.g. 0.1 → "0.1", 1e21 → "1e+21"
+  } else if (typeof value === "string") {
+    text = value.trim();
+    if (text === "") return "amount is empty";
+  } else {
+    return value === undefined || value === null ? "amount is missing" : `amount ${excerpt(value)} is not a number`;
+  }
+  const m = DECIMAL_RE.exec(text);
+  if (m === null) return `amount ${JSON.stringify(text)} is not a number`;
+  const intPart = m[2] ?? "";
+  const fracPart = m[3] ?? "";
+  if (intPart === "" && fracPart === "") return `amount ${JSON.stringify(text)} is not a number`;
+  const exponent = m[4] === undefined ? 0 : Number(m[4]);
+  // value = digits × 10^(exponent − fracPart.length); minor = value × 10^minorDigits
+  let digits = (intPart + fracPart).replace(/^0+/, "");
+  const shift = minorDigits + exponent - fracPart.length;
+  if (shift >= 0) {
+    if (digits !== "") digits += "0".repeat(Math.min(shift, 400));
+  } else {
+    const cut = Math.min(-shift, digits.length);
+    const dropped = digits.slice(digits.length - cut);
+    if (/[^0]/.test(dropped)) return `amount ${text} has more decimals than the currency allows (${minorDigits})`;
+    digits = digits.slice(0, digits.length - cut);
+  }
+  if (digits === "") return 0;
+  if (digits.length > 16) return `amount ${text} is too large to add up exactly`;
+  const minor = Number(digits);
+  if (!Number.isSafeInteger(minor)) return `amount ${text} is too large to add up exactly`;
+  return m[1] === "-" ? -minor : minor;
+}
+
+/**
+ * The amount in major units as the number sent on the wire (`amount` of a daily record).
+ * Division of an exact integer by a power of ten gives the double nearest the decimal, which
+ * JSON prints as that decimal (123456 / 100 → 1234.56).
+ *
+ * @example
+ * minorToMajor(123456, 2); // 1234.56
+ * minorToMajor(5000, 0);   // 5000
+ */
+export function minorToMajor(minor: number, minorDigits: number): number {
+  return minorDigits === 0 ? minor : minor / 10 ** minorDigits;
+}
+
+/**
+ * Formats minor units as an exact decimal string with the currency's number of decimals.
+ *
+ * @example
+ * formatMinorUnits(123450, 2); // "1234.50"
+ * formatMinorUnits(-5, 3);     // "-0.005"
+ */
+export function formatMinorUnits(minor: number, minorDigits: number): string {
+  if (minorDigits === 0) return String(minor);
+  const sign = minor < 0 ? "-" : "";
+  const text = String(Math.abs(minor)).padStart(minorDigits + 1, "0");
+  return `${sign}${text.slice(0, text.length - minorDigits)}.${text.slice(text.length - minorDigits)}`;
+}
+
+function excerpt(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? typeof value;
+  } catch {
+    text = typeof value;
+  }
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+}

@@ -1,0 +1,51 @@
+import { MS_PER_DAY, daysFromCivil, isCalendarDate } from "./calendar.ts";
+
+// Extended ISO 8601: date, optional time (T or space), optional fraction, optional offset.
+const TIMESTAMP_RE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+
+/**
+ * Reads a transaction timestamp (ISO 8601, extended format).
+ *
+ * - With an offset (`Z`, `+09:00`, `+0900`, `+09`): an instant, returned as epoch milliseconds
+ *   (a number); the caller maps it to the shop's local day.
+ * - Without an offset: a wall-clock time already in the shop's time zone, so its local day is
+ *   its own date part, returned as the `YYYY-MM-DD` string (DST gaps cannot move the date).
+ * - Anything else (not ISO 8601, 2026-02-30, 25:00): `undefined`.
+ *
+ * Returning a number or a string instead of an object keeps the per-row path allocation-free.
+ *
+ * @example
+ * parseSalesTimestamp("2026-11-20T00:30:00+09:00"); // 1795102200000 (2026-11-19T15:30Z)
+ * parseSalesTimestamp("2026-11-20 00:30");          // "2026-11-20"
+ * parseSalesTimestamp("2026-11-31T10:00:00Z");      // undefined
+ */
+export function parseSalesTimestamp(text: string): number | string | undefined {
+  const m = TIMESTAMP_RE.exec(text);
+  if (m === null) return undefined;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  if (!isCalendarDate(year, month, day)) return undefined;
+  const hour = m[4] === undefined ? 0 : Number(m[4]);
+  const minute = m[5] === undefined ? 0 : Number(m[5]);
+  const second = m[6] === undefined ? 0 : Number(m[6]);
+  if (hour > 23 || minute > 59 || second > 59) return undefined;
+  const zone = m[8];
+  if (zone === undefined) return `${m[1]}-${m[2]}-${m[3]}`;
+  let offsetMinutes = 0;
+  if (zone !== "Z" && zone !== "z") {
+    const sign = zone[0] === "-" ? -1 : 1;
+    const digits = zone.slice(1).replace(":", "");
+    const oh = Number(digits.slice(0, 2));
+    const om = digits.length > 2 ? Number(digits.slice(2)) : 0;
+    if (oh > 23 || om > 59) return undefined;
+    offsetMinutes = sign * (oh * 60 + om);
+  }
+  // Sub-millisecond digits are dropped (floor), which cannot move an instant across midnight.
+  const millis = m[7] === undefined ? 0 : Number(m[7].slice(0, 3).padEnd(3, "0"));
+  return (
+    daysFromCivil(year, month, day) * MS_PER_DAY + hour * 3_600_000 + minute * 60_000 + second * 1000 + millis -
+    offsetMinutes * 60_000
+  );
+}

@@ -1,0 +1,29 @@
+import { describe, expect, test } from "vitest";
+import fc from "fast-check";
+import { dateOfEpochDay, daysFromCivil, isCalendarDate, parseCalendarDate } from "../../src/sales/calendar.ts";
+
+describe("calendar", () => {
+  test("real calendar dates only", () => {
+    expect(isCalendarDate(2024, 2, 29)).toBe(true);
+    expect(isCalendarDate(2026, 2, 29)).toBe(false);
+    expect(isCalendarDate(1900, 2, 29)).toBe(false);
+    expect(isCalendarDate(2000, 2, 29)).toBe(true);
+    expect(isCalendarDate(2026, 4, 31)).toBe(false);
+    expect(isCalendarDate(2026, 13, 1)).toBe(false);
+    expect(parseCalendarDate("2026-11-20")).toBe("2026-11-20");
+    expect(parseCalendarDate("2026-02-30")).toBeUndefined();
+    expect(parseCalendarDate("2026-1-20")).toBeUndefined();
+    expect(parseCalendarDate("20261120")).toBeUndefined();
+  });
+
+  test("day numbers agree with Date.UTC and round-trip", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -700_000, max: 2_900_000 }), (day) => {
+        const iso = new Date(day * 86_400_000).toISOString().slice(0, 10);
+        expect(dateOfEpochDay(day)).toBe(iso);
+        const [y, m, d] = iso.split("-").map(Number) as [number, number, number];
+        expect(daysFromCivil(y, m, d)).toBe(day);
+      }),
+    );
+  });
+});

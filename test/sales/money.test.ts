@@ -1,0 +1,54 @@
+import { describe, expect, test } from "vitest";
+import fc from "fast-check";
+import { formatMinorUnits, minorToMajor, parseMinorUnits } from "../../src/sales/money.ts";
+
+describe("money", () => {
+  test("decimal strings become exact minor units", () => {
+    expect(parseMinorUnits("1234.5", 2)).toBe(123450);
+    expect(parseMinorUnits("1234.50", 2)).toBe(123450);
+    expect(parseMinorUnits("-3000", 0)).toBe(-3000);
+    expect(parseMinorUnits("+0.001", 3)).toBe(1);
+    expect(parseMinorUnits(".5", 2)).toBe(50);
+    expect(parseMinorUnits("12000.00", 0)).toBe(12000);
+    expect(parseMinorUnits("1.2e3", 0)).toBe(1200);
+    expect(parseMinorUnits(0.1, 2)).toBe(10);
+    expect(parseMinorUnits(19.99, 2)).toBe(1999);
+    expect(parseMinorUnits(" 42 ", 0)).toBe(42);
+  });
+
+  test("more decimals than the currency has are refused, not rounded", () => {
+    expect(parseMinorUnits("10.5", 0)).toMatch(/more decimals than the currency allows \(0\)/);
+    expect(parseMinorUnits("1.234", 2)).toMatch(/more decimals/);
+    expect(parseMinorUnits(0.005, 2)).toMatch(/more decimals/);
+  });
+
+  test("non-numbers and non-finite values are refused", () => {
+    expect(parseMinorUnits("1,000", 0)).toMatch(/not a number/);
+    expect(parseMinorUnits("abc", 0)).toMatch(/not a number/);
+    expect(parseMinorUnits("NaN", 0)).toMatch(/not a number/);
+    expect(parseMinorUnits("Infinity", 0)).toMatch(/not a number/);
+    expect(parseMinorUnits(Number.POSITIVE_INFINITY, 0)).toMatch(/not a finite number/);
+    expect(parseMinorUnits("", 0)).toMatch(/empty/);
+    expect(parseMinorUnits(undefined, 0)).toMatch(/missing/);
+    expect(parseMinorUnits(true, 0)).toMatch(/not a number/);
+    expect(parseMinorUnits("1e30", 0)).toMatch(/too large/);
+  });
+
+  test("sums in minor units are exact where floating point drifts", () => {
+    const parts = ["0.1", "0.2", "0.3"].map((p) => parseMinorUnits(p, 2) as number);
+    const total = parts.reduce((a, b) => a + b, 0);
+    expect(minorToMajor(total, 2)).toBe(0.6);
+    expect(0.1 + 0.2 + 0.3).not.toBe(0.6);
+  });
+
+  test("formatting round-trips through parsing", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -1e12, max: 1e12 }), fc.integer({ min: 0, max: 4 }), (minor, digits) => {
+        const text = formatMinorUnits(minor, digits);
+        expect(parseMinorUnits(text, digits)).toBe(minor);
+        expect(parseMinorUnits(minorToMajor(minor, digits), digits)).toBe(minor);
+      }),
+    );
+    expect(formatMinorUnits(-5, 3)).toBe("-0.005");
+  });
+});
