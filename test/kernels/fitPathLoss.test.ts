@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { fitPathLoss } from "../../src/kernels/fitPathLoss.ts";
 import { distanceToRssi, pathLossOptions } from "../../src/kernels/pathLoss.ts";
+import { createWorld } from "../../src/sim/createWorld.ts";
 
 /** Deterministic standard normal noise (Box–Muller over a small LCG) so the test is reproducible. */
 function gaussian(seed: number): () => number {
@@ -76,4 +77,27 @@ describe("fitPathLoss", () => {
       { numRuns: 50 },
     );
   });
+});
+
+describe("fitPathLoss against the simulator's survey", () => {
+  // Tiny worlds: only the radio model and sensors matter here, not the crowd.
+  const shapes = [
+    { seed: 11 },
+    { seed: 12, rssiAt1m: -52, pathLossExponent: 3.3, rssiNoiseDb: 6 },
+    { seed: 13, rssiAt1m: -40, pathLossExponent: 2.2, rssiNoiseDb: 3 },
+  ];
+  for (const shape of shapes) {
+    it(`recovers the world's model parameters (${JSON.stringify(shape)})`, () => {
+      const world = createWorld({ ...shape, shops: 1, openingHours: [10, 11], visitorsPerDay: 10, passersByPerDay: 20, staffPerShop: 1 });
+      const shop = world.shops[0]!;
+      const distances = [1, 1.5, 2, 3, 5, 8, 12];
+      for (const sensor of shop.sensors) {
+        const fit = fitPathLoss(world.surveySamples(shop.id, sensor, distances, 40));
+        expect(Math.abs(fit.rssiAt1m - world.model.rssiAt1m)).toBeLessThan(1.5);
+        expect(Math.abs(fit.exponent - world.model.pathLossExponent)).toBeLessThan(0.25);
+        // Integer rounding adds ~0.3 dB of spread to the model's per-reading noise.
+        expect(Math.abs(fit.residualSigma - world.model.noiseDb)).toBeLessThan(0.8);
+      }
+    });
+  }
 });
