@@ -1,0 +1,65 @@
+import type { RawSignal } from "../contract/rawSignal.ts";
+import { recordIdentity } from "./recordIdentity.ts";
+
+/**
+ * Where a stream of one shop stands, and all a checkpoint needs to resume it with nothing
+ * lost and nothing repeated: every record of the range with an RTS before `rts` has been
+ * delivered, and of the records at exactly `rts`, those whose identities are listed
+ * (with multiplicity; see {@link recordIdentity}). Nothing at `rts` delivered yet → `[]`.
+ *
+ * The next request asks for `since = rts − 1 unit`, so the whole group at `rts` comes back
+ * whether the service treats `since` as inclusive or exclusive; the listed ones are dropped.
+ * `delivered` never holds more than one tie group, so it stays small.
+ *
+ * @example
+ * const start: SignalCursor = { rts: "0000019a9ed3a000", delivered: [] };
+ */
+export interface SignalCursor {
+  /** Boundary RTS: 16 lowercase hex digits. */
+  readonly rts: string;
+  /** Identities of the records delivered at exactly `rts`, a multiset. */
+  readonly delivered: readonly string[];
+}
+
+/**
+ * Counts of delivered identities at the boundary RTS: the mutable form of
+ * {@link SignalCursor.delivered} used while paging.
+ */
+export type IdentityCounts = Map<string, number>;
+
+/** Multiset (array with repeats) → counts. */
+export function countsOf(delivered: readonly string[]): IdentityCounts {
+  const counts: IdentityCounts = new Map();
+  for (const id of delivered) counts.set(id, (counts.get(id) ?? 0) + 1);
+  return counts;
+}
+
+/** Counts → multiset (array with repeats), in insertion order. */
+export function multisetOf(counts: IdentityCounts): string[] {
+  const out: string[] = [];
+  for (const [id, n] of counts) for (let i = 0; i < n; i++) out.push(id);
+  return out;
+}
+
+/**
+ * The cursor after delivering `records[0..count)` from `cursor`, where `rtsOf[i]` is the RTS
+ * of `records[i]` (all ≥ `cursor.rts`, ascending). Used when a consumer stops in the middle
+ * of a page, so the checkpoint covers exactly what it received.
+ *
+ * @example
+ * advanceCursor({ rts: "0000000000000001", delivered: [] }, [], [], 0); // unchanged
+ */
+export function advanceCursor(
+  cursor: SignalCursor,
+  records: readonly RawSignal[],
+  rtsOf: readonly string[],
+  count: number,
+): SignalCursor {
+  if (count <= 0) return cursor;
+  const last = rtsOf[count - 1]!;
+  const delivered = last === cursor.rts ? [...cursor.delivered] : [];
+  let first = count - 1;
+  while (first > 0 && rtsOf[first - 1] === last) first--;
+  for (let i = first; i < count; i++) delivered.push(recordIdentity(records[i]!));
+  return { rts: last, delivered };
+}

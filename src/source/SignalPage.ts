@@ -1,0 +1,67 @@
+import type { RawSignal } from "../contract/rawSignal.ts";
+import type { SignalCursor } from "./SignalCursor.ts";
+
+/**
+ * One page as the source delivers it: the records that are new (never delivered before, in
+ * range, settled), in the service's order (ascending RTS), and the cursor after them.
+ * Pages with no new records are delivered too (a caught-up poll, an empty time range), so a
+ * consumer sees every step; `records` is then empty.
+ *
+ * @example
+ * for await (const page of signalPages(client, { shopId: 101, since: new Date("2026-11-20") })) {
+ *   console.log(page.records.length, page.cursor.rts);
+ * }
+ */
+export interface SignalPage {
+  /** The shop the records belong to. */
+  readonly shopId: number;
+  /** New records, ascending RTS, unchanged from the service. */
+  readonly records: readonly RawSignal[];
+  /** RTS of each record in `records` (same index), from its `row_key`. */
+  readonly rts: readonly string[];
+  /** Where the stream stands once `records` are delivered; what a checkpoint stores. */
+  readonly cursor: SignalCursor;
+  /** The `since` sent for this page (RTS). */
+  readonly since: string;
+  /** The `limit` sent for this page (200 after a retry of a page that brought nothing new). */
+  readonly limit: number;
+  /** Records the service returned for this page, including ones already delivered. */
+  readonly received: number;
+  /** Records of this page reported to `onInvalid` (malformed `row_key`). */
+  readonly invalid: number;
+  /** Requests this page took (1, or more after retries with limit 200 and settle probes). */
+  readonly requests: number;
+  /** True when the page ended at the newest data (a short page: caught up). */
+  readonly caughtUp: boolean;
+  /** True on the last page of a backfill (reached `until`, or caught up). */
+  readonly done: boolean;
+  /** Index of the time range (parallel backfill) this page came from; 0 otherwise. */
+  readonly slice: number;
+}
+
+/**
+ * Progress of a source, reported after each delivered page (see `SignalsOptions.onProgress`);
+ * what the CLI draws its progress bar from.
+ *
+ * @example
+ * signals(client, { shopId: 101, since, until, onProgress: (p) => bar.update(p.fraction ?? 0) });
+ */
+export interface SignalProgress {
+  readonly shopId: number;
+  /** Pages delivered so far (including empty ones). */
+  readonly pages: number;
+  /** Records delivered so far. */
+  readonly records: number;
+  /** Records reported invalid so far. */
+  readonly invalid: number;
+  /** Requests sent so far (including retries and probes; the client's own retries not counted). */
+  readonly requests: number;
+  /** The cursor's boundary time, epoch ms (decoded with the RTS codec). */
+  readonly cursorTime: number;
+  /** Share of [since, until) done, 0…1 by time; `undefined` without `until`. */
+  readonly fraction: number | undefined;
+  /** Pages fetched ahead by parallel slices and held in memory right now. */
+  readonly bufferedPages: number;
+  /** True once the source has finished (backfill only). */
+  readonly done: boolean;
+}

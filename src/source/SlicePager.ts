@@ -1,0 +1,345 @@
+import type { SchedulerLike } from "rxjs";
+import type { Client } from "../client/Client.ts";
+import type { RawSignal } from "../contract/rawSignal.ts";
+import { SIGNALS_LIMIT_MAX } from "../contract/paths.ts";
+import { parseRowKey } from "../codec/rowKey.ts";
+import { isRts, stepRts, type RtsCodec } from "../codec/rts.ts";
+import { ContractError } from "../errors/ContractError.ts";
+import { DecodeError, isDecodeError } from "../errors/DecodeError.ts";
+import { TieOverflowError } from "../errors/TieOverflowError.ts";
+import { recordIdentity } from "./recordIdentity.ts";
+import { countsOf, multisetOf, type IdentityCounts, type SignalCursor } from "./SignalCursor.ts";
+import type { SignalPage } from "./SignalPage.ts";
+
+/** Configuration of one {@link SlicePager}: one shop, one time range. */
+export interface SlicePagerConfig {
+  readonly client: Client;
+  readonly shopId: number;
+  /** Records per request, 1…200. */
+  readonly limit: number;
+  /** Where this range starts: its lower bound with nothing delivered, or a saved cursor. */
+  readonly start: SignalCursor;
+  /** Exclusive end RTS of the range; `undefined` = open. */
+  readonly endRts: string | undefined;
+  /** `"backfill"` pages are `done` once caught up; `"tail"` pages never are (until `endRts`). */
+  readonly mode: "backfill" | "tail";
+  /** Tail settle window, ms; 0 = off. */
+  readonly settleMs: number;
+  readonly codec: RtsCodec;
+  readonly scheduler: SchedulerLike;
+  readonly onInvalid: ((record: unknown, error: DecodeError) => void) | undefined;
+  /** Index reported in `SignalPage.slice`. */
+  readonly slice: number;
+}
+
+type Stop = 0 | 1 | 2;
+const STOP_NONE: Stop = 0;
+const STOP_END: Stop = 1;
+const STOP_HORIZON: Stop = 2;
+
+/**
+ * The cursor rule for one shop and one time range, as a state machine: each `nextPage` call
+ * sends one request (a few when stuck; see below), drops what was already delivered and
+ * returns the new records. It never waits on a timer and never runs ahead: the caller decides
+ * when to ask for the next page. Internal to the source (exported for tests).
+ *
+ * Rule: request `since = boundary − 1 unit`, so the boundary's whole tie group returns whether
+ * the service's `since` is inclusive or exclusive; drop records before the boundary and, at
+ * the boundary, those whose identity was delivered (a multiset, so identical records are
+ * counted). A full page that brings nothing new is asked again with limit 200; if it is still
+ * stuck and its records at `since` prove the service inclusive, once more with `since + 1`
+ * (equivalent to an exclusive `since`); then {@link TieOverflowError}. So at most three
+ * requests per page, and nothing is ever skipped.
+ *
+ * Records out of RTS order, or before the requested `since`, are a {@link ContractError}:
+ * sorting locally would not be safe, because a page that is not the first `limit` records
+ * in RTS order may have left out records between the ones it holds.
+ *
+ * A record whose `row_key` is unusable (malformed, another shop's) cannot place the cursor;
+ * it goes to `onInvalid` once, attributed to the first valid record after it in the page: it
+ * is reported when that record is delivered (or, at the end of the data, when the stream has
+ * caught up), and not at all when that record lies outside the range. A full page of them
+ * that the cursor cannot get past is a {@link ContractError}, never a loop.
+ */
+export class SlicePager {
+  private readonly config: SlicePagerConfig;
+  private readonly prefix: string;
+  /** Boundary RTS and the identities delivered there. */
+  private rts: string;
+  private readonly delivered: IdentityCounts;
+  /** Occurrences of each identity at the old boundary within the current page. */
+  private readonly pageSeen: IdentityCounts = new Map();
+  /** Invalid records reported at the end of a caught-up page, not yet passed by the cursor (a multiset). */
+  private readonly reportedTrailing: IdentityCounts = new Map();
+  /** Settle evidence: newest RTS time seen (ms) and the scheduler time it was seen at. */
+  private newest = Number.NEGATIVE_INFINITY;
+  private newestAt = 0;
+  /** Requests sent so far. */
+  requests = 0;
+
+  constructor(config: SlicePagerConfig) {
+    this.config = config;
+    this.prefix = `${config.shopId}:`;
+    this.rts = config.start.rts;
+    this.delivered = countsOf(config.start.delivered);
+  }
+
+  /** The cursor after everything returned so far. */
+  cursor(): SignalCursor {
+    return { rts: this.rts, delivered: multisetOf(this.delivered) };
+  }
+
+  /**
+   * Fetches the next page (one request, up to three when stuck, plus a settle probe).
+   * Throws the client's errors, {@link TieOverflowError}, {@link ContractError}, or
+   * `signal.reason` when aborted.
+   */
+  async nextPage(signal: AbortSignal): Promise<SignalPage> {
+    const { client, shopId, scheduler, settleMs } = this.config;
+    let attempt = 0;
+    let requests = 0;
+    for (;;) {
+      signal.throwIfAborted();
+      const baseSince = stepRts(this.rts, -1);
+      // Attempt 2 is only made once the service has shown itself inclusive, where
+      // `since + 1` asks for exactly what an exclusive `since` would.
+      const since = attempt === 2 ? stepRts(baseSince, 1) : baseSince;
+      const limit = attempt === 0 ? this.config.limit : SIGNALS_LIMIT_MAX;
+      const sendTime = scheduler.now();
+      const response = await client.getSignalsPage(shopId, { since, limit, signal });
+      requests++;
+      this.requests++;
+      const page: unknown = response?.signals;
+      if (!Array.isArray(page)) throw new ContractError("signals", "expected an array");
+      const full = page.length >= limit;
+      const result = this.consume(page as readonly unknown[], since, full, sendTime, scheduler.now());
+      let caughtUp = !full;
+      if (result.stop === STOP_END) caughtUp = false;
+      else if (result.stop === STOP_HORIZON) {
+        caughtUp = true;
+        // A backlog cut short by the settle window: look ahead for newer data before crawling.
+        if (full && result.records.length * 2 < limit && settleMs > 0) {
+          requests++;
+          caughtUp = !(await this.probe(result.pageMaxTime + settleMs, signal));
+        }
+      } else if (result.records.length === 0 && full) {
+        // Stuck: a full page with nothing new.
+        if (limit < SIGNALS_LIMIT_MAX) {
+          attempt = 1;
+          continue;
+        }
+        if (attempt < 2 && result.sawSince) {
+          attempt = 2;
+          continue;
+        }
+        if (result.pendingInvalid > 0) {
+          throw new ContractError(
+            `signals[${page.length - 1}].row_key`,
+            `shop ${shopId}: a full page ends in ${result.pendingInvalid} record(s) with unusable row_key after RTS ${this.rts}; the cursor cannot get past them`,
+          );
+        }
+        throw new TieOverflowError(shopId, this.rts, limit);
+      }
+      return {
+        shopId,
+        records: result.records,
+        rts: result.recordRts,
+        cursor: this.cursor(),
+        since,
+        limit,
+        received: page.length,
+        invalid: result.invalid,
+        requests,
+        caughtUp,
+        done: result.stop === STOP_END || (caughtUp && this.config.mode === "backfill"),
+        slice: this.config.slice,
+      };
+    }
+  }
+
+  /** Settle probe: is there data at or after `fromMs`? Raises the newest-data evidence. */
+  private async probe(fromMs: number, signal: AbortSignal): Promise<boolean> {
+    const { client, shopId, codec, scheduler } = this.config;
+    this.requests++;
+    const response = await client.getSignalsPage(shopId, { since: codec.encode(fromMs), limit: 1, signal });
+    const page: unknown = response?.signals;
+    if (!Array.isArray(page)) throw new ContractError("signals", "expected an array");
+    let found = false;
+    for (const record of page as readonly unknown[]) {
+      const rts = this.rtsOf(record);
+      if (typeof rts !== "string") continue;
+      this.observeNewest(codec.decode(rts), scheduler.now());
+      found = true;
+    }
+    return found;
+  }
+
+  private observeNewest(time: number, at: number): void {
+    // Keep the evidence that gives the larger lower bound on the service's clock from now on.
+    if (time - at > this.newest - this.newestAt) {
+      this.newest = time;
+      this.newestAt = at;
+    }
+  }
+
+  /** The RTS of a record's row_key, or why it has none. Fast path for the canonical form. */
+  private rtsOf(record: unknown): string | DecodeError {
+    if (typeof record !== "object" || record === null) return new DecodeError("signal", record, "expected an object");
+    const rowKey = (record as { row_key?: unknown }).row_key;
+    if (typeof rowKey === "string") {
+      const prefix = this.prefix;
+      if (rowKey.length === prefix.length + 16 && rowKey.startsWith(prefix)) {
+        const rts = rowKey.slice(prefix.length);
+        if (isRts(rts)) return rts;
+      }
+    }
+    try {
+      const key = parseRowKey(rowKey as string);
+      if (key.shopId !== this.config.shopId) {
+        return new DecodeError("row_key", rowKey, `belongs to shop ${key.shopId}, not ${this.config.shopId}`);
+      }
+      return key.rts;
+    } catch (error) {
+      if (isDecodeError(error)) return error;
+      throw error;
+    }
+  }
+
+  /** Applies the cursor rule to one response. Mutates the boundary state for what it returns. */
+  private consume(page: readonly unknown[], since: string, full: boolean, sendTime: number, receivedAt: number) {
+    const { endRts, settleMs, codec, onInvalid } = this.config;
+    const oldRts = this.rts;
+    const delivered = this.delivered;
+    const pageSeen = this.pageSeen;
+    pageSeen.clear();
+
+    // Settle horizon: the newest data the service had when it answered, minus the window.
+    let horizon: string | undefined;
+    let nothingSettled = false;
+    let pageMaxTime = Number.NEGATIVE_INFINITY;
+    if (settleMs > 0) {
+      for (let i = page.length - 1; i >= 0; i--) {
+        const rts = this.rtsOf(page[i]);
+        if (typeof rts === "string") {
+          pageMaxTime = codec.decode(rts);
+          break;
+        }
+      }
+      const prior = this.newest + (sendTime - this.newestAt);
+      const limitMs = Math.max(prior, pageMaxTime) - settleMs;
+      if (pageMaxTime > Number.NEGATIVE_INFINITY) this.observeNewest(pageMaxTime, receivedAt);
+      if (!(limitMs >= 0)) nothingSettled = true;
+      else horizon = codec.encode(limitMs);
+    }
+
+    const records: RawSignal[] = [];
+    const recordRts: string[] = [];
+    let prev = since;
+    let sawSince = false;
+    let stop: Stop = STOP_NONE;
+    let invalid = 0;
+    // Invalid records since the last valid one: reported with the next valid record if new.
+    let run: unknown[] | undefined;
+    let runErrors: DecodeError[] | undefined;
+
+    for (let i = 0; i < page.length; i++) {
+      const record = page[i];
+      const rts = this.rtsOf(record);
+      if (typeof rts !== "string") {
+        (run ??= []).push(record);
+        (runErrors ??= []).push(rts);
+        continue;
+      }
+      if (rts < prev) {
+        throw new ContractError(
+          `signals[${i}].row_key`,
+          rts < since ? `RTS ${rts} is before the requested since ${since}` : `RTS ${rts} goes backwards (after ${prev})`,
+        );
+      }
+      prev = rts;
+      if (rts === since) sawSince = true;
+      if (endRts !== undefined && rts >= endRts) {
+        stop = STOP_END;
+        break;
+      }
+      if (nothingSettled || (horizon !== undefined && rts > horizon)) {
+        stop = STOP_HORIZON;
+        break;
+      }
+      let isNew: boolean;
+      if (rts > oldRts) isNew = true;
+      else if (rts < oldRts) isNew = false;
+      else {
+        const id = recordIdentity(record as RawSignal);
+        const seen = (pageSeen.get(id) ?? 0) + 1;
+        pageSeen.set(id, seen);
+        isNew = seen > (delivered.get(id) ?? 0);
+        if (isNew) delivered.set(id, seen);
+      }
+      if (run !== undefined && run.length > 0) {
+        if (isNew) invalid += this.report(run, runErrors!, onInvalid, false);
+        run.length = 0;
+        runErrors!.length = 0;
+      }
+      if (isNew) {
+        if (this.reportedTrailing.size > 0) this.reportedTrailing.clear();
+        records.push(record as RawSignal);
+        recordRts.push(rts);
+      }
+    }
+
+    const pendingInvalid = run?.length ?? 0;
+    if (stop === STOP_NONE && pendingInvalid > 0 && !full) {
+      // Invalid records at the very end of the data: nothing valid follows them (yet).
+      invalid += this.report(run!, runErrors!, onInvalid, true);
+    }
+
+    const n = records.length;
+    if (n > 0) {
+      const last = recordRts[n - 1]!;
+      if (last !== oldRts) {
+        delivered.clear();
+        for (let j = n - 1; j >= 0 && recordRts[j] === last; j--) {
+          const id = recordIdentity(records[j]!);
+          delivered.set(id, (delivered.get(id) ?? 0) + 1);
+        }
+        this.rts = last;
+      }
+    }
+    return { records, recordRts, stop, sawSince, invalid, pendingInvalid, pageMaxTime };
+  }
+
+  /**
+   * Reports a run of invalid records, skipping those already reported as the trailing run of
+   * a caught-up page (counted, so identical records are told apart by multiplicity).
+   */
+  private report(
+    run: readonly unknown[],
+    errors: readonly DecodeError[],
+    onInvalid: SlicePagerConfig["onInvalid"],
+    trailing: boolean,
+  ): number {
+    const already = this.reportedTrailing;
+    let seen: IdentityCounts | undefined;
+    let count = 0;
+    for (let k = 0; k < run.length; k++) {
+      const record = run[k];
+      if (already.size > 0 || trailing) {
+        const id = invalidIdentity(record);
+        seen ??= new Map();
+        const n = (seen.get(id) ?? 0) + 1;
+        seen.set(id, n);
+        if (n <= (already.get(id) ?? 0)) continue;
+        if (trailing) already.set(id, n);
+      }
+      count++;
+      onInvalid?.(record, errors[k]!);
+    }
+    return count;
+  }
+}
+
+function invalidIdentity(record: unknown): string {
+  if (typeof record === "object" && record !== null) return recordIdentity(record as RawSignal);
+  return `!${JSON.stringify(record) ?? String(record)}`;
+}

@@ -1,0 +1,20 @@
+import type { RawSignal } from "../contract/rawSignal.ts";
+
+/**
+ * The identity of a signal record: all six fields, as one string. Several records can
+ * share an RTS (and so a `row_key`), so the source tells records apart by the whole record;
+ * two records equal in every field are told apart by how often they occur (a multiset).
+ *
+ * The string is stored in checkpoints, so its format is part of the checkpoint format
+ * (a JSON array `[row_key, device_id, rssi, square_mac, ts, local]`).
+ *
+ * @example
+ * recordIdentity({ row_key: "1:0000000000000001", device_id: "aa:bb:cc:dd:ee:ff", rssi: -60,
+ *   square_mac: "b8:27:eb:00:00:01", ts: 1, local: false });
+ * // '["1:0000000000000001","aa:bb:cc:dd:ee:ff",-60,"b8:27:eb:00:00:01",1,false]'
+ */
+export function recordIdentity(record: RawSignal): string {
+  // Only the records at a page boundary go through here, so JSON's cost does not matter;
+  // it keeps the fields unambiguous whatever characters they contain.
+  return JSON.stringify([record.row_key, record.device_id, record.rssi, record.square_mac, record.ts, record.local]);
+}

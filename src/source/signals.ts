@@ -1,0 +1,49 @@
+import type { Observable } from "rxjs";
+import type { Client } from "../client/Client.ts";
+import type { RawSignal } from "../contract/rawSignal.ts";
+import { resolveSignalsOptions, type SignalsOptions } from "./signalsOptions.ts";
+import { sourceObservable } from "./sourceObservable.ts";
+
+/**
+ * A shop's Wi-Fi signal records as an Observable: every record in [since, until) exactly
+ * once, in the service's order (ascending RTS), unchanged. This is the source of the
+ * analytics pipeline (decode → sessionize → …).
+ *
+ * - **Pull, not push.** Pages are requested one at a time: the next request is sent only
+ *   after every record of the previous page has been emitted, i.e. after a synchronous
+ *   subscriber has consumed it; so one request in flight and no page buffered ahead
+ *   (parallel `slices` excepted, bounded by `sliceBufferPages`). An asynchronous consumer
+ *   (`mergeMap` to a promise, `observeOn`) buffers on its own side, as RxJS does.
+ * - **Cursor rule.** Next `since` = one unit before the largest RTS delivered; what was
+ *   already delivered is dropped by identity (all six fields, counted); a full page that
+ *   brings nothing new is retried with limit 200, then fails with `TieOverflowError`. Right
+ *   whether the service's `since` is inclusive or exclusive. RTS out of order in a page:
+ *   `ContractError` (a local sort would not be safe).
+ * - **Modes.** `"backfill"` completes at `until`, or once caught up (a short page);
+ *   `"tail"` polls every `pollIntervalMs` once caught up, `settleMs` behind the newest data.
+ * - **Unsubscribing** aborts the request in flight (through the client's `AbortSignal`) and
+ *   any pending wait; no request is sent after it. Aborting `options.signal` does the same
+ *   and errors the stream with the signal's reason.
+ * - **Checkpoint.** Saved after each page has been emitted and before the next request (and
+ *   the next request waits for it); a subscriber that unsubscribes mid-page gets a
+ *   checkpoint of exactly the records it received. So for a synchronous consumer a stop —
+ *   unsubscribe, error, abort, or a crash while a request is in flight — resumes with
+ *   nothing lost or repeated; a crash between emitting a page and its save completing
+ *   repeats that one page (at-least-once).
+ * - **Invalid records** (unusable `row_key`) are not emitted; they go to `onInvalid`.
+ *
+ * Options are validated when this is called (TypeError / RangeError), not on subscribe.
+ *
+ * @example
+ * signals(client, { shopId: 101, since: new Date("2026-11-20T00:00:00Z"), until: new Date("2026-11-21T00:00:00Z") })
+ *   .subscribe((record) => console.log(record.row_key, record.device_id, record.rssi));
+ */
+export function signals(client: Client, options: SignalsOptions): Observable<RawSignal> {
+  const o = resolveSignalsOptions(options);
+  return sourceObservable<RawSignal>(client, o, (subscriber, page) => {
+    const records = page.records;
+    let i = 0;
+    for (; i < records.length && !subscriber.closed; i++) subscriber.next(records[i]!);
+    return i;
+  });
+}

@@ -1,0 +1,61 @@
+import { Observable, type Subscriber } from "rxjs";
+import type { Client } from "../client/Client.ts";
+import { linkAbort } from "./linkAbort.ts";
+import { openSignalPages } from "./openSignalPages.ts";
+import { ProgressTracker } from "./ProgressTracker.ts";
+import { advanceCursor, type SignalCursor } from "./SignalCursor.ts";
+import type { SignalPage } from "./SignalPage.ts";
+import type { ResolvedSignalsOptions } from "./signalsOptions.ts";
+
+/** Hands one page to a subscriber; returns how many of its records were delivered. */
+export type DeliverPage<T> = (subscriber: Subscriber<T>, page: SignalPage) => number;
+
+/**
+ * The Observable behind {@link signals} and {@link signalPagesObservable}: pulls pages
+ * from the core one at a time, the next request starting only once `deliver` has returned
+ * (a synchronous subscriber has consumed the page), saves the checkpoint after delivery,
+ * and aborts the request in flight or the pending wait on unsubscribe. Internal.
+ */
+export function sourceObservable<T>(client: Client, o: ResolvedSignalsOptions, deliver: DeliverPage<T>): Observable<T> {
+  return new Observable<T>((subscriber) => {
+    const [controller, unlink] = linkAbort(o.signal);
+    run(client, o, controller.signal, subscriber, deliver).then(
+      () => subscriber.complete(),
+      (error: unknown) => subscriber.error(error),
+    );
+    return () => {
+      unlink();
+      controller.abort();
+    };
+  });
+}
+
+async function run<T>(
+  client: Client,
+  o: ResolvedSignalsOptions,
+  signal: AbortSignal,
+  subscriber: Subscriber<T>,
+  deliver: DeliverPage<T>,
+): Promise<void> {
+  const opened = await openSignalPages(client, o, signal);
+  const progress = new ProgressTracker(o, opened);
+  let cursor: SignalCursor = opened.start;
+  try {
+    while (!subscriber.closed) {
+      const next = await opened.pages.next();
+      if (next.done === true) return;
+      const page = next.value;
+      const delivered = deliver(subscriber, page);
+      const before = cursor;
+      // A consumer that stopped mid-page (take(n), an error) gets a checkpoint of exactly
+      // what it received, so a resume repeats nothing.
+      cursor = delivered === page.records.length ? page.cursor : advanceCursor(before, page.records, page.rts, delivered);
+      progress.page(page, delivered, cursor);
+      if (o.checkpoint !== undefined && (delivered > 0 || cursor.rts !== before.rts)) {
+        await o.checkpoint.save(o.checkpointKey, cursor);
+      }
+    }
+  } finally {
+    await opened.pages.return();
+  }
+}

@@ -1,0 +1,244 @@
+import { describe, expect, it } from "vitest";
+import { firstValueFrom, lastValueFrom, take, toArray } from "rxjs";
+import { signals } from "../../src/source/signals.ts";
+import { signalPages } from "../../src/source/signalPages.ts";
+import { signalPagesObservable } from "../../src/source/signalPagesObservable.ts";
+import { signalsForShops } from "../../src/source/signalsForShops.ts";
+import { isContractError } from "../../src/errors/ContractError.ts";
+import { isTieOverflowError } from "../../src/errors/TieOverflowError.ts";
+import type { DecodeError } from "../../src/errors/DecodeError.ts";
+import type { RawSignal } from "../../src/contract/rawSignal.ts";
+import { fakeClient, makeRecord, rtsOf, type FakeRecord } from "./fakeService.ts";
+
+const SHOP = 7;
+const modes = ["inclusive", "exclusive"] as const;
+
+function series(rtsList: readonly number[], shopId = SHOP): FakeRecord[] {
+  return rtsList.map((n) => makeRecord(shopId, n));
+}
+
+async function collect(source: ReturnType<typeof signals>): Promise<RawSignal[]> {
+  return lastValueFrom(source.pipe(toArray()));
+}
+
+describe("signals", () => {
+  for (const sinceMode of modes) {
+    describe(`against a ${sinceMode} service`, () => {
+      it("delivers every record once, in order, with small pages and ties", async () => {
+        const data = series([1, 1, 1, 2, 3, 3, 3, 3, 3, 4, 9, 9, 10]);
+        const client = fakeClient(data, { sinceMode });
+        const out = await collect(signals(client, { shopId: SHOP, since: rtsOf(0), limit: 2 }));
+        expect(out).toEqual(data.map((d) => d.record));
+      });
+
+      it("treats since as inclusive and until as exclusive", async () => {
+        const data = series([4, 5, 5, 6, 7, 7, 8]);
+        const client = fakeClient(data, { sinceMode });
+        const out = await collect(signals(client, { shopId: SHOP, since: rtsOf(5), until: rtsOf(7), limit: 3 }));
+        expect(out).toEqual(data.filter((d) => d.rts >= rtsOf(5) && d.rts < rtsOf(7)).map((d) => d.record));
+      });
+
+      it("tells identical records apart by multiplicity", async () => {
+        const twin = makeRecord(SHOP, 3).record;
+        const data: FakeRecord[] = [
+          { record: twin, rts: rtsOf(3) },
+          { record: twin, rts: rtsOf(3) },
+          { record: twin, rts: rtsOf(3) },
+          ...series([3, 4]),
+        ];
+        const client = fakeClient(data, { sinceMode });
+        const out = await collect(signals(client, { shopId: SHOP, since: rtsOf(1), limit: 1 }));
+        expect(out).toEqual(data.map((d) => d.record));
+      });
+
+      it("fails with TieOverflowError when more than 200 records share an RTS", async () => {
+        const data = series([1, ...Array.from({ length: 201 }, () => 2), 3]);
+        const client = fakeClient(data, { sinceMode });
+        const seen: RawSignal[] = [];
+        const error = await new Promise<unknown>((resolve) =>
+          signals(client, { shopId: SHOP, since: rtsOf(0), limit: 50 }).subscribe({
+            next: (r) => seen.push(r),
+            error: resolve,
+            complete: () => resolve(undefined),
+          }),
+        );
+        expect(isTieOverflowError(error)).toBe(true);
+        // Records before the group, and what fitted of it, were delivered, none twice.
+        expect(seen).toEqual(data.slice(0, seen.length).map((d) => d.record));
+        expect(client.requests.length).toBeLessThanOrEqual(10);
+      });
+    });
+  }
+
+  it("sends since one unit before the boundary and limit as asked", async () => {
+    const client = fakeClient(series([10, 11, 12]), { sinceMode: "inclusive" });
+    await collect(signals(client, { shopId: SHOP, since: rtsOf(10), limit: 2 }));
+    expect(client.requests[0]).toMatchObject({ since: rtsOf(9), limit: 2, shopId: SHOP });
+    expect(client.requests[1]).toMatchObject({ since: rtsOf(10), limit: 2 });
+  });
+
+  it("converts Date and epoch-ms bounds with the codec", async () => {
+    const t0 = Date.UTC(2026, 10, 20);
+    const data = series([t0 - 1, t0, t0 + 5, t0 + 10]);
+    const client = fakeClient(data, { sinceMode: "inclusive" });
+    const out = await collect(signals(client, { shopId: SHOP, since: new Date(t0), until: t0 + 10 }));
+    expect(out).toEqual([data[1]!.record, data[2]!.record]);
+  });
+
+  it("rejects a page whose RTS go backwards with a ContractError", async () => {
+    const data = series([1, 2, 3]);
+    const client = fakeClient([], { sinceMode: "inclusive" });
+    client.add(data);
+    // Swap two records' order in the service's answer.
+    const original = client.getSignalsPage.bind(client);
+    client.getSignalsPage = async (shopId, request) => {
+      const page = await original(shopId, request);
+      return { ...page, signals: [page.signals[1]!, page.signals[0]!, ...page.signals.slice(2)] };
+    };
+    const error = await collect(signals(client, { shopId: SHOP, since: rtsOf(0) })).catch((e: unknown) => e);
+    expect(isContractError(error)).toBe(true);
+  });
+
+  it("rejects records before the requested since with a ContractError", async () => {
+    const client = fakeClient(series([1, 2, 3]), { sinceMode: "inclusive" });
+    const original = client.getSignalsPage.bind(client);
+    client.getSignalsPage = (shopId, request) => original(shopId, { ...request, since: rtsOf(0) });
+    const error = await collect(signals(client, { shopId: SHOP, since: rtsOf(3) })).catch((e: unknown) => e);
+    expect(isContractError(error)).toBe(true);
+  });
+
+  it("routes records with an unusable row_key to onInvalid once, and goes on", async () => {
+    const bad1: FakeRecord = { record: { ...makeRecord(SHOP, 3).record, row_key: "garbage" }, rts: rtsOf(3) };
+    const bad2: FakeRecord = { record: { ...makeRecord(SHOP, 5).record, row_key: `99:${rtsOf(5)}` }, rts: rtsOf(5) };
+    const good = series([1, 2, 3, 4, 5, 6, 7]);
+    const data = [...good.slice(0, 3), bad1, ...good.slice(3, 5), bad2, ...good.slice(5)];
+    for (const sinceMode of modes) {
+      for (const limit of [1, 2, 3, 200]) {
+        const client = fakeClient(data, { sinceMode });
+        const invalid: { record: unknown; error: DecodeError }[] = [];
+        const out = await collect(
+          signals(client, { shopId: SHOP, since: rtsOf(0), limit, onInvalid: (record, error) => invalid.push({ record, error }) }),
+        );
+        expect(out).toEqual(good.map((d) => d.record));
+        expect(invalid.map((i) => i.record)).toEqual([bad1.record, bad2.record]);
+        expect(invalid.every((i) => i.error.name === "DecodeError")).toBe(true);
+      }
+    }
+  });
+
+  it("reports invalid records at the end of the data once", async () => {
+    const bad: FakeRecord = { record: { ...makeRecord(SHOP, 9).record, row_key: "nope" }, rts: rtsOf(9) };
+    const client = fakeClient([...series([1, 2]), bad], { sinceMode: "inclusive" });
+    let invalid = 0;
+    const out = await collect(signals(client, { shopId: SHOP, since: rtsOf(0), onInvalid: () => invalid++ }));
+    expect(out).toHaveLength(2);
+    expect(invalid).toBe(1);
+  });
+
+  it("fails with a ContractError, not a loop, on a full page of unusable row_keys", async () => {
+    const bad = Array.from({ length: 5 }, (_, i): FakeRecord => ({
+      record: { ...makeRecord(SHOP, 2).record, row_key: `x${i}` },
+      rts: rtsOf(2),
+    }));
+    const client = fakeClient([...series([1]), ...bad, ...series([3])], { sinceMode: "inclusive" });
+    const error = await collect(signals(client, { shopId: SHOP, since: rtsOf(0), limit: 200 })).catch((e: unknown) => e);
+    // 1 + 5 + 1 records fit in one page of 200, so this one succeeds…
+    expect(Array.isArray(error)).toBe(true);
+    const many = Array.from({ length: 200 }, (_, i): FakeRecord => ({
+      record: { ...makeRecord(SHOP, 2).record, row_key: `y${i}` },
+      rts: rtsOf(2),
+    }));
+    const stuck = fakeClient([...series([1]), ...many, ...series([3])], { sinceMode: "exclusive" });
+    const error2 = await collect(signals(stuck, { shopId: SHOP, since: rtsOf(0), limit: 10 })).catch((e: unknown) => e);
+    expect(isContractError(error2)).toBe(true);
+    expect(stuck.requests.length).toBeLessThanOrEqual(6);
+  });
+
+  it("validates options eagerly", () => {
+    const client = fakeClient([], { sinceMode: "inclusive" });
+    expect(() => signals(client, { shopId: -1, since: 0 })).toThrow(TypeError);
+    expect(() => signals(client, { shopId: 1 })).toThrow(/since is required/);
+    expect(() => signals(client, { shopId: 1, since: 0, limit: 201 })).toThrow(RangeError);
+    expect(() => signals(client, { shopId: 1, since: 0, limit: 0 })).toThrow(RangeError);
+    expect(() => signals(client, { shopId: 1, since: "2026-11-20" })).toThrow(/RTS/);
+    expect(() => signals(client, { shopId: 1, since: 0, slices: 2 })).toThrow(/until/);
+    expect(() => signals(client, { shopId: 1, since: 0, pollIntervalMs: -1 })).toThrow(RangeError);
+    expect(() => signals(client, { shopId: 1, since: Number.NaN })).toThrow(RangeError);
+  });
+
+  it("aborts the request in flight on unsubscribe and sends no other", async () => {
+    const client = fakeClient(series([1, 2, 3]), { sinceMode: "inclusive", hang: (i) => i === 1 });
+    const seen: RawSignal[] = [];
+    const subscription = signals(client, { shopId: SHOP, since: rtsOf(0), limit: 1 }).subscribe((r) => seen.push(r));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(client.inFlight()).toBe(1);
+    subscription.unsubscribe();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(client.inFlight()).toBe(0);
+    expect(client.requests.map((r) => r.aborted)).toEqual([false, true]);
+    expect(seen).toHaveLength(1);
+  });
+
+  it("errors with the reason when options.signal aborts", async () => {
+    const client = fakeClient(series([1, 2, 3]), { sinceMode: "inclusive", hang: (i) => i === 0 });
+    const controller = new AbortController();
+    const done = collect(signals(client, { shopId: SHOP, since: rtsOf(0), signal: controller.signal })).catch((e: unknown) => e);
+    await new Promise((resolve) => setImmediate(resolve));
+    const reason = new Error("stop");
+    controller.abort(reason);
+    expect(await done).toBe(reason);
+  });
+
+  it("page variants carry records and cursors", async () => {
+    const data = series([1, 2, 2, 3]);
+    const client = fakeClient(data, { sinceMode: "exclusive" });
+    const pages = await lastValueFrom(signalPagesObservable(client, { shopId: SHOP, since: rtsOf(1), limit: 2 }).pipe(toArray()));
+    expect(pages.flatMap((p) => p.records)).toEqual(data.map((d) => d.record));
+    expect(pages.at(-1)?.done).toBe(true);
+    expect(pages[0]?.cursor).toEqual({ rts: rtsOf(2), delivered: [expect.any(String)] });
+    const iterated: RawSignal[] = [];
+    for await (const page of signalPages(client, { shopId: SHOP, since: rtsOf(1), limit: 3 })) iterated.push(...page.records);
+    expect(iterated).toEqual(data.map((d) => d.record));
+  });
+
+  it("reports progress by time through [since, until)", async () => {
+    const client = fakeClient(series([0, 25, 50, 75, 99, 100]), { sinceMode: "inclusive" });
+    const fractions: (number | undefined)[] = [];
+    await collect(signals(client, { shopId: SHOP, since: 0, until: 100, limit: 2, onProgress: (p) => fractions.push(p.fraction) }));
+    // Each page of 2 re-reads the boundary record, so it advances one record: 25, 50, 75, 99, then 100 ends it.
+    expect(fractions).toEqual([0.25, 0.5, 0.75, 0.99, 1]);
+  });
+
+  it("merges shops with a concurrency bound", async () => {
+    const data = [...series([1, 2, 3], 1), ...series([1, 2], 2), ...series([5], 3)];
+    const client = fakeClient([], { sinceMode: "inclusive" });
+    // One fake per shop id: route by shop.
+    const perShop = new Map([1, 2, 3].map((id) => [id, fakeClient(data.filter((d) => d.record.row_key.startsWith(`${id}:`)), { sinceMode: "inclusive" })]));
+    let active = 0;
+    let maxActive = 0;
+    client.getSignalsPage = async (shopId, request) => {
+      active++;
+      maxActive = Math.max(maxActive, active);
+      try {
+        return await perShop.get(shopId)!.getSignalsPage(shopId, request);
+      } finally {
+        active--;
+      }
+    };
+    const out = await collect(signalsForShops(client, [1, 2, 3], { since: rtsOf(0), limit: 1, concurrency: 2 }));
+    expect(out).toHaveLength(6);
+    expect(maxActive).toBeLessThanOrEqual(2);
+    for (const id of [1, 2, 3]) {
+      expect(out.filter((r) => r.row_key.startsWith(`${id}:`))).toEqual(data.filter((d) => d.record.row_key.startsWith(`${id}:`)).map((d) => d.record));
+    }
+    expect(() => signalsForShops(client, [1, 1], { since: 0 })).toThrow(RangeError);
+  });
+
+  it("take(n) stops after n records with no further request", async () => {
+    const client = fakeClient(series([1, 2, 3, 4, 5]), { sinceMode: "inclusive" });
+    const first = await firstValueFrom(signals(client, { shopId: SHOP, since: rtsOf(0), limit: 2 }).pipe(take(1)));
+    expect(first.row_key).toBe(`${SHOP}:${rtsOf(1)}`);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(client.requests).toHaveLength(1);
+  });
+});
