@@ -2,7 +2,7 @@ import { inspect } from "node:util";
 import { describe, expect, it, vi } from "vitest";
 import { parseRowKey } from "../../src/codec/rowKey.ts";
 import { millisToRts, rtsToMillis } from "../../src/codec/rts.ts";
-import { createSimHandler, type SimHandler, type SimulatorOptions } from "../../src/sim/createSimHandler.ts";
+import { createSimHandler, type FaultOptions, type SimHandler, type SimulatorOptions } from "../../src/sim/createSimHandler.ts";
 import { authHeaders, smallWorld, smallWorldOptions } from "./fixtures.ts";
 
 const BASE = "http://sim.test";
@@ -362,7 +362,7 @@ describe("live mode", () => {
 
 describe("faults", () => {
   const n = 400;
-  async function run(faults: SimulatorOptions["faults"], seed: number) {
+  async function run(faults: FaultOptions, seed: number) {
     const h = createSimHandler({ world: smallWorld(), faults, seed });
     const out: { status: number; retryAfter: string | null; fault: string | null; parses: boolean }[] = [];
     for (let i = 0; i < n; i++) {
