@@ -84,6 +84,21 @@ export { AmbiguousBrandError, isAmbiguousBrandError } from "./errors/AmbiguousBr
 export { ShopNotFoundError, isShopNotFoundError } from "./errors/ShopNotFoundError.ts";
 
 // --- source ---------------------------------------------------------------
+export type { SignalsOptions, SignalTime } from "./source/signalsOptions.ts";
+export { defaultSignalsOptions } from "./source/signalsOptions.ts";
+export type { SignalPage, SignalProgress } from "./source/SignalPage.ts";
+export type { SignalCursor } from "./source/SignalCursor.ts";
+export { recordIdentity } from "./source/recordIdentity.ts";
+export { signals } from "./source/signals.ts";
+export { signalPages } from "./source/signalPages.ts";
+export { signalPagesObservable } from "./source/signalPagesObservable.ts";
+export type { SignalsForShopsOptions } from "./source/signalsForShops.ts";
+export { signalsForShops, defaultSignalsForShopsOptions } from "./source/signalsForShops.ts";
+export type { CursorStore } from "./source/CursorStore.ts";
+export { memoryCursorStore } from "./source/memoryCursorStore.ts";
+export type { FileCursorStore, FileCursorStoreOptions } from "./source/fileCursorStore.ts";
+export { fileCursorStore, defaultFileCursorStoreOptions } from "./source/fileCursorStore.ts";
+export { CheckpointError, isCheckpointError } from "./errors/CheckpointError.ts";
 
 // --- kernels and operators -------------------------------------------------
 // proximity, smoothing, calibration, data quality:
