@@ -433,7 +433,11 @@ class FootfallClient implements Client {
       if (callSignal.aborted) throw callSignal.reason;
       if (timedOut) throw new TimeoutError({ method: spec.method, url: spec.url, timeoutMs: this.#timeoutMs, phase });
       const cause = sanitizeCause(error, this.#redact);
-      const reason = phase === "body" ? `connection failed while reading the body: ${cause.message}` : cause.message;
+      // undici says only "fetch failed"; the useful part ("connect ECONNREFUSED …") is in the causes.
+      const chain: string[] = [];
+      for (let c: unknown = cause; c instanceof Error; c = c.cause) if (c.message !== "") chain.push(c.message);
+      const detail = chain.join(": ") || cause.name;
+      const reason = phase === "body" ? `connection failed while reading the body: ${detail}` : detail;
       throw new NetworkError({ method: spec.method, url: spec.url, reason, cause });
     } finally {
       clearTimeout(timer);
