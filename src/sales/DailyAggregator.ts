@@ -1,4 +1,4 @@
-import { currencyMinorDigits } from "./currencies.ts";
+import { CURRENCY_MINOR_DIGITS } from "../contract/currencies.ts";
 import { parseCalendarDate } from "./calendar.ts";
 import { LocalDateResolver, assertTimeZone } from "./LocalDateResolver.ts";
 import { formatMinorUnits, minorToMajor, parseMinorUnits } from "./money.ts";
@@ -156,7 +156,7 @@ export class DailyAggregator {
   constructor(options: AggregateDailyOptions = {}) {
     const { brand, currency, tz, sum } = { ...defaultAggregateDailyOptions, ...options };
     if (brand !== undefined && (typeof brand !== "string" || brand.trim() === "")) throw new TypeError("brand must be a non-empty string");
-    if (typeof currency !== "string" || currencyMinorDigits(currency.trim().toUpperCase()) === undefined) {
+    if (typeof currency !== "string" || CURRENCY_MINOR_DIGITS.get(currency.trim().toUpperCase()) === undefined) {
       throw new RangeError(`currency must be an ISO 4217 code such as "KRW", got ${JSON.stringify(currency)}`);
     }
     if (typeof tz === "string") assertTimeZone(tz);
@@ -190,7 +190,7 @@ export class DailyAggregator {
     }
 
     const currencyText = row.currency == null || row.currency === "" ? this.#currency : textOf(row.currency)?.toUpperCase();
-    const digits = currencyText === undefined ? undefined : currencyMinorDigits(currencyText);
+    const digits = currencyText === undefined ? undefined : CURRENCY_MINOR_DIGITS.get(currencyText);
     if (digits === undefined) {
       (reasons ??= []).push(`unknown currency ${JSON.stringify(row.currency)} (expected an ISO 4217 code such as KRW)`);
     }
