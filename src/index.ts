@@ -185,3 +185,25 @@ export type { StartSimulatorOptions, RunningSimulator } from "./sim/startSimulat
 export { startSimulator, defaultStartSimulatorOptions } from "./sim/startSimulator.ts";
 
 // --- report ---------------------------------------------------------------
+export { chartTheme } from "./report/chartTheme.ts";
+export type { ChartFrame, LegendItem } from "./report/renderPlot.ts";
+export { renderPlot } from "./report/renderPlot.ts";
+export { chartMimeBundle } from "./report/chartMimeBundle.ts";
+export type { HourlyRow, HourlyChartOptions } from "./report/hourlyChart.ts";
+export { hourlyChart, defaultHourlyChart } from "./report/hourlyChart.ts";
+export type { DwellBucketCount, DwellHistogramOptions } from "./report/dwellHistogram.ts";
+export { dwellHistogram, defaultDwellHistogram, DWELL_CHART_BUCKETS } from "./report/dwellHistogram.ts";
+export type { ZoneTimeRow, ProximityZonesChartOptions } from "./report/proximityZonesChart.ts";
+export { proximityZonesChart, defaultProximityZonesChart } from "./report/proximityZonesChart.ts";
+export type { ShareRow, RandomizedShareChartOptions } from "./report/randomizedShareChart.ts";
+export { randomizedShareChart, defaultRandomizedShareChart } from "./report/randomizedShareChart.ts";
+export type { RssiSample, PathLossCurve, RssiDistanceChartOptions } from "./report/rssiDistanceChart.ts";
+export { rssiDistanceChart, defaultRssiDistanceChart } from "./report/rssiDistanceChart.ts";
+export type { TimelinePoint, VisitTimelineChartOptions } from "./report/visitTimelineChart.ts";
+export { visitTimelineChart, defaultVisitTimelineChart } from "./report/visitTimelineChart.ts";
+export type { ConversionRow, ConversionChartOptions } from "./report/conversionChart.ts";
+export { conversionChart, defaultConversionChart } from "./report/conversionChart.ts";
+export type { AccuracyRow, AccuracyChartOptions } from "./report/accuracyChart.ts";
+export { accuracyChart, defaultAccuracyChart } from "./report/accuracyChart.ts";
+export type { TableColumn, TableHtmlOptions } from "./report/tableHtml.ts";
+export { tableHtml, escapeHtml } from "./report/tableHtml.ts";

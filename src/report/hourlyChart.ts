@@ -1,0 +1,117 @@
+import * as Plot from "@observablehq/plot";
+import { chartTheme } from "./chartTheme.ts";
+import { checkRows } from "./checkRows.ts";
+import { renderPlot, type LegendItem } from "./renderPlot.ts";
+
+/**
+ * One hour of one shop-day: devices classified as visitors and as passers-by, and optionally
+ * that hour's sales (receipts, or any count on the same scale as people).
+ *
+ * @example
+ * const row: HourlyRow = { hour: 10, visitors: 42, passersBy: 130, sales: 9 };
+ */
+export interface HourlyRow {
+  /** Hour of day 0–23 in shop time, or a label such as "10:00"; labels keep the rows' order. */
+  readonly hour: string | number;
+  /** Devices whose session in this hour counted as a visit. */
+  readonly visitors: number;
+  /** Devices seen in this hour that only passed by. */
+  readonly passersBy: number;
+  /** Receipts (or another count) in this hour; drawn as a line when any row has it. */
+  readonly sales?: number;
+}
+
+/**
+ * Options of {@link hourlyChart}.
+ *
+ * @example
+ * const options: HourlyChartOptions = { title: "Shop 1 — visitors per hour" };
+ */
+export interface HourlyChartOptions {
+  /** @default "Visitors and passers-by per hour" */
+  readonly title?: string;
+  /** @default a line saying what the bars and the line count */
+  readonly subtitle?: string;
+  /** Line under the chart (source, caveats). @default none */
+  readonly note?: string;
+  /** What `sales` counts, for the legend and subtitle. @default "receipts" */
+  readonly salesLabel?: string;
+  /** Height of the plot with its axes, px (title and legend come on top). @default 300 */
+  readonly height?: number;
+}
+
+/**
+ * Defaults of {@link HourlyChartOptions}.
+ *
+ * @example
+ * defaultHourlyChart.height; // 300
+ */
+export const defaultHourlyChart = Object.freeze({
+  title: "Visitors and passers-by per hour",
+  salesLabel: "receipts",
+  height: 300,
+});
+
+const pad2 = (h: number): string => (h < 10 ? `0${h}` : String(h));
+
+/**
+ * Stacked bars of visitors and passers-by per hour of the day, with sales per hour as a line
+ * on the same axis when given: when people come, and whether buying follows them. Returns a
+ * standalone SVG string (Observable Plot, rendered server-side; works under Node and Deno).
+ *
+ * @example
+ * const svg = hourlyChart([
+ *   { hour: 9, visitors: 12, passersBy: 80, sales: 3 },
+ *   { hour: 10, visitors: 30, passersBy: 120, sales: 8 },
+ * ]);
+ * svg.includes("xmlns"); // true
+ */
+export function hourlyChart(rows: readonly HourlyRow[], options: HourlyChartOptions = {}): string {
+  checkRows("hourlyChart", rows, ["visitors", "passersBy", "sales"], true);
+  const title = options.title ?? defaultHourlyChart.title;
+  const salesLabel = options.salesLabel ?? defaultHourlyChart.salesLabel;
+  const height = options.height ?? defaultHourlyChart.height;
+  if (!(height > 0)) throw new RangeError(`hourlyChart: height must be > 0 px, got ${height}`);
+  const numeric = rows.every((r) => typeof r.hour === "number");
+  const ordered = numeric ? [...rows].sort((a, b) => (a.hour as number) - (b.hour as number)) : rows;
+  const label = (h: string | number): string => (typeof h === "number" ? pad2(h) : h);
+  const domain = ordered.map((r) => label(r.hour));
+  const hasSales = rows.some((r) => r.sales !== undefined);
+
+  const bars: { hour: string; series: string; count: number }[] = [];
+  for (const r of ordered) {
+    bars.push({ hour: label(r.hour), series: "visitors", count: r.visitors });
+    bars.push({ hour: label(r.hour), series: "passers-by", count: r.passersBy });
+  }
+  const sales = hasSales ? ordered.filter((r) => r.sales !== undefined).map((r) => ({ hour: label(r.hour), sales: r.sales as number })) : [];
+  const legend: LegendItem[] = [
+    { label: "visitors", color: chartTheme.color.visitors },
+    { label: "passers-by", color: chartTheme.color.passersBy },
+  ];
+  if (hasSales) legend.push({ label: salesLabel, color: chartTheme.color.sales, shape: "line" });
+
+  return renderPlot(
+    {
+      title,
+      subtitle: options.subtitle ?? `Devices seen per hour (stacked: visitors + passers-by)${hasSales ? `, ${salesLabel} per hour as a line` : ""}`,
+      legend,
+      ...(options.note === undefined ? {} : { note: options.note }),
+    },
+    {
+      height,
+      x: { type: "band", domain, label: numeric ? "hour of day (shop time)" : "hour", padding: 0.15 },
+      y: { grid: true, label: hasSales ? `devices / ${salesLabel} per hour` : "devices per hour", nice: true, zero: true },
+      color: { domain: ["visitors", "passers-by"], range: [chartTheme.color.visitors, chartTheme.color.passersBy] },
+      marks: [
+        Plot.barY(bars, { x: "hour", y: "count", fill: "series", order: ["visitors", "passers-by"], title: (d: { series: string; count: number }) => `${d.series}: ${d.count}` }),
+        Plot.ruleY([0], { stroke: chartTheme.ink }),
+        ...(hasSales
+          ? [
+              Plot.line(sales, { x: "hour", y: "sales", stroke: chartTheme.color.sales, strokeWidth: 2.5 }),
+              Plot.dot(sales, { x: "hour", y: "sales", fill: chartTheme.color.sales, r: 3.5, stroke: chartTheme.background }),
+            ]
+          : []),
+      ],
+    },
+  );
+}

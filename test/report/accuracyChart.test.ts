@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { accuracyChart } from "../../src/report/accuracyChart.ts";
+import { chartTheme } from "../../src/report/chartTheme.ts";
+import { expectStandaloneSvg, markElements, texts } from "./svgAssertions.ts";
+
+describe("accuracyChart", () => {
+  it("draws the relative error per figure, coloured by the tolerance", () => {
+    const root = expectStandaloneSvg(
+      accuracyChart([
+        { label: "visitors", estimated: 105, truth: 100 },
+        { label: "dwell", estimated: 12, truth: 16 },
+      ]),
+    );
+    const bars = markElements(root, "bar", "rect");
+    expect(bars).toHaveLength(2);
+    expect(bars.map((b) => b.getAttribute("fill"))).toEqual([chartTheme.color.estimate, chartTheme.color.sales]);
+    // −25 % is five times as long as +5 %.
+    expect(Number(bars[1]?.getAttribute("width")) / Number(bars[0]?.getAttribute("width"))).toBeCloseTo(5, 5);
+    expect(texts(root)).toEqual(expect.arrayContaining(["105 vs 100  (+5.0 %)", "12 vs 16  (-25.0 %)", "within ±10 %"]));
+  });
+
+  it("labels a figure whose truth is 0 instead of dividing by it", () => {
+    const root = expectStandaloneSvg(accuracyChart([{ label: "x", estimated: 3, truth: 0 }]));
+    expect(texts(root)).toContain("3 vs 0  (truth is 0)");
+  });
+
+  it("rejects a negative tolerance", () => {
+    expect(() => accuracyChart([], { tolerancePct: -1 })).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { hourlyChart } from "../../src/report/hourlyChart.ts";
+import { expectStandaloneSvg, markElements, texts } from "./svgAssertions.ts";
+
+const barHeight = (el: Element): number => Number(el.getAttribute("height"));
+
+describe("hourlyChart", () => {
+  const rows = [
+    { hour: 11, visitors: 30, passersBy: 10, sales: 6 },
+    { hour: 9, visitors: 5, passersBy: 40, sales: 1 },
+    { hour: 10, visitors: 20, passersBy: 20, sales: 4 },
+  ];
+
+  it("draws two stacked bars per hour, a sales line with a dot per hour, and a legend", () => {
+    const root = expectStandaloneSvg(hourlyChart(rows));
+    expect(markElements(root, "bar", "rect")).toHaveLength(rows.length * 2);
+    expect(markElements(root, "line", "path")).toHaveLength(1);
+    expect(markElements(root, "dot", "circle")).toHaveLength(rows.length);
+    const all = texts(root);
+    expect(all).toEqual(expect.arrayContaining(["visitors", "passers-by", "receipts", "09", "10", "11", "hour of day (shop time) →"]));
+  });
+
+  it("scales bars to the counts: the visitor bar of 11:00 is six times that of 09:00", () => {
+    const root = expectStandaloneSvg(hourlyChart(rows));
+    const titled = (t: string): Element | undefined => markElements(root, "bar", "rect").find((r) => r.querySelector("title")?.textContent === t);
+    const v9 = titled("visitors: 5");
+    const v11 = titled("visitors: 30");
+    expect(v9).toBeDefined();
+    expect(v11).toBeDefined();
+    expect(barHeight(v11 as Element) / barHeight(v9 as Element)).toBeCloseTo(6, 5);
+  });
+
+  it("orders numeric hours and leaves out the line when there are no sales", () => {
+    const root = expectStandaloneSvg(hourlyChart(rows.map(({ hour, visitors, passersBy }) => ({ hour, visitors, passersBy }))));
+    expect(markElements(root, "line", "path")).toHaveLength(0);
+    expect(texts(root)).not.toContain("receipts");
+    const ticks = markElements(root, "x-axis tick label", "text").map((t) => t.textContent);
+    expect(ticks).toEqual(["09", "10", "11"]);
+  });
+
+  it("keeps string hour labels in the given order", () => {
+    const root = expectStandaloneSvg(hourlyChart([{ hour: "b", visitors: 1, passersBy: 1 }, { hour: "a", visitors: 1, passersBy: 1 }]));
+    const all = texts(root);
+    expect(all.indexOf("b")).toBeLessThan(all.indexOf("a"));
+  });
+
+  it("rejects negative or non-finite counts", () => {
+    expect(() => hourlyChart([{ hour: 1, visitors: -1, passersBy: 0 }])).toThrow(RangeError);
+    expect(() => hourlyChart([{ hour: 1, visitors: 1, passersBy: Number.NaN }])).toThrow(RangeError);
+  });
+});
