@@ -26,7 +26,12 @@ export interface AccountCommandDeps {
   readonly createClient: (options: ClientOptions) => Client;
 }
 
-/** Defaults of {@link AccountCommandDeps}: the real client. */
+/**
+ * Defaults of {@link AccountCommandDeps}: the real client.
+ *
+ * @example
+ * const command = brandsCommand(defaultAccountCommandDeps);
+ */
 export const defaultAccountCommandDeps: AccountCommandDeps = { createClient };
 
 const flags = {
@@ -89,7 +94,12 @@ export function brandsCommand(deps: AccountCommandDeps = defaultAccountCommandDe
   };
 }
 
-/** `footfall brands`. */
+/**
+ * `footfall brands`, as `main` loads it.
+ *
+ * @example
+ * const status = await command.run(["--format", "ndjson"], io);
+ */
 export const command: Command = brandsCommand();
 
 /**
@@ -115,7 +125,9 @@ export function accountClient(values: Readonly<Record<string, unknown>>, io: Cli
     });
   } catch (error) {
     // createClient's messages never quote the token, so they can be shown as they are.
-    if (error instanceof TypeError || error instanceof RangeError) throw new UsageError(error.message);
+    if (error instanceof TypeError || error instanceof RangeError) {
+      throw new UsageError(`bad connection setting (--base-url, --email, --token): ${error.message}`);
+    }
     throw error;
   }
 }

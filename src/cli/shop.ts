@@ -81,5 +81,10 @@ export function shopCommand(deps: AccountCommandDeps = defaultAccountCommandDeps
   };
 }
 
-/** `footfall shop`. */
+/**
+ * `footfall shop`, as `main` loads it.
+ *
+ * @example
+ * const status = await command.run(["--brand", "Cafe Mori", "--key", "MORI-GN-01"], io);
+ */
 export const command: Command = shopCommand();

@@ -2,7 +2,13 @@ import { isHttpError } from "../errors/HttpError.ts";
 import { isNetworkError } from "../errors/NetworkError.ts";
 import { isTimeoutError } from "../errors/TimeoutError.ts";
 
-/** HTTP statuses worth another attempt: the request may well succeed later. */
+/**
+ * HTTP statuses worth another attempt: the request may well succeed later.
+ *
+ * @example
+ * RETRYABLE_STATUSES.has(503); // true
+ * RETRYABLE_STATUSES.has(404); // false
+ */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
 
 const transient = new WeakSet<object>();
