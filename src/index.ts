@@ -163,6 +163,41 @@ export { assessQuality, defaultAssessQuality } from "./operators/assessQuality.t
 // (end proximity/quality exports)
 
 // --- sales ----------------------------------------------------------------
+export type { SalesInputRow, RowRef, SalesColumn } from "./sales/SalesInputRow.ts";
+export { SALES_COLUMNS } from "./sales/SalesInputRow.ts";
+export type { SalesSource } from "./sales/salesTextChunks.ts";
+export type { ReadSalesOptions } from "./sales/readSalesRows.ts";
+export { readSalesRows, readSales, defaultReadSalesOptions } from "./sales/readSalesRows.ts";
+export type { ReadCsvRowsOptions } from "./sales/readCsvRows.ts";
+export { readCsvRows } from "./sales/readCsvRows.ts";
+export type { ReadNdjsonRowsOptions } from "./sales/readNdjsonRows.ts";
+export { readNdjsonRows } from "./sales/readNdjsonRows.ts";
+export type { AggregateDailyOptions, ShopTimeZone, DailyTotal, DailySales, RejectedRow, RejectedDay } from "./sales/DailyAggregator.ts";
+export { DailyAggregator, defaultAggregateDailyOptions } from "./sales/DailyAggregator.ts";
+export { aggregateDaily } from "./sales/aggregateDaily.ts";
+export { parseMinorUnits, minorToMajor, formatMinorUnits } from "./sales/money.ts";
+export { parseSalesTimestamp } from "./sales/parseSalesTimestamp.ts";
+export { LocalDateResolver } from "./sales/LocalDateResolver.ts";
+export { matchBrand } from "./sales/matchBrand.ts";
+export type { SalesJournalEntry, SalesJournalData, SalesJournalStore } from "./sales/SalesJournal.ts";
+export { emptySalesJournal, parseSalesJournal } from "./sales/SalesJournal.ts";
+export { fileJournal } from "./sales/fileJournal.ts";
+export { memoryJournal } from "./sales/memoryJournal.ts";
+export { hashSalesRecord } from "./sales/hashSalesRecord.ts";
+export type {
+  SalesDayStatus,
+  SalesReportRow,
+  SalesReportCounts,
+  SalesReport,
+  SalesProgress,
+  UploadDailySalesOptions,
+} from "./sales/uploadDailySales.ts";
+export { uploadDailySales, defaultUploadDailySalesOptions } from "./sales/uploadDailySales.ts";
+export type { UploadSalesOptions } from "./sales/uploadSales.ts";
+export { uploadSales, readDailySales, defaultJournalPath } from "./sales/uploadSales.ts";
+export { SalesInputError, isSalesInputError } from "./errors/SalesInputError.ts";
+export { SalesJournalError, isSalesJournalError } from "./errors/SalesJournalError.ts";
+
 
 // --- simulator ------------------------------------------------------------
 export type { WorldOptions } from "./sim/createWorld.ts";
