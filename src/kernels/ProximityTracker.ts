@@ -164,9 +164,10 @@ export interface ProximityTrackerOptions {
   /** Session gap, ms: the same rule and value as `sessionize` (inclusive). @default 300_000 */
   readonly gapMs?: number;
   /**
-   * Allowed lateness, ms: signals are buffered and processed in event-time order up to the
-   * watermark (max time seen − this); older ones are counted as late and skipped. Use the same
-   * value as `sessionize`. @default 0
+   * Allowed lateness, ms: per shop, signals are buffered and processed in event-time order up
+   * to the watermark (newest time seen in the shop − this); older ones are counted as late and
+   * skipped. The same rule and default as `SessionTracker`/`sessionize`, so both trackers see
+   * the same signals and close the same sessions at the same moment. @default 60_000
    */
   readonly allowedLatenessMs?: number;
   /**
@@ -197,7 +198,7 @@ export const defaultProximityTracker = Object.freeze({
   sliceMs: 10_000,
   sensorStaleMs: 30_000,
   gapMs: 300_000,
-  allowedLatenessMs: 0,
+  allowedLatenessMs: 60_000,
   idleMs: 900_000,
   timelineLimit: 64,
 });
@@ -256,6 +257,17 @@ interface DeviceState {
   pending: ProximitySummary[];
 }
 
+interface ShopState {
+  readonly shopId: number;
+  readonly devices: Map<string, DeviceState>;
+  maxTime: number;
+  watermark: number;
+  sweptSlice: number;
+  /** Signals awaiting the watermark, in canonical order from `head`. */
+  readonly buffer: Signal[];
+  head: number;
+}
+
 const NO_SLICE = Number.NaN;
 
 /**
@@ -264,10 +276,11 @@ const NO_SLICE = Number.NaN;
  * approach, time per zone and a nearest-sensor timeline.
  *
  * State lives in one nested Map (shop → device) of plain objects and is bounded by active
- * devices: a session closes when the watermark passes its last signal + `gapMs`, and a device
- * not heard for `idleMs` is forgotten. Signals are processed in event-time order (a small sorted
- * buffer holds those within `allowedLatenessMs`), so the output does not depend on arrival order
- * within the allowed lateness.
+ * devices: a session closes when the shop's watermark passes its last signal + `gapMs`, and a
+ * device not heard for `idleMs` is forgotten. Each shop has its own watermark (newest time seen
+ * − `allowedLatenessMs`) and a small sorted buffer, and signals are processed in canonical
+ * event-time order, so the output does not depend on arrival order within the allowed lateness
+ * nor on how shops are interleaved.
  *
  * Two ways to consume results:
  * - push: `onSlice` / `onSummary` callbacks (what `estimateProximity` uses);
@@ -295,17 +308,9 @@ export class ProximityTracker {
   readonly #models: Map<string, PathLossModel>;
   readonly #onSlice: ((slice: ProximitySlice) => void) | undefined;
   readonly #onSummary: ((summary: ProximitySummary) => void) | undefined;
-  readonly #shops = new Map<number, Map<string, DeviceState>>();
-  /**
-   * Signals awaiting the watermark, sorted (event time, then a total tie order) from `#head`.
-   * Service pages arrive nearly sorted, so insertion from the back is O(1) in practice and
-   * beats a heap by ~3× here.
-   */
-  readonly #pending: Signal[] = [];
-  #head = 0;
-  #maxTime = Number.NEGATIVE_INFINITY;
-  #watermark = Number.NEGATIVE_INFINITY;
-  #sweptSlice = Number.NEGATIVE_INFINITY;
+  readonly #shops = new Map<number, ShopState>();
+  /** The shop of the previous signal: pages are per shop, so this skips most Map lookups. */
+  #lastShop: ShopState | undefined;
   #signals = 0;
   #late = 0;
   #devices = 0;
@@ -359,15 +364,21 @@ export class ProximityTracker {
     return {
       signals: this.#signals,
       late: this.#late,
-      buffered: this.#pending.length - this.#head,
+      buffered: this.#buffered(),
       devices: this.#devices,
       expiredSummaries: this.#expired,
     };
   }
 
-  /** Watermark, epoch ms: every signal up to it has been processed; older signals are late. */
-  get watermark(): number {
-    return this.#watermark;
+  /**
+   * A shop's watermark, epoch ms (newest event time seen − allowedLatenessMs; −∞ before its
+   * first signal): every earlier signal has been processed, and older arrivals are late.
+   *
+   * @example
+   * tracker.watermark(101); // -Infinity
+   */
+  watermark(shopId: number): number {
+    return this.#shops.get(shopId)?.watermark ?? Number.NEGATIVE_INFINITY;
   }
 
   /**
@@ -375,33 +386,50 @@ export class ProximityTracker {
    * May call `onSlice` / `onSummary` synchronously for slices and sessions it completes.
    */
   add(signal: Signal): boolean {
+    let shop = this.#lastShop;
+    if (shop === undefined || shop.shopId !== signal.shopId) {
+      shop = this.#shops.get(signal.shopId);
+      if (shop === undefined) {
+        shop = {
+          shopId: signal.shopId,
+          devices: new Map(),
+          maxTime: Number.NEGATIVE_INFINITY,
+          watermark: Number.NEGATIVE_INFINITY,
+          sweptSlice: Number.NEGATIVE_INFINITY,
+          buffer: [],
+          head: 0,
+        };
+        this.#shops.set(signal.shopId, shop);
+      }
+      this.#lastShop = shop;
+    }
     const time = signal.time;
-    if (time < this.#watermark) {
+    // `!(time >= watermark)` also rejects NaN.
+    if (!(time >= shop.watermark)) {
       this.#late++;
       return false;
     }
-    if (time > this.#maxTime) {
-      this.#maxTime = time;
-      this.#watermark = time - this.#latenessMs;
+    // Insert in canonical order: pages arrive nearly sorted, so this scans a step or two.
+    const buffer = shop.buffer;
+    let i = buffer.length;
+    buffer.push(signal);
+    while (i > shop.head && before(signal, buffer[i - 1] as Signal)) {
+      buffer[i] = buffer[i - 1] as Signal;
+      i--;
     }
-    const pending = this.#pending;
-    if (pending.length === 0 && time <= this.#watermark) {
-      // In-order fast path (always taken with zero lateness): no buffering.
-      this.#process(signal);
-    } else {
-      let i = pending.length;
-      pending.push(signal);
-      while (i > this.#head && before(signal, pending[i - 1] as Signal)) {
-        pending[i] = pending[i - 1] as Signal;
-        i--;
+    buffer[i] = signal;
+    if (time > shop.maxTime) {
+      shop.maxTime = time;
+      const watermark = time - this.#latenessMs;
+      if (watermark > shop.watermark) {
+        shop.watermark = watermark;
+        this.#release(shop, watermark);
+        const slice = Math.floor(watermark / this.#sliceMs);
+        if (slice > shop.sweptSlice) {
+          shop.sweptSlice = slice;
+          this.#sweep(shop, watermark);
+        }
       }
-      pending[i] = signal;
-      this.#release(this.#watermark);
-    }
-    const slice = Math.floor(this.#watermark / this.#sliceMs);
-    if (slice > this.#sweptSlice) {
-      this.#sweptSlice = slice;
-      this.#sweep(this.#watermark);
     }
     return true;
   }
@@ -412,14 +440,15 @@ export class ProximityTracker {
    * {@link takeAllSummaries}. The tracker may keep receiving later signals afterwards.
    */
   flush(): void {
-    this.#release(Number.POSITIVE_INFINITY);
-    for (const devices of this.#shops.values()) {
-      for (const d of devices.values()) {
+    for (const shop of this.#shops.values()) {
+      this.#release(shop, Number.POSITIVE_INFINITY);
+      for (const d of shop.devices.values()) {
         if (d.open) this.#closeSession(d);
         if (d.pending.length === 0) this.#forget(d);
       }
+      // Later signals must not reach back into what was just closed.
+      if (shop.maxTime > shop.watermark) shop.watermark = shop.maxTime;
     }
-    if (this.#maxTime > this.#watermark) this.#watermark = this.#maxTime;
   }
 
   /**
@@ -432,7 +461,7 @@ export class ProximityTracker {
    * const p = tracker.takeSummary(session.shopId, session.device, session.start, session.end);
    */
   takeSummary(shopId: number, device: string, start: number, end: number): ProximitySummary | undefined {
-    const d = this.#shops.get(shopId)?.get(device);
+    const d = this.#shops.get(shopId)?.devices.get(device);
     if (d === undefined) return undefined;
     if (d.open && d.first <= end && d.last >= start) this.#closeSession(d);
     let merged: ProximitySummary | undefined;
@@ -457,8 +486,8 @@ export class ProximityTracker {
    */
   takeAllSummaries(): ProximitySummary[] {
     const out: ProximitySummary[] = [];
-    for (const devices of this.#shops.values()) {
-      for (const d of devices.values()) {
+    for (const shop of this.#shops.values()) {
+      for (const d of shop.devices.values()) {
         for (const s of d.pending) out.push(s);
         d.pending.length = 0;
         if (!d.open) this.#forget(d);
@@ -467,30 +496,35 @@ export class ProximityTracker {
     return out;
   }
 
-  /** Processes buffered signals up to `upTo` (ms), in order, and compacts the buffer now and then. */
-  #release(upTo: number): void {
-    const pending = this.#pending;
-    let head = this.#head;
-    while (head < pending.length && (pending[head] as Signal).time <= upTo) this.#process(pending[head++] as Signal);
-    if (head === pending.length) {
-      pending.length = 0;
-      head = 0;
-    } else if (head >= 1024 && head * 2 >= pending.length) {
-      pending.copyWithin(0, head);
-      pending.length -= head;
-      head = 0;
-    }
-    this.#head = head;
+  #buffered(): number {
+    let n = 0;
+    for (const shop of this.#shops.values()) n += shop.buffer.length - shop.head;
+    return n;
   }
 
-  #process(signal: Signal): void {
+  /**
+   * Processes a shop's buffered signals earlier than `upTo` (ms; strictly, so signals at the
+   * watermark, which may still gain equal-time company, stay sorted), and compacts now and then.
+   */
+  #release(shop: ShopState, upTo: number): void {
+    const buffer = shop.buffer;
+    let head = shop.head;
+    while (head < buffer.length && (buffer[head] as Signal).time < upTo) this.#process(shop, buffer[head++] as Signal);
+    if (head === buffer.length) {
+      buffer.length = 0;
+      head = 0;
+    } else if (head >= 1024 && head * 2 >= buffer.length) {
+      buffer.copyWithin(0, head);
+      buffer.length -= head;
+      head = 0;
+    }
+    shop.head = head;
+  }
+
+  #process(shop: ShopState, signal: Signal): void {
     this.#signals++;
     const time = signal.time;
-    let devices = this.#shops.get(signal.shopId);
-    if (devices === undefined) {
-      devices = new Map();
-      this.#shops.set(signal.shopId, devices);
-    }
+    const devices = shop.devices;
     let d = devices.get(signal.device);
     if (d === undefined) {
       d = newDevice(signal.shopId, signal.device);
@@ -641,28 +675,25 @@ export class ProximityTracker {
     else d.pending.push(summary);
   }
 
-  #sweep(watermark: number): void {
+  // Every signal earlier than the watermark has been processed and no earlier one will be
+  // accepted, so slices ending by it and sessions whose gap it passed are final.
+  #sweep(shop: ShopState, watermark: number): void {
     const sliceMs = this.#sliceMs;
-    for (const devices of this.#shops.values()) {
-      for (const d of devices.values()) {
-        if (d.open) {
-          if (watermark > d.last + this.#gapMs) this.#closeSession(d);
-          else if (d.sliceStart === d.sliceStart && watermark >= d.sliceStart + sliceMs) this.#finishSlice(d);
-        }
-        if (!d.open && (d.pending.length === 0 || watermark > d.last + this.#idleMs)) {
-          this.#expired += d.pending.length;
-          this.#forget(d);
-        }
+    for (const d of shop.devices.values()) {
+      if (d.open) {
+        if (watermark > d.last + this.#gapMs) this.#closeSession(d);
+        else if (d.sliceStart === d.sliceStart && watermark >= d.sliceStart + sliceMs) this.#finishSlice(d);
+      }
+      if (!d.open && (d.pending.length === 0 || watermark > d.last + this.#idleMs)) {
+        this.#expired += d.pending.length;
+        this.#forget(d);
       }
     }
   }
 
+  // Shops themselves stay (a few numbers each): their watermark must survive idle devices.
   #forget(d: DeviceState): void {
-    const devices = this.#shops.get(d.shopId);
-    if (devices !== undefined && devices.delete(d.device)) {
-      this.#devices--;
-      if (devices.size === 0) this.#shops.delete(d.shopId);
-    }
+    if (this.#shops.get(d.shopId)?.devices.delete(d.device) === true) this.#devices--;
   }
 }
 

@@ -20,7 +20,7 @@ function scheduler() {
 /** The same signals through the kernel directly: the operator must be a thin wrapper over it. */
 function viaKernel(signals: Signal[], gapMs: number): ProximityEvent[] {
   const out: ProximityEvent[] = [];
-  const tracker = new ProximityTracker({ gapMs, idleMs: gapMs * 2, onSlice: (s) => out.push(s), onSummary: (s) => out.push(s) });
+  const tracker = new ProximityTracker({ gapMs, idleMs: gapMs * 2, allowedLatenessMs: 0, onSlice: (s) => out.push(s), onSummary: (s) => out.push(s) });
   for (const s of signals) tracker.add(s);
   tracker.flush();
   return out;
@@ -44,7 +44,7 @@ describe("estimateProximity", () => {
     scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold("a-b--c---|", { a, b, c });
       // b finishes a's slice; c closes the session (b's slice + summary); completion flushes c's slice and session.
-      expectObservable(source.pipe(estimateProximity({ gapMs, idleMs: 2 * gapMs }))).toBe("--x--(yz)(wv|)", {
+      expectObservable(source.pipe(estimateProximity({ gapMs, idleMs: 2 * gapMs, allowedLatenessMs: 0 }))).toBe("--x--(yz)(wv|)", {
         x: s1,
         y: s2,
         z: sum1,
@@ -58,11 +58,11 @@ describe("estimateProximity", () => {
   it("emits only what `emit` asks for", () => {
     scheduler().run(({ cold, expectObservable }) => {
       const source = cold("a-b--c---|", { a, b, c });
-      expectObservable(source.pipe(estimateProximity({ gapMs, idleMs: 2 * gapMs, emit: "summaries" }))).toBe("-----z---(v|)", {
+      expectObservable(source.pipe(estimateProximity({ gapMs, idleMs: 2 * gapMs, allowedLatenessMs: 0, emit: "summaries" }))).toBe("-----z---(v|)", {
         z: sum1,
         v: sum2,
       });
-      expectObservable(source.pipe(estimateProximity({ gapMs, idleMs: 2 * gapMs, emit: "slices" }))).toBe("--x--y---(w|)", {
+      expectObservable(source.pipe(estimateProximity({ gapMs, idleMs: 2 * gapMs, allowedLatenessMs: 0, emit: "slices" }))).toBe("--x--y---(w|)", {
         x: s1,
         y: s2,
         w: s3,
@@ -73,7 +73,7 @@ describe("estimateProximity", () => {
   it("tears down: unsubscribing stops the source and emits no flush", () => {
     scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold("a-b--c---|", { a, b, c });
-      expectObservable(source.pipe(estimateProximity({ gapMs, idleMs: 2 * gapMs })), "^---!").toBe("--x--", { x: s1 });
+      expectObservable(source.pipe(estimateProximity({ gapMs, idleMs: 2 * gapMs, allowedLatenessMs: 0 })), "^---!").toBe("--x--", { x: s1 });
       expectSubscriptions(source.subscriptions).toBe("^---!");
     });
   });
@@ -81,12 +81,12 @@ describe("estimateProximity", () => {
   it("passes errors through and emits nothing more", () => {
     scheduler().run(({ cold, expectObservable }) => {
       const source = cold("a-b-#", { a, b }, new Error("boom"));
-      expectObservable(source.pipe(estimateProximity({ gapMs, idleMs: 2 * gapMs }))).toBe("--x-#", { x: s1 }, new Error("boom"));
+      expectObservable(source.pipe(estimateProximity({ gapMs, idleMs: 2 * gapMs, allowedLatenessMs: 0 }))).toBe("--x-#", { x: s1 }, new Error("boom"));
     });
   });
 
   it("keeps subscriptions independent (state per subscriber)", async () => {
-    const op = estimateProximity({ gapMs, idleMs: 2 * gapMs, emit: "summaries" });
+    const op = estimateProximity({ gapMs, idleMs: 2 * gapMs, allowedLatenessMs: 0, emit: "summaries" });
     const source = from([a, b, c]);
     const [one, two] = await Promise.all([firstValueFrom(source.pipe(op, toArray())), firstValueFrom(source.pipe(op, toArray()))]);
     expect(one).toEqual([sum1, sum2]);
