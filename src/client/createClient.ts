@@ -169,6 +169,7 @@ interface ResolvedRetry {
 const CLIENT_KEYS = new Set(["baseUrl", "signalUrl", "email", "token", "fetch", "timeoutMs", "retry", "maxInFlight", "signal"]);
 const RETRY_KEYS = new Set(["retries", "minTimeout", "maxTimeout", "factor", "maxRetryTime", "maxRetryAfterMs", "randomize", "onRetry"]);
 const BODY_EXCERPT_CHARS = 200;
+const MAX_TIMER_MS = 2_147_483_647;
 const INSPECT = Symbol.for("nodejs.util.inspect.custom");
 
 /**
@@ -231,6 +232,10 @@ class FootfallClient implements Client {
     if (typeof fetchImpl !== "function") throw new TypeError("Expected `fetch` to be a function (no global fetch found).");
     this.#fetch = fetchImpl;
     this.#timeoutMs = numberOption("timeoutMs", options.timeoutMs ?? defaultClientOptions.timeoutMs, { min: 1, infinity: true });
+    // Timers wrap around above 2^31−1 ms and would fire at once.
+    if (Number.isFinite(this.#timeoutMs) && this.#timeoutMs > MAX_TIMER_MS) {
+      throw new RangeError(`Expected \`timeoutMs\` to be ≤ ${MAX_TIMER_MS} (about 24 days) or Infinity.`);
+    }
     this.#maxInFlight = numberOption("maxInFlight", options.maxInFlight ?? defaultClientOptions.maxInFlight, {
       min: 1,
       infinity: true,
@@ -468,7 +473,8 @@ class FootfallClient implements Client {
     } catch (error) {
       // The SyntaxError quotes the body, which could echo a header back: keep only a scrubbed copy.
       const cause = sanitizeCause(error, this.#redact);
-      if (isTruncatedJson(text)) {
+      // A 204 has no body by definition, so an empty one there is not a transport fault.
+      if (response.status !== 204 && isTruncatedJson(text)) {
         throw markTransient(new ContractError("", `body cut short (unterminated JSON after ${text.length} characters)`, { url, cause }));
       }
       const type = response.headers.get("content-type") ?? "no content type";

@@ -13,10 +13,14 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
       clearTimeout(timer);
       reject(signal.reason);
     };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
+    const timer = setTimeout(
+      () => {
+        signal.removeEventListener("abort", onAbort);
+        resolve();
+      },
+      // Timers wrap around above 2^31−1 ms and would fire at once; waiting 24 days is "forever" enough.
+      Math.min(ms, 2_147_483_647),
+    );
     signal.addEventListener("abort", onAbort, { once: true });
   });
 }

@@ -54,6 +54,7 @@ describe("createClient: options", () => {
     [{ token: "a\nb" }, TypeError],
     [{ timeoutMs: 0 }, RangeError],
     [{ timeoutMs: "5" }, TypeError],
+    [{ timeoutMs: 2 ** 31 }, RangeError],
     [{ maxInFlight: 0 }, RangeError],
     [{ maxInFlight: 1.5 }, RangeError],
     [{ retry: { retries: -1 } }, RangeError],
@@ -237,6 +238,13 @@ describe("createClient: contract checks", () => {
     const { client: c } = client([json({ signals: [signal(), signal(-60, 1)], since: "" })]);
     const error = await c.getSignalsPage(101, { limit: 1 }).catch((e: unknown) => e);
     expect(isContractError(error) && error.path).toBe("signals");
+  });
+
+  it("an empty 204 is not mistaken for a body cut short", async () => {
+    const { client: c, calls } = client([new Response(null, { status: 204 }), json({ brands: [] })]);
+    const error = await c.listBrands().catch((e: unknown) => e);
+    expect(isContractError(error) && error.path).toBe("");
+    expect(calls).toHaveLength(1);
   });
 
   it("a body that is not JSON is a ContractError and is not retried", async () => {
