@@ -58,6 +58,8 @@ export function fileCursorStore(path: string, options: FileCursorStoreOptions = 
 
   let cursors: Record<string, SignalCursor> | undefined;
   let loading: Promise<Record<string, SignalCursor>> | undefined;
+  /** Saved but not yet written; registered synchronously so `flush()` right after `save()` covers it. */
+  const pending = new Map<string, SignalCursor>();
   // Serialises writes; `queued` is true while a write that has not started yet will pick up
   // the newest state, so bursts of saves cost one write.
   let chain: Promise<void> = Promise.resolve();
@@ -73,8 +75,11 @@ export function fileCursorStore(path: string, options: FileCursorStoreOptions = 
   };
 
   const writeNow = async (): Promise<void> => {
+    const all = await loadAll();
     queued = false;
-    const doc: CheckpointFile = { version: 1, cursors: cursors ?? {} };
+    for (const [key, cursor] of pending) all[key] = cursor;
+    pending.clear();
+    const doc: CheckpointFile = { version: 1, cursors: all };
     const tmp = `${tmpPrefix}.${++tmpCounter}.tmp`;
     try {
       const handle = await open(tmp, "w");
@@ -95,12 +100,11 @@ export function fileCursorStore(path: string, options: FileCursorStoreOptions = 
     path,
     async load(key) {
       const all = await loadAll();
-      const cursor = all[key];
+      const cursor = pending.get(key) ?? all[key];
       return cursor === undefined ? undefined : { rts: cursor.rts, delivered: [...cursor.delivered] };
     },
-    async save(key, cursor) {
-      const all = await loadAll();
-      all[key] = { rts: cursor.rts, delivered: [...cursor.delivered] };
+    save(key, cursor) {
+      pending.set(key, { rts: cursor.rts, delivered: [...cursor.delivered] });
       if (queued) return chain;
       queued = true;
       // A failed write must not poison later ones: each link starts from a settled chain.

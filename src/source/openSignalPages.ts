@@ -121,8 +121,9 @@ function orderedRanges(
   let nextRange = 0;
   let active = 0;
   let firstFailure = states.length;
-  /** Pages held by ranges other than the head. */
+  /** Pages held by ranges other than the head, and requests of theirs in flight. */
   let held = 0;
+  let reserved = 0;
   let waiters: (() => void)[] = [];
 
   const notify = (): void => {
@@ -144,10 +145,18 @@ function orderedRanges(
     const st = states[index]!;
     try {
       for (;;) {
-        // The head keeps at most one page ahead of the consumer; others share the budget.
-        while (!signal.aborted && (index === head ? st.queue.length >= 1 : held >= budget)) await changed();
+        // The head keeps at most one page ahead of the consumer; others share the budget,
+        // reserving their slot before the request so concurrent workers cannot overshoot it.
+        while (!signal.aborted && (index === head ? st.queue.length >= 1 : held + reserved >= budget)) await changed();
         if (signal.aborted) return;
-        const page = await st.pager.nextPage(signal);
+        const reserve = index !== head;
+        if (reserve) reserved++;
+        let page: SignalPage;
+        try {
+          page = await st.pager.nextPage(signal);
+        } finally {
+          if (reserve) reserved--;
+        }
         st.queue.push(page);
         if (index !== head) held++;
         notify();
