@@ -57,7 +57,7 @@ export type ProximitySmoothing =
  * The nearest sensor of one device during one time slice.
  *
  * @example
- * tracker = new ProximityTracker({ onSlice: (s: ProximitySlice) => console.log(s.sensor, s.zone) });
+ * const tracker = new ProximityTracker({ onSlice: (s: ProximitySlice) => console.log(s.sensor, s.zone) });
  */
 export interface ProximitySlice {
   readonly type: "proximitySlice";

@@ -46,8 +46,10 @@ export const defaultAssessQuality = Object.freeze({ windowMs: undefined, counts:
  * RxJS operator: consumes decoded signals and emits data-quality reports (per sensor gaps,
  * randomized MAC shares, `local` flag and ts/RTS disagreements, invalid and late counts) — one
  * at completion, or one per event-time window. A thin wrapper over the `dataQuality` kernel.
- * In windowed mode a signal older than the current window (its report is already out) is not
- * added to any window; it is counted in the report's `counts.late`.
+ * Windows run on one event-time clock across all shops, so feed a time-ordered stream (e.g.
+ * after `sessionize`'s reordering, or one shop at a time with one operator per shop): a signal
+ * older than the current window (its report is already out) is not added to any window; it is
+ * counted in the report's `late`. Without `windowMs` the result does not depend on order.
  *
  * @example
  * signals$.pipe(assessQuality({ windowMs: 86_400_000, counts: () => decoder.stats }))
