@@ -1,0 +1,439 @@
+import { checkNumberOption } from "./checkNumberOption.ts";
+import { LocalCalendar, assertTimeZone, type LocalDay } from "./LocalCalendar.ts";
+import type { Session } from "./Session.ts";
+import { PeakRssiHistogram } from "./suggestRssiThreshold.ts";
+
+const MS_PER_HOUR = 3_600_000;
+
+/**
+ * What a session was: a shopper inside (`visitor`), someone outside or walking past (`passerby`),
+ * a member of staff (`staff`, present most of the opening hours that day), or equipment that never
+ * leaves (`stationary`). Only visitors count as visits.
+ *
+ * @example
+ * const kind: VisitKind = "visitor";
+ */
+export type VisitKind = "visitor" | "passerby" | "staff" | "stationary";
+
+/**
+ * A {@link Session} with its {@link VisitKind} and local day.
+ *
+ * `complete` is re-stated for this stage: every classified session of the shop starting before it
+ * has been emitted (except `late` ones), which is what window counts close on.
+ *
+ * @example
+ * const c: ClassifiedSession = { ...session, kind: "visitor", date: "2026-11-16", late: false, visitorRssi: -65 };
+ */
+export interface ClassifiedSession extends Session {
+  readonly kind: VisitKind;
+  /** Local date (`YYYY-MM-DD`, shop time zone) of `start`: the day the session counts on. */
+  readonly date: string;
+  /**
+   * True when the session reached the classifier after its day had been closed (only sessions
+   * still open `maxDayWaitMs` after their day ended, such as equipment that never leaves): it was
+   * classified on its own, and per-day counts that were already emitted do not include it.
+   */
+  readonly late: boolean;
+  /** The `visitorRssi` threshold (dBm) the session was classified with (learned per shop when `"auto"`). */
+  readonly visitorRssi: number;
+}
+
+/**
+ * Options of {@link VisitClassifier} (and the `classifyVisits` operator).
+ *
+ * @example
+ * const options: VisitClassifierOptions = { visitorRssi: -67, timeZone: "Asia/Seoul" };
+ */
+export interface VisitClassifierOptions {
+  /**
+   * Shortest dwell of a visit, ms. Walking past a 15 m shop front at 1.2 m/s, in radio range
+   * ~15 m either side, takes under a minute, while even a quick errand inside takes longer.
+   * Dwell alone cannot tell a visitor from someone lingering at the window — RSSI does that.
+   * @default 60_000
+   */
+  readonly minDwellMs?: number;
+  /**
+   * Smoothed RSSI (dBm) a session must reach at least once to be a visit, or `"auto"`: learn it per
+   * shop from the data with {@link suggestRssiThreshold} — the valley between the two modes of the
+   * session-peak RSSI (people inside vs people lingering outside), refitted as each local day is
+   * decided over all of the shop's sessions so far — and use `fallbackVisitorRssi` while the data do
+   * not show two clear modes. A fixed threshold cannot know where the sensors hang relative to the
+   * street wall; the valley moves with them.
+   * @default "auto"
+   */
+  readonly visitorRssi?: number | "auto";
+  /**
+   * The physical threshold (dBm), used when `visitorRssi` is `"auto"` and the shop's data are not
+   * (yet) clearly bimodal. From the indoor log-distance model with typical phone constants (−45 dBm
+   * at 1 m, exponent ≈ 2.8): a shopper comes within ~5 m of some sensor (−45 − 28·log10 5 ≈ −64.6 dBm),
+   * while someone outside stays behind the street wall (≥ 10 dB) and ≥ 3–4 m from any sensor
+   * (≤ −71 dBm on average, a few dB more at the peak of a noisy series).
+   * @default -65
+   */
+  readonly fallbackVisitorRssi?: number;
+  /**
+   * IANA time zone of the shop (local days, opening hours). The service does not say; its only
+   * currency is KRW, so shops are assumed to be in Korea.
+   * @default "Asia/Seoul"
+   */
+  readonly timeZone?: string;
+  /**
+   * Opening hours `[open, close]` in local hours (fractions allowed, close ≤ 24), used to measure
+   * staff presence. Typical Korean high-street retail hours.
+   * @default [10, 22]
+   */
+  readonly openingHours?: readonly [number, number];
+  /**
+   * A device present (summed over its sessions) for at least this share of the opening hours of a
+   * local day is staff that day. Shifts are 6–8 h; the longest shopping trips are 2–4 h, under 40 %
+   * of a 12 h day, and a shift with a break still covers more than half.
+   * @default 0.4
+   */
+  readonly staffShare?: number;
+  /**
+   * A device present for at least this share of a whole local day (24 h) — or one session covering
+   * that share of any day — is stationary equipment: no person stays 18 h, a printer does.
+   * @default 0.75
+   */
+  readonly stationaryShare?: number;
+  /**
+   * How long after a local day ends (ms of event time) its sessions wait for sessions still open
+   * across midnight before the day is decided anyway. Only devices that never leave keep a day
+   * open that long; they are classified on their own when they finally close (`late`).
+   * @default 21_600_000 (6 h)
+   */
+  readonly maxDayWaitMs?: number;
+}
+
+/** {@link VisitClassifierOptions} with every field present. */
+export interface ResolvedVisitClassifierOptions {
+  readonly minDwellMs: number;
+  readonly visitorRssi: number | "auto";
+  readonly fallbackVisitorRssi: number;
+  readonly timeZone: string;
+  readonly openingHours: readonly [number, number];
+  readonly staffShare: number;
+  readonly stationaryShare: number;
+  readonly maxDayWaitMs: number;
+}
+
+/**
+ * Defaults of {@link VisitClassifierOptions}.
+ *
+ * @example
+ * defaultVisitClassifier.fallbackVisitorRssi; // -65
+ */
+export const defaultVisitClassifier: ResolvedVisitClassifierOptions = Object.freeze({
+  minDwellMs: 60_000,
+  visitorRssi: "auto",
+  fallbackVisitorRssi: -65,
+  timeZone: "Asia/Seoul",
+  openingHours: Object.freeze([10, 22] as const),
+  staffShare: 0.4,
+  stationaryShare: 0.75,
+  maxDayWaitMs: 6 * MS_PER_HOUR,
+});
+
+/**
+ * Validates {@link VisitClassifierOptions} eagerly and fills in defaults (TypeError/RangeError).
+ *
+ * @example
+ * visitClassifierOptions({ visitorRssi: -70 }).minDwellMs; // 60000
+ * visitClassifierOptions({ visitorRssi: "loud" as never });  // RangeError
+ */
+export function visitClassifierOptions(options: VisitClassifierOptions = {}): ResolvedVisitClassifierOptions {
+  if (typeof options !== "object" || options === null) throw new TypeError("VisitClassifier options must be an object");
+  const d = defaultVisitClassifier;
+  const timeZone = options.timeZone ?? d.timeZone;
+  assertTimeZone(timeZone);
+  const visitorRssi = options.visitorRssi ?? d.visitorRssi;
+  const hours = options.openingHours ?? d.openingHours;
+  if (!Array.isArray(hours) || hours.length !== 2) throw new TypeError("openingHours must be a [open, close] pair of local hours");
+  const open = checkNumberOption("openingHours[0]", hours[0], { min: 0, max: 24, unit: "h" });
+  const close = checkNumberOption("openingHours[1]", hours[1], { min: 0, max: 24, unit: "h" });
+  if (!(close > open)) throw new RangeError(`openingHours must close after it opens, got [${open}, ${close}]`);
+  return Object.freeze({
+    minDwellMs: checkNumberOption("minDwellMs", options.minDwellMs ?? d.minDwellMs, { min: 0, unit: "ms" }),
+    visitorRssi: visitorRssi === "auto" ? "auto" : checkNumberOption("visitorRssi", visitorRssi, { min: -127, max: 0, unit: "dBm" }),
+    fallbackVisitorRssi: checkNumberOption("fallbackVisitorRssi", options.fallbackVisitorRssi ?? d.fallbackVisitorRssi, {
+      min: -127,
+      max: 0,
+      unit: "dBm",
+    }),
+    timeZone,
+    openingHours: Object.freeze([open, close] as const),
+    staffShare: checkNumberOption("staffShare", options.staffShare ?? d.staffShare, { min: 0, max: 1 }),
+    stationaryShare: checkNumberOption("stationaryShare", options.stationaryShare ?? d.stationaryShare, { min: 0, max: 1 }),
+    maxDayWaitMs: checkNumberOption("maxDayWaitMs", options.maxDayWaitMs ?? d.maxDayWaitMs, { min: 0, unit: "ms" }),
+  });
+}
+
+/**
+ * The per-session rule, without the staff/stationary day context: `visitor` when the dwell is at
+ * least `minDwellMs` and the smoothed RSSI reached `visitorRssi` (a number, dBm; default the
+ * fallback −65) at least once, else `passerby`.
+ *
+ * @example
+ * visitOrPass({ dwellMs: 240_000, peakSmoothedRssi: -58 });                    // "visitor"
+ * visitOrPass({ dwellMs: 600_000, peakSmoothedRssi: -76 });                    // "passerby" (at the window)
+ * visitOrPass({ dwellMs: 20_000, peakSmoothedRssi: -50 }, { minDwellMs: 60_000 }); // "passerby" (walked past the door)
+ */
+export function visitOrPass(
+  session: Pick<Session, "dwellMs" | "peakSmoothedRssi">,
+  options: { readonly minDwellMs?: number; readonly visitorRssi?: number } = {},
+): "visitor" | "passerby" {
+  const minDwell = options.minDwellMs ?? defaultVisitClassifier.minDwellMs;
+  const rssi = options.visitorRssi ?? defaultVisitClassifier.fallbackVisitorRssi;
+  return session.dwellMs >= minDwell && session.peakSmoothedRssi >= rssi ? "visitor" : "passerby";
+}
+
+/**
+ * Where a {@link VisitClassifier} delivers classified sessions.
+ *
+ * @example
+ * const sink: ClassifiedSessionSink = { session: (s) => out.push(s) };
+ */
+export interface ClassifiedSessionSink {
+  session(session: ClassifiedSession): void;
+}
+
+// Presence of one device on one local day, ms.
+interface Presence {
+  total: number;
+  opening: number;
+}
+
+interface OpenDay {
+  readonly day: LocalDay;
+  readonly openFrom: number;
+  readonly openTo: number;
+  readonly sessions: Session[];
+  readonly presence: Map<string, Presence>;
+}
+
+interface ShopDays {
+  /** Open days, oldest first. */
+  readonly days: OpenDay[];
+  /** End of the last closed day: sessions starting before it are late. */
+  closedUntil: number;
+  /** Latest `complete` handed downstream. */
+  complete: number;
+  /** Session peaks seen so far, for the learned threshold. */
+  readonly peaks: PeakRssiHistogram;
+  /** Threshold in use, dBm. */
+  visitorRssi: number;
+}
+
+/**
+ * Classifies sessions as visitor, passer-by, staff or stationary (DESIGN.md "Visitor / passerby").
+ *
+ * - `visitor`: dwell ≥ `minDwellMs` and smoothed RSSI reached `visitorRssi` (see {@link visitOrPass});
+ *   otherwise `passerby`.
+ * - `staff`: the device's presence during the opening hours of the session's local day, summed over
+ *   all its sessions of that day, is at least `staffShare` of the opening hours.
+ * - `stationary`: its presence that day is at least `stationaryShare` of the day, or the session
+ *   alone covers that share of some day.
+ *
+ * Staff presence is a property of a whole day, so in a stream it can only be known when the day is
+ * over. The classifier therefore holds each shop's sessions per local day and decides a day when
+ * every session starting in it has arrived — `Session.complete` passes the day's end — or, for
+ * equipment whose session never ends, once the watermark is `maxDayWaitMs` past the day's end.
+ * Then it emits that day's sessions sorted by start. A session arriving after its day was decided
+ * is classified on its own and flagged `late`. Memory is one day's sessions per shop.
+ *
+ * Batch and streaming drive this same class with the same sessions in the same order, so they
+ * agree exactly.
+ *
+ * @example
+ * const out: ClassifiedSession[] = [];
+ * const classifier = new VisitClassifier({ timeZone: "Asia/Seoul" }, { session: (s) => out.push(s) });
+ * for (const s of sessions) classifier.push(s);
+ * classifier.flush();
+ */
+export class VisitClassifier {
+  /** The resolved options. */
+  readonly options: ResolvedVisitClassifierOptions;
+  readonly #sink: ClassifiedSessionSink;
+  readonly #calendar: LocalCalendar;
+  readonly #shops = new Map<number, ShopDays>();
+  readonly #openFromMs: number;
+  readonly #openToMs: number;
+  readonly #staffMs: number;
+
+  constructor(options: VisitClassifierOptions, sink: ClassifiedSessionSink) {
+    this.options = visitClassifierOptions(options);
+    if (typeof sink?.session !== "function") throw new TypeError("VisitClassifier needs a sink with a session() method");
+    this.#sink = sink;
+    this.#calendar = new LocalCalendar(this.options.timeZone);
+    const [open, close] = this.options.openingHours;
+    this.#openFromMs = open * MS_PER_HOUR;
+    this.#openToMs = close * MS_PER_HOUR;
+    this.#staffMs = this.options.staffShare * (close - open) * MS_PER_HOUR;
+  }
+
+  /** Sessions held, waiting for their day to be decided. */
+  get pending(): number {
+    let n = 0;
+    for (const shop of this.#shops.values()) for (const d of shop.days) n += d.sessions.length;
+    return n;
+  }
+
+  /** Feeds one session (in the order `SessionTracker` emits them). May emit whole days. */
+  push(session: Session): void {
+    let shop = this.#shops.get(session.shopId);
+    if (shop === undefined) {
+      const o = this.options;
+      shop = {
+        days: [],
+        closedUntil: Number.NEGATIVE_INFINITY,
+        complete: Number.NEGATIVE_INFINITY,
+        peaks: new PeakRssiHistogram(o.minDwellMs),
+        visitorRssi: o.visitorRssi === "auto" ? o.fallbackVisitorRssi : o.visitorRssi,
+      };
+      this.#shops.set(session.shopId, shop);
+    }
+    if (session.start < shop.closedUntil) {
+      this.#emitLate(shop, session);
+    } else {
+      this.#openDay(shop, session.start).sessions.push(session);
+      // Presence counts on every open day the session overlaps (visits across midnight).
+      for (let t = session.start; t <= session.end; ) {
+        const day = this.#openDay(shop, t);
+        this.#addPresence(day, session.device, session.start, session.end);
+        t = day.day.end;
+      }
+    }
+    // Decide days that nothing can change any more.
+    const days = shop.days;
+    while (days.length > 0) {
+      const day = days[0]!;
+      const end = day.day.end;
+      if (!(session.complete >= end || session.watermark - this.options.maxDayWaitMs >= end)) break;
+      days.shift();
+      this.#closeDay(shop, day);
+    }
+  }
+
+  /** Decides and emits every held day (call when the source completes). */
+  flush(): void {
+    for (const shop of this.#shops.values()) {
+      while (shop.days.length > 0) this.#closeDay(shop, shop.days.shift()!);
+    }
+  }
+
+  #openDay(shop: ShopDays, t: number): OpenDay {
+    const day = this.#calendar.day(t);
+    const days = shop.days;
+    // Days are few (usually one or two) and kept in order.
+    let i = days.length - 1;
+    while (i >= 0 && days[i]!.day.start > day.start) i--;
+    if (i >= 0 && days[i]!.day === day) return days[i]!;
+    const open: OpenDay = {
+      day,
+      openFrom: day.start + this.#openFromMs,
+      openTo: day.start + this.#openToMs,
+      sessions: [],
+      presence: new Map(),
+    };
+    days.splice(i + 1, 0, open);
+    return open;
+  }
+
+  #addPresence(day: OpenDay, device: string, start: number, end: number): void {
+    let p = day.presence.get(device);
+    if (p === undefined) {
+      p = { total: 0, opening: 0 };
+      day.presence.set(device, p);
+    }
+    p.total += overlap(start, end, day.day.start, day.day.end);
+    p.opening += overlap(start, end, day.openFrom, day.openTo);
+  }
+
+  #closeDay(shop: ShopDays, day: OpenDay): void {
+    const sessions = day.sessions;
+    sessions.sort(bySessionOrder);
+    if (this.options.visitorRssi === "auto") {
+      for (let i = 0; i < sessions.length; i++) shop.peaks.add(sessions[i]!);
+      shop.visitorRssi = shop.peaks.suggest().threshold ?? this.options.fallbackVisitorRssi;
+    }
+    const rule = { minDwellMs: this.options.minDwellMs, visitorRssi: shop.visitorRssi };
+    const stationaryMs = this.options.stationaryShare * (day.day.end - day.day.start);
+    for (let i = 0; i < sessions.length; i++) {
+      const s = sessions[i]!;
+      const p = day.presence.get(s.device)!;
+      let kind: VisitKind;
+      if (p.total >= stationaryMs || this.#coversADay(s)) kind = "stationary";
+      else if (p.opening >= this.#staffMs) kind = "staff";
+      else kind = visitOrPass(s, rule);
+      const complete = i + 1 < sessions.length ? s.start : day.day.end;
+      if (complete > shop.complete) shop.complete = complete;
+      this.#sink.session(classified(s, kind, day.day.date, shop.complete, false, shop.visitorRssi));
+    }
+    if (day.day.end > shop.closedUntil) shop.closedUntil = day.day.end;
+    if (day.day.end > shop.complete) shop.complete = day.day.end;
+  }
+
+  #emitLate(shop: ShopDays, s: Session): void {
+    const day = this.#calendar.day(s.start);
+    let kind: VisitKind;
+    if (this.#coversADay(s)) kind = "stationary";
+    else {
+      const opening = overlap(s.start, s.end, day.start + this.#openFromMs, day.start + this.#openToMs);
+      kind = opening >= this.#staffMs ? "staff" : visitOrPass(s, { minDwellMs: this.options.minDwellMs, visitorRssi: shop.visitorRssi });
+    }
+    this.#sink.session(classified(s, kind, day.date, shop.complete, true, shop.visitorRssi));
+  }
+
+  #coversADay(s: Session): boolean {
+    const share = this.options.stationaryShare;
+    for (let t = s.start; t <= s.end; ) {
+      const day = this.#calendar.day(t);
+      if (overlap(s.start, s.end, day.start, day.end) >= share * (day.end - day.start)) return true;
+      t = day.end;
+    }
+    return false;
+  }
+}
+
+function overlap(a0: number, a1: number, b0: number, b1: number): number {
+  const lo = a0 > b0 ? a0 : b0;
+  const hi = a1 < b1 ? a1 : b1;
+  return hi > lo ? hi - lo : 0;
+}
+
+function bySessionOrder(a: Session, b: Session): number {
+  return a.start - b.start || (a.device < b.device ? -1 : a.device > b.device ? 1 : 0) || a.end - b.end;
+}
+
+function classified(
+  s: Session,
+  kind: VisitKind,
+  date: string,
+  complete: number,
+  late: boolean,
+  visitorRssi: number,
+): ClassifiedSession {
+  return {
+    shopId: s.shopId,
+    device: s.device,
+    start: s.start,
+    end: s.end,
+    dwellMs: s.dwellMs,
+    estimatedDwellMs: s.estimatedDwellMs,
+    signalCount: s.signalCount,
+    probeCount: s.probeCount,
+    randomized: s.randomized,
+    local: s.local,
+    vendor: s.vendor,
+    peakRssi: s.peakRssi,
+    peakSmoothedRssi: s.peakSmoothedRssi,
+    nearestSensor: s.nearestSensor,
+    sensors: s.sensors,
+    watermark: s.watermark,
+    complete,
+    kind,
+    date,
+    late,
+    visitorRssi,
+  };
+}
