@@ -2,8 +2,8 @@ import { isEpochUnit, scaleToMillis, unitOfMagnitude, type EpochUnit } from "./i
 import { lowerHexDigit } from "./hexDigit.ts";
 import { toNormalMac } from "./mac.ts";
 import { vendorOfNormal } from "./oui.ts";
-import { rowKeyProblem, rowKeyShopId } from "./rowKey.ts";
-import { millisRts, presetUnitOf, rtsValueAt, type RtsCodec } from "./rts.ts";
+import { rowKeyProblem, scanRowKey } from "./rowKey.ts";
+import { millisRts, presetUnitOf, type RtsCodec } from "./rts.ts";
 import type { Signal } from "./Signal.ts";
 
 /**
@@ -225,6 +225,12 @@ function configOf(options: SignalDecoderOptions | undefined, what: string): Conf
   };
 }
 
+/**
+ * Receives the RTS value read while checking the row_key, so the ts/RTS check need not
+ * read it again. Decoding is synchronous, so one object serves every decoder.
+ */
+const scan = { rtsValue: 0 };
+
 /** Mutable counters behind {@link SignalDecoderStats}. */
 interface Counters {
   decoded: number;
@@ -278,7 +284,7 @@ function decodeRecord(raw: unknown, config: Config, counters: Counters | undefin
   if (typeof rowKey !== "string") {
     return rowKey == null ? missing("row_key", raw) : wrongType("row_key", "a string", rowKey, raw);
   }
-  const shopId = rowKeyShopId(rowKey);
+  const shopId = scanRowKey(rowKey, scan);
   if (shopId < 0) return invalid("bad-row-key", "row_key", `row_key: ${rowKeyProblem(shopId)}`, raw);
   if (config.shopId >= 0 && shopId !== config.shopId) {
     return invalid("shop-mismatch", "row_key", `row_key: shop ${shopId} is not the requested shop ${config.shopId}`, raw);
@@ -337,7 +343,7 @@ function decodeRecord(raw: unknown, config: Config, counters: Counters | undefin
     if (config.tsToleranceMs !== Infinity) {
       const rtsMs =
         config.rtsUnit !== undefined
-          ? scaleToMillis(rtsValueAt(rowKey, rowKey.length - 16), config.rtsUnit)
+          ? scaleToMillis(scan.rtsValue, config.rtsUnit)
           : config.rtsCodec.decode(rts);
       if (!(Math.abs(rtsMs - time) <= config.tsToleranceMs)) counters.tsRtsMismatch++;
     }

@@ -1,13 +1,27 @@
 /**
  * Hex digit lookup tables shared by the codec's charCode loops (RTS, MAC, OUI prefixes).
  * A table read is cheaper than a regex or `parseInt` per character and allocates nothing.
- * Internal: not exported from the package.
+ * The tables cover every UTF-16 code unit (64 KiB each, of which hot loops touch the first
+ * cache lines), so a read never goes out of bounds and needs no range check. Internal:
+ * not exported from the package.
  */
 
-/** `HEX_ANY[code]` is the value of hex digit `code` (either case), or −1. Indexed by char code < 128. */
-const HEX_ANY = new Int8Array(128).fill(-1);
-/** `HEX_LOWER[code]` is the value of lowercase hex digit `code`, or −1 (uppercase is −1). */
-const HEX_LOWER = new Int8Array(128).fill(-1);
+/**
+ * `HEX_ANY[code]` is the value (0–15) of hex digit `code`, either case, or −1. −1 has every
+ * bit set, so OR-ing several reads is negative exactly when one of them is not a digit.
+ *
+ * @example
+ * HEX_ANY["F".charCodeAt(0)]; // 15
+ */
+export const HEX_ANY: Int8Array = new Int8Array(65536).fill(-1);
+/**
+ * `HEX_LOWER[code]` is the value (0–15) of lowercase hex digit `code`, or −1 (uppercase
+ * included: RTS and normalised MACs are lowercase by definition).
+ *
+ * @example
+ * HEX_LOWER["F".charCodeAt(0)]; // -1
+ */
+export const HEX_LOWER: Int8Array = new Int8Array(65536).fill(-1);
 for (let i = 0; i < 10; i++) {
   HEX_ANY[48 + i] = i;
   HEX_LOWER[48 + i] = i;
@@ -19,25 +33,25 @@ for (let i = 0; i < 6; i++) {
 }
 
 /**
- * Value (0–15) of the hex digit with char code `code`, either case; −1 if it is not one.
+ * Value (0–15) of the hex digit with char code `code`, either case; −1 if it is not one
+ * (or `code` is not a code unit, e.g. the NaN of `charCodeAt` past the end).
  *
  * @example
  * hexDigit("F".charCodeAt(0)); // 15
  * hexDigit("g".charCodeAt(0)); // -1
  */
 export function hexDigit(code: number): number {
-  // `| 0` keeps an out-of-range read (undefined) from leaking a non-number.
-  return code < 128 ? HEX_ANY[code]! | 0 : -1;
+  return HEX_ANY[code] ?? -1;
 }
 
 /**
  * Value (0–15) of the lowercase hex digit with char code `code`; −1 for anything else,
- * uppercase included (RTS and normalised MACs are lowercase by definition).
+ * uppercase included.
  *
  * @example
  * lowerHexDigit("f".charCodeAt(0)); // 15
  * lowerHexDigit("F".charCodeAt(0)); // -1
  */
 export function lowerHexDigit(code: number): number {
-  return code < 128 ? HEX_LOWER[code]! | 0 : -1;
+  return HEX_LOWER[code] ?? -1;
 }

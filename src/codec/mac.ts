@@ -1,5 +1,5 @@
 import { DecodeError } from "../errors/DecodeError.ts";
-import { hexDigit, lowerHexDigit } from "./hexDigit.ts";
+import { HEX_LOWER, hexDigit } from "./hexDigit.ts";
 
 const COLON = 58;
 const DASH = 45;
@@ -8,16 +8,31 @@ const HEX_CHARS = "0123456789abcdef";
 
 /**
  * True when `mac` is already in normal form (`aa:bb:cc:dd:ee:ff`, lowercase).
- * A charCode loop, no allocation: the service sends normal MACs, so this is the hot path.
+ * Unrolled charCode reads, no allocation: the service sends normal MACs, so this is the hot
+ * path. Non-digits read as −1 (every bit set), so one sign test covers all twelve digits.
  */
 function isNormal(mac: string): boolean {
-  if (mac.length !== 17) return false;
-  for (let i = 0; i < 17; i++) {
-    const c = mac.charCodeAt(i);
-    // Every third character (2, 5, 8, 11, 14) is a colon, the rest lowercase hex.
-    if (i % 3 === 2 ? c !== COLON : lowerHexDigit(c) < 0) return false;
-  }
-  return true;
+  return (
+    mac.length === 17 &&
+    mac.charCodeAt(2) === COLON &&
+    mac.charCodeAt(5) === COLON &&
+    mac.charCodeAt(8) === COLON &&
+    mac.charCodeAt(11) === COLON &&
+    mac.charCodeAt(14) === COLON &&
+    (HEX_LOWER[mac.charCodeAt(0)]! |
+      HEX_LOWER[mac.charCodeAt(1)]! |
+      HEX_LOWER[mac.charCodeAt(3)]! |
+      HEX_LOWER[mac.charCodeAt(4)]! |
+      HEX_LOWER[mac.charCodeAt(6)]! |
+      HEX_LOWER[mac.charCodeAt(7)]! |
+      HEX_LOWER[mac.charCodeAt(9)]! |
+      HEX_LOWER[mac.charCodeAt(10)]! |
+      HEX_LOWER[mac.charCodeAt(12)]! |
+      HEX_LOWER[mac.charCodeAt(13)]! |
+      HEX_LOWER[mac.charCodeAt(15)]! |
+      HEX_LOWER[mac.charCodeAt(16)]!) >=
+      0
+  );
 }
 
 /** Lowercase colon form of 12 hex digits read from `mac` at the given positions. */

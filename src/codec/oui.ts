@@ -2,7 +2,7 @@
 // way under Node ≥ 20.10, Deno and bundlers, with no Node-only API.
 import ouiData from "oui-data" with { type: "json" };
 import { DecodeError } from "../errors/DecodeError.ts";
-import { lowerHexDigit, hexDigit } from "./hexDigit.ts";
+import { HEX_LOWER, hexDigit } from "./hexDigit.ts";
 import { toNormalMac } from "./mac.ts";
 
 /**
@@ -84,10 +84,15 @@ function load(): OuiTable {
   return { maL, maLUnder, maM, maS };
 }
 
-/** Hex digit `i` (0–11) of a normal MAC: digits sit at 0,1, 3,4, 6,7, …, so at i + ⌊i/2⌋. */
-function digit(mac: string, i: number): number {
-  return lowerHexDigit(mac.charCodeAt(i + (i >> 1)));
-}
+/**
+ * A small direct-mapped cache of 24-bit prefix → MA-L map value in front of the big map.
+ * The map holds ~40,000 prefixes (about a megabyte), so a read usually misses the CPU
+ * caches; a shop sees far fewer distinct prefixes, and 48 KiB of recent ones stay hot.
+ * The values are immutable, so one cache serves every caller.
+ */
+const CACHE_SIZE = 4096;
+const cachedPrefix = new Int32Array(CACHE_SIZE).fill(-1);
+const cachedValue: Array<string | undefined> = new Array<string | undefined>(CACHE_SIZE).fill(undefined);
 
 /**
  * Vendor of a MAC already in normal form (no validation): the decoder's hot path. Reads
@@ -97,15 +102,30 @@ function digit(mac: string, i: number): number {
  * vendorOfNormal("f0:18:98:12:34:56"); // "Apple, Inc."
  */
 export function vendorOfNormal(mac: string): string | undefined {
-  const d1 = digit(mac, 1);
+  const d1 = HEX_LOWER[mac.charCodeAt(1)]!;
   // Locally administered: the prefix was not assigned by the IEEE, whatever the list says.
   if ((d1 & 2) !== 0) return undefined;
-  const t = (table ??= load());
-  const p24 = (digit(mac, 0) << 20) | (d1 << 16) | (digit(mac, 2) << 12) | (digit(mac, 3) << 8) | (digit(mac, 4) << 4) | digit(mac, 5);
-  const vendor = t.maL.get(p24);
+  const p24 =
+    (HEX_LOWER[mac.charCodeAt(0)]! << 20) |
+    (d1 << 16) |
+    (HEX_LOWER[mac.charCodeAt(3)]! << 12) |
+    (HEX_LOWER[mac.charCodeAt(4)]! << 8) |
+    (HEX_LOWER[mac.charCodeAt(6)]! << 4) |
+    HEX_LOWER[mac.charCodeAt(7)]!;
+  const slot = (p24 ^ (p24 >>> 12)) & (CACHE_SIZE - 1);
+  let vendor: string | undefined;
+  if (cachedPrefix[slot] === p24) {
+    vendor = cachedValue[slot];
+  } else {
+    vendor = (table ??= load()).maL.get(p24);
+    cachedPrefix[slot] = p24;
+    cachedValue[slot] = vendor;
+  }
   if (vendor !== SUBDIVIDED) return vendor;
-  const p28 = (p24 << 4) | digit(mac, 6);
-  const p36 = (p28 * 256) + (digit(mac, 7) << 4) + digit(mac, 8);
+  // Under a subdivided block: MA-S (36 bits) first, then MA-M (28 bits).
+  const t = (table ??= load());
+  const p28 = (p24 << 4) | HEX_LOWER[mac.charCodeAt(9)]!;
+  const p36 = p28 * 256 + (HEX_LOWER[mac.charCodeAt(10)]! << 4) + HEX_LOWER[mac.charCodeAt(12)]!;
   return t.maS.get(p36) ?? t.maM.get(p28) ?? t.maLUnder.get(p24);
 }
 

@@ -21,14 +21,17 @@ const COLON = 58;
 /**
  * SHOP ID of a row_key, or a negative code saying what is wrong: −1 not `<digits>:<rts>`,
  * −2 shop id not decimal digits, −3 shop id beyond 2^53 − 1, −4 RTS not 16 lowercase hex
- * digits. A charCode loop with no allocation: the decoder runs it once per record and
- * slices the RTS (the last 16 characters) only when the key is good. Internal.
+ * digits. Also writes the RTS's numeric value to `out.rtsValue` when the key is good.
+ * A charCode loop with no allocation: the decoder runs it once per record and slices the
+ * RTS (the last 16 characters) only when the key is good. Internal.
  *
  * @example
- * rowKeyShopId("101:0000019a9ec06410"); // 101
- * rowKeyShopId("101:0000019A9EC06410"); // -4
+ * const out = { rtsValue: 0 };
+ * scanRowKey("101:00000000000000ff", out); // 101
+ * out.rtsValue;                            // 255
+ * scanRowKey("101:00000000000000FF", out); // -4
  */
-export function rowKeyShopId(rowKey: string): number {
+export function scanRowKey(rowKey: string, out: { rtsValue: number }): number {
   const colon = rowKey.length - RTS_SUFFIX;
   if (colon <= 0 || rowKey.charCodeAt(colon) !== COLON) {
     // Still split on the *last* colon, so the message says which part is wrong.
@@ -39,7 +42,10 @@ export function rowKeyShopId(rowKey: string): number {
   }
   const shopId = digitsValue(rowKey, colon);
   if (shopId < 0) return shopId;
-  return rtsValueAt(rowKey, colon + 1) < 0 ? -4 : shopId;
+  const rtsValue = rtsValueAt(rowKey, colon + 1);
+  if (rtsValue < 0) return -4;
+  out.rtsValue = rtsValue;
+  return shopId;
 }
 
 /** Decimal value of `text[0, end)`: −2 if empty or not all digits, −3 if not a safe integer. */
@@ -54,10 +60,13 @@ function digitsValue(text: string, end: number): number {
   return value > Number.MAX_SAFE_INTEGER ? -3 : value;
 }
 
+/** Receives the RTS value {@link parseRowKey} does not need (calls are synchronous, so one is enough). */
+const scratch = { rtsValue: 0 };
+
 const REASONS = ["", "expected <shop_id>:<rts>", "shop id is not decimal digits", "shop id is too large", "RTS is not 16 lowercase hex digits"];
 
 /**
- * Why {@link rowKeyShopId} rejected a key, as a message. Internal.
+ * Why {@link scanRowKey} rejected a key, as a message. Internal.
  *
  * @example
  * rowKeyProblem(-2); // "shop id is not decimal digits"
@@ -76,7 +85,7 @@ export function rowKeyProblem(code: number): string {
  */
 export function parseRowKey(rowKey: string): RowKey {
   if (typeof rowKey !== "string") throw new DecodeError("row_key", rowKey, "expected a string");
-  const shopId = rowKeyShopId(rowKey);
+  const shopId = scanRowKey(rowKey, scratch);
   if (shopId < 0) throw new DecodeError("row_key", rowKey, rowKeyProblem(shopId));
   return { shopId, rts: rowKey.slice(rowKey.length - 16) };
 }

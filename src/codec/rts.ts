@@ -1,5 +1,5 @@
 import { DecodeError } from "../errors/DecodeError.ts";
-import { lowerHexDigit } from "./hexDigit.ts";
+import { HEX_LOWER } from "./hexDigit.ts";
 import { scaleToMillis, type EpochUnit } from "./inferEpochUnit.ts";
 
 /**
@@ -39,35 +39,33 @@ const TWO_POW_32 = 2 ** 32;
 const TWO_POW_64 = 2 ** 64;
 
 /**
- * Value of the 8 lowercase hex digits of `text` at `start`, or −1 if any is not one.
- * Eight digits are 32 bits, so the sum is exact.
- */
-function hex8(text: string, start: number): number {
-  let value = 0;
-  for (let i = start; i < start + 8; i++) {
-    const d = lowerHexDigit(text.charCodeAt(i));
-    if (d < 0) return -1;
-    value = value * 16 + d;
-  }
-  return value;
-}
-
-/**
  * Numeric value of the RTS spelled by the 16 characters of `text` at `start`, or −1 when
  * they are not 16 lowercase hex digits (or `text` ends before). Exact below 2^53, the
- * nearest double above (one rounding: high half × 2^32 + low half). Allocates nothing,
- * so row_key decoding can read the RTS in place. Internal.
+ * nearest double above (one rounding: high 32 bits × 2^32 + low 32 bits). A charCode loop
+ * that allocates nothing, so row_key decoding can read the RTS in place. Internal.
  *
  * @example
  * rtsValueAt("101:00000000000000ff", 4); // 255
+ * rtsValueAt("101:00000000000000FF", 4); // -1
  */
 export function rtsValueAt(text: string, start: number): number {
-  if (start < 0 || text.length - start < RTS_LENGTH) return -1;
-  const hi = hex8(text, start);
-  if (hi < 0) return -1;
-  const lo = hex8(text, start + 8);
-  if (lo < 0) return -1;
-  return hi * TWO_POW_32 + lo;
+  if (!(start >= 0) || text.length - start < RTS_LENGTH) return -1;
+  // −1 (not a digit) has every bit set, so `bad` turns negative on the first non-digit and
+  // one test at the end replaces sixteen; the garbage it puts in hi/lo is then discarded.
+  let hi = 0;
+  let lo = 0;
+  let bad = 0;
+  for (let i = start; i < start + 8; i++) {
+    const d = HEX_LOWER[text.charCodeAt(i)]!;
+    bad |= d;
+    hi = (hi << 4) | d;
+  }
+  for (let i = start + 8; i < start + 16; i++) {
+    const d = HEX_LOWER[text.charCodeAt(i)]!;
+    bad |= d;
+    lo = (lo << 4) | d;
+  }
+  return bad < 0 ? -1 : (hi >>> 0) * TWO_POW_32 + (lo >>> 0);
 }
 
 /**
