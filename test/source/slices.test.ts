@@ -5,6 +5,7 @@ import { signals } from "../../src/source/signals.ts";
 import { splitRange } from "../../src/source/splitRange.ts";
 import type { RawSignal } from "../../src/contract/rawSignal.ts";
 import type { SignalProgress } from "../../src/source/SignalPage.ts";
+import type { SignalsOptions } from "../../src/source/signalsOptions.ts";
 import { fakeClient, rtsOf, type FakeClient, type FakeRecord } from "./fakeService.ts";
 
 const SHOP = 9;
@@ -40,13 +41,17 @@ function trackConcurrency(client: FakeClient): () => number {
   return () => most;
 }
 
-async function run(records: readonly FakeRecord[], sinceMode: "inclusive" | "exclusive", options: Record<string, unknown>) {
+async function run(
+  records: readonly FakeRecord[],
+  sinceMode: "inclusive" | "exclusive",
+  options: Omit<SignalsOptions, "shopId" | "onProgress">,
+) {
   const client = fakeClient(records, { sinceMode });
   const most = trackConcurrency(client);
   const progress: SignalProgress[] = [];
   const got: RawSignal[] = [];
   const error = await new Promise<unknown>((resolve) =>
-    signals(client, { shopId: SHOP, ...options, onProgress: (p) => progress.push(p) } as never).subscribe({
+    signals(client, { shopId: SHOP, ...options, onProgress: (p) => progress.push(p) }).subscribe({
       next: (r) => got.push(r),
       error: resolve,
       complete: () => resolve(undefined),

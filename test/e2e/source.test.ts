@@ -1,0 +1,125 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { lastValueFrom, toArray, VirtualTimeScheduler } from "rxjs";
+import { createWorld } from "../../src/sim/createWorld.ts";
+import { createSimHandler, type FaultOptions } from "../../src/sim/createSimHandler.ts";
+import { startSimulator, type RunningSimulator } from "../../src/sim/startSimulator.ts";
+import type { World } from "../../src/sim/World.ts";
+import { createClient } from "../../src/client/createClient.ts";
+import type { Client } from "../../src/client/Client.ts";
+import type { RawSignal } from "../../src/contract/rawSignal.ts";
+import { signals } from "../../src/source/signals.ts";
+import { signalsForShops } from "../../src/source/signalsForShops.ts";
+import { advanceTo } from "../source/virtualTime.ts";
+
+// A small world: two shops, a three-hour day, no staff or stationary devices (~4k records a shop).
+const SEED = 11;
+const WORLD = {
+  shops: 2,
+  visitorsPerDay: 30,
+  passersByPerDay: 30,
+  staffPerShop: 0,
+  stationaryPerShop: 0,
+  days: 1,
+  openingHours: [10, 13] as const,
+};
+const FAST_RETRY = { retries: 30, minTimeout: 1, maxTimeout: 4, maxRetryAfterMs: 4 };
+
+let world: World;
+beforeAll(() => {
+  world = createWorld({ seed: SEED, ...WORLD });
+});
+
+function clientOver(sim: { fetch: typeof fetch; email: string; token: string }, onRetry?: () => void): Client {
+  return createClient({
+    baseUrl: "http://sim",
+    signalUrl: "http://sim",
+    email: sim.email,
+    token: sim.token,
+    fetch: sim.fetch,
+    retry: onRetry === undefined ? FAST_RETRY : { ...FAST_RETRY, onRetry },
+  });
+}
+
+const faultModes: readonly [string, FaultOptions][] = [
+  ["no faults", {}],
+  ["failures (500/503)", { failRate: 0.3 }],
+  ["throttling (429)", { throttleRate: 0.3 }],
+  ["truncated bodies", { truncateRate: 0.3 }],
+  ["latency", { latencyMs: 2 }],
+];
+
+describe("source against the simulator", () => {
+  for (const sinceMode of ["inclusive", "exclusive"] as const) {
+    for (const [name, faults] of faultModes) {
+      it(`${sinceMode} since, ${name}: every record of the day once, in order`, async () => {
+        const sim = createSimHandler({ seed: SEED, world, sinceMode, faults });
+        const shopId = world.shops[0]!.id;
+        let retries = 0;
+        const client = clientOver(sim, () => retries++);
+        const out = await lastValueFrom(signals(client, { shopId, since: world.startMs, until: world.endMs, limit: 97 }).pipe(toArray()));
+        const expected = [...world.rawSignals(shopId)];
+        expect(expected.length).toBeGreaterThan(1_000);
+        expect(out).toEqual(expected);
+        // The faults really happened (and were absorbed below the source).
+        if (faults.failRate !== undefined || faults.throttleRate !== undefined || faults.truncateRate !== undefined) {
+          expect(retries).toBeGreaterThan(5);
+        }
+      });
+    }
+  }
+
+  it("all faults at once, over a real port, with slices 2 and a time range", async () => {
+    const running: RunningSimulator = await startSimulator({
+      seed: SEED,
+      world,
+      faults: { failRate: 0.15, throttleRate: 0.15, truncateRate: 0.15, latencyMs: 1 },
+    });
+    try {
+      const client = createClient({ baseUrl: running.baseUrl, signalUrl: running.signalUrl, email: running.email, token: running.token, retry: FAST_RETRY });
+      const shopId = world.shops[1]!.id;
+      const from = world.startMs + 3_600_000 * 2;
+      const to = world.endMs - 3_600_000 * 10;
+      const out = await lastValueFrom(signals(client, { shopId, since: new Date(from), until: new Date(to), slices: 2 }).pipe(toArray()));
+      const expected = [...world.rawSignals(shopId, from, to)];
+      expect(expected.length).toBeGreaterThan(100);
+      expect(out).toEqual(expected);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it("signalsForShops reads every shop, each in order", async () => {
+    const sim = createSimHandler({ seed: SEED, world, faults: { failRate: 0.1 } });
+    const ids = world.shops.map((s) => s.id);
+    const out = await lastValueFrom(signalsForShops(clientOver(sim), ids, { since: world.startMs, concurrency: 2 }).pipe(toArray()));
+    for (const id of ids) {
+      expect(out.filter((r) => r.row_key.startsWith(`${id}:`))).toEqual([...world.rawSignals(id)]);
+    }
+  });
+
+  it("tails a live simulator in virtual time: each record once, as it appears", async () => {
+    const scheduler = new VirtualTimeScheduler();
+    const liveStart = world.startMs + 3_600_000 * 11; // mid-morning of the shop's day
+    scheduler.frame = 0;
+    // The simulator's clock is the scheduler's: simulated time = liveStart + virtual ms.
+    const sim = createSimHandler({ seed: SEED, world, speed: 1, liveStart, clock: () => scheduler.now() });
+    const shopId = world.shops[0]!.id;
+    const got: RawSignal[] = [];
+    const subscription = signals(clientOver(sim), {
+      shopId,
+      since: world.startMs,
+      mode: "tail",
+      pollIntervalMs: 60_000,
+      scheduler,
+    }).subscribe((r) => got.push(r));
+    await advanceTo(scheduler, 0);
+    const atStart = [...world.rawSignals(shopId, world.startMs, liveStart + 1)];
+    expect(got).toEqual(atStart);
+    await advanceTo(scheduler, 3 * 3_600_000);
+    subscription.unsubscribe();
+    const later = [...world.rawSignals(shopId, world.startMs, liveStart + 3 * 3_600_000 + 1)];
+    expect(later.length).toBeGreaterThan(atStart.length);
+    expect(got).toEqual(later);
+  });
+});
+
