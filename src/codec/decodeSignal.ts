@@ -5,6 +5,7 @@ import { vendorOfNormal } from "./oui.ts";
 import { rowKeyProblem, scanRowKey } from "./rowKey.ts";
 import { millisRts, presetUnitOf, type RtsCodec } from "./rts.ts";
 import type { Signal } from "./Signal.ts";
+import { describeValue } from "./describeValue.ts";
 
 /**
  * Why a raw record was rejected:
@@ -197,11 +198,11 @@ function configOf(options: SignalDecoderOptions | undefined, what: string): Conf
   }
   const shopId = options?.shopId ?? defaultSignalDecoderOptions.shopId;
   if (shopId !== undefined && (!Number.isSafeInteger(shopId) || shopId < 0)) {
-    throw new RangeError(`${what}: shopId must be a non-negative safe integer, got ${String(shopId)}`);
+    throw new RangeError(`${what}: shopId must be a non-negative safe integer, got ${describeValue(shopId)}`);
   }
   const tsUnit = options?.tsUnit ?? defaultSignalDecoderOptions.tsUnit;
   if (tsUnit !== "auto" && !isEpochUnit(tsUnit)) {
-    throw new TypeError(`${what}: tsUnit must be "auto", "s", "ms", "us" or "ns", got ${JSON.stringify(tsUnit)}`);
+    throw new TypeError(`${what}: tsUnit must be "auto", "s", "ms", "us" or "ns", got ${describeValue(tsUnit)}`);
   }
   const vendors = options?.vendors ?? defaultSignalDecoderOptions.vendors;
   if (typeof vendors !== "boolean") throw new TypeError(`${what}: vendors must be a boolean`);
@@ -211,7 +212,7 @@ function configOf(options: SignalDecoderOptions | undefined, what: string): Conf
   }
   const tsToleranceMs = options?.tsToleranceMs ?? defaultSignalDecoderOptions.tsToleranceMs;
   if (typeof tsToleranceMs !== "number" || !(tsToleranceMs >= 0)) {
-    throw new RangeError(`${what}: tsToleranceMs must be a non-negative number (Infinity to disable), got ${String(tsToleranceMs)}`);
+    throw new RangeError(`${what}: tsToleranceMs must be a non-negative number (Infinity to disable), got ${describeValue(tsToleranceMs)}`);
   }
   const onInvalid = options?.onInvalid;
   if (onInvalid !== undefined && typeof onInvalid !== "function") throw new TypeError(`${what}: onInvalid must be a function`);

@@ -1,4 +1,5 @@
 import { DecodeError } from "../errors/DecodeError.ts";
+import { describeValue } from "./describeValue.ts";
 
 /**
  * Unit of an epoch timestamp: seconds, milliseconds, microseconds or nanoseconds since
@@ -95,7 +96,7 @@ export function scaleToMillis(ts: number, unit: EpochUnit): number {
     case "ns":
       return ts / 1e6;
     default:
-      throw new TypeError(`unknown epoch unit ${JSON.stringify(unit)}; expected "s", "ms", "us" or "ns"`);
+      throw new TypeError(`unknown epoch unit ${describeValue(unit)}; expected "s", "ms", "us" or "ns"`);
   }
 }
 

@@ -1,5 +1,6 @@
 import { DecodeError } from "../errors/DecodeError.ts";
 import { rtsValueAt } from "./rts.ts";
+import { describeValue } from "./describeValue.ts";
 
 /**
  * The two parts of a signal's `row_key`.
@@ -92,16 +93,17 @@ export function parseRowKey(rowKey: string): RowKey {
 
 /**
  * Builds a `row_key` from its parts: the inverse of {@link parseRowKey}. Throws a
- * RangeError for a shop id that is not a non-negative safe integer and a
+ * TypeError for a non-object, a RangeError for a shop id that is not a non-negative safe integer and a
  * {@link DecodeError} for a malformed RTS, so it never builds a key that would not parse.
  *
  * @example
  * formatRowKey({ shopId: 101, rts: "0000019a9ec06410" }); // "101:0000019a9ec06410"
  */
 export function formatRowKey(key: RowKey): string {
+  if (typeof key !== "object" || key === null) throw new TypeError(`formatRowKey: expected { shopId, rts }, got ${describeValue(key)}`);
   const { shopId, rts } = key;
   if (!Number.isSafeInteger(shopId) || shopId < 0) {
-    throw new RangeError(`formatRowKey: shopId must be a non-negative safe integer, got ${String(shopId)}`);
+    throw new RangeError(`formatRowKey: shopId must be a non-negative safe integer, got ${describeValue(shopId)}`);
   }
   if (typeof rts !== "string" || rts.length !== 16 || rtsValueAt(rts, 0) < 0) {
     throw new DecodeError("rts", rts, "expected 16 lowercase hexadecimal digits");

@@ -1,6 +1,7 @@
 import { DecodeError } from "../errors/DecodeError.ts";
 import { HEX_LOWER } from "./hexDigit.ts";
 import { scaleToMillis, type EpochUnit } from "./inferEpochUnit.ts";
+import { describeValue } from "./describeValue.ts";
 
 /**
  * Converts between epoch milliseconds and the service's RTS strings (16 lowercase hex
@@ -185,7 +186,7 @@ export function rtsCodecForUnit(unit: EpochUnit): RtsCodec {
     case "ns":
       return nanosRts;
     default:
-      throw new TypeError(`unknown RTS unit ${JSON.stringify(unit)}; expected "s", "ms", "us" or "ns"`);
+      throw new TypeError(`unknown RTS unit ${describeValue(unit)}; expected "s", "ms", "us" or "ns"`);
   }
 }
 
@@ -252,12 +253,16 @@ export function inferRtsCodec(rts: string, tsMs: number): RtsCodec | undefined {
 
 /**
  * Orders two RTS strings. Equal-width lowercase hex sorts as text exactly as the
- * numbers sort, so this is a plain string comparison (both must be RTS).
+ * numbers sort, so this is a plain string comparison (both should be RTS; a non-string
+ * throws a {@link DecodeError}).
  *
  * @example
  * ["00000000000000ff", "0000000000000010"].sort(compareRts); // ["0000000000000010", "00000000000000ff"]
  */
 export function compareRts(a: string, b: string): number {
+  // Only a type check: `<` on arbitrary objects can throw, and comparators run hot.
+  if (typeof a !== "string") throw new DecodeError("rts", a, "expected a string");
+  if (typeof b !== "string") throw new DecodeError("rts", b, "expected a string");
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
@@ -273,7 +278,7 @@ export function compareRts(a: string, b: string): number {
  */
 export function stepRts(rts: string, delta: number): string {
   rtsValue(rts);
-  if (!Number.isSafeInteger(delta)) throw new RangeError(`stepRts: delta must be a safe integer, got ${String(delta)}`);
+  if (!Number.isSafeInteger(delta)) throw new RangeError(`stepRts: delta must be a safe integer, got ${describeValue(delta)}`);
   let value = BigInt(`0x${rts}`) + BigInt(delta);
   if (value < 0n) value = 0n;
   if (value > MAX_RTS_BIGINT) value = MAX_RTS_BIGINT;
