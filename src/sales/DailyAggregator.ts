@@ -2,6 +2,7 @@ import { CURRENCY_MINOR_DIGITS } from "../contract/currencies.ts";
 import { parseCalendarDate } from "./calendar.ts";
 import { LocalDateResolver, assertTimeZone } from "./LocalDateResolver.ts";
 import { formatMinorUnits, minorToMajor, parseMinorUnits } from "./money.ts";
+import { foldBrandName } from "./matchBrand.ts";
 import { parseSalesTimestamp } from "./parseSalesTimestamp.ts";
 import type { RowRef, SalesInputRow } from "./SalesInputRow.ts";
 
@@ -39,7 +40,12 @@ export interface AggregateDailyOptions {
   readonly sum?: boolean;
 }
 
-/** Defaults of {@link AggregateDailyOptions}. */
+/**
+ * Defaults of {@link AggregateDailyOptions}.
+ *
+ * @example
+ * defaultAggregateDailyOptions.tz; // "Asia/Seoul"
+ */
 export const defaultAggregateDailyOptions = { currency: "KRW", tz: "Asia/Seoul", sum: false } as const;
 
 /**
@@ -47,13 +53,20 @@ export const defaultAggregateDailyOptions = { currency: "KRW", tz: "Asia/Seoul",
  *
  * @example
  * const day: DailyTotal = {
- *   brand: "Cafe Mori", externalKey: "GN-001", date: "2026-11-20", currency: "KRW",
+ *   brand: "Cafe Mori", brandNames: ["Cafe Mori"], externalKey: "GN-001", date: "2026-11-20", currency: "KRW",
  *   amountMinor: 25000, minorDigits: 0, amount: 25000, quantity: 3, kind: "transactions",
  *   rows: [{ source: "sales.csv", line: 2 }, { source: "sales.csv", line: 3 }],
  * };
  */
 export interface DailyTotal {
+  /** Brand name as first written in the input. */
   readonly brand: string;
+  /**
+   * Every spelling of the brand among the rows (rows are grouped by the case-folded name, so
+   * "Cafe Mori" and "cafe mori" lines of one shop-day make one total); the uploader checks they
+   * all name the same brand. @default [brand]
+   */
+  readonly brandNames?: readonly string[];
   readonly externalKey: string;
   /** Local date of the shop, `YYYY-MM-DD`. */
   readonly date: string;
@@ -115,6 +128,7 @@ export interface DailySales {
 
 interface Group {
   readonly brand: string;
+  readonly brandNames: string[];
   readonly externalKey: string;
   readonly date: string;
   readonly currency: string;
@@ -231,15 +245,16 @@ export class DailyAggregator {
       return;
     }
 
-    const key = `${brand}\u0001${externalKey}\u0001${date}`;
+    const key = `${foldBrandName(brand)}\u0001${externalKey}\u0001${date}`;
     let group = this.#groups.get(key);
     if (group === undefined) {
       group = {
-        brand, externalKey, date, currency: currencyText!, digits,
+        brand, brandNames: [brand], externalKey, date, currency: currencyText!, digits,
         amountMinor: 0, quantity: 0, transactions: 0, dailies: 0, otherCurrencies: undefined, overflow: false, rows: [],
       };
       this.#groups.set(key, group);
     }
+    if (brand !== group.brand && !group.brandNames.includes(brand)) group.brandNames.push(brand);
     if (currencyText !== group.currency) {
       group.otherCurrencies ??= [];
       if (!group.otherCurrencies.includes(currencyText!)) group.otherCurrencies.push(currencyText!);
@@ -279,6 +294,7 @@ export class DailyAggregator {
       }
       days.push({
         brand: g.brand,
+        brandNames: g.brandNames.slice(),
         externalKey: g.externalKey,
         date: g.date,
         currency: g.currency,

@@ -45,8 +45,18 @@ export interface RowRef {
   readonly line: number;
 }
 
-/** Columns a reader keeps; any other column is ignored. */
+/**
+ * Columns a reader keeps; any other column is ignored.
+ *
+ * @example
+ * SALES_COLUMNS.includes("amount"); // true
+ */
 export const SALES_COLUMNS = ["brand", "external_key", "amount", "quantity", "currency", "date", "timestamp"] as const;
 
-/** A recognised column name. */
+/**
+ * A recognised column name.
+ *
+ * @example
+ * const column: SalesColumn = "external_key";
+ */
 export type SalesColumn = (typeof SALES_COLUMNS)[number];

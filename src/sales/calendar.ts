@@ -3,7 +3,12 @@
  * `Date` objects per row. Days are counted from 1970-01-01 (day 0), like epoch days.
  */
 
-/** Milliseconds in one UTC day. */
+/**
+ * Milliseconds in one UTC day.
+ *
+ * @example
+ * MS_PER_DAY; // 86400000
+ */
 export const MS_PER_DAY = 86_400_000;
 
 /**

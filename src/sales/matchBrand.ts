@@ -16,13 +16,21 @@ export function matchBrand(brands: readonly Brand[], name: string): Brand {
   const exact = brands.filter((b) => b.name === wanted);
   if (exact.length === 1) return exact[0]!;
   if (exact.length > 1) throw new AmbiguousBrandError(wanted, exact);
-  const folded = fold(wanted);
-  const loose = brands.filter((b) => fold(b.name) === folded);
+  const folded = foldBrandName(wanted);
+  const loose = brands.filter((b) => foldBrandName(b.name) === folded);
   if (loose.length === 1) return loose[0]!;
   if (loose.length > 1) throw new AmbiguousBrandError(wanted, loose);
   throw new BrandNotFoundError(wanted, brands.map((b) => b.name));
 }
 
-function fold(text: string): string {
+/**
+ * The form brand names are compared in when no exact match decides: Unicode NFC, lower case.
+ * Also the key under which sales rows of one brand are added up, so "Cafe Mori" and
+ * "cafe mori" rows of one shop-day make one total.
+ *
+ * @example
+ * foldBrandName("Cafe MORI"); // "cafe mori"
+ */
+export function foldBrandName(text: string): string {
   return text.normalize("NFC").toLowerCase();
 }

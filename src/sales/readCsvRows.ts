@@ -16,7 +16,12 @@ export interface ReadCsvRowsOptions {
   readonly brand?: string;
 }
 
-/** Defaults of {@link ReadCsvRowsOptions}. */
+/**
+ * Defaults of {@link ReadCsvRowsOptions}.
+ *
+ * @example
+ * defaultReadCsvRowsOptions.source; // "input"
+ */
 export const defaultReadCsvRowsOptions = { source: "input" } as const;
 
 /**

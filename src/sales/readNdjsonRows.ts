@@ -11,7 +11,12 @@ export interface ReadNdjsonRowsOptions {
   readonly source?: string;
 }
 
-/** Defaults of {@link ReadNdjsonRowsOptions}. */
+/**
+ * Defaults of {@link ReadNdjsonRowsOptions}.
+ *
+ * @example
+ * defaultReadNdjsonRowsOptions.source; // "input"
+ */
 export const defaultReadNdjsonRowsOptions = { source: "input" } as const;
 
 /**

@@ -28,7 +28,12 @@ export interface ReadSalesOptions {
   readonly brand?: string;
 }
 
-/** Defaults of {@link ReadSalesOptions}. */
+/**
+ * Defaults of {@link ReadSalesOptions}.
+ *
+ * @example
+ * defaultReadSalesOptions.format; // "auto"
+ */
 export const defaultReadSalesOptions = { format: "auto", iterable: "chunks" } as const;
 
 /**

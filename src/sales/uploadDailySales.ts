@@ -19,6 +19,9 @@ import type { RowRef } from "./SalesInputRow.ts";
  * - `planned`: dry run, would be posted;
  * - `rejected`: the input is at fault (bad total, unknown brand or External Key, …), not sent;
  * - `failed`: the service or network failed after the client's retries.
+ *
+ * @example
+ * const status: SalesDayStatus = "unchanged";
  */
 export type SalesDayStatus = "uploaded" | "unchanged" | "planned" | "rejected" | "failed";
 
@@ -123,7 +126,12 @@ export interface UploadDailySalesOptions {
   readonly onProgress?: (progress: SalesProgress) => void;
 }
 
-/** Defaults of {@link UploadDailySalesOptions}. */
+/**
+ * Defaults of {@link UploadDailySalesOptions}.
+ *
+ * @example
+ * defaultUploadDailySalesOptions.concurrency; // 4
+ */
 export const defaultUploadDailySalesOptions = { concurrency: 4, journalScope: "default", force: false, dryRun: false } as const;
 
 interface Pending {
@@ -187,19 +195,34 @@ export async function uploadDailySales(
     // Brand names → brands, locally: one brands request per run.
     const brandOf = new Map<string, Brand | Error>();
     for (const day of input.days) {
-      if (brandOf.has(day.brand)) continue;
-      try {
-        brandOf.set(day.brand, matchBrand(brands, day.brand));
-      } catch (error) {
-        brandOf.set(day.brand, error as Error);
+      for (const name of namesOf(day)) {
+        if (brandOf.has(name)) continue;
+        try {
+          brandOf.set(name, matchBrand(brands, name));
+        } catch (error) {
+          brandOf.set(name, error as Error);
+        }
       }
     }
+    const dayBrand = (day: DailyTotal): Brand | Error => {
+      const found = namesOf(day).map((name) => brandOf.get(name)!);
+      const failed = found.find((b): b is Error => b instanceof Error);
+      if (failed !== undefined) return failed;
+      const ids = [...new Set(found.map((b) => (b as Brand).id))];
+      if (ids.length > 1) {
+        return new Error(
+          `brand names ${namesOf(day).map((n) => JSON.stringify(n)).join(", ")} name different brands (ids ${ids.join(", ")}) ` +
+            "but differ only in case, so their rows were added into one shop-day; write each brand one way",
+        );
+      }
+      return found[0] as Brand;
+    };
 
     // (brand, External Key) → SHOP ID, once each.
     const lookups = new Map<string, { readonly brand: Brand; readonly externalKey: string; shop?: Shop; error?: unknown }>();
     for (const day of input.days) {
-      const brand = brandOf.get(day.brand);
-      if (brand === undefined || brand instanceof Error) continue;
+      const brand = dayBrand(day);
+      if (brand instanceof Error) continue;
       const key = `${brand.id}\u0001${day.externalKey}`;
       if (!lookups.has(key)) lookups.set(key, { brand, externalKey: day.externalKey });
     }
@@ -216,7 +239,7 @@ export async function uploadDailySales(
     const byShopDay = new Map<string, Pending[]>();
     for (const day of input.days) {
       const base = { brand: day.brand, externalKey: day.externalKey, date: day.date, currency: day.currency, amount: day.amount, quantity: day.quantity, rows: day.rows };
-      const brand = brandOf.get(day.brand)!;
+      const brand = dayBrand(day);
       if (brand instanceof Error) {
         settle({ ...base, status: "rejected", reason: brand.message });
         continue;
@@ -297,6 +320,11 @@ function unknownKeyReason(error: unknown, brand: Brand, externalKey: string): st
     `no shop with External Key ${JSON.stringify(externalKey)} for brand ${JSON.stringify(brand.name)}; ` +
     "External Keys must be registered with the service operator (key and shop name) before sales can be uploaded"
   );
+}
+
+// DailyTotals built by hand may lack brandNames.
+function namesOf(day: DailyTotal): readonly string[] {
+  return day.brandNames === undefined || day.brandNames.length === 0 ? [day.brand] : day.brandNames;
 }
 
 function messageOf(error: unknown): string {

@@ -68,8 +68,16 @@ export async function uploadSales(client: Client, sources: SalesSource | readonl
   const sales = await readDailySales(list, options);
   const firstPath = salesSourcePath(list[0]!);
   const journal = options.journal === undefined ? (firstPath === undefined ? undefined : defaultJournalPath(firstPath)) : options.journal;
-  const { journal: _ignored, ...rest } = options;
-  return uploadDailySales(client, sales, { ...rest, ...(journal === undefined || journal === false ? {} : { journal }) });
+  const upload: UploadDailySalesOptions = {
+    ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+    ...(options.journalScope === undefined ? {} : { journalScope: options.journalScope }),
+    ...(options.force === undefined ? {} : { force: options.force }),
+    ...(options.dryRun === undefined ? {} : { dryRun: options.dryRun }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+    ...(journal === undefined || journal === false ? {} : { journal }),
+  };
+  return uploadDailySales(client, sales, upload);
 }
 
 /**

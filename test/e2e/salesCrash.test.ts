@@ -28,7 +28,11 @@ async function serve(sim: SimHandler, onPost: (count: number) => void): Promise<
       if (req.method === "POST") init.body = Buffer.concat(chunks);
       const response = await sim.handle(new Request(`http://sim${req.url ?? "/"}`, init));
       const body = Buffer.from(await response.arrayBuffer());
-      res.writeHead(response.status, Object.fromEntries(response.headers));
+      const out: Record<string, string> = {};
+      response.headers.forEach((value, key) => {
+        out[key] = value;
+      });
+      res.writeHead(response.status, out);
       res.end(body, () => {
         if (req.method === "POST" && response.status < 300) onPost(++acknowledged);
       });

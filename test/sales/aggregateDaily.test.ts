@@ -32,6 +32,15 @@ describe("aggregateDaily", () => {
     expect(days[1]!.rows.map((r) => r.line)).toEqual([2, 3, 4, 5]);
   });
 
+  test("brand spellings that differ only in case add into one shop-day", () => {
+    const { days } = aggregateDaily([
+      tx("GN-001", "2026-11-20T10:00:00+09:00", "12000", "2", { brand: "Cafe Mori" }),
+      tx("GN-001", "2026-11-20T13:00:00+09:00", "-2000", "-1", { brand: "cafe mori" }),
+      tx("GN-001", "2026-11-20T14:00:00+09:00", "500", "1", { brand: "CAFE MORI" }),
+    ]);
+    expect(days.map((d) => [d.brand, d.brandNames, d.amount, d.quantity])).toEqual([["Cafe Mori", ["Cafe Mori", "cafe mori", "CAFE MORI"], 10500, 2]]);
+  });
+
   test("the tz option moves the day boundary; a function gives each shop its zone", () => {
     const rows = [tx("A", "2026-11-19T23:30:00Z", "1", "1"), tx("B", "2026-11-19T23:30:00Z", "1", "1")];
     expect(aggregateDaily(rows, { brand: "X", tz: "UTC" }).days.map((d) => d.date)).toEqual(["2026-11-19", "2026-11-19"]);

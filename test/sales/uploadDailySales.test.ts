@@ -69,6 +69,27 @@ describe("uploadDailySales", () => {
     expect(reasons["GN-404"]).toMatch(/External Key "GN-404".*registered with the service operator/);
   });
 
+  test("case variants of one brand name resolve together; variants naming different brands are rejected", async () => {
+    const client = fakeClient(brands, { ...shops, "3/T-1": { id: 301, name: "twin 1" }, "4/T-1": { id: 401, name: "TWIN 1" } });
+    const report = await uploadDailySales(
+      client,
+      aggregateDaily([
+        day("Cafe Mori", "GN-001", "2026-11-20", 5, 1),
+        { ...day("CAFE MORI", "GN-001", "2026-11-21", 7, 1) },
+        { brand: "cafe mori", external_key: "GN-001", timestamp: "2026-11-21T10:00:00+09:00", amount: 1, quantity: 1 },
+        { brand: "twin", external_key: "T-1", timestamp: "2026-11-21T10:00:00+09:00", amount: 1, quantity: 1 },
+        { brand: "TWIN", external_key: "T-1", timestamp: "2026-11-21T11:00:00+09:00", amount: 1, quantity: 1 },
+      ]),
+    );
+    const byKey = report.days.map((d) => [d.brand, d.date, d.status]);
+    expect(byKey).toEqual([
+      ["CAFE MORI", "2026-11-21", "rejected"], // a daily total mixed with a transaction for the same day
+      ["Cafe Mori", "2026-11-20", "uploaded"],
+      ["twin", "2026-11-21", "rejected"],
+    ]);
+    expect(report.days[2]!.reason).toMatch(/brand names "twin", "TWIN" name different brands \(ids 3, 4\)/);
+  });
+
   test("two inputs resolving to the same shop-day are both rejected rather than overwrite each other", async () => {
     const client = fakeClient(brands, shops);
     const report = await uploadDailySales(client, aggregateDaily([day("Cafe Mori", "GN-001", "2026-11-20", 5, 1), day("Cafe Mori", "ALIAS", "2026-11-20", 7, 1), day("Cafe Mori", "ALIAS", "2026-11-22", 7, 1)]));
