@@ -212,7 +212,7 @@ export type {
   VisitKind,
   SimTransaction,
   SurveySample,
-  PathLossModel,
+  PathLossModel as SimPathLossModel,
 } from "./sim/World.ts";
 export type { SimulatorOptions, FaultOptions, SimHandler, SimPart } from "./sim/createSimHandler.ts";
 export { createSimHandler, defaultSimulatorOptions } from "./sim/createSimHandler.ts";

@@ -3,7 +3,7 @@
  *
  * @example
  * const raw: RawSignal = {
- *   row_key: "101:0000019a8f3c2e10", device_id: "f0:18:98:12:34:56", rssi: -61,
+ *   row_key: "101:0000019a9ec06410", device_id: "f0:18:98:12:34:56", rssi: -61,
  *   square_mac: "b8:27:eb:00:00:01", ts: 1763600000016, local: false,
  * };
  */
