@@ -219,6 +219,7 @@ interface OutputRow {
   readonly quantity: number | null;
   readonly rows: number;
   readonly reason?: string;
+  readonly note?: string;
 }
 
 function outputRow(r: SalesReportRow): OutputRow {
@@ -233,6 +234,7 @@ function outputRow(r: SalesReportRow): OutputRow {
     quantity: r.quantity ?? null,
     rows: r.rows.length,
     ...(r.reason === undefined ? {} : { reason: r.reason }),
+    ...(r.note === undefined ? {} : { note: r.note }),
   };
 }
 
@@ -244,7 +246,7 @@ function tableRows(rows: readonly OutputRow[]): Record<string, unknown>[] {
     return r.amount === null ? "" : digits === undefined ? String(r.amount) : r.amount.toFixed(digits);
   });
   const width = Math.max("amount".length, ...amounts.map((a) => a.length));
-  return rows.map((r, i) => ({ ...r, currency: r.amount_currency ?? "", amount: amounts[i]!.padStart(width), reason: r.reason ?? "" }));
+  return rows.map((r, i) => ({ ...r, currency: r.amount_currency ?? "", amount: amounts[i]!.padStart(width), reason: r.reason ?? r.note ?? "" }));
 }
 
 function writeDiagnostics(report: SalesReport, io: CliIo): void {

@@ -84,6 +84,11 @@ export interface DailyTotal {
   readonly kind: "transactions" | "daily";
   /** The rows that make up the total. */
   readonly rows: readonly RowRef[];
+  /**
+   * Rows of this shop-day that were rejected, so the total leaves them out (the other rows
+   * still go up; fix the file and re-run to send the corrected total). Absent when none.
+   */
+  readonly missingRows?: readonly RowRef[];
 }
 
 /**
@@ -164,6 +169,7 @@ export class DailyAggregator {
   readonly #resolvers = new Map<string, LocalDateResolver>();
   readonly #groups = new Map<string, Group>();
   readonly #rejectedRows: RejectedRow[] = [];
+  readonly #missing = new Map<string, RowRef[]>();
   #count = 0;
 
   /** @throws TypeError/RangeError for a bad option (unknown currency or time zone). */
@@ -242,6 +248,13 @@ export class DailyAggregator {
 
     if (reasons !== undefined || brand === undefined || externalKey === undefined || date === undefined || digits === undefined || typeof quantity === "string") {
       this.#rejectedRows.push({ ...ref, reason: (reasons ?? ["invalid row"]).join("; ") });
+      // Remember which shop-day the bad row belonged to, so its total can say it is incomplete.
+      if (brand !== undefined && externalKey !== undefined && date !== undefined) {
+        const key = `${foldBrandName(brand)}\u0001${externalKey}\u0001${date}`;
+        const list = this.#missing.get(key);
+        if (list === undefined) this.#missing.set(key, [ref]);
+        else list.push(ref);
+      }
       return;
     }
 
@@ -274,8 +287,9 @@ export class DailyAggregator {
   finish(): DailySales {
     const days: DailyTotal[] = [];
     const rejectedDays: RejectedDay[] = [];
-    const groups = [...this.#groups.values()].sort(compareGroups);
-    for (const g of groups) {
+    const groups = [...this.#groups.entries()].sort((a, b) => compareGroups(a[1], b[1]));
+    for (const [key, g] of groups) {
+      const missing = this.#missing.get(key);
       const reasons: string[] = [];
       if (g.otherCurrencies !== undefined) reasons.push(`mixed currencies in one shop-day: ${[g.currency, ...g.otherCurrencies].join(", ")}`);
       if (g.transactions > 0 && g.dailies > 0) {
@@ -304,6 +318,7 @@ export class DailyAggregator {
         quantity: g.quantity,
         kind: g.transactions > 0 ? "transactions" : "daily",
         rows: g.rows.slice(),
+        ...(missing === undefined ? {} : { missingRows: missing.slice() }),
       });
     }
     return { days, rejectedDays, rejectedRows: this.#rejectedRows.slice() };

@@ -47,6 +47,8 @@ export interface SalesReportRow {
   readonly quantity?: number;
   /** Why the day was rejected or failed. */
   readonly reason?: string;
+  /** A warning on a day that went up anyway, e.g. rows of it that were rejected and left out. */
+  readonly note?: string;
   /** Input rows behind the day. */
   readonly rows: readonly RowRef[];
 }
@@ -311,7 +313,13 @@ export async function uploadDailySales(
 
 function reportBase(p: Pending): Omit<SalesReportRow, "status"> {
   const d = p.day;
-  return { brand: d.brand, externalKey: d.externalKey, date: d.date, shopId: p.shop.id, currency: d.currency, amount: d.amount, quantity: d.quantity, rows: d.rows };
+  const missing = d.missingRows;
+  return {
+    brand: d.brand, externalKey: d.externalKey, date: d.date, shopId: p.shop.id, currency: d.currency, amount: d.amount, quantity: d.quantity, rows: d.rows,
+    ...(missing === undefined || missing.length === 0
+      ? {}
+      : { note: `incomplete: ${missing.length} rejected row(s) of this day left out (line ${missing.map((r) => r.line).join(", ")})` }),
+  };
 }
 
 function unknownKeyReason(error: unknown, brand: Brand, externalKey: string): string {

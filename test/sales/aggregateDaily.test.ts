@@ -98,6 +98,22 @@ describe("aggregateDaily", () => {
     ]);
   });
 
+  test("a day whose rows were partly rejected still counts its valid rows and lists the missing ones", () => {
+    const { days, rejectedRows } = aggregateDaily(
+      [
+        tx("A", "2026-11-20T10:00:00+09:00", "1000", "1", { line: 2 }),
+        tx("A", "2026-11-20T11:00:00+09:00", "12k", "1", { line: 3 }),
+        tx("A", "2026-11-21T11:00:00+09:00", "500", "1", { line: 4 }),
+      ],
+      { brand: "X" },
+    );
+    expect(rejectedRows.map((r) => r.line)).toEqual([3]);
+    expect(days.map((d) => [d.date, d.amount, d.missingRows?.map((r) => r.line)])).toEqual([
+      ["2026-11-20", 1000, [3]],
+      ["2026-11-21", 500, undefined],
+    ]);
+  });
+
   test("a row without brand and no brand option is rejected with a hint", () => {
     const { rejectedRows } = aggregateDaily([{ external_key: "A", date: "2026-11-20", amount: "1", quantity: "1" }]);
     expect(rejectedRows[0]!.reason).toMatch(/no brand: add a brand column or give the brand option/);

@@ -102,6 +102,19 @@ describe("uploadDailySales", () => {
     expect(client.calls.upload).toHaveLength(1);
   });
 
+  test("a day with rejected rows goes up with a note naming the lines left out", async () => {
+    const client = fakeClient(brands, shops);
+    const report = await uploadDailySales(
+      client,
+      aggregateDaily([
+        { ...day("Cafe Mori", "GN-001", "2026-11-20", 5, 1), line: 2 },
+        { ...day("Cafe Mori", "GN-001", "2026-11-20", 5, 1.5), date: undefined, timestamp: "2026-11-20T10:00:00+09:00", line: 3 },
+      ]),
+    );
+    expect(report.days).toHaveLength(1);
+    expect(report.days[0]).toMatchObject({ status: "uploaded", note: "incomplete: 1 rejected row(s) of this day left out (line 3)" });
+  });
+
   test("aggregation rejections are carried into the report", async () => {
     const client = fakeClient(brands, shops);
     const sales = aggregateDaily([day("Cafe Mori", "GN-001", "2026-11-20", -5, 1), { external_key: "GN-001", line: 9, amount: "x" }]);
