@@ -161,6 +161,58 @@ export {
 export type { AssessQualityOptions } from "./operators/assessQuality.ts";
 export { assessQuality, defaultAssessQuality } from "./operators/assessQuality.ts";
 // (end proximity/quality exports)
+// sessions, visits, dwell, counts, batch analysis, accuracy:
+export type { Session, SessionSensor } from "./kernels/Session.ts";
+export type {
+  SessionTrackerOptions,
+  ResolvedSessionTrackerOptions,
+  SessionSink,
+  SessionTrackerStats,
+} from "./kernels/SessionTracker.ts";
+export { SessionTracker, sessionTrackerOptions, defaultSessionTracker, estimatedDwell } from "./kernels/SessionTracker.ts";
+export type { LocalDay, WindowUnit } from "./kernels/LocalCalendar.ts";
+export { LocalCalendar, assertTimeZone } from "./kernels/LocalCalendar.ts";
+export type {
+  VisitKind,
+  ClassifiedSession,
+  VisitClassifierOptions,
+  ResolvedVisitClassifierOptions,
+  ClassifiedSessionSink,
+} from "./kernels/VisitClassifier.ts";
+export { VisitClassifier, visitClassifierOptions, defaultVisitClassifier, visitOrPass } from "./kernels/VisitClassifier.ts";
+export type { SuggestRssiThresholdOptions, RssiThresholdSuggestion, RssiMode } from "./kernels/suggestRssiThreshold.ts";
+export { suggestRssiThreshold, PeakRssiHistogram, defaultSuggestRssiThreshold } from "./kernels/suggestRssiThreshold.ts";
+export type { DwellBuckets, DwellStats } from "./kernels/dwellStats.ts";
+export { dwellStats, dwellBucket, DWELL_BUCKETS } from "./kernels/dwellStats.ts";
+export type { SessionWindow, WindowAggregate } from "./kernels/SessionWindows.ts";
+export { SessionWindows } from "./kernels/SessionWindows.ts";
+export type { DwellMeterOptions, WindowDwell } from "./kernels/DwellMeter.ts";
+export { DwellMeter, dwellMeterOptions, defaultDwellMeter } from "./kernels/DwellMeter.ts";
+export type { VisitHistoryStore } from "./kernels/MemoryVisitHistory.ts";
+export { MemoryVisitHistory } from "./kernels/MemoryVisitHistory.ts";
+export type { VisitCounterOptions, VisitSeries, VisitCounts } from "./kernels/VisitCounter.ts";
+export { VisitCounter, visitCounterOptions, defaultVisitCounter } from "./kernels/VisitCounter.ts";
+export type {
+  TruthPresence,
+  ScoreAgainstTruthOptions,
+  ClassScore,
+  ShopDayCountScore,
+  AccuracyScore,
+} from "./kernels/scoreAgainstTruth.ts";
+export { scoreAgainstTruth, defaultScoreAgainstTruth } from "./kernels/scoreAgainstTruth.ts";
+export type { DecodeSignalsOptions } from "./operators/decodeSignals.ts";
+export { decodeSignals } from "./operators/decodeSignals.ts";
+export type { SessionizeOptions } from "./operators/sessionize.ts";
+export { sessionize } from "./operators/sessionize.ts";
+export type { ClassifyVisitsOptions } from "./operators/classifyVisits.ts";
+export { classifyVisits } from "./operators/classifyVisits.ts";
+export type { MeasureDwellOptions } from "./operators/measureDwell.ts";
+export { measureDwell } from "./operators/measureDwell.ts";
+export type { CountVisitsOptions } from "./operators/countVisits.ts";
+export { countVisits } from "./operators/countVisits.ts";
+export type { AnalyzeOptions, AnalyzedSession, ShopDaySummary, AnalyzeResult } from "./analyze.ts";
+export { analyze, Analyzer } from "./analyze.ts";
+// (end sessions/visits exports)
 
 // --- sales ----------------------------------------------------------------
 export type { SalesInputRow, RowRef, SalesColumn } from "./sales/SalesInputRow.ts";
@@ -178,7 +230,7 @@ export { aggregateDaily } from "./sales/aggregateDaily.ts";
 export { parseMinorUnits, minorToMajor, formatMinorUnits } from "./sales/money.ts";
 export { parseSalesTimestamp } from "./sales/parseSalesTimestamp.ts";
 export { LocalDateResolver } from "./sales/LocalDateResolver.ts";
-export { matchBrand } from "./sales/matchBrand.ts";
+export { matchBrand, foldBrandName } from "./client/matchBrand.ts";
 export type { SalesJournalEntry, SalesJournalData, SalesJournalStore } from "./sales/SalesJournal.ts";
 export { emptySalesJournal, parseSalesJournal } from "./sales/SalesJournal.ts";
 export { fileJournal } from "./sales/fileJournal.ts";
@@ -227,7 +279,7 @@ export { chartMimeBundle } from "./report/chartMimeBundle.ts";
 export type { HourlyRow, HourlyChartOptions } from "./report/hourlyChart.ts";
 export { hourlyChart, defaultHourlyChart } from "./report/hourlyChart.ts";
 export type { DwellBucketCount, DwellHistogramOptions } from "./report/dwellHistogram.ts";
-export { dwellHistogram, defaultDwellHistogram, DWELL_CHART_BUCKETS } from "./report/dwellHistogram.ts";
+export { dwellHistogram, defaultDwellHistogram } from "./report/dwellHistogram.ts";
 export type { ZoneTimeRow, ProximityZonesChartOptions } from "./report/proximityZonesChart.ts";
 export { proximityZonesChart, defaultProximityZonesChart } from "./report/proximityZonesChart.ts";
 export type { ShareRow, RandomizedShareChartOptions } from "./report/randomizedShareChart.ts";
