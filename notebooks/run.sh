@@ -4,6 +4,8 @@
 #   npm run notebooks                      self-test of this runner, then every notebooks/*.ipynb
 #   bash notebooks/run.sh 02-proximity.ipynb        one notebook (no self-test when notebooks are named)
 #   bash notebooks/run.sh --no-install --out DIR X.ipynb
+#   bash notebooks/run.sh --update         after a fully green run, copy the outputs back into the
+#                                          committed notebooks (so they render on a repository page)
 #
 # Installs what is missing first: Deno from npm WITHOUT touching package-lock.json
 # (npm ci fails when the lock file holds deno: the registry lacks its non-Linux
@@ -21,14 +23,16 @@ cd "$ROOT"
 
 install=1
 self_test=1
+update=0
 out="$NB_DIR/.executed"
 notebooks=()
 while (($#)); do
   case "$1" in
     --no-install) install=0 ;;
     --no-self-test) self_test=0 ;;
+    --update) update=1 ;;
     --out) out="$(mkdir -p "$2" && cd "$2" && pwd)"; shift ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     *) notebooks+=("$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"); self_test=0 ;;
   esac
@@ -108,4 +112,8 @@ for nb in "${static_ok[@]}"; do
 done
 
 echo "notebooks: $passed passed, $failed failed"
-((failed == 0))
+((failed == 0)) || exit 1
+if ((update)); then
+  for nb in "${notebooks[@]}"; do cp "$out/$(basename "$nb")" "$nb"; done
+  echo "notebooks: outputs copied into ${#notebooks[@]} notebook(s)" >&2
+fi

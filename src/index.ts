@@ -261,7 +261,7 @@ export type {
   ShopLayout,
   ShopSignals,
   TruthVisit,
-  VisitKind,
+  VisitKind as TruthVisitKind,
   SimTransaction,
   SurveySample,
   PathLossModel as SimPathLossModel,

@@ -135,6 +135,8 @@ def execute(path: str, out_dir: str) -> bool:
         nb,
         timeout=CELL_TIMEOUT_S,
         startup_timeout=120,
+        # Timestamps in cell metadata would make every re-run a diff of the committed notebooks.
+        record_timing=False,
         kernel_name=nb.metadata.get("kernelspec", {}).get("name", "deno"),
         resources={"metadata": {"path": os.path.dirname(os.path.abspath(path))}},
     )

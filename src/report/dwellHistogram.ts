@@ -2,6 +2,7 @@ import * as Plot from "@observablehq/plot";
 import { chartTheme } from "./chartTheme.ts";
 import { checkRows } from "./checkRows.ts";
 import { renderPlot } from "./renderPlot.ts";
+import { DWELL_BUCKETS, dwellBucket, type DwellBuckets } from "../kernels/dwellStats.ts";
 
 /**
  * The count of visits in one dwell bucket, e.g. `{ bucket: "5–20 min", count: 31 }`.
@@ -43,49 +44,43 @@ export interface DwellHistogramOptions {
  */
 export const defaultDwellHistogram = Object.freeze({ title: "Dwell time of visits", unit: "visits", height: 280 });
 
-/**
- * The dwell buckets used when {@link dwellHistogram} is given raw minutes: lower bounds in
- * minutes (inclusive) and labels, matching footfall's reporting buckets
- * (< 5 min, 5–20 min, 20–60 min, 1–6 h, ≥ 6 h).
- *
- * @example
- * DWELL_CHART_BUCKETS[1]; // { fromMin: 5, label: "5–20 min" }
- */
-export const DWELL_CHART_BUCKETS: readonly { readonly fromMin: number; readonly label: string }[] = Object.freeze([
-  { fromMin: 0, label: "< 5 min" },
-  { fromMin: 5, label: "5–20 min" },
-  { fromMin: 20, label: "20–60 min" },
-  { fromMin: 60, label: "1–6 h" },
-  { fromMin: 360, label: "≥ 6 h" },
-]);
-
 function bucketMinutes(minutes: readonly number[]): DwellBucketCount[] {
-  const counts = DWELL_CHART_BUCKETS.map(() => 0);
+  const counts: Record<keyof DwellBuckets, number> = { lt5m: 0, m5to20: 0, m20to60: 0, h1to6: 0, ge6h: 0 };
   for (let i = 0; i < minutes.length; i++) {
     const m = minutes[i] as number;
     if (typeof m !== "number" || !Number.isFinite(m) || m < 0) {
       throw new RangeError(`dwellHistogram: dwell ${i} must be a finite number of minutes ≥ 0, got ${String(m)}`);
     }
-    let k = DWELL_CHART_BUCKETS.length - 1;
-    while (k > 0 && m < (DWELL_CHART_BUCKETS[k] as { fromMin: number }).fromMin) k--;
-    counts[k] = (counts[k] as number) + 1;
+    counts[dwellBucket(m * 60_000)]++;
   }
-  return DWELL_CHART_BUCKETS.map((b, k) => ({ bucket: b.label, count: counts[k] as number }));
+  return fromBuckets(counts);
+}
+
+function fromBuckets(buckets: DwellBuckets): DwellBucketCount[] {
+  return DWELL_BUCKETS.map((b) => ({ bucket: b.label, count: buckets[b.key] }));
 }
 
 /**
  * Bar chart of visits per dwell bucket, each bar labelled with its count and share: how long
- * people stay. Takes bucket counts (e.g. from the analytics summary) or raw dwell times in
- * minutes, which are put into {@link DWELL_CHART_BUCKETS}. Returns a standalone SVG string.
+ * people stay. Takes the analytics' `DwellBuckets` (e.g. `result.days[0].dwell.buckets`), raw
+ * dwell times in minutes (put into the same buckets, `DWELL_BUCKETS`: < 5 min, 5–20 min,
+ * 20–60 min, 1–6 h, ≥ 6 h), or bucket counts with labels of your own. Returns a standalone SVG string.
  *
  * @example
+ * dwellHistogram({ lt5m: 12, m5to20: 30, m20to60: 9, h1to6: 2, ge6h: 0 });
  * dwellHistogram([3, 7.5, 12, 45, 90]).includes("5–20 min"); // true
- * dwellHistogram([{ bucket: "< 5 min", count: 4 }, { bucket: "5–20 min", count: 9 }]);
+ * dwellHistogram([{ bucket: "short", count: 4 }, { bucket: "long", count: 9 }]);
  */
-export function dwellHistogram(input: readonly DwellBucketCount[] | readonly number[], options: DwellHistogramOptions = {}): string {
-  if (!Array.isArray(input)) throw new TypeError("dwellHistogram: expected bucket counts or dwell minutes (an array)");
-  const buckets: readonly DwellBucketCount[] =
-    input.length > 0 && typeof input[0] === "number" ? bucketMinutes(input as readonly number[]) : (input as readonly DwellBucketCount[]);
+export function dwellHistogram(
+  input: DwellBuckets | readonly DwellBucketCount[] | readonly number[],
+  options: DwellHistogramOptions = {},
+): string {
+  if (input === null || typeof input !== "object") throw new TypeError("dwellHistogram: expected dwell buckets, bucket counts or dwell minutes");
+  const buckets: readonly DwellBucketCount[] = !Array.isArray(input)
+    ? fromBuckets(input as DwellBuckets)
+    : input.length > 0 && typeof input[0] === "number"
+      ? bucketMinutes(input as readonly number[])
+      : (input as readonly DwellBucketCount[]);
   checkRows("dwellHistogram", buckets, ["count"], true);
   const unit = options.unit ?? defaultDwellHistogram.unit;
   const height = options.height ?? defaultDwellHistogram.height;

@@ -41,6 +41,9 @@ export interface VisitTimelineChartOptions {
  */
 export const defaultVisitTimelineChart = Object.freeze({ title: "One visit: nearest sensor over time" });
 
+// Above this many slices the per-slice dots are left out.
+const MAX_DOTS = 60;
+
 /**
  * Step chart of one visit's nearest sensor per time slice against minutes since the visit's
  * first slice (so no time zone is involved): the path a shopper took through the shop.
@@ -75,7 +78,8 @@ export function visitTimelineChart(points: readonly TimelinePoint[], options: Vi
       y: { domain: sensors, label: null },
       marks: [
         Plot.line(data, { x: "minute", y: "sensor", curve: "step-after", stroke: chartTheme.color.visitors, strokeWidth: 2 }),
-        Plot.dot(data, { x: "minute", y: "sensor", r: 3, fill: chartTheme.color.visitors, stroke: chartTheme.background }),
+        // Dots mark the slices while they can be told apart; on long visits they would only blur the steps.
+        ...(data.length <= MAX_DOTS ? [Plot.dot(data, { x: "minute", y: "sensor", r: 3, fill: chartTheme.color.visitors, stroke: chartTheme.background })] : []),
       ],
     },
   );
