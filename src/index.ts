@@ -172,8 +172,8 @@ export type {
 export { SessionTracker, sessionTrackerOptions, defaultSessionTracker, estimatedDwell } from "./kernels/SessionTracker.ts";
 export type { LocalDay, WindowUnit } from "./kernels/LocalCalendar.ts";
 export { LocalCalendar, assertTimeZone } from "./kernels/LocalCalendar.ts";
-// VisitKind (same union) is exported by the simulator section.
 export type {
+  VisitKind,
   ClassifiedSession,
   VisitClassifierOptions,
   ResolvedVisitClassifierOptions,

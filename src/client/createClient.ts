@@ -12,8 +12,6 @@ import {
   shopByExternalKeyPath,
   wifiSignalsPath,
 } from "../contract/paths.ts";
-import { AmbiguousBrandError } from "../errors/AmbiguousBrandError.ts";
-import { BrandNotFoundError } from "../errors/BrandNotFoundError.ts";
 import { ContractError } from "../errors/ContractError.ts";
 import { HttpError, isHttpError } from "../errors/HttpError.ts";
 import { NetworkError } from "../errors/NetworkError.ts";
@@ -26,6 +24,7 @@ import { createSemaphore, type Semaphore } from "./createSemaphore.ts";
 import { isRetryable, markTransient } from "./isRetryable.ts";
 import { isTruncatedJson } from "./isTruncatedJson.ts";
 import { linkSignals } from "./linkSignals.ts";
+import { matchBrand } from "./matchBrand.ts";
 import { maskEmail } from "./maskEmail.ts";
 import { parseRetryAfter } from "./parseRetryAfter.ts";
 import { raceSignal } from "./raceSignal.ts";
@@ -262,17 +261,7 @@ class FootfallClient implements Client {
    */
   async findBrand(name: string, options?: CallOptions): Promise<Brand> {
     if (typeof name !== "string" || name.trim() === "") throw new TypeError("Expected brand `name` to be a non-empty string.");
-    const wanted = name.trim();
-    const brands = await this.listBrands(options);
-    const exact = brands.filter((b) => b.name === wanted);
-    if (exact.length === 1) return exact[0]!;
-    if (exact.length > 1) throw new AmbiguousBrandError(wanted, exact);
-    const fold = (s: string) => s.normalize("NFC").toLowerCase();
-    const folded = fold(wanted);
-    const loose = brands.filter((b) => fold(b.name) === folded);
-    if (loose.length === 1) return loose[0]!;
-    if (loose.length > 1) throw new AmbiguousBrandError(wanted, loose);
-    throw new BrandNotFoundError(wanted, brands.map((b) => b.name));
+    return matchBrand(await this.listBrands(options), name);
   }
 
   /**

@@ -2,7 +2,7 @@ import { CURRENCY_MINOR_DIGITS } from "../contract/currencies.ts";
 import { parseCalendarDate } from "./calendar.ts";
 import { LocalDateResolver, assertTimeZone } from "./LocalDateResolver.ts";
 import { formatMinorUnits, minorToMajor, parseMinorUnits } from "./money.ts";
-import { foldBrandName } from "./matchBrand.ts";
+import { foldBrandName } from "../client/matchBrand.ts";
 import { parseSalesTimestamp } from "./parseSalesTimestamp.ts";
 import type { RowRef, SalesInputRow } from "./SalesInputRow.ts";
 

@@ -7,7 +7,7 @@ import { isShopNotFoundError } from "../errors/ShopNotFoundError.ts";
 import type { DailySales, DailyTotal, RejectedRow } from "./DailyAggregator.ts";
 import { fileJournal } from "./fileJournal.ts";
 import { hashSalesRecord } from "./hashSalesRecord.ts";
-import { matchBrand } from "./matchBrand.ts";
+import { matchBrand } from "../client/matchBrand.ts";
 import type { SalesJournalStore } from "./SalesJournal.ts";
 import { SalesJournalWriter } from "./SalesJournalWriter.ts";
 import type { RowRef } from "./SalesInputRow.ts";

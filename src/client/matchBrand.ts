@@ -4,7 +4,7 @@ import { BrandNotFoundError } from "../errors/BrandNotFoundError.ts";
 
 /**
  * Picks the brand called `name` from a brand list already fetched, so an upload run lists
- * brands once and resolves every brand name locally. Same rule as `Client.findBrand`: the
+ * brands once and resolves every brand name locally; `Client.findBrand` uses it too. The
  * exact name if exactly one brand has it, else the case-insensitive match (Unicode NFC) if
  * exactly one; several equal matches → `AmbiguousBrandError`, none → `BrandNotFoundError`.
  *
