@@ -21,6 +21,11 @@ export interface BenchRow {
   readonly met: boolean;
   /** Optional spread or note, e.g. "min 1.1 / max 1.4". */
   readonly note?: string;
+  /**
+   * Row number in issue 9's table (1 decode … 7 simulator), so the runner prints rows in that
+   * order whichever file produced them. When absent, the runner infers it from `figure`.
+   */
+  readonly row?: number;
 }
 
 /** Timing summary of repeated runs, milliseconds. */
