@@ -1,0 +1,118 @@
+import { describe, expect, it } from "vitest";
+import {
+  VisitClassifier,
+  visitClassifierOptions,
+  visitOrPass,
+  type ClassifiedSession,
+  type VisitClassifierOptions,
+} from "../../src/kernels/VisitClassifier.ts";
+import type { Session } from "../../src/kernels/Session.ts";
+import { session } from "./sessionFixtures.ts";
+
+const MIN = 60_000;
+const H = 3_600_000;
+const DAY = 24 * H;
+const D0 = Date.UTC(2026, 10, 16); // a UTC midnight
+
+function classify(sessions: readonly Session[], options: VisitClassifierOptions = {}, flush = true) {
+  const out: ClassifiedSession[] = [];
+  const c = new VisitClassifier({ timeZone: "UTC", visitorRssi: -65, ...options }, { session: (s) => out.push(s) });
+  for (const s of sessions) c.push(s);
+  if (flush) c.flush();
+  return { out, c };
+}
+
+describe("visitOrPass", () => {
+  it("needs both the dwell and the signal strength", () => {
+    expect(visitOrPass({ dwellMs: 3 * MIN, peakSmoothedRssi: -58 }, { visitorRssi: -65 })).toBe("visitor");
+    // Lingering at the window for ten minutes: long enough, but never close.
+    expect(visitOrPass({ dwellMs: 10 * MIN, peakSmoothedRssi: -76 }, { visitorRssi: -65 })).toBe("passerby");
+    // Walked past the open door: strong but brief.
+    expect(visitOrPass({ dwellMs: 20_000, peakSmoothedRssi: -50 }, { visitorRssi: -65 })).toBe("passerby");
+    // Thresholds are inclusive.
+    expect(visitOrPass({ dwellMs: MIN, peakSmoothedRssi: -65 }, { minDwellMs: MIN, visitorRssi: -65 })).toBe("visitor");
+  });
+});
+
+describe("VisitClassifier", () => {
+  it("flags staff from the day's summed presence in opening hours, and equipment from whole-day presence", () => {
+    const staff = "aa:00:00:00:00:05";
+    const printer = "aa:00:00:00:00:06";
+    const { out } = classify([
+      session(D0 + 10 * H, D0 + 13 * H, { device: staff }),
+      session(D0 + 14 * H, D0 + 16 * H, { device: staff }), // 5 h of 12 ≥ 40 %
+      session(D0 + 11 * H, D0 + 15 * H), // a 4 h visit: < 40 %
+      session(D0 + 60_000, D0 + DAY - 60_000, { device: printer }),
+      session(D0 + 12 * H, D0 + 12 * H + 10 * MIN, { device: "aa:00:00:00:00:07", peakSmoothedRssi: -80 }),
+    ]);
+    const kinds = Object.fromEntries(out.map((s) => [`${s.device}@${(s.start - D0) / H}`, s.kind]));
+    expect(kinds).toEqual({
+      [`${printer}@${60_000 / H}`]: "stationary",
+      [`${staff}@10`]: "staff",
+      ["aa:00:00:00:00:01@11"]: "visitor",
+      [`${staff}@14`]: "staff",
+      ["aa:00:00:00:00:07@12"]: "passerby",
+    });
+    expect(out.every((s) => s.date === "2026-11-16" && !s.late && s.visitorRssi === -65)).toBe(true);
+  });
+
+  it("holds a day until every session starting in it has arrived, then emits it sorted by start", () => {
+    const a = session(D0 + 12 * H, D0 + 13 * H, { device: "aa:00:00:00:00:02", complete: D0 + 10 * H });
+    const b = session(D0 + 10 * H, D0 + 14 * H, { device: "aa:00:00:00:00:01", complete: D0 + 23 * H });
+    const c = session(D0 + DAY + 10 * H, D0 + DAY + 11 * H, { complete: D0 + DAY + 10 * H });
+    const { out, c: classifier } = classify([a, b], {}, false);
+    expect(out).toHaveLength(0);
+    expect(classifier.pending).toBe(2);
+    classifier.push(c); // complete passed the end of day 0
+    expect(out.map((s) => s.start)).toEqual([b.start, a.start]);
+    // complete: the first promises its own start, the last the end of the day.
+    expect(out.map((s) => s.complete)).toEqual([b.start, D0 + DAY]);
+    classifier.flush();
+    expect(out.map((s) => s.date)).toEqual(["2026-11-16", "2026-11-16", "2026-11-17"]);
+  });
+
+  it("decides a day anyway maxDayWaitMs after it ends, and classifies a straggler on its own", () => {
+    const day0 = session(D0 + 12 * H, D0 + 12 * H + 20 * MIN, { complete: D0 });
+    // Equipment that never leaves keeps `complete` at its start; the watermark moves on.
+    const later = session(D0 + DAY + 7 * H, D0 + DAY + 7 * H + 10 * MIN, { complete: D0, watermark: D0 + DAY + 7 * H });
+    const straggler = session(D0, D0 + 2 * DAY - H, { device: "aa:00:00:00:00:09" });
+    const { out } = classify([day0, later, straggler], { maxDayWaitMs: 6 * H });
+    expect(out.map((s) => [s.start, s.kind, s.late])).toEqual([
+      [day0.start, "visitor", false],
+      [straggler.start, "stationary", true],
+      [later.start, "visitor", false],
+    ]);
+  });
+
+  it("learns the threshold per shop from bimodal data when visitorRssi is auto", () => {
+    const sessions: Session[] = [];
+    // Deterministic spread: insiders around −55 dBm, people at the window around −78 dBm.
+    for (let i = 0; i < 300; i++) {
+      const jitter = ((i * 37) % 11) - 5;
+      const inside = i % 3 === 0;
+      sessions.push(
+        session(D0 + 10 * H + i * MIN, D0 + 10 * H + i * MIN + 5 * MIN, {
+          device: `aa:00:00:00:${(i >> 8).toString(16).padStart(2, "0")}:${(i & 255).toString(16).padStart(2, "0")}`,
+          peakSmoothedRssi: (inside ? -55 : -78) + jitter,
+        }),
+      );
+    }
+    const { out } = classify(sessions, { visitorRssi: "auto", fallbackVisitorRssi: -50 });
+    const threshold = out[0]!.visitorRssi;
+    expect(threshold).toBeGreaterThan(-73);
+    expect(threshold).toBeLessThan(-60);
+    expect(out.filter((s) => s.kind === "visitor")).toHaveLength(100);
+    // Without enough data it falls back to the physical value.
+    const few = classify(sessions.slice(0, 10), { visitorRssi: "auto", fallbackVisitorRssi: -61 });
+    expect(few.out[0]!.visitorRssi).toBe(-61);
+  });
+
+  it("validates options eagerly", () => {
+    expect(() => visitClassifierOptions({ minDwellMs: -1 })).toThrow(RangeError);
+    expect(() => visitClassifierOptions({ visitorRssi: 5 })).toThrow(RangeError);
+    expect(() => visitClassifierOptions({ openingHours: [22, 10] })).toThrow(RangeError);
+    expect(() => visitClassifierOptions({ timeZone: "Nowhere/City" })).toThrow(RangeError);
+    expect(() => visitClassifierOptions({ staffShare: 2 })).toThrow(RangeError);
+    expect(visitClassifierOptions().visitorRssi).toBe("auto");
+  });
+});
