@@ -294,3 +294,8 @@ export type { AccuracyRow, AccuracyChartOptions } from "./report/accuracyChart.t
 export { accuracyChart, defaultAccuracyChart } from "./report/accuracyChart.ts";
 export type { TableColumn, TableHtmlOptions } from "./report/tableHtml.ts";
 export { tableHtml, escapeHtml } from "./report/tableHtml.ts";
+// HTML report (the demo's report.html):
+export type { HtmlReportInput, ReportShop, ReportShopAccuracy, ReportAccuracy } from "./report/htmlReport.ts";
+export { htmlReport, defaultHtmlReport } from "./report/htmlReport.ts";
+export type { VisitorsReceiptsChartOptions } from "./report/reportCharts.ts";
+export { visitorsReceiptsChart, defaultVisitorsReceiptsChart } from "./report/reportCharts.ts";
