@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { map } from "rxjs";
+import { TestScheduler } from "rxjs/testing";
+import { classifyVisits } from "../../src/operators/classifyVisits.ts";
+import type { Session } from "../../src/kernels/Session.ts";
+import { session } from "../kernels/sessionFixtures.ts";
+
+const scheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+const MIN = 60_000;
+const H = 3_600_000;
+const D0 = Date.UTC(2026, 10, 16);
+
+describe("classifyVisits (marbles)", () => {
+  it("holds a day's sessions until the day is complete, then emits them sorted by start", () => {
+    scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const a = session(D0 + 12 * H, D0 + 12 * H + 20 * MIN, { device: "aa:00:00:00:00:02", complete: D0 + 11 * H });
+      const b = session(D0 + 11 * H, D0 + 13 * H, { complete: D0 + 20 * H });
+      const p = session(D0 + 14 * H, D0 + 14 * H + 4 * MIN, { device: "aa:00:00:00:00:03", peakSmoothedRssi: -80, complete: D0 + 14 * H });
+      const next = session(D0 + 24 * H + 10 * H, D0 + 24 * H + 11 * H, { complete: D0 + 24 * H + 10 * H });
+      const source = cold<Session>("-a-b-p-n------|", { a, b, p, n: next });
+      const out = source.pipe(classifyVisits({ timeZone: "UTC", visitorRssi: -65 }), map((s) => `${s.date} ${s.device.slice(-1)} ${s.kind}`));
+      expectObservable(out).toBe("-------(xyz)--(w|)", {
+        x: "2026-11-16 1 visitor",
+        y: "2026-11-16 2 visitor",
+        z: "2026-11-16 3 passerby",
+        w: "2026-11-17 1 visitor",
+      });
+      expectSubscriptions(source.subscriptions).toBe("^-------------!");
+    });
+  });
+
+  it("drops held sessions on unsubscribe and passes errors through", () => {
+    scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold<Session>("-a---|", { a: session(D0 + 12 * H, D0 + 13 * H) });
+      expectObservable(source.pipe(classifyVisits({ timeZone: "UTC" })), "^--!").toBe("----");
+      expectSubscriptions(source.subscriptions).toBe("^--!");
+      const failing = cold<Session>("-a-#", { a: session(D0 + 12 * H, D0 + 13 * H) });
+      expectObservable(failing.pipe(classifyVisits({ timeZone: "UTC" }))).toBe("---#");
+    });
+  });
+
+  it("validates options when the operator is created", () => {
+    expect(() => classifyVisits({ minDwellMs: -5 })).toThrow(RangeError);
+  });
+});
