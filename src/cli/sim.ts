@@ -1,11 +1,176 @@
-import { EXIT_USAGE, type Command } from "./common.ts";
+import { readFile, writeFile } from "node:fs/promises";
+import { performance } from "node:perf_hooks";
+import type { WorldOptions } from "../sim/createWorld.ts";
+import { defaultSimulatorOptions, type FaultOptions } from "../sim/createSimHandler.ts";
+import { startSimulator, type StartSimulatorOptions } from "../sim/startSimulator.ts";
+import { EXIT_OK, UsageError, parseFlags, type CliIo, type Command } from "./common.ts";
 
-/** `footfall sim` — placeholder until its issue lands. */
+const help = `usage: footfall sim [flags]
+
+Serves the whole service interface (brands, shop lookup, sales, signals) from a seeded
+simulated world on 127.0.0.1, plus /__sim/world and /__sim/truth?shop=ID. Prints
+"footfall sim listening on http://127.0.0.1:PORT" on stdout when ready; credentials and a
+world summary go to stderr. Ctrl-C (SIGINT/SIGTERM) stops it.
+
+  --port N            port of {base_url} (and {signal_url}); 0 = any free port (default 0)
+  --signal-port N     serve {signal_url} on its own port
+  --seed S            seed of the world and the faults (default 1)
+  --world FILE        JSON WorldOptions (shops, brands, sensorsPerShop, wallLossDb, …)
+  --start DATE        first day, YYYY-MM-DD (shop-local) or epoch ms (default 2026-11-16)
+  --days N            days to simulate (default 1)
+  --speed X           live mode: data appears as simulated time (X× real time from --start) reaches it
+  --email E           account e-mail (default ${defaultSimulatorOptions.email})
+  --token T           account token (default ${defaultSimulatorOptions.token})
+  --data-dir DIR      persist uploaded sales in DIR across restarts
+  --truth FILE        write the ground-truth visits as NDJSON to FILE
+  --fail-rate P       share of API requests answered 500/503 (default 0)
+  --throttle-rate P   share answered 429 with Retry-After (default 0)
+  --truncate-rate P   share of successful bodies cut mid-JSON (default 0)
+  --latency-ms N      delay before every API response (default 0)
+  --retry-after S     Retry-After of throttled responses, seconds (default 1)
+  --since-mode M      inclusive (default) or exclusive reading of since
+  --ts-unit U         unit of ts: s, ms (default), us or ns`;
+
+const flags = {
+  port: { type: "string" },
+  "signal-port": { type: "string" },
+  seed: { type: "string" },
+  world: { type: "string" },
+  start: { type: "string" },
+  days: { type: "string" },
+  speed: { type: "string" },
+  email: { type: "string" },
+  token: { type: "string" },
+  "data-dir": { type: "string" },
+  truth: { type: "string" },
+  "fail-rate": { type: "string" },
+  "throttle-rate": { type: "string" },
+  "truncate-rate": { type: "string" },
+  "latency-ms": { type: "string" },
+  "retry-after": { type: "string" },
+  "since-mode": { type: "string" },
+  "ts-unit": { type: "string" },
+} as const;
+
+/** `footfall sim`: the simulator on a local port until interrupted. */
 export const command: Command = {
-  summary: "sim (not built yet)",
-  help: "usage: footfall sim (not built yet)",
-  async run(_argv, io) {
-    io.stderr.write("footfall sim: not built yet\n");
-    return EXIT_USAGE;
+  summary: "serve the whole service interface locally from a seeded world",
+  help,
+  async run(argv, io) {
+    const { values } = parseFlags(argv, flags);
+    const options = await optionsFrom(values);
+    const t0 = performance.now();
+    let sim;
+    try {
+      sim = await startSimulator(options);
+    } catch (error) {
+      // Option validation errors are usage errors (exit 2); anything else (port in use) fails.
+      if (error instanceof RangeError || error instanceof TypeError) throw new UsageError(error.message);
+      throw error;
+    }
+    const buildMs = performance.now() - t0;
+    try {
+      if (values.truth !== undefined) {
+        let text = "";
+        for (const v of sim.world.truth()) text += `${JSON.stringify(v)}\n`;
+        await writeFile(values.truth, text, "utf8");
+      }
+      summarize(io, sim, buildMs, values.truth);
+      io.stdout.write(`footfall sim listening on ${sim.baseUrl}\n`);
+      await aborted(io.signal);
+      io.stderr.write("footfall sim: stopping\n");
+    } finally {
+      await sim.close();
+    }
+    return EXIT_OK;
   },
 };
+
+type Values = ReturnType<typeof parseFlags<typeof flags>>["values"];
+
+async function optionsFrom(values: Values): Promise<StartSimulatorOptions> {
+  let world: WorldOptions = {};
+  if (values.world !== undefined) {
+    let text: string;
+    try {
+      text = await readFile(values.world, "utf8");
+    } catch (error) {
+      throw new UsageError(`--world: cannot read ${values.world}: ${(error as Error).message}`);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new UsageError(`--world: ${values.world} is not JSON`);
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new UsageError("--world: expected a JSON object of WorldOptions");
+    world = parsed as WorldOptions;
+  }
+  const seed = values.seed === undefined ? undefined : /^-?\d+$/.test(values.seed) ? Number(values.seed) : values.seed;
+  if (seed !== undefined) world = { ...world, seed };
+  if (values.start !== undefined) world = { ...world, start: /^\d+$/.test(values.start) ? Number(values.start) : values.start };
+  if (values.days !== undefined) world = { ...world, days: integer("--days", values.days) };
+  const faults: { -readonly [K in keyof FaultOptions]: FaultOptions[K] } = {};
+  if (values["fail-rate"] !== undefined) faults.failRate = number("--fail-rate", values["fail-rate"]);
+  if (values["throttle-rate"] !== undefined) faults.throttleRate = number("--throttle-rate", values["throttle-rate"]);
+  if (values["truncate-rate"] !== undefined) faults.truncateRate = number("--truncate-rate", values["truncate-rate"]);
+  if (values["latency-ms"] !== undefined) faults.latencyMs = number("--latency-ms", values["latency-ms"]);
+  if (values["retry-after"] !== undefined) faults.retryAfterS = integer("--retry-after", values["retry-after"]);
+  const sinceMode = values["since-mode"];
+  if (sinceMode !== undefined && sinceMode !== "inclusive" && sinceMode !== "exclusive") throw new UsageError("--since-mode must be inclusive or exclusive");
+  const tsUnit = values["ts-unit"];
+  if (tsUnit !== undefined && tsUnit !== "s" && tsUnit !== "ms" && tsUnit !== "us" && tsUnit !== "ns") throw new UsageError("--ts-unit must be s, ms, us or ns");
+  return {
+    world,
+    faults,
+    ...(seed !== undefined ? { seed } : {}),
+    ...(values.port !== undefined ? { port: integer("--port", values.port) } : {}),
+    ...(values["signal-port"] !== undefined ? { signalPort: integer("--signal-port", values["signal-port"]) } : {}),
+    ...(values.speed !== undefined ? { speed: number("--speed", values.speed) } : {}),
+    ...(values.email !== undefined ? { email: values.email } : {}),
+    ...(values.token !== undefined ? { token: values.token } : {}),
+    ...(values["data-dir"] !== undefined ? { dataDir: values["data-dir"] } : {}),
+    ...(sinceMode !== undefined ? { sinceMode } : {}),
+    ...(tsUnit !== undefined ? { tsUnit } : {}),
+  };
+}
+
+function number(flag: string, text: string): number {
+  const v = Number(text);
+  if (text.trim() === "" || !Number.isFinite(v)) throw new UsageError(`${flag} must be a number, got ${JSON.stringify(text)}`);
+  return v;
+}
+
+function integer(flag: string, text: string): number {
+  const v = number(flag, text);
+  if (!Number.isInteger(v)) throw new UsageError(`${flag} must be an integer, got ${JSON.stringify(text)}`);
+  return v;
+}
+
+function summarize(io: CliIo, sim: Awaited<ReturnType<typeof startSimulator>>, buildMs: number, truthFile: string | undefined): void {
+  const w = sim.world;
+  const lines = [
+    `footfall sim: base_url ${sim.baseUrl}  signal_url ${sim.signalUrl}`,
+    // The simulator's own throwaway account: printing it is the point (clients need it).
+    `footfall sim: credentials  x-user-email: ${sim.email}  x-user-token: ${sim.token}`,
+    `footfall sim: world seed ${JSON.stringify(w.seed)}, ${new Date(w.startMs).toISOString()} … ${new Date(w.endMs).toISOString()}, ` +
+      `${w.signalCount()} signals, built in ${Math.round(buildMs)} ms`,
+  ];
+  for (const shop of w.shops) {
+    const brand = w.brands.find((b) => b.id === shop.brandId)!;
+    const visitors = w.truth(shop.id).filter((v) => v.kind === "visitor").length;
+    lines.push(
+      `  shop ${shop.id} ${JSON.stringify(shop.name)}  brand ${brand.id} ${JSON.stringify(brand.name)}  key ${shop.externalKey}  ` +
+        `${shop.sensors.length} sensors  ${w.signalCount(shop.id)} signals  ${visitors} visitors`,
+    );
+  }
+  if (truthFile !== undefined) lines.push(`footfall sim: ground truth written to ${truthFile}`);
+  io.stderr.write(`${lines.join("\n")}\n`);
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+}

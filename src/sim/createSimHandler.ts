@@ -1,10 +1,11 @@
-import { formatRowKey } from "../codec/rowKey.ts";
 import { isRts, millisToRts, rtsToMillis } from "../codec/rts.ts";
 import { isCurrencyCode } from "../contract/currencies.ts";
 import { HEADER_EMAIL, HEADER_TOKEN, SIGNALS_LIMIT_DEFAULT, SIGNALS_LIMIT_MAX, pathPatterns } from "../contract/paths.ts";
 import type { SalesStatsDaily } from "../contract/salesStatsDaily.ts";
 import { createWorld, type WorldOptions } from "./createWorld.ts";
 import { parseCalendarDate } from "./localTime.ts";
+import { BytesResponse } from "./BytesResponse.ts";
+import { PageEncoder } from "./PageEncoder.ts";
 import { createRng, hashSeed, type Rng } from "./prng.ts";
 import { SalesStore } from "./SalesStore.ts";
 import type { World } from "./World.ts";
@@ -124,7 +125,7 @@ export function createSimHandler(options: SimulatorOptions = {}): SimHandler {
   const realStart = clock();
   const liveStart = o.liveStart ?? world.startMs;
   const simNow = (): number | undefined => (o.speed === undefined ? undefined : liveStart + (clock() - realStart) * o.speed);
-  const state: State = { o, world, store, faultRng, simNow };
+  const state: State = { o, world, store, faultRng, simNow, pages: new PageEncoder(o.tsUnit) };
 
   const handlePart = (request: Request, part: SimPart): Promise<Response> => serve(state, request, part);
   const handle = (request: Request): Promise<Response> => serve(state, request, "all");
@@ -159,6 +160,7 @@ interface State {
   readonly store: SalesStore;
   readonly faultRng: Rng;
   readonly simNow: () => number | undefined;
+  readonly pages: PageEncoder;
 }
 
 function isWorld(value: unknown): value is World {
@@ -383,26 +385,8 @@ function signals(state: State, shopText: string, url: URL): Response {
   const visible = now === undefined ? table.count : table.upperBound(Math.floor(now));
   const end = Math.min(from + limit, visible);
 
-  // The page is written as text directly: one template per record, no intermediate objects.
-  const unit = state.o.tsUnit;
-  const time = table.time;
-  const dev = table.device;
-  const sens = table.sensor;
-  const rssi = table.rssi;
-  const devices = table.devices;
-  const local = table.deviceLocal;
-  const sensors = table.sensors;
-  let out = '{"signals":[';
-  for (let i = from; i < end; i++) {
-    const t = time[i]!;
-    const d = dev[i]!;
-    const ts = unit === "ms" ? String(t) : unit === "s" ? String(Math.floor(t / 1000)) : unit === "us" ? `${t}000` : `${t}000000`;
-    out +=
-      `${i === from ? "" : ","}{"row_key":"${formatRowKey({ shopId: table.shopId, rts: millisToRts(t) })}","device_id":"${devices[d]!}",` +
-      `"rssi":${rssi[i]!},"square_mac":"${sensors[sens[i]!]!}","ts":${ts},"local":${local[d] === 1 ? "true" : "false"}}`;
-  }
-  out += `],"since":"${since ?? millisToRts(0)}"}`;
-  return new Response(out, { status: 200, headers: { "content-type": JSON_TYPE } });
+  const body = state.pages.page(table, from, end, since ?? millisToRts(0));
+  return new BytesResponse(body, { status: 200, headers: { "content-type": JSON_TYPE } });
 }
 
 function simWorld(state: State): Response {

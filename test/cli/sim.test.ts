@@ -1,0 +1,80 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { afterAll, describe, expect, it } from "vitest";
+import { command } from "../../src/cli/sim.ts";
+import { UsageError, type CliIo } from "../../src/cli/common.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "footfall-cli-sim-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const worldFile = join(dir, "world.json");
+writeFileSync(worldFile, JSON.stringify({ shops: 1, openingHours: [10, 12], visitorsPerDay: 20, passersByPerDay: 100, staffPerShop: 1, stationaryPerShop: 1 }));
+
+function fakeIo() {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = "";
+  let err = "";
+  stdout.on("data", (c) => (out += String(c)));
+  stderr.on("data", (c) => (err += String(c)));
+  const controller = new AbortController();
+  const io: CliIo = { stdout, stderr, env: {}, signal: controller.signal };
+  return { io, controller, out: () => out, err: () => err };
+}
+
+async function waitFor<T>(probe: () => T | undefined): Promise<T> {
+  for (let i = 0; i < 400; i++) {
+    const v = probe();
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error("timed out waiting");
+}
+
+describe("footfall sim", () => {
+  it("prints exactly one ready line on stdout, serves with the given account, writes truth, stops on abort", async () => {
+    const f = fakeIo();
+    const truth = join(dir, "truth.ndjson");
+    const status = command.run(["--port", "0", "--world", worldFile, "--seed", "5", "--email", "me@x.kr", "--token", "tok", "--truth", truth], f.io);
+    const line = await waitFor(() => (f.out().includes("\n") ? f.out() : undefined));
+    expect(line).toMatch(/^footfall sim listening on http:\/\/127\.0\.0\.1:\d+\n$/);
+    const base = line.trim().split(" ").at(-1)!;
+    const res = await fetch(`${base}/api/v1/brands`, { headers: { "x-user-email": "me@x.kr", "x-user-token": "tok" } });
+    expect(res.status).toBe(200);
+    expect((await res.json()).brands.length).toBeGreaterThan(0);
+    expect(f.err()).toContain("x-user-token: tok");
+    const visits = readFileSync(truth, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
+    expect(visits.length).toBeGreaterThan(0);
+    expect(visits.every((v) => v.shop === 101)).toBe(true);
+    f.controller.abort();
+    expect(await status).toBe(0);
+    expect(f.out()).toBe(line);
+    await expect(fetch(`${base}/api/v1/brands`)).rejects.toThrow();
+  });
+
+  it("splits signal_url onto --signal-port and applies fault flags", async () => {
+    const f = fakeIo();
+    const status = command.run(["--port", "0", "--signal-port", "0", "--world", worldFile, "--fail-rate", "1"], f.io);
+    await waitFor(() => (f.out().includes("\n") ? true : undefined));
+    const signalUrl = /signal_url (\S+)/.exec(f.err())![1]!;
+    const base = f.out().trim().split(" ").at(-1)!;
+    expect(signalUrl).not.toBe(base);
+    const headers = { "x-user-email": "analyst@footfall.test", "x-user-token": "sim-token" };
+    expect((await fetch(`${base}/api/v1/shops/101/wifi_signals`, { headers })).status).toBe(404);
+    expect([500, 503]).toContain((await fetch(`${signalUrl}/api/v1/shops/101/wifi_signals`, { headers })).status);
+    f.controller.abort();
+    expect(await status).toBe(0);
+  });
+
+  it.each([
+    [["--port", "abc"]],
+    [["--days", "0"]],
+    [["--fail-rate", "2"]],
+    [["--since-mode", "sometimes"]],
+    [["--world", join(dir, "missing.json")]],
+    [["--bogus"]],
+  ])("rejects bad usage %j with a UsageError", async (argv) => {
+    await expect(command.run(argv, fakeIo().io)).rejects.toBeInstanceOf(UsageError);
+  });
+});
