@@ -198,8 +198,19 @@ export class Analyzer {
     this.pushSignal(signal);
   }
 
+  /**
+   * Feeds one raw service record, always through the decoder: fields other than the service's six
+   * (e.g. the decoded ones `footfall signals` adds to each line) are ignored.
+   */
+  pushRaw(record: unknown): void {
+    if (this.#finished !== undefined) throw new Error("Analyzer: push after finish");
+    const signal = this.#decoder.decode(record);
+    if (signal !== undefined) this.pushSignal(signal);
+  }
+
   /** Feeds one decoded signal (skips the raw/decoded check of {@link Analyzer.push}). */
   pushSignal(signal: Signal): void {
+    if (this.#finished !== undefined) throw new Error("Analyzer: push after finish");
     if (this.#quality !== undefined) updateDataQuality(this.#quality, signal);
     this.#proximity?.add(signal);
     this.#tracker.push(signal);

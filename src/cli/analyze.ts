@@ -1,11 +1,442 @@
-import { EXIT_USAGE, type Command } from "./common.ts";
+import { createReadStream } from "node:fs";
+import { createInterface } from "node:readline";
+import { TZDate } from "@date-fns/tz";
+import { Analyzer, type AnalyzeOptions, type AnalyzeResult, type AnalyzedSession, type ShopDaySummary } from "../analyze.ts";
+import type { Client } from "../client/Client.ts";
+import { createClient, type ClientOptions } from "../client/createClient.ts";
+import type { InvalidRecord } from "../codec/decodeSignal.ts";
+import { assertTimeZone } from "../kernels/LocalCalendar.ts";
+import { defaultVisitClassifier } from "../kernels/VisitClassifier.ts";
+import { signals } from "../source/signals.ts";
+import {
+  EXIT_FAILED,
+  EXIT_OK,
+  UsageError,
+  connectionFlags,
+  connectionSettings,
+  formatTable,
+  parseFlags,
+  parseFormat,
+  writeNdjson,
+  type CliIo,
+  type Command,
+} from "./common.ts";
 
-/** `footfall analyze` — placeholder until its issue lands. */
-export const command: Command = {
-  summary: "analyze (not built yet)",
-  help: "usage: footfall analyze (not built yet)",
-  async run(_argv, io) {
-    io.stderr.write("footfall analyze: not built yet\n");
-    return EXIT_USAGE;
-  },
-};
+/**
+ * What `footfall analyze` takes from outside, so tests can hand in a fake client.
+ *
+ * @example
+ * const command = analyzeCommand({ createClient: () => myFakeClient });
+ */
+export interface AnalyzeCommandDeps {
+  /** Builds the service client from the connection settings. @default createClient */
+  readonly createClient: (options: ClientOptions) => Client;
+}
+
+/**
+ * Defaults of {@link AnalyzeCommandDeps}: the real client.
+ *
+ * @example
+ * const command = analyzeCommand(defaultAnalyzeCommandDeps);
+ */
+export const defaultAnalyzeCommandDeps: AnalyzeCommandDeps = { createClient };
+
+const flags = {
+  shop: { type: "string" },
+  since: { type: "string" },
+  until: { type: "string" },
+  input: { type: "string" },
+  format: { type: "string" },
+  tz: { type: "string" },
+  "gap-ms": { type: "string" },
+  "lateness-ms": { type: "string" },
+  "min-dwell-ms": { type: "string" },
+  "visitor-rssi": { type: "string" },
+  "fallback-rssi": { type: "string" },
+  "opening-hours": { type: "string" },
+  dwell: { type: "string" },
+  ...connectionFlags,
+} as const;
+
+const help = `usage: footfall analyze --shop ID --since ISO --until ISO [options]
+       footfall analyze --input FILE.ndjson [options]
+
+Turns Wi-Fi signal records into sessions, classifies them (visitor, passer-by, staff,
+stationary), and summarises each shop and local day: visitors (unique devices), visits,
+passers-by, unique devices, capture rate, new/repeat visitors, visitor dwell statistics
+and buckets.
+
+Input (one of):
+  --shop ID --since ISO --until ISO   read the shop's records from the service
+                                      (a bare date is local midnight in --tz)
+  --input FILE                        one raw service record (JSON) per line; "-" reads
+                                      stdin. Extra fields on a line (such as those
+                                      \`footfall signals\` adds) are ignored.
+
+Output:
+  --format F          table (default): one row per shop and day;
+                      ndjson: one line per session {type:"session", shopId, device, start,
+                      end (epoch ms), date, dwellMs, estimatedDwellMs, signals, kind,
+                      randomized, ...}, then one line per shop and local day
+                      {type:"summary", shopId, date, visitors, visits, passersBy,
+                      uniqueDevices, captureRate, dwell: {count, meanMs, medianMs, p90Ms,
+                      buckets}, ...}, then one {type:"quality"} line
+
+Analysis (defaults in brackets):
+  --tz ZONE           shop time zone for local days and hours [Asia/Seoul]
+  --gap-ms N          longest silence inside a session [300000]
+  --lateness-ms N     how far records may arrive out of order [60000]
+  --min-dwell-ms N    shortest visit [60000]
+  --visitor-rssi X    dBm a visit must reach, or "auto" to learn it per shop [auto]
+  --fallback-rssi X   dBm used by "auto" until the data show two clear modes [-65]
+  --opening-hours A-B local opening hours, for staff detection [10-22]
+  --dwell B           estimated (last - first + one probe interval) or observed [estimated]
+
+Connection (for --shop): --signal-url URL (or FOOTFALL_SIGNAL_URL), --email EMAIL (or
+FOOTFALL_EMAIL), --token TOKEN (or FOOTFALL_TOKEN; prefer the variable).
+
+Exit status: 0 done; 1 the service failed or records were rejected (invalid, or later
+than --lateness-ms); 2 bad usage.
+
+Examples:
+  footfall analyze --shop 101 --since 2026-11-16 --until 2026-11-17
+  footfall signals backfill --shop 101 --since 2026-11-16 > day.ndjson
+  footfall analyze --input day.ndjson --format ndjson`;
+
+/**
+ * Builds the `footfall analyze` command over the given dependencies.
+ *
+ * @example
+ * const status = await analyzeCommand().run(["--input", "day.ndjson"], io);
+ */
+export function analyzeCommand(deps: AnalyzeCommandDeps = defaultAnalyzeCommandDeps): Command {
+  return {
+    summary: "sessions, visits, dwell and proximity from signals (table or NDJSON)",
+    help,
+    run: (argv, io) => runAnalyze(argv, io, deps),
+  };
+}
+
+/**
+ * `footfall analyze`, as `main` loads it.
+ *
+ * @example
+ * const status = await command.run(["--shop", "101", "--since", "2026-11-16", "--until", "2026-11-17"], io);
+ */
+export const command: Command = analyzeCommand();
+
+async function runAnalyze(argv: readonly string[], io: CliIo, deps: AnalyzeCommandDeps): Promise<number> {
+  const { values } = parseFlags(argv, flags);
+  const format = parseFormat(values.format, ["table", "ndjson"] as const, "table");
+  const timeZone = values.tz ?? defaultVisitClassifier.timeZone;
+  try {
+    assertTimeZone(timeZone);
+  } catch {
+    throw new UsageError(`--tz: unknown time zone ${JSON.stringify(timeZone)}`);
+  }
+  const options = analyzeOptions(values, timeZone);
+  const fromService = values.shop !== undefined || values.since !== undefined || values.until !== undefined;
+  if (fromService === (values.input !== undefined)) {
+    throw new UsageError("give either --input FILE or --shop ID --since ISO --until ISO");
+  }
+
+  let invalidShown = 0;
+  const showInvalid = (where: string, reason: string): void => {
+    if (++invalidShown <= 10) io.stderr.write(`footfall analyze: rejected ${where}: ${reason}\n`);
+  };
+  // The decoder reports through one callback; `where` names the record at hand.
+  const at = { where: "a record" };
+  let analyzer: Analyzer;
+  try {
+    analyzer = new Analyzer({ ...options, decode: { onInvalid: (x: InvalidRecord) => showInvalid(at.where, x.message) } });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  let rejectedElsewhere = 0;
+
+  try {
+    if (values.input !== undefined) {
+      rejectedElsewhere = await readInput(values.input, analyzer, io, showInvalid, at);
+    } else {
+      rejectedElsewhere = await readService(values, timeZone, analyzer, io, deps, showInvalid);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    io.stderr.write(`footfall analyze: ${oneLine(error instanceof Error ? error.message : String(error))}\n`);
+    return EXIT_FAILED;
+  }
+  const result = analyzer.finish();
+  if (format === "ndjson") writeNdjson(io.stdout, ndjsonRows(result));
+  else writeTables(io, result);
+  return summarize(io, result, rejectedElsewhere);
+}
+
+function analyzeOptions(values: Readonly<Record<string, string | undefined>>, timeZone: string): AnalyzeOptions {
+  const gapMs = numberFlag("--gap-ms", values["gap-ms"], 0);
+  const allowedLatenessMs = numberFlag("--lateness-ms", values["lateness-ms"], 0);
+  const minDwellMs = numberFlag("--min-dwell-ms", values["min-dwell-ms"], 0);
+  const fallbackVisitorRssi = numberFlag("--fallback-rssi", values["fallback-rssi"], -127, 0);
+  let visitorRssi: number | "auto" | undefined;
+  if (values["visitor-rssi"] === "auto") visitorRssi = "auto";
+  else visitorRssi = numberFlag("--visitor-rssi", values["visitor-rssi"], -127, 0);
+  let openingHours: [number, number] | undefined;
+  if (values["opening-hours"] !== undefined) {
+    const m = /^(\d+(?:\.\d+)?)-(\d+(?:\.\d+)?)$/.exec(values["opening-hours"]);
+    if (m === null || !(Number(m[2]) > Number(m[1])) || Number(m[2]) > 24) {
+      throw new UsageError("--opening-hours must look like 10-22 (local hours, open < close ≤ 24)");
+    }
+    openingHours = [Number(m[1]), Number(m[2])];
+  }
+  const dwell = values.dwell;
+  if (dwell !== undefined && dwell !== "estimated" && dwell !== "observed") throw new UsageError("--dwell must be estimated or observed");
+  return {
+    timeZone,
+    sessions: {
+      ...(gapMs === undefined ? {} : { gapMs }),
+      ...(allowedLatenessMs === undefined ? {} : { allowedLatenessMs }),
+    },
+    classify: {
+      ...(minDwellMs === undefined ? {} : { minDwellMs }),
+      ...(visitorRssi === undefined ? {} : { visitorRssi }),
+      ...(fallbackVisitorRssi === undefined ? {} : { fallbackVisitorRssi }),
+      ...(openingHours === undefined ? {} : { openingHours }),
+    },
+    dwell: dwell === undefined ? {} : { dwell },
+  };
+}
+
+// Returns the number of lines that were not JSON (the decoder counts the rest).
+async function readInput(
+  path: string,
+  analyzer: Analyzer,
+  io: CliIo,
+  showInvalid: (where: string, reason: string) => void,
+  at: { where: string },
+): Promise<number> {
+  let stream: NodeJS.ReadableStream = process.stdin;
+  if (path !== "-") {
+    const file = createReadStream(path);
+    await new Promise<void>((resolve, reject) => {
+      file.once("open", () => resolve());
+      file.once("error", (e: Error) => reject(new UsageError(`--input: cannot read ${path}: ${e.message}`)));
+    });
+    stream = file;
+  }
+  const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
+  let lineNo = 0;
+  let bad = 0;
+  const abort = (): void => lines.close();
+  io.signal.addEventListener("abort", abort, { once: true });
+  try {
+    for await (const line of lines) {
+      lineNo++;
+      if (line.trim() === "") continue;
+      at.where = `line ${lineNo}`;
+      let record: unknown;
+      try {
+        record = JSON.parse(line);
+      } catch {
+        bad++;
+        showInvalid(`line ${lineNo}`, "not JSON");
+        continue;
+      }
+      analyzer.pushRaw(record);
+    }
+  } finally {
+    io.signal.removeEventListener("abort", abort);
+  }
+  if (io.signal.aborted) throw new Error("interrupted");
+  return bad;
+}
+
+async function readService(
+  values: Readonly<Record<string, string | undefined>>,
+  timeZone: string,
+  analyzer: Analyzer,
+  io: CliIo,
+  deps: AnalyzeCommandDeps,
+  showInvalid: (where: string, reason: string) => void,
+): Promise<number> {
+  const shop = values.shop;
+  if (shop === undefined || !/^\d+$/.test(shop) || !Number.isSafeInteger(Number(shop))) throw new UsageError("--shop ID (a number) is required");
+  const shopId = Number(shop);
+  const since = timeFlag("--since", values.since, timeZone);
+  const until = timeFlag("--until", values.until, timeZone);
+  if (since === undefined || until === undefined) throw new UsageError("--since and --until are required with --shop");
+  if (until <= since) throw new UsageError("--until must be after --since");
+  const settings = connectionSettings(values, io.env, ["signalUrl", "email", "token"]);
+  const controller = new AbortController();
+  const onAbort = (): void => controller.abort(io.signal.reason);
+  io.signal.addEventListener("abort", onAbort, { once: true });
+  let client: Client;
+  try {
+    client = deps.createClient({
+      baseUrl: settings.baseUrl ?? settings.signalUrl,
+      signalUrl: settings.signalUrl,
+      email: settings.email,
+      token: settings.token,
+      signal: controller.signal,
+      retry: {
+        onRetry: (e) => io.stderr.write(`footfall analyze: ${oneLine(e.error.message)}; retrying in ${(e.delayMs / 1000).toFixed(1)} s\n`),
+      },
+    });
+  } catch (error) {
+    io.signal.removeEventListener("abort", onAbort);
+    if (error instanceof TypeError || error instanceof RangeError) {
+      throw new UsageError(`bad connection setting (--signal-url, --email, --token): ${error.message}`);
+    }
+    throw error;
+  }
+  // Records with an unusable row_key never leave the source; it reports them here.
+  let unusable = 0;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      signals(client, {
+        shopId,
+        since,
+        until,
+        signal: controller.signal,
+        onInvalid: (_record, error) => {
+          unusable++;
+          showInvalid("a record", error.message);
+        },
+      }).subscribe({ next: (record) => analyzer.pushRaw(record), error: reject, complete: resolve });
+    });
+  } finally {
+    io.signal.removeEventListener("abort", onAbort);
+  }
+  return unusable;
+}
+
+function* ndjsonRows(result: AnalyzeResult): Iterable<unknown> {
+  for (const s of result.sessions) yield sessionRow(s);
+  for (const d of result.days) yield summaryRow(d);
+  if (result.quality !== undefined) {
+    const { type: _type, ...quality } = result.quality;
+    yield { type: "quality", ...quality, lateSessions: result.lateSessions };
+  }
+}
+
+function sessionRow(s: AnalyzedSession): Record<string, unknown> {
+  return {
+    type: "session",
+    shopId: s.shopId,
+    device: s.device,
+    start: s.start,
+    end: s.end,
+    date: s.date,
+    dwellMs: s.dwellMs,
+    estimatedDwellMs: Math.round(s.estimatedDwellMs),
+    signals: s.signalCount,
+    kind: s.kind,
+    randomized: s.randomized,
+    vendor: s.vendor ?? null,
+    peakRssi: round1(s.peakSmoothedRssi),
+    nearestSensor: s.nearestSensor,
+    closestZone: s.proximity?.closestZone ?? null,
+    closestDistanceM: s.proximity === undefined ? null : round1(s.proximity.closestDistanceM),
+    late: s.late,
+  };
+}
+
+function summaryRow(d: ShopDaySummary): Record<string, unknown> {
+  return {
+    type: "summary",
+    shopId: d.shopId,
+    date: d.label,
+    visitors: d.visitors,
+    visits: d.visits,
+    passersBy: d.passersBy,
+    uniqueDevices: d.uniqueDevices,
+    captureRate: d.captureRate,
+    newVisitors: d.newVisitors,
+    repeatVisitors: d.repeatVisitors,
+    staff: d.staff,
+    stationary: d.stationary,
+    dwell: {
+      count: d.dwell.count,
+      meanMs: roundOrNull(d.dwell.meanMs),
+      medianMs: roundOrNull(d.dwell.medianMs),
+      p90Ms: roundOrNull(d.dwell.p90Ms),
+      buckets: d.dwell.buckets,
+    },
+    universal: d.universal,
+    randomized: d.randomized,
+    visitorRssi: d.visitorRssi,
+  };
+}
+
+function writeTables(io: CliIo, result: AnalyzeResult): void {
+  if (result.days.length === 0) {
+    io.stdout.write("no sessions\n");
+    return;
+  }
+  const minutes = (ms: number) => (Number.isNaN(ms) ? null : Math.round(ms / 6_000) / 10);
+  const rows = result.days.map((d) => ({
+    shop: d.shopId,
+    date: d.label,
+    visitors: d.visitors,
+    visits: d.visits,
+    "passers-by": d.passersBy,
+    devices: d.uniqueDevices,
+    "capture %": Number.isNaN(d.captureRate) ? null : Math.round(d.captureRate * 1000) / 10,
+    new: d.newVisitors,
+    repeat: d.repeatVisitors,
+    "random %": d.visitors === 0 ? null : Math.round((d.randomized.visitors / d.visitors) * 1000) / 10,
+    "dwell med min": minutes(d.dwell.medianMs),
+    "mean min": minutes(d.dwell.meanMs),
+    "p90 min": minutes(d.dwell.p90Ms),
+    "<5m": d.dwell.buckets.lt5m,
+    "5-20m": d.dwell.buckets.m5to20,
+    "20-60m": d.dwell.buckets.m20to60,
+    "1-6h": d.dwell.buckets.h1to6,
+    ">=6h": d.dwell.buckets.ge6h,
+    staff: d.staff,
+    stationary: d.stationary,
+    "rssi dBm": d.visitorRssi,
+  }));
+  io.stdout.write(formatTable(rows));
+  const kinds = { visitor: 0, passerby: 0, staff: 0, stationary: 0 };
+  for (const s of result.sessions) kinds[s.kind]++;
+  io.stdout.write(
+    `\n${result.sessions.length} sessions: ${kinds.visitor} visitor, ${kinds.passerby} passer-by, ${kinds.staff} staff, ${kinds.stationary} stationary\n`,
+  );
+}
+
+function summarize(io: CliIo, result: AnalyzeResult, rejectedElsewhere: number): number {
+  const invalid = result.decoder.invalid + rejectedElsewhere;
+  const parts: string[] = [];
+  if (invalid > 0) parts.push(`${invalid} record(s) rejected`);
+  if (result.late > 0) parts.push(`${result.late} record(s) later than the allowed lateness were not used`);
+  if (parts.length === 0) return EXIT_OK;
+  io.stderr.write(`footfall analyze: ${parts.join("; ")}\n`);
+  return EXIT_FAILED;
+}
+
+function numberFlag(name: string, value: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n < min || n > max) throw new UsageError(`${name} must be a number in ${min}…${max}, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+function timeFlag(name: string, value: string | undefined, timeZone: string): number | undefined {
+  if (value === undefined) return undefined;
+  const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  // A bare date is that day's local midnight in the shop's zone.
+  const ms = date !== null ? new TZDate(Number(date[1]), Number(date[2]) - 1, Number(date[3]), timeZone).getTime() : Date.parse(value);
+  if (!Number.isFinite(ms)) throw new UsageError(`${name} must be an ISO 8601 date or date-time, got ${JSON.stringify(value)}`);
+  return ms;
+}
+
+function round1(x: number): number | null {
+  return Number.isFinite(x) ? Math.round(x * 10) / 10 : null;
+}
+
+function roundOrNull(x: number): number | null {
+  return Number.isFinite(x) ? Math.round(x) : null;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").slice(0, 300);
+}

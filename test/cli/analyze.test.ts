@@ -1,0 +1,133 @@
+import { Writable } from "node:stream";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.ts";
+import { command } from "../../src/cli/analyze.ts";
+import type { CliIo } from "../../src/cli/common.ts";
+import { analyze } from "../../src/analyze.ts";
+import { startSimulator, type RunningSimulator } from "../../src/sim/startSimulator.ts";
+import { createWorld } from "../../src/sim/createWorld.ts";
+import type { World } from "../../src/sim/World.ts";
+
+function fakeIo(env: Record<string, string | undefined> = {}) {
+  const text = { out: "", err: "" };
+  const sink = (key: "out" | "err") =>
+    new Writable({
+      write(chunk, _encoding, done) {
+        text[key] += String(chunk);
+        done();
+      },
+    });
+  const io: CliIo = { stdout: sink("out"), stderr: sink("err"), env, signal: new AbortController().signal };
+  return { io, text };
+}
+
+const lines = (text: string): Record<string, unknown>[] =>
+  text
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+let sim: RunningSimulator;
+let world: World;
+let env: Record<string, string>;
+let dir: string;
+let file: string;
+beforeAll(async () => {
+  world = createWorld({ seed: 11, shops: 1, visitorsPerDay: 60, passersByPerDay: 300, staffPerShop: 1, stationaryPerShop: 1, openingHours: [10, 14] });
+  sim = await startSimulator({ seed: 11, world });
+  env = { FOOTFALL_SIGNAL_URL: sim.signalUrl, FOOTFALL_EMAIL: sim.email, FOOTFALL_TOKEN: sim.token };
+  dir = await mkdtemp(join(tmpdir(), "footfall-cli-analyze-"));
+  file = join(dir, "day.ndjson");
+  const records = [...world.rawSignals(world.shops[0]!.id)];
+  // Lines as `footfall signals` writes them: the record plus decoded fields, which must be ignored.
+  await writeFile(file, records.map((r) => JSON.stringify({ ...r, time: 0, device: "x", sensor: "y" })).join("\n") + "\n");
+});
+afterAll(async () => {
+  await sim.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("footfall analyze", () => {
+  it("has full help", async () => {
+    const { io, text } = fakeIo();
+    expect(await main(["analyze", "--help"], io)).toBe(0);
+    for (const word of ["--shop", "--since", "--until", "--input", "--format", "--tz", "--gap-ms", "--min-dwell-ms", "--visitor-rssi", "Exit status"]) {
+      expect(text.out).toContain(word);
+    }
+    expect(command.summary).not.toMatch(/not built/);
+  });
+
+  it.each([
+    [[]],
+    [["--input", "x", "--shop", "1"]],
+    [["--input", "x", "--format", "csv"]],
+    [["--input", "x", "--tz", "Mars/Base"]],
+    [["--input", "x", "--visitor-rssi", "loud"]],
+    [["--input", "x", "--opening-hours", "22-10"]],
+    [["--shop", "101", "--since", "2026-11-16"]],
+    [["--input", join("/nonexistent", "nothing.ndjson")]],
+  ])("rejects bad usage %j with status 2", async (argv) => {
+    const { io, text } = fakeIo(env);
+    expect(await main(["analyze", ...argv], io)).toBe(2);
+    expect(text.err).toMatch(/footfall analyze: /);
+    expect(text.out).toBe("");
+  });
+
+  it("writes sessions, then per-day summaries, then quality as NDJSON, matching the library", async () => {
+    const { io, text } = fakeIo();
+    expect(await main(["analyze", "--input", file, "--format", "ndjson"], io)).toBe(0);
+    const rows = lines(text.out);
+    const types = rows.map((r) => r.type);
+    const firstSummary = types.indexOf("summary");
+    expect(types.slice(0, firstSummary).every((t) => t === "session")).toBe(true);
+    expect(types.at(-1)).toBe("quality");
+    const expected = await analyze(world.rawSignals(world.shops[0]!.id));
+    const sessions = rows.filter((r) => r.type === "session");
+    expect(sessions).toHaveLength(expected.sessions.length);
+    expect(sessions[0]).toMatchObject({
+      shopId: expected.sessions[0]!.shopId,
+      device: expected.sessions[0]!.device,
+      start: expected.sessions[0]!.start,
+      end: expected.sessions[0]!.end,
+      dwellMs: expected.sessions[0]!.dwellMs,
+      signals: expected.sessions[0]!.signalCount,
+      kind: expected.sessions[0]!.kind,
+      randomized: expected.sessions[0]!.randomized,
+    });
+    const summaries = rows.filter((r) => r.type === "summary");
+    expect(summaries.map((r) => [r.date, r.visitors, r.visits, r.passersBy, r.uniqueDevices])).toEqual(
+      expected.days.map((d) => [d.label, d.visitors, d.visits, d.passersBy, d.uniqueDevices]),
+    );
+    expect((summaries[0]!.dwell as { buckets: unknown }).buckets).toEqual(expected.days[0]!.dwell.buckets);
+    expect(text.err).toBe("");
+  });
+
+  it("prints a table and exits 1 when lines are rejected", async () => {
+    const bad = join(dir, "bad.ndjson");
+    await writeFile(bad, `not json\n{"row_key":"x"}\n`);
+    const { io, text } = fakeIo();
+    expect(await main(["analyze", "--input", bad], io)).toBe(1);
+    expect(text.err).toContain("line 1: not JSON");
+    expect(text.err).toContain("line 2:");
+    expect(text.err).toContain("2 record(s) rejected");
+    const ok = fakeIo();
+    expect(await main(["analyze", "--input", file], ok.io)).toBe(0);
+    expect(ok.text.out).toMatch(/visitors\s+visits/);
+    expect(ok.text.out).toMatch(/sessions: \d+ visitor/);
+  });
+
+  it("reads a shop from the service and gives what the file gives", async () => {
+    const shop = world.shops[0]!;
+    const since = new Date(world.startMs).toISOString();
+    const until = new Date(world.endMs).toISOString();
+    const live = fakeIo(env);
+    expect(await main(["analyze", "--shop", String(shop.id), "--since", since, "--until", until, "--format", "ndjson"], live.io)).toBe(0);
+    const fromFile = fakeIo();
+    expect(await main(["analyze", "--input", file, "--format", "ndjson"], fromFile.io)).toBe(0);
+    expect(live.text.out).toBe(fromFile.text.out);
+    expect(live.text.err).not.toContain(sim.token);
+  });
+});
