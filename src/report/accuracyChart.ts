@@ -86,7 +86,7 @@ export function accuracyChart(rows: readonly AccuracyRow[], options: AccuracyCha
     },
     {
       height: 76 + 32 * Math.max(1, labels.length),
-      marginLeft: Math.min(260, 28 + 7.5 * Math.max(4, ...labels.map((l) => l.length))),
+      marginLeft: Math.min(Math.round(chartTheme.width * 0.45), 28 + 7 * Math.max(4, ...labels.map((l) => l.length))),
       marginRight: 24,
       // Symmetric, and wide enough right of each bar for its label.
       x: { domain: [-extent * 1.6, extent * 2.6], label: "error (%)", grid: true },

@@ -73,24 +73,32 @@ export function conversionChart(rows: readonly ConversionRow[], options: Convers
     conversion: r.visitors > 0 ? r.receipts / r.visitors : 0,
     label:
       r.visitors > 0
-        ? `${((100 * r.receipts) / r.visitors).toFixed(1)} %  ·  ${r.receipts} receipts / ${r.visitors} visitors` +
-          (r.amount === undefined ? "" : `  ·  ${money.format(r.amount / r.visitors)} per visitor`)
-        : `no visitors  ·  ${r.receipts} receipts`,
+        ? `${((100 * r.receipts) / r.visitors).toFixed(1)} %  (${r.receipts} / ${r.visitors})` +
+          (r.amount === undefined ? "" : `  ${money.format(r.amount / r.visitors)} per visitor`)
+        : `no visitors  (${r.receipts} receipts)`,
   }));
   const keys = data.map((d) => d.key);
-  const max = Math.max(0.05, ...data.map((d) => d.conversion));
+  const marginLeft = Math.min(Math.round(chartTheme.width * 0.4), 28 + 7.5 * Math.max(4, ...keys.map((k) => k.length)));
+  // Widen the x domain until every bar's label fits to its right: bar_i + label_i ≤ plot width.
+  const plotWidth = chartTheme.width - marginLeft - 24;
+  let max = 0.05;
+  for (const d of data) {
+    const labelPx = 12 + d.label.length * chartTheme.fontSize * 0.56;
+    max = Math.max(max, d.conversion * (plotWidth / Math.max(plotWidth * 0.25, plotWidth - labelPx)));
+  }
   return renderPlot(
     {
       title: options.title ?? defaultConversionChart.title,
-      subtitle: options.subtitle ?? `Receipts ÷ unique visitors${oneDay && rows.length > 0 ? `, ${(rows[0] as ConversionRow).date}` : ""}`,
+      subtitle:
+        options.subtitle ??
+        `Receipts ÷ unique visitors${oneDay && rows.length > 0 ? `, ${(rows[0] as ConversionRow).date}` : ""}; labels: conversion (receipts / visitors)${rows.some((r) => r.amount !== undefined) ? " and amount per visitor" : ""}`,
       ...(options.note === undefined ? {} : { note: options.note }),
     },
     {
       height: 76 + 36 * Math.max(1, keys.length),
-      marginLeft: Math.min(240, 28 + 7.5 * Math.max(4, ...keys.map((k) => k.length))),
+      marginLeft,
       marginRight: 24,
-      // Room right of the longest bar for its label.
-      x: { domain: [0, max * 2.2], label: "conversion (%)", grid: true, tickFormat: (v: number) => `${Math.round(v * 100)}` },
+      x: { domain: [0, max], label: "conversion (%)", grid: true, tickFormat: (v: number) => `${Math.round(v * 100)}` },
       y: { domain: keys, label: null, tickSize: 0, padding: 0.2 },
       marks: [
         Plot.barX(data, { y: "key", x: "conversion", fill: chartTheme.color.sales }),

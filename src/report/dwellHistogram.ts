@@ -90,7 +90,7 @@ export function dwellHistogram(
   return renderPlot(
     {
       title: options.title ?? defaultDwellHistogram.title,
-      subtitle: options.subtitle ?? `${total} ${unit} by how long the device stayed (first to last signal)`,
+      subtitle: options.subtitle ?? `${total} ${unit} by how long the device stayed`,
       ...(options.note === undefined ? {} : { note: options.note }),
     },
     {

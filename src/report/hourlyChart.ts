@@ -54,9 +54,16 @@ export const defaultHourlyChart = Object.freeze({
 
 const pad2 = (h: number): string => (h < 10 ? `0${h}` : String(h));
 
+function hourRange(from: number, to: number): string[] {
+  const out: string[] = [];
+  for (let h = from; h <= to; h++) out.push(pad2(h));
+  return out;
+}
+
 /**
  * Stacked bars of visitors and passers-by per hour of the day, with sales per hour as a line
- * on the same axis when given: when people come, and whether buying follows them. Returns a
+ * on the same axis when given: when people come, and whether buying follows them. Numeric
+ * hours are drawn on a continuous axis (missing hours as gaps); labels keep their order. Returns a
  * standalone SVG string (Observable Plot, rendered server-side; works under Node and Deno).
  *
  * @example
@@ -75,7 +82,9 @@ export function hourlyChart(rows: readonly HourlyRow[], options: HourlyChartOpti
   const numeric = rows.every((r) => typeof r.hour === "number");
   const ordered = numeric ? [...rows].sort((a, b) => (a.hour as number) - (b.hour as number)) : rows;
   const label = (h: string | number): string => (typeof h === "number" ? pad2(h) : h);
-  const domain = ordered.map((r) => label(r.hour));
+  // Numeric hours get every hour between the first and the last, so a quiet hour shows as a gap
+  // instead of vanishing from the axis.
+  const domain = numeric && ordered.length > 0 ? hourRange(ordered[0]!.hour as number, ordered[ordered.length - 1]!.hour as number) : ordered.map((r) => label(r.hour));
   const hasSales = rows.some((r) => r.sales !== undefined);
 
   const bars: { hour: string; series: string; count: number }[] = [];

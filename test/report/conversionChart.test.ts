@@ -15,7 +15,11 @@ describe("conversionChart", () => {
     // 25 % against 5 %: widths in the same ratio.
     expect(Number(bars[0]?.getAttribute("width")) / Number(bars[1]?.getAttribute("width"))).toBeCloseTo(5, 5);
     expect(texts(root)).toEqual(
-      expect.arrayContaining(["25.0 %  ·  50 receipts / 200 visitors  ·  ₩5,000 per visitor", "5.0 %  ·  5 receipts / 100 visitors", "Receipts ÷ unique visitors, 2024-05-01"]),
+      expect.arrayContaining([
+        "25.0 %  (50 / 200)  ₩5,000 per visitor",
+        "5.0 %  (5 / 100)",
+        "Receipts ÷ unique visitors, 2024-05-01; labels: conversion (receipts / visitors) and amount per visitor",
+      ]),
     );
   });
 
@@ -29,7 +33,7 @@ describe("conversionChart", () => {
         { currency: "EUR" },
       ),
     );
-    expect(texts(root)).toEqual(expect.arrayContaining(["A · 2024-05-01", "A · 2024-05-02", "no visitors  ·  3 receipts", "10.0 %  ·  1 receipts / 10 visitors  ·  €1.25 per visitor"]));
+    expect(texts(root)).toEqual(expect.arrayContaining(["A · 2024-05-01", "A · 2024-05-02", "no visitors  (3 receipts)", "10.0 %  (1 / 10)  €1.25 per visitor"]));
   });
 
   it("rejects an unknown currency code and negative counts", () => {

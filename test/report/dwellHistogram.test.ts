@@ -12,7 +12,7 @@ describe("dwellHistogram", () => {
     expect(labels).toEqual(Array.from({ length: 5 }, () => "2  (20 %)"));
     const ticks = markElements(root, "x-axis tick label", "text").map((t) => t.textContent);
     expect(ticks).toEqual(["<5 min", "5–20 min", "20–60 min", "1–6 h", "≥6 h"]);
-    expect(texts(root)).toContain("10 visits by how long the device stayed (first to last signal)");
+    expect(texts(root)).toContain("10 visits by how long the device stayed");
   });
 
   it("draws the analytics' DwellBuckets in bucket order", () => {

@@ -38,6 +38,12 @@ describe("hourlyChart", () => {
     expect(ticks).toEqual(["09", "10", "11"]);
   });
 
+  it("shows a missing numeric hour as a gap on the axis", () => {
+    const root = expectStandaloneSvg(hourlyChart([{ hour: 8, visitors: 1, passersBy: 1 }, { hour: 11, visitors: 2, passersBy: 2 }]));
+    expect(markElements(root, "x-axis tick label", "text").map((t) => t.textContent)).toEqual(["08", "09", "10", "11"]);
+    expect(markElements(root, "bar", "rect")).toHaveLength(4);
+  });
+
   it("keeps string hour labels in the given order", () => {
     const root = expectStandaloneSvg(hourlyChart([{ hour: "b", visitors: 1, passersBy: 1 }, { hour: "a", visitors: 1, passersBy: 1 }]));
     const all = texts(root);
