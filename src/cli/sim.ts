@@ -52,7 +52,13 @@ const flags = {
   "ts-unit": { type: "string" },
 } as const;
 
-/** `footfall sim`: the simulator on a local port until interrupted. */
+/**
+ * `footfall sim`: the simulator on a local port until interrupted.
+ *
+ * @example
+ * // footfall sim --port 0 --seed 7 --fail-rate 0.05
+ * const status = await command.run(["--port", "0"], io); // resolves 0 once io.signal aborts
+ */
 export const command: Command = {
   summary: "serve the whole service interface locally from a seeded world",
   help,

@@ -2,7 +2,12 @@ import { formatRowKey } from "../codec/rowKey.ts";
 import { millisToRts } from "../codec/rts.ts";
 import type { ShopSignals } from "./World.ts";
 
-/** Unit of the `ts` field a simulator writes. */
+/**
+ * Unit of the `ts` field a simulator writes (the RTS in `row_key` is always epoch ms).
+ *
+ * @example
+ * const unit: TsUnit = "us"; // ts = epoch microseconds
+ */
 export type TsUnit = "s" | "ms" | "us" | "ns";
 
 /** Records per cached chunk: a page (≤ 200 records) spans at most two chunks. */

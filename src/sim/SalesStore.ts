@@ -3,7 +3,12 @@ import { rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { SalesStatsDaily } from "../contract/salesStatsDaily.ts";
 
-/** File name of the persisted sales inside a simulator's data directory. */
+/**
+ * File name of the persisted sales inside a simulator's data directory.
+ *
+ * @example
+ * join(dataDir, SALES_FILE); // ".../sales.json"
+ */
 export const SALES_FILE = "sales.json";
 
 /**

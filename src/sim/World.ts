@@ -49,7 +49,12 @@ export interface ShopLayout {
   readonly sensors: readonly { readonly mac: string; readonly xM: number; readonly yM: number }[];
 }
 
-/** What a true presence was: a shopper inside, someone outside, staff, or equipment. */
+/**
+ * What a true presence was: a shopper inside, someone outside, staff, or equipment.
+ *
+ * @example
+ * const kind: VisitKind = "passerby";
+ */
 export type VisitKind = "visitor" | "passerby" | "staff" | "stationary";
 
 /**

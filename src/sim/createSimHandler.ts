@@ -63,7 +63,12 @@ export interface SimulatorOptions {
   readonly tsUnit?: "s" | "ms" | "us" | "ns";
 }
 
-/** Defaults of {@link SimulatorOptions}. */
+/**
+ * Defaults of {@link SimulatorOptions} (the account a client needs to talk to a default simulator).
+ *
+ * @example
+ * const headers = { "x-user-email": defaultSimulatorOptions.email, "x-user-token": defaultSimulatorOptions.token };
+ */
 export const defaultSimulatorOptions = {
   seed: 1,
   email: "analyst@footfall.test",
@@ -73,7 +78,12 @@ export const defaultSimulatorOptions = {
   faults: { failRate: 0, throttleRate: 0, latencyMs: 0, truncateRate: 0, retryAfterS: 1 },
 } as const;
 
-/** Which base address's endpoints a request may reach (`startSimulator` splits them when `signalPort` is set). */
+/**
+ * Which base address's endpoints a request may reach (`startSimulator` splits them when `signalPort` is set).
+ *
+ * @example
+ * await sim.handlePart(new Request(`${url}/api/v1/brands`, { headers }), "signal"); // 404: brands live on base_url
+ */
 export type SimPart = "all" | "base" | "signal";
 
 /**
@@ -280,14 +290,14 @@ async function withFaults(state: State, route: () => Promise<Response> | Respons
     return error(429, "simulated rate limit", { "retry-after": String(f.retryAfterS), "x-sim-fault": "throttle" });
   }
   const response = await route();
-  if (response.status === 200 && cutDraw < f.truncateRate) {
+  if (response.ok && cutDraw < f.truncateRate) {
     const text = await response.text();
     // Cut strictly inside the text: a strict prefix of a JSON object never parses.
     const at = Math.max(1, Math.min(text.length - 1, Math.floor(text.length * (0.1 + 0.8 * cutAt))));
     const headers = new Headers(response.headers);
     headers.set("x-sim-fault", "truncate");
     headers.delete("content-length");
-    return new Response(text.slice(0, at), { status: 200, headers });
+    return new Response(text.slice(0, at), { status: response.status, headers });
   }
   return response;
 }

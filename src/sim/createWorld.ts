@@ -76,7 +76,12 @@ export interface WorldOptions {
   readonly timeZone?: string;
 }
 
-/** Defaults of {@link WorldOptions}. */
+/**
+ * Defaults of {@link WorldOptions}.
+ *
+ * @example
+ * createWorld({ visitorsPerDay: defaultWorldOptions.visitorsPerDay * 2 }); // a busier world
+ */
 export const defaultWorldOptions = {
   seed: 1,
   brands: 2,

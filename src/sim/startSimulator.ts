@@ -18,7 +18,12 @@ export interface StartSimulatorOptions extends SimulatorOptions {
   readonly host?: string;
 }
 
-/** Defaults of {@link StartSimulatorOptions} (beyond the simulator's own). */
+/**
+ * Defaults of {@link StartSimulatorOptions} (beyond the simulator's own).
+ *
+ * @example
+ * defaultStartSimulatorOptions.host; // "127.0.0.1"
+ */
 export const defaultStartSimulatorOptions = { port: 0, host: "127.0.0.1" } as const;
 
 /**

@@ -16,7 +16,12 @@ export interface VendorOuis {
   readonly prefixes: readonly string[];
 }
 
-/** Phone vendors for visitors, passers-by and staff. */
+/**
+ * Phone vendors for visitors, passers-by and staff.
+ *
+ * @example
+ * PHONE_VENDORS.flatMap((v) => v.prefixes).includes("f0:76:6f"); // true (Apple)
+ */
 export const PHONE_VENDORS: readonly VendorOuis[] = [
   {
     vendor: "Samsung Electronics Co.,Ltd",
@@ -36,14 +41,24 @@ export const PHONE_VENDORS: readonly VendorOuis[] = [
   { vendor: "vivo Mobile Communication Co., Ltd.", weight: 0.01, prefixes: ["00:9c:c0", "44:4a:4c", "9c:fb:d5"] },
 ];
 
-/** Always-on shop equipment (receipt printers, POS terminals) for stationary devices. */
+/**
+ * Always-on shop equipment (receipt printers, POS terminals) for stationary devices.
+ *
+ * @example
+ * STATIONARY_VENDORS[0]!.vendor; // "Seiko Epson Corporation"
+ */
 export const STATIONARY_VENDORS: readonly VendorOuis[] = [
   { vendor: "Seiko Epson Corporation", weight: 0.5, prefixes: ["00:00:48", "64:c6:d2", "b0:e8:92"] },
   { vendor: "Hewlett Packard", weight: 0.3, prefixes: ["00:01:e6", "10:62:e5", "88:51:fb"] },
   { vendor: "Raspberry Pi Trading Ltd", weight: 0.2, prefixes: ["28:cd:c1", "dc:a6:32"] },
 ];
 
-/** Sensor (`square_mac`) prefixes: the sensors are Raspberry Pi boards. */
+/**
+ * Sensor (`square_mac`) prefixes: the sensors are Raspberry Pi boards.
+ *
+ * @example
+ * SENSOR_VENDORS[0]!.prefixes; // ["b8:27:eb"]
+ */
 export const SENSOR_VENDORS: readonly VendorOuis[] = [
   { vendor: "Raspberry Pi Foundation", weight: 0.6, prefixes: ["b8:27:eb"] },
   { vendor: "Raspberry Pi (Trading) Ltd", weight: 0.4, prefixes: ["2c:cf:67", "88:a2:9e"] },
