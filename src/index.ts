@@ -21,6 +21,8 @@ export {
   shopByExternalKeyPath,
   salesStatsDailiesPath,
   wifiSignalsPath,
+  CURRENCY_MINOR_DIGITS,
+  isCurrencyCode,
 } from "./contract/index.ts";
 
 // --- errors ---------------------------------------------------------------

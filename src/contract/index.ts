@@ -13,3 +13,4 @@ export {
   wifiSignalsPath,
   pathPatterns,
 } from "./paths.ts";
+export { CURRENCY_MINOR_DIGITS, isCurrencyCode } from "./currencies.ts";
