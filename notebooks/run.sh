@@ -83,21 +83,38 @@ if ((self_test)); then
 fi
 
 # Static checks first: they are fast and the kernel itself neither type-checks nor lints.
+# Each notebook's code cells become one module next to the notebook, so its relative imports
+# (../src/index.ts) resolve as in the kernel.
 failed=0
 static_ok=()
+ts_of() { local nb="$1" name; name="$(basename "$nb")"; echo "$(dirname "$nb")/.${name%.ipynb}.check.ts"; }
+all_ts=()
+for nb in "${notebooks[@]}"; do
+  ts="$(ts_of "$nb")"
+  checked+=("$ts")
+  all_ts+=("$ts")
+  "$PYTHON" "$NB_DIR/tools/extract_cells.py" "$nb" "$ts"
+done
+# One run over all modules shares the type-check of the library; only when it fails is each
+# notebook checked on its own, to say which one failed.
+together_ok=0
+if ((${#all_ts[@]} > 1)) &&
+  deno check --quiet --config "$NB_DIR/deno.json" "${all_ts[@]}" 2>/dev/null &&
+  deno lint --quiet --config "$NB_DIR/deno.json" "${all_ts[@]}" >/dev/null 2>&1; then
+  together_ok=1
+fi
 for nb in "${notebooks[@]}"; do
   name="$(basename "$nb")"
-  # Next to the notebook, so its relative imports (../src/index.ts) resolve as in the kernel.
-  ts="$(dirname "$nb")/.${name%.ipynb}.check.ts"
-  checked+=("$ts")
-  "$PYTHON" "$NB_DIR/tools/extract_cells.py" "$nb" "$ts"
-  if ! deno check --quiet --config "$NB_DIR/deno.json" "$ts" >&2; then
-    echo "FAIL $name: deno check (type errors above; '// cell N' lines in the extracted code map to cells)" >&2
-    failed=$((failed + 1)); continue
-  fi
-  if ! deno lint --quiet --config "$NB_DIR/deno.json" "$ts" >&2; then
-    echo "FAIL $name: deno lint" >&2
-    failed=$((failed + 1)); continue
+  ts="$(ts_of "$nb")"
+  if ((!together_ok)); then
+    if ! deno check --quiet --config "$NB_DIR/deno.json" "$ts" >&2; then
+      echo "FAIL $name: deno check (type errors above; '// cell N' lines in the extracted code map to cells)" >&2
+      failed=$((failed + 1)); continue
+    fi
+    if ! deno lint --quiet --config "$NB_DIR/deno.json" "$ts" >&2; then
+      echo "FAIL $name: deno lint" >&2
+      failed=$((failed + 1)); continue
+    fi
   fi
   static_ok+=("$nb")
 done
