@@ -330,7 +330,8 @@ export class SessionTracker {
   #apply(shop: ShopState, s: Signal): void {
     const t = s.time;
     // Sessions that cannot reach t close first, so emission order follows `end` exactly.
-    this.#closeUntil(shop, t, t);
+    const oldest = shop.endHead;
+    if (oldest !== undefined && oldest.end + this.#gap < t) this.#closeUntil(shop, t, t);
     let open = shop.open.get(s.device);
     if (open === undefined) {
       open = {

@@ -1,0 +1,260 @@
+/**
+ * Analytics benches (issue 9, rows 2, 3 and 6):
+ *
+ * 2. Operator chain — decode → sessionize → classify → dwell / visits / proximity through the RxJS
+ *    operators — vs the plain hand-written loop of bench/baselines/handWrittenLoop.ts doing the
+ *    same work on the same records (goal ≥ 0.8× the loop's throughput).
+ * 3. `analyze()` on an array vs the same operator chain: they share every kernel, so the ratio is
+ *    the RxJS layer's cost alone.
+ * 6. Memory of the operator chain over 1 M and 4 M records from a deterministic generator (a shop
+ *    with a few hundred devices present at a time): the largest post-GC heap seen up to 1 M records
+ *    vs from 1 M to 4 M (goal: flat, ≤ 1.2×), and peak RSS.
+ *
+ * Records for 2 and 3 are one simulated shop-day (seed 1, default world shape), parsed objects.
+ *
+ * Run alone: `npx tsx bench/operators.ts` (add `--expose-gc` via `node --expose-gc --import tsx`
+ * for exact heap figures).
+ */
+import { pathToFileURL } from "node:url";
+import { connect, from, ignoreElements, merge, type Observable } from "rxjs";
+import { analyze } from "../src/analyze.ts";
+import { createWorld } from "../src/sim/createWorld.ts";
+import type { RawSignal } from "../src/contract/rawSignal.ts";
+import { decodeSignals } from "../src/operators/decodeSignals.ts";
+import { sessionize } from "../src/operators/sessionize.ts";
+import { classifyVisits } from "../src/operators/classifyVisits.ts";
+import { countVisits } from "../src/operators/countVisits.ts";
+import { measureDwell } from "../src/operators/measureDwell.ts";
+import { estimateProximity } from "../src/operators/estimateProximity.ts";
+import type { VisitCounts } from "../src/kernels/VisitCounter.ts";
+import { handWrittenLoop } from "./baselines/handWrittenLoop.ts";
+import { rate, timePair, type BenchRow } from "./lib.ts";
+
+/** The whole chain over a source of raw records; resolves when it completes, with the daily counts. */
+export function runChain(source: Observable<unknown>): VisitCounts[] {
+  const days: VisitCounts[] = [];
+  let error: unknown;
+  source
+    .pipe(
+      decodeSignals(),
+      connect((signals$) =>
+        merge(
+          signals$.pipe(
+            sessionize(),
+            classifyVisits(),
+            connect((sessions$) =>
+              merge(sessions$.pipe(countVisits()), sessions$.pipe(measureDwell(), ignoreElements())),
+            ),
+          ),
+          signals$.pipe(estimateProximity({ emit: "summaries" }), ignoreElements()),
+        ),
+      ),
+    )
+    .subscribe({ next: (c) => days.push(c as VisitCounts), error: (e: unknown) => (error = e) });
+  if (error !== undefined) throw error;
+  return days;
+}
+
+/** Deterministic PRNG (mulberry32). */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const hex2 = (n: number): string => n.toString(16).padStart(2, "0");
+
+/**
+ * An endless-looking shop: devices arrive about every 4 s and stay 1–60 min (a few stay for
+ * hours), probe every 10–60 s and are heard by 1–3 of 3 sensors; universal MACs come from a pool of
+ * 5,000 phones (customers return), randomized ones are fresh per visit. Yields `count` raw records
+ * in time order, generated lazily (a heap of next-probe events), so the generator itself holds only
+ * the devices present.
+ */
+export function* generateRecords(count: number, seed = 7): Generator<RawSignal> {
+  const random = prng(seed);
+  const sensors = ["b8:27:eb:00:00:01", "b8:27:eb:00:00:02", "b8:27:eb:00:00:03"];
+  const pool: string[] = [];
+  for (let i = 0; i < 5000; i++) pool.push(`f0:18:98:${hex2(i >> 8)}:${hex2(i & 255)}:${hex2(Math.floor(random() * 256))}`);
+  interface Device {
+    mac: string;
+    local: boolean;
+    next: number;
+    leave: number;
+    gap: number;
+    level: number;
+  }
+  // Binary min-heap of devices by next probe time.
+  const heap: Device[] = [];
+  const push = (d: Device): void => {
+    heap.push(d);
+    let i = heap.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (heap[parent]!.next <= heap[i]!.next) break;
+      [heap[parent], heap[i]] = [heap[i]!, heap[parent]!];
+      i = parent;
+    }
+  };
+  const pop = (): Device => {
+    const top = heap[0]!;
+    const last = heap.pop()!;
+    if (heap.length > 0) {
+      heap[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < heap.length && heap[l]!.next < heap[m]!.next) m = l;
+        if (r < heap.length && heap[r]!.next < heap[m]!.next) m = r;
+        if (m === i) break;
+        [heap[m], heap[i]] = [heap[i]!, heap[m]!];
+        i = m;
+      }
+    }
+    return top;
+  };
+  let now = Date.UTC(2026, 10, 16, 0, 0);
+  let nextArrival = now;
+  const arrive = (at: number): void => {
+    const local = random() < 0.45;
+    const mac = local
+      ? `${hex2((Math.floor(random() * 256) & 0xfc) | 0x02)}:${hex2(Math.floor(random() * 256))}:${hex2(Math.floor(random() * 256))}:${hex2(Math.floor(random() * 256))}:${hex2(Math.floor(random() * 256))}:${hex2(Math.floor(random() * 256))}`
+      : pool[Math.floor(random() * pool.length)]!;
+    const stay = random() < 0.03 ? 3 * 3_600_000 * random() : 60_000 + 59 * 60_000 * random() * random();
+    push({ mac, local, next: at, leave: at + stay, gap: 10_000 + 50_000 * random(), level: -45 - 40 * random() });
+  };
+  // Equipment that never leaves.
+  for (let k = 0; k < 3; k++) push({ mac: `00:1b:63:00:00:${hex2(k)}`, local: false, next: now + k, leave: Number.POSITIVE_INFINITY, gap: 30_000, level: -55 });
+  let produced = 0;
+  while (produced < count) {
+    while (nextArrival <= (heap[0]?.next ?? nextArrival)) {
+      arrive(nextArrival);
+      nextArrival += Math.floor(-Math.log(1 - random()) * 4_000);
+    }
+    const d = pop();
+    now = d.next;
+    const heard = 1 + Math.floor(random() * 3);
+    for (let s = 0; s < heard && produced < count; s++) {
+      const rssi = Math.max(-95, Math.min(-30, Math.round(d.level - 6 * s + 8 * (random() - 0.5))));
+      const ts = now + s;
+      yield {
+        row_key: `101:${ts.toString(16).padStart(16, "0")}`,
+        device_id: d.mac,
+        rssi,
+        square_mac: sensors[s]!,
+        ts,
+        local: d.local,
+      };
+      produced++;
+    }
+    d.next = now + Math.max(500, Math.round(d.gap * (0.5 + random())));
+    if (d.next <= d.leave) push(d);
+  }
+}
+
+function gcNow(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+/** Runs the chain over `total` generated records, sampling post-GC heap and RSS every `every` records. */
+function memoryRun(total: number, every: number): { heapByCheckpoint: [number, number][]; peakRss: number } {
+  const heapByCheckpoint: [number, number][] = [];
+  let peakRss = 0;
+  let n = 0;
+  function* counted(): Generator<RawSignal> {
+    for (const r of generateRecords(total)) {
+      n++;
+      if (n % every === 0) {
+        gcNow();
+        const m = process.memoryUsage();
+        heapByCheckpoint.push([n, m.heapUsed]);
+        if (m.rss > peakRss) peakRss = m.rss;
+      }
+      yield r;
+    }
+  }
+  runChain(from(counted()));
+  return { heapByCheckpoint, peakRss };
+}
+
+const mb = (bytes: number): string => `${(bytes / 1048576).toFixed(1)} MB`;
+
+export default async function operatorsBench(): Promise<BenchRow[]> {
+  const world = createWorld({ seed: 1, shops: 1 });
+  const records: RawSignal[] = [...world.rawSignals(world.shops[0]!.id)];
+  const n = records.length;
+
+  // Sanity: the chain and the loop agree on the daily counts.
+  const chainDays = runChain(from(records));
+  const loopDays = handWrittenLoop(records).days;
+  const agree =
+    chainDays.length === loopDays.length &&
+    chainDays.every((c, i) => c.visitors === loopDays[i]!.visitors && c.visits === loopDays[i]!.visits && c.passersBy === loopDays[i]!.passersBy);
+
+  const [chain, loop] = await timePair(
+    () => runChain(from(records)),
+    () => handWrittenLoop(records),
+    { runs: 5, warmup: 1 },
+  );
+  const [batch, chain2] = await timePair(
+    () => analyze(records, { quality: false, hourly: false }),
+    () => runChain(from(records)),
+    { runs: 5, warmup: 1 },
+  );
+  const chainRate = n / (chain.median / 1000);
+  const loopRate = n / (loop.median / 1000);
+  const batchRate = n / (batch.median / 1000);
+  const chain2Rate = n / (chain2.median / 1000);
+
+  const mem = memoryRun(4_000_000, 250_000);
+  const upTo1M = Math.max(...mem.heapByCheckpoint.filter(([k]) => k <= 1_000_000).map(([, h]) => h));
+  const after1M = Math.max(...mem.heapByCheckpoint.filter(([k]) => k > 1_000_000).map(([, h]) => h));
+  const exactGc = typeof (globalThis as { gc?: unknown }).gc === "function";
+
+  return [
+    {
+      row: 2,
+      figure: "Operator chain: decode → sessionize → classify → dwell/visits/proximity (records/s)",
+      footfall: rate(chainRate, "rec/s"),
+      baseline: `${rate(loopRate, "rec/s")} (hand-written loop)`,
+      ratio: chainRate / loopRate,
+      goal: "≥ 0.8× the loop's throughput",
+      met: chainRate / loopRate >= 0.8,
+      note: `${n} records (1 shop-day); chain min/max ${chain.min.toFixed(0)}/${chain.max.toFixed(0)} ms, loop ${loop.min.toFixed(0)}/${loop.max.toFixed(0)} ms; daily counts ${agree ? "agree" : "DIFFER"}`,
+    },
+    {
+      row: 3,
+      figure: "Batch vs stream: analyze() on an array vs the operator chain (records/s)",
+      footfall: rate(chain2Rate, "rec/s"),
+      baseline: `${rate(batchRate, "rec/s")} (analyze())`,
+      ratio: chain2Rate / batchRate,
+      goal: "informational: the RxJS layer's cost (1.0 = none)",
+      met: true,
+      note: `same kernels; analyze min/max ${batch.min.toFixed(0)}/${batch.max.toFixed(0)} ms`,
+    },
+    {
+      row: 6,
+      figure: "Memory: operator chain, largest post-GC heap 1 M→4 M records vs up to 1 M",
+      footfall: mb(after1M),
+      baseline: mb(upTo1M),
+      ratio: after1M / upTo1M,
+      goal: "flat (≤ 1.2×): bounded by active devices",
+      met: after1M / upTo1M <= 1.2,
+      note: `peak RSS ${mb(mem.peakRss)} over 4 M records; ${exactGc ? "heap after gc()" : "no --expose-gc: heap without forced GC"}`,
+    },
+  ];
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const rows = await operatorsBench();
+  for (const r of rows) {
+    console.log(`${r.figure}\n  footfall ${r.footfall} | baseline ${r.baseline} | ratio ${r.ratio.toFixed(2)} | goal ${r.goal} | ${r.met ? "met" : "NOT met"}${r.note ? ` | ${r.note}` : ""}`);
+  }
+}
