@@ -1,11 +1,359 @@
-import { EXIT_USAGE, type Command } from "./common.ts";
+import cliProgress from "cli-progress";
+import type { Client } from "../client/Client.ts";
+import { createClient, type ClientOptions } from "../client/createClient.ts";
+import type { RawSignal } from "../contract/rawSignal.ts";
+import { SignalDecoder, type InvalidRecord } from "../codec/decodeSignal.ts";
+import type { Signal } from "../codec/Signal.ts";
+import { rtsToMillis } from "../codec/rts.ts";
+import { fileCursorStore } from "../source/fileCursorStore.ts";
+import { signalPages } from "../source/signalPages.ts";
+import type { SignalProgress } from "../source/SignalPage.ts";
+import type { SignalsOptions } from "../source/signalsOptions.ts";
+import {
+  EXIT_FAILED,
+  EXIT_OK,
+  UsageError,
+  connectionFlags,
+  connectionSettings,
+  parseFlags,
+  parseFormat,
+  type CliIo,
+  type Command,
+} from "./common.ts";
 
-/** `footfall signals` — placeholder until its issue lands. */
-export const command: Command = {
-  summary: "signals (not built yet)",
-  help: "usage: footfall signals (not built yet)",
-  async run(_argv, io) {
-    io.stderr.write("footfall signals: not built yet\n");
-    return EXIT_USAGE;
-  },
-};
+/**
+ * What `footfall signals` takes from outside, so tests can hand in a fake client.
+ *
+ * @example
+ * const command = signalsCommand({ createClient: () => myFakeClient });
+ */
+export interface SignalsCommandDeps {
+  /** Builds the service client from the connection settings. @default createClient */
+  readonly createClient: (options: ClientOptions) => Client;
+}
+
+/**
+ * Defaults of {@link SignalsCommandDeps}: the real client.
+ *
+ * @example
+ * const command = signalsCommand(defaultSignalsCommandDeps);
+ */
+export const defaultSignalsCommandDeps: SignalsCommandDeps = { createClient };
+
+const flags = {
+  shop: { type: "string" },
+  since: { type: "string" },
+  until: { type: "string" },
+  limit: { type: "string" },
+  slices: { type: "string" },
+  checkpoint: { type: "string" },
+  format: { type: "string" },
+  "poll-ms": { type: "string" },
+  "settle-ms": { type: "string" },
+  ...connectionFlags,
+} as const;
+
+const help = `usage: footfall signals backfill --shop ID --since ISO [--until ISO] [--limit N]
+                                [--slices K] [--checkpoint FILE] [--format ndjson|csv]
+       footfall signals tail --shop ID [--since ISO] [--poll-ms N] [--settle-ms N]
+                                [--limit N] [--checkpoint FILE] [--format ndjson|csv]
+
+Reads a shop's Wi-Fi signal records from the service, every record exactly once and in
+order (ascending RTS), and writes them to stdout.
+
+  backfill  records at or after --since and before --until; ends at --until, or once it
+            has caught up with the newest data when --until is not given
+  tail      from --since (default: now) and then keeps polling for new records until
+            Ctrl-C
+
+Flags:
+  --shop ID          SHOP ID (the service's shop id; see \`footfall shop\`)
+  --since ISO        first time wanted, inclusive: 2026-11-20T09:00:00+09:00; a bare date
+                     (2026-11-20) is midnight UTC, a time without offset is local time
+  --until ISO        end, exclusive
+  --limit N          page size, records per request, 1-200 (default 200)
+  --slices K         backfill only, with --until: read K time ranges concurrently; output
+                     is identical to one slice (default 1)
+  --checkpoint FILE  save the position after every page (atomic write); run the same
+                     command again to resume with nothing lost or repeated
+  --format F         ndjson (default): each line is the service's record, unchanged, plus
+                     decoded fields (shopId, rts, time in epoch ms, device, sensor,
+                     randomized, vendor), ready for \`footfall analyze --input\`;
+                     csv: the same fields as columns
+  --poll-ms N        tail: wait between polls once caught up (default 5000)
+  --settle-ms N      tail: stay N ms behind the newest data, for records that reach the
+                     service late (default 0)
+  --signal-url URL   {signal_url} of the service  (or FOOTFALL_SIGNAL_URL)
+  --email EMAIL      e-mail of the account        (or FOOTFALL_EMAIL)
+  --token TOKEN      authentication token         (or FOOTFALL_TOKEN; prefer the variable)
+  -h, --help         this text
+
+A progress bar is drawn on stderr when stderr is a terminal. Ctrl-C stops cleanly: the
+checkpoint holds everything written. Records the service sends with an unusable row_key,
+or that do not decode, are reported on stderr (records that do not decode are still
+written, with an "invalid" field naming the reason).
+
+Exit status: 0 done (tail: stopped with Ctrl-C); 1 the service failed, a record was
+rejected, or a backfill was interrupted; 2 bad usage or a missing setting.
+
+Example:
+  footfall signals backfill --shop 101 --since 2026-11-15T00:00:00+09:00 \\
+    --until 2026-11-16T00:00:00+09:00 --checkpoint day.json > day.ndjson`;
+
+/**
+ * Builds the `footfall signals` command over the given dependencies.
+ *
+ * @example
+ * const status = await signalsCommand().run(["backfill", "--shop", "101", "--since", "2026-11-20"], io);
+ */
+export function signalsCommand(deps: SignalsCommandDeps = defaultSignalsCommandDeps): Command {
+  return {
+    summary: "backfill or tail a shop's signal records (NDJSON or CSV on stdout)",
+    help,
+    run: (argv, io) => runSignals(argv, io, deps),
+  };
+}
+
+/**
+ * `footfall signals`, as `main` loads it.
+ *
+ * @example
+ * const status = await command.run(["tail", "--shop", "101"], io);
+ */
+export const command: Command = signalsCommand();
+
+async function runSignals(argv: readonly string[], io: CliIo, deps: SignalsCommandDeps): Promise<number> {
+  const { values, positionals } = parseFlags(argv, flags, true);
+  const [mode, ...extra] = positionals;
+  if (mode !== "backfill" && mode !== "tail") throw new UsageError("expected a subcommand: backfill or tail");
+  if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
+  const shopId = integerFlag("--shop", values.shop, 0, Number.MAX_SAFE_INTEGER);
+  if (shopId === undefined) throw new UsageError("--shop is required");
+  const since = timeFlag("--since", values.since);
+  if (since === undefined && mode === "backfill") throw new UsageError("--since is required for a backfill");
+  const until = timeFlag("--until", values.until);
+  if (since !== undefined && until !== undefined && until <= since) throw new UsageError("--until must be after --since");
+  const limit = integerFlag("--limit", values.limit, 1, 200);
+  const slices = integerFlag("--slices", values.slices, 1, 64);
+  if (slices !== undefined && slices > 1 && (mode !== "backfill" || until === undefined)) {
+    throw new UsageError("--slices needs a backfill with --until");
+  }
+  const pollIntervalMs = integerFlag("--poll-ms", values["poll-ms"], 0, 86_400_000);
+  const settleMs = integerFlag("--settle-ms", values["settle-ms"], 0, 86_400_000);
+  if (mode === "backfill" && (pollIntervalMs !== undefined || settleMs !== undefined)) {
+    throw new UsageError("--poll-ms and --settle-ms are for tail");
+  }
+  const format = parseFormat(values.format, ["ndjson", "csv"] as const, "ndjson");
+  const checkpointPath = values.checkpoint;
+  if (checkpointPath === "") throw new UsageError("--checkpoint needs a file name");
+  const settings = connectionSettings(values, io.env, ["signalUrl", "email", "token"]);
+
+  // Stops on Ctrl-C, and when stdout goes away (e.g. `| head`).
+  const controller = new AbortController();
+  const onAbort = (): void => controller.abort(io.signal.reason);
+  io.signal.addEventListener("abort", onAbort, { once: true });
+  if (io.signal.aborted) onAbort();
+  let outputClosed = false;
+  const onOutputError = (): void => {
+    outputClosed = true;
+    controller.abort(new Error("output closed"));
+  };
+  io.stdout.on("error", onOutputError);
+
+  let client: Client;
+  try {
+    client = deps.createClient({
+      // Only the signals endpoint is used; the client wants a base URL all the same.
+      baseUrl: settings.baseUrl ?? settings.signalUrl,
+      signalUrl: settings.signalUrl,
+      email: settings.email,
+      token: settings.token,
+      signal: controller.signal,
+      retry: {
+        onRetry: (e) =>
+          io.stderr.write(`footfall signals: ${oneLine(e.error.message)}; retrying in ${(e.delayMs / 1000).toFixed(1)} s\n`),
+      },
+    });
+  } catch (error) {
+    // createClient's messages never quote the token.
+    if (error instanceof TypeError || error instanceof RangeError) {
+      throw new UsageError(`bad connection setting (--signal-url, --email, --token): ${error.message}`);
+    }
+    throw error;
+  }
+
+  const bar = io.stderr.isTTY === true && mode === "backfill" ? progressBar(io, until !== undefined) : undefined;
+  let rowKeyRejected = 0;
+  let decodeRejected = 0;
+  let lastInvalid: InvalidRecord | undefined;
+  const decoder = new SignalDecoder({ shopId, onInvalid: (bad) => (lastInvalid = bad) });
+  const options: SignalsOptions = {
+    shopId,
+    mode,
+    signal: controller.signal,
+    ...(since === undefined ? {} : { since }),
+    ...(until === undefined ? {} : { until }),
+    ...(limit === undefined ? {} : { limit }),
+    ...(slices === undefined ? {} : { slices }),
+    ...(pollIntervalMs === undefined ? {} : { pollIntervalMs }),
+    ...(settleMs === undefined ? {} : { settleMs }),
+    ...(checkpointPath === undefined ? {} : { checkpoint: fileCursorStore(checkpointPath) }),
+    onInvalid: (record, error) => {
+      rowKeyRejected++;
+      if (rowKeyRejected <= 10) io.stderr.write(`footfall signals: rejected a record: ${oneLine(error.message)}\n`);
+    },
+    ...(bar === undefined ? {} : { onProgress: (p: SignalProgress) => bar.update(p) }),
+  };
+
+  let lastCursorTime: number | undefined;
+  try {
+    if (format === "csv") io.stdout.write(`${CSV_COLUMNS.join(",")}\n`);
+    for await (const page of signalPages(client, options)) {
+      let chunk = "";
+      for (const raw of page.records) {
+        lastInvalid = undefined;
+        const signal = decoder.decode(raw);
+        if (signal === undefined) decodeRejected++;
+        chunk += format === "ndjson" ? ndjsonLine(raw, signal, lastInvalid) : csvLine(raw, signal, lastInvalid);
+      }
+      lastCursorTime = rtsToMillis(page.cursor.rts);
+      if (chunk !== "" && !io.stdout.write(chunk)) await drained(io.stdout, controller.signal);
+    }
+    bar?.stop();
+    return summarize(io, rowKeyRejected, decodeRejected);
+  } catch (error) {
+    bar?.stop();
+    if (outputClosed) return EXIT_FAILED;
+    if (io.signal.aborted) {
+      const where = lastCursorTime === undefined ? "" : ` after records up to ${new Date(lastCursorTime).toISOString()}`;
+      const resume = checkpointPath === undefined ? "" : `; run the same command to resume from ${checkpointPath}`;
+      io.stderr.write(`footfall signals: interrupted${where}${mode === "backfill" ? resume : ""}\n`);
+      const status = summarize(io, rowKeyRejected, decodeRejected);
+      return mode === "tail" ? status : EXIT_FAILED;
+    }
+    io.stderr.write(`footfall signals: ${oneLine(error instanceof Error ? error.message : String(error))}\n`);
+    return EXIT_FAILED;
+  } finally {
+    io.signal.removeEventListener("abort", onAbort);
+    io.stdout.off("error", onOutputError);
+  }
+}
+
+/** Fields added to each record, in CSV column order after the service's six. */
+const CSV_COLUMNS = [
+  "row_key",
+  "device_id",
+  "rssi",
+  "square_mac",
+  "ts",
+  "local",
+  "shopId",
+  "rts",
+  "time",
+  "device",
+  "sensor",
+  "randomized",
+  "vendor",
+  "invalid",
+] as const;
+
+function ndjsonLine(raw: RawSignal, s: Signal | undefined, invalid: InvalidRecord | undefined): string {
+  if (s === undefined) return `${JSON.stringify({ ...raw, invalid: invalid?.reason ?? "invalid" })}\n`;
+  // The service's fields first and unchanged; the decoded ones after them.
+  return `${JSON.stringify({
+    ...raw,
+    shopId: s.shopId,
+    rts: s.rts,
+    time: s.time,
+    device: s.device,
+    sensor: s.sensor,
+    randomized: s.randomized,
+    vendor: s.vendor ?? null,
+  })}\n`;
+}
+
+function csvLine(raw: RawSignal, s: Signal | undefined, invalid: InvalidRecord | undefined): string {
+  const cells: unknown[] = [raw.row_key, raw.device_id, raw.rssi, raw.square_mac, raw.ts, raw.local];
+  if (s === undefined) cells.push("", "", "", "", "", "", "", invalid?.reason ?? "invalid");
+  else cells.push(s.shopId, s.rts, s.time, s.device, s.sensor, s.randomized, s.vendor ?? "", "");
+  return `${cells.map(csvCell).join(",")}\n`;
+}
+
+function csvCell(value: unknown): string {
+  const text = value === undefined || value === null ? "" : String(value);
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function summarize(io: CliIo, rowKeyRejected: number, decodeRejected: number): number {
+  if (rowKeyRejected === 0 && decodeRejected === 0) return EXIT_OK;
+  const parts: string[] = [];
+  if (rowKeyRejected > 0) parts.push(`${rowKeyRejected} record(s) with an unusable row_key were left out`);
+  if (decodeRejected > 0) parts.push(`${decodeRejected} record(s) did not decode (written with an "invalid" field)`);
+  io.stderr.write(`footfall signals: ${parts.join("; ")}\n`);
+  return EXIT_FAILED;
+}
+
+interface Bar {
+  update(progress: SignalProgress): void;
+  stop(): void;
+}
+
+function progressBar(io: CliIo, bounded: boolean): Bar {
+  const bar = new cliProgress.SingleBar(
+    {
+      stream: io.stderr,
+      format: bounded
+        ? "signals {bar} {percentage}% | {records} records | {cursor}"
+        : "signals | {records} records | {cursor}",
+      hideCursor: true,
+      clearOnComplete: false,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  bar.start(1000, 0, { records: 0, cursor: "" });
+  return {
+    update(p) {
+      bar.update(Math.round((p.fraction ?? 0) * 1000), { records: p.records, cursor: new Date(p.cursorTime).toISOString() });
+    },
+    stop: () => bar.stop(),
+  };
+}
+
+function drained(stream: NodeJS.WritableStream, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = (): void => {
+      stream.off("drain", done);
+      signal.removeEventListener("abort", aborted);
+      resolve();
+    };
+    const aborted = (): void => {
+      stream.off("drain", done);
+      reject(signal.reason);
+    };
+    stream.on("drain", done);
+    signal.addEventListener("abort", aborted, { once: true });
+  });
+}
+
+function integerFlag(name: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`${name} must be an integer, got ${JSON.stringify(value)}`);
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`${name} must be ${min}-${max}, got ${value}`);
+  return n;
+}
+
+const ISO_PATTERN = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+function timeFlag(name: string, value: string | undefined): Date | undefined {
+  if (value === undefined) return undefined;
+  const ms = ISO_PATTERN.test(value) ? Date.parse(value) : Number.NaN;
+  if (!Number.isFinite(ms) || ms < 0) {
+    throw new UsageError(`${name} must be an ISO date or date-time, e.g. 2026-11-20T09:00:00+09:00; got ${JSON.stringify(value)}`);
+  }
+  return new Date(ms);
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, " ");
+}

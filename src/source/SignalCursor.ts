@@ -42,24 +42,22 @@ export function multisetOf(counts: IdentityCounts): string[] {
 }
 
 /**
- * The cursor after delivering `records[0..count)` from `cursor`, where `rtsOf[i]` is the RTS
- * of `records[i]` (all ≥ `cursor.rts`, ascending). Used when a consumer stops in the middle
- * of a page, so the checkpoint covers exactly what it received.
+ * The cursor after delivering `records[0..count)` of a page from `cursor` (the records the
+ * source returned as new: valid row_keys, ascending RTS, all at or after `cursor.rts`).
+ * Used when a consumer stops in the middle of a page, so the checkpoint covers exactly
+ * what it received.
  *
  * @example
- * advanceCursor({ rts: "0000000000000001", delivered: [] }, [], [], 0); // unchanged
+ * advanceCursor({ rts: "0000000000000001", delivered: [] }, [], 0); // unchanged
  */
-export function advanceCursor(
-  cursor: SignalCursor,
-  records: readonly RawSignal[],
-  rtsOf: readonly string[],
-  count: number,
-): SignalCursor {
+export function advanceCursor(cursor: SignalCursor, records: readonly RawSignal[], count: number): SignalCursor {
   if (count <= 0) return cursor;
-  const last = rtsOf[count - 1]!;
+  // A delivered record's row_key is valid, so its RTS is its last 16 characters.
+  const rtsOf = (i: number): string => records[i]!.row_key.slice(-16);
+  const last = rtsOf(count - 1);
   const delivered = last === cursor.rts ? [...cursor.delivered] : [];
   let first = count - 1;
-  while (first > 0 && rtsOf[first - 1] === last) first--;
+  while (first > 0 && rtsOf(first - 1) === last) first--;
   for (let i = first; i < count; i++) delivered.push(recordIdentity(records[i]!));
   return { rts: last, delivered };
 }

@@ -17,8 +17,6 @@ export interface SignalPage {
   readonly shopId: number;
   /** New records, ascending RTS, unchanged from the service. */
   readonly records: readonly RawSignal[];
-  /** RTS of each record in `records` (same index), from its `row_key`. */
-  readonly rts: readonly string[];
   /** Where the stream stands once `records` are delivered; what a checkpoint stores. */
   readonly cursor: SignalCursor;
   /** The `since` sent for this page (RTS). */

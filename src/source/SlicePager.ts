@@ -3,7 +3,7 @@ import type { Client } from "../client/Client.ts";
 import type { RawSignal } from "../contract/rawSignal.ts";
 import { SIGNALS_LIMIT_MAX } from "../contract/paths.ts";
 import { parseRowKey } from "../codec/rowKey.ts";
-import { isRts, stepRts, type RtsCodec } from "../codec/rts.ts";
+import { rtsValueAt, stepRts, type RtsCodec } from "../codec/rts.ts";
 import { ContractError } from "../errors/ContractError.ts";
 import { DecodeError, isDecodeError } from "../errors/DecodeError.ts";
 import { TieOverflowError } from "../errors/TieOverflowError.ts";
@@ -143,7 +143,6 @@ export class SlicePager {
       return {
         shopId,
         records: result.records,
-        rts: result.recordRts,
         cursor: this.cursor(),
         since,
         limit,
@@ -166,9 +165,9 @@ export class SlicePager {
     if (!Array.isArray(page)) throw new ContractError("signals", "expected an array");
     let found = false;
     for (const record of page as readonly unknown[]) {
-      const rts = this.rtsOf(record);
-      if (typeof rts !== "string") continue;
-      this.observeNewest(codec.decode(rts), scheduler.now());
+      const key = this.keyOf(record);
+      if (typeof key !== "string") continue;
+      this.observeNewest(codec.decode(this.rtsOfKey(key)), scheduler.now());
       found = true;
     }
     return found;
@@ -182,46 +181,56 @@ export class SlicePager {
     }
   }
 
-  /** The RTS of a record's row_key, or why it has none. Fast path for the canonical form. */
-  private rtsOf(record: unknown): string | DecodeError {
+  /**
+   * The record's canonical key `<shopId>:<rts>`, or why it has none. Canonical keys of one
+   * shop share their prefix and have one length, so they compare exactly as their RTS do:
+   * the hot path compares row_keys in place, with no slicing and no allocation.
+   */
+  private keyOf(record: unknown): string | DecodeError {
     if (typeof record !== "object" || record === null) return new DecodeError("signal", record, "expected an object");
     const rowKey = (record as { row_key?: unknown }).row_key;
     if (typeof rowKey === "string") {
       const prefix = this.prefix;
-      if (rowKey.length === prefix.length + 16 && rowKey.startsWith(prefix)) {
-        const rts = rowKey.slice(prefix.length);
-        if (isRts(rts)) return rts;
-      }
+      if (rowKey.length === prefix.length + 16 && rowKey.startsWith(prefix) && rtsValueAt(rowKey, prefix.length) >= 0) return rowKey;
     }
     try {
       const key = parseRowKey(rowKey as string);
       if (key.shopId !== this.config.shopId) {
         return new DecodeError("row_key", rowKey, `belongs to shop ${key.shopId}, not ${this.config.shopId}`);
       }
-      return key.rts;
+      // Valid but not canonical (e.g. a shop id with leading zeros): compare by the canonical form.
+      return this.prefix + key.rts;
     } catch (error) {
       if (isDecodeError(error)) return error;
       throw error;
     }
   }
 
+  /** RTS of a canonical key. */
+  private rtsOfKey(key: string): string {
+    return key.slice(this.prefix.length);
+  }
+
   /** Applies the cursor rule to one response. Mutates the boundary state for what it returns. */
   private consume(page: readonly unknown[], since: string, full: boolean, sendTime: number, receivedAt: number) {
     const { endRts, settleMs, codec, onInvalid } = this.config;
-    const oldRts = this.rts;
+    const prefix = this.prefix;
+    const oldKey = prefix + this.rts;
+    const sinceKey = prefix + since;
+    const endKey = endRts === undefined ? undefined : prefix + endRts;
     const delivered = this.delivered;
     const pageSeen = this.pageSeen;
     pageSeen.clear();
 
     // Settle horizon: the newest data the service had when it answered, minus the window.
-    let horizon: string | undefined;
+    let horizonKey: string | undefined;
     let nothingSettled = false;
     let pageMaxTime = Number.NEGATIVE_INFINITY;
     if (settleMs > 0) {
       for (let i = page.length - 1; i >= 0; i--) {
-        const rts = this.rtsOf(page[i]);
-        if (typeof rts === "string") {
-          pageMaxTime = codec.decode(rts);
+        const key = this.keyOf(page[i]);
+        if (typeof key === "string") {
+          pageMaxTime = codec.decode(this.rtsOfKey(key));
           break;
         }
       }
@@ -229,12 +238,13 @@ export class SlicePager {
       const limitMs = Math.max(prior, pageMaxTime) - settleMs;
       if (pageMaxTime > Number.NEGATIVE_INFINITY) this.observeNewest(pageMaxTime, receivedAt);
       if (!(limitMs >= 0)) nothingSettled = true;
-      else horizon = codec.encode(limitMs);
+      else horizonKey = prefix + codec.encode(limitMs);
     }
 
     const records: RawSignal[] = [];
-    const recordRts: string[] = [];
-    let prev = since;
+    let lastKey = oldKey;
+    let pastOld = false;
+    let prev = sinceKey;
     let sawSince = false;
     let stop: Stop = STOP_NONE;
     let invalid = 0;
@@ -244,31 +254,33 @@ export class SlicePager {
 
     for (let i = 0; i < page.length; i++) {
       const record = page[i];
-      const rts = this.rtsOf(record);
-      if (typeof rts !== "string") {
+      const key = this.keyOf(record);
+      if (typeof key !== "string") {
         (run ??= []).push(record);
-        (runErrors ??= []).push(rts);
+        (runErrors ??= []).push(key);
         continue;
       }
-      if (rts < prev) {
+      if (key < prev) {
+        const rts = this.rtsOfKey(key);
         throw new ContractError(
           `signals[${i}].row_key`,
-          rts < since ? `RTS ${rts} is before the requested since ${since}` : `RTS ${rts} goes backwards (after ${prev})`,
+          key < sinceKey ? `RTS ${rts} is before the requested since ${since}` : `RTS ${rts} goes backwards (after ${this.rtsOfKey(prev)})`,
         );
       }
-      prev = rts;
-      if (rts === since) sawSince = true;
-      if (endRts !== undefined && rts >= endRts) {
+      prev = key;
+      if (key === sinceKey) sawSince = true;
+      if (endKey !== undefined && key >= endKey) {
         stop = STOP_END;
         break;
       }
-      if (nothingSettled || (horizon !== undefined && rts > horizon)) {
+      if (nothingSettled || (horizonKey !== undefined && key > horizonKey)) {
         stop = STOP_HORIZON;
         break;
       }
       let isNew: boolean;
-      if (rts > oldRts) isNew = true;
-      else if (rts < oldRts) isNew = false;
+      // Keys ascend, so once past the old boundary every later record is new.
+      if (pastOld || key > oldKey) isNew = pastOld = true;
+      else if (key < oldKey) isNew = false;
       else {
         const id = recordIdentity(record as RawSignal);
         const seen = (pageSeen.get(id) ?? 0) + 1;
@@ -284,7 +296,7 @@ export class SlicePager {
       if (isNew) {
         if (this.reportedTrailing.size > 0) this.reportedTrailing.clear();
         records.push(record as RawSignal);
-        recordRts.push(rts);
+        lastKey = key;
       }
     }
 
@@ -294,19 +306,18 @@ export class SlicePager {
       invalid += this.report(run!, runErrors!, onInvalid, true);
     }
 
-    const n = records.length;
-    if (n > 0) {
-      const last = recordRts[n - 1]!;
-      if (last !== oldRts) {
-        delivered.clear();
-        for (let j = n - 1; j >= 0 && recordRts[j] === last; j--) {
-          const id = recordIdentity(records[j]!);
-          delivered.set(id, (delivered.get(id) ?? 0) + 1);
-        }
-        this.rts = last;
+    if (lastKey !== oldKey) {
+      // The boundary moved: remember the identities of the new last tie group.
+      delivered.clear();
+      for (let j = records.length - 1; j >= 0; j--) {
+        const record = records[j]!;
+        if (this.keyOf(record) !== lastKey) break;
+        const id = recordIdentity(record);
+        delivered.set(id, (delivered.get(id) ?? 0) + 1);
       }
+      this.rts = this.rtsOfKey(lastKey);
     }
-    return { records, recordRts, stop, sawSince, invalid, pendingInvalid, pageMaxTime };
+    return { records, stop, sawSince, invalid, pendingInvalid, pageMaxTime };
   }
 
   /**

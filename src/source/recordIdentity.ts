@@ -14,7 +14,7 @@ import type { RawSignal } from "../contract/rawSignal.ts";
  * // '["1:0000000000000001","aa:bb:cc:dd:ee:ff",-60,"b8:27:eb:00:00:01",1,false]'
  */
 export function recordIdentity(record: RawSignal): string {
-  // Only the records at a page boundary go through here, so JSON's cost does not matter;
-  // it keeps the fields unambiguous whatever characters they contain.
+  // JSON keeps the fields unambiguous whatever characters they contain; only the records of
+  // a page's boundary tie groups come here (a few per page), so its cost stays small.
   return JSON.stringify([record.row_key, record.device_id, record.rssi, record.square_mac, record.ts, record.local]);
 }

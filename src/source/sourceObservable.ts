@@ -49,7 +49,7 @@ async function run<T>(
       const before = cursor;
       // A consumer that stopped mid-page (take(n), an error) gets a checkpoint of exactly
       // what it received, so a resume repeats nothing.
-      cursor = delivered === page.records.length ? page.cursor : advanceCursor(before, page.records, page.rts, delivered);
+      cursor = delivered === page.records.length ? page.cursor : advanceCursor(before, page.records, delivered);
       progress.page(page, delivered, cursor);
       if (o.checkpoint !== undefined && (delivered > 0 || cursor.rts !== before.rts)) {
         await o.checkpoint.save(o.checkpointKey, cursor);
