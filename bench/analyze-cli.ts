@@ -1,0 +1,189 @@
+/**
+ * End to end offline (issue 9, row 4): `footfall analyze --input FILE.ndjson --format ndjson`
+ * over one simulated shop-day (seed 1, one shop, the default day) against a minimal program that
+ * reads the same file at once, `JSON.parse`s each line and runs bench/baselines/handWrittenLoop.ts
+ * on the records. Both are separate `node` processes running JavaScript that tsc compiled from
+ * this checkout (neither pays for a TypeScript loader), timed from spawn to exit with stdout on
+ * /dev/null, interleaved, medians of several runs. The warm-up runs' outputs are compared, so the
+ * row says whether both computed the same daily counts.
+ *
+ * The CLI does more than the baseline, and the ratio includes it: it streams the file line by
+ * line, also computes hourly counts and the data-quality report, and writes one NDJSON line per
+ * session; the baseline writes one JSON line of daily counts.
+ * Goal: the CLI takes at most 1.2× the baseline's time.
+ *
+ * Run alone: `npx tsx bench/analyze-cli.ts` (or `npm run bench -- analyze-cli`).
+ */
+// The baseline program is this file run compiled (`node analyze-cli.js --baseline FILE`), so only
+// what it needs is imported statically; the bench's machinery is imported inside the bench.
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { handWrittenLoop, type HandDay } from "./baselines/handWrittenLoop.ts";
+import type { BenchRow, Timing } from "./lib.ts";
+
+const RUNS = 5;
+const WARMUP = 1;
+const SEED = 1;
+
+/**
+ * Measures the CLI against the baseline on one shop-day; see the file comment.
+ *
+ * @example
+ * const [row] = await analyzeCliBench();
+ */
+export default async function analyzeCliBench(): Promise<BenchRow[]> {
+  const { spawn, spawnSync } = await import("node:child_process");
+  const { existsSync, openSync, closeSync, createWriteStream } = await import("node:fs");
+  const { mkdir, mkdtemp, rm, writeFile } = await import("node:fs/promises");
+  const { once } = await import("node:events");
+  const { tmpdir } = await import("node:os");
+  const { dirname, join, resolve } = await import("node:path");
+  const { performance } = await import("node:perf_hooks");
+  const { fileURLToPath } = await import("node:url");
+  const { createWorld } = await import("../src/sim/createWorld.ts");
+  const { rate } = await import("./lib.ts");
+
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+  // Inside node_modules, so the compiled files find the project's dependencies by walking up.
+  const buildDir = join(root, "node_modules", ".cache", "footfall-bench");
+  const outDir = join(buildDir, "out");
+
+  // What `npm run build` emits, plus the baseline, but with --noCheck (the bench measures code; a
+  // colleague's half-typed file elsewhere must not stop it) and away from dist/, which others may
+  // be rebuilding at the same moment.
+  const t0 = performance.now();
+  await rm(outDir, { recursive: true, force: true });
+  await mkdir(buildDir, { recursive: true });
+  const tsconfig = join(buildDir, "tsconfig.json");
+  const config = {
+    extends: join(root, "tsconfig.json"),
+    compilerOptions: { noEmit: false, rootDir: root, outDir, declaration: false, sourceMap: false },
+    include: [join(root, "src"), join(root, "bench", "analyze-cli.ts")],
+  };
+  await writeFile(tsconfig, JSON.stringify(config, null, 2));
+  const tsc = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", tsconfig, "--noCheck"], { encoding: "utf8" });
+  const cliJs = join(outDir, "src", "cli", "main.js");
+  const baselineJs = join(outDir, "bench", "analyze-cli.js");
+  if (!existsSync(cliJs) || !existsSync(baselineJs)) {
+    throw new Error(`tsc did not emit the CLI and the baseline (exit ${tsc.status}): ${tsc.stdout}${tsc.stderr}`);
+  }
+  const buildMs = performance.now() - t0;
+
+  const dir = await mkdtemp(join(tmpdir(), "footfall-bench-"));
+  try {
+    // The shop-day as `footfall signals` would save it: one raw service record per line.
+    const file = join(dir, "shop-day.ndjson");
+    const world = createWorld({ seed: SEED, shops: 1 });
+    const out = createWriteStream(file);
+    let records = 0;
+    let bytes = 0;
+    let chunk = "";
+    for (const record of world.rawSignals(world.shops[0]!.id)) {
+      chunk += `${JSON.stringify(record)}\n`;
+      records++;
+      if (chunk.length > 1 << 20) {
+        bytes += chunk.length;
+        if (!out.write(chunk)) await once(out, "drain");
+        chunk = "";
+      }
+    }
+    bytes += chunk.length;
+    out.end(chunk);
+    await once(out, "finish");
+
+    const cli = [cliJs, "analyze", "--input", file, "--format", "ndjson"];
+    const baseline = [baselineJs, "--baseline", file];
+    /** Runs `node args…`; resolves to its wall time (spawn to exit) and, when captured, its stdout. */
+    const run = (args: readonly string[], capture: boolean): Promise<{ ms: number; stdout: string }> =>
+      new Promise((done, fail) => {
+        const devNull = capture ? undefined : openSync("/dev/null", "w");
+        const start = performance.now();
+        const child = spawn(process.execPath, args, { stdio: ["ignore", devNull ?? "pipe", "pipe"] });
+        let stdout = "";
+        let stderr = "";
+        child.stdout?.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+        child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+        child.on("error", fail);
+        child.on("close", (code) => {
+          const ms = performance.now() - start;
+          if (devNull !== undefined) closeSync(devNull);
+          if (code !== 0) fail(new Error(`node ${args.join(" ")} exited with ${code}: ${stderr.slice(0, 2000)}`));
+          else done({ ms, stdout });
+        });
+      });
+
+    let agree = "";
+    for (let i = 0; i < WARMUP; i++) {
+      const c = await run(cli, true);
+      const b = await run(baseline, true);
+      agree = sameDailyCounts(c.stdout, b.stdout);
+    }
+    const a: number[] = [];
+    const b: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      a.push((await run(cli, false)).ms);
+      b.push((await run(baseline, false)).ms);
+    }
+    const c = summary(a);
+    const p = summary(b);
+    const ratio = c.median / p.median;
+    return [
+      {
+        row: 4,
+        figure: "End to end offline: `footfall analyze --input` shop-day NDJSON (records/s)",
+        footfall: rate((records / c.median) * 1000, "rec/s"),
+        baseline: `${rate((records / p.median) * 1000, "rec/s")} read + JSON.parse + hand-written loop`,
+        ratio: Number(ratio.toFixed(2)),
+        goal: "≤ 1.2× baseline time",
+        met: ratio <= 1.2,
+        note:
+          `${records} records, ${(bytes / 1048576).toFixed(0)} MiB; whole processes incl. startup; ` +
+          `CLI min ${c.min.toFixed(0)} / median ${c.median.toFixed(0)} / max ${c.max.toFixed(0)} ms, ` +
+          `baseline min ${p.min.toFixed(0)} / median ${p.median.toFixed(0)} / max ${p.max.toFixed(0)} ms; ` +
+          `CLI also writes sessions, hourly counts and quality; daily counts ${agree}; tsc build ${(buildMs / 1000).toFixed(0)} s`,
+      },
+    ];
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function summary(samples: number[]): Timing {
+  samples.sort((x, y) => x - y);
+  return { min: samples[0]!, median: samples[Math.floor(samples.length / 2)]!, max: samples[samples.length - 1]! };
+}
+
+/** "agree", or what differs between the CLI's summary lines and the baseline's days. */
+function sameDailyCounts(cliStdout: string, baselineStdout: string): string {
+  const cli = cliStdout
+    .split("\n")
+    .filter((line) => line.includes('"type":"summary"'))
+    .map((line) => JSON.parse(line) as { date: string; visitors: number; visits: number; passersBy: number });
+  const loop = (JSON.parse(baselineStdout) as { days: HandDay[] }).days;
+  const key = (d: { date: string; visitors: number; visits: number; passersBy: number }): string =>
+    `${d.date} ${d.visitors}/${d.visits}/${d.passersBy}`;
+  const x = cli.map(key).join(", ");
+  const y = loop.map(key).join(", ");
+  return x === y ? "agree" : `DIFFER (CLI ${x}; loop ${y} — visitors/visits/passers-by)`;
+}
+
+/** The baseline program: read the file at once, JSON.parse each line, the hand-written loop. */
+function baselineMain(file: string): void {
+  const text = readFileSync(file, "utf8");
+  const records: unknown[] = [];
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf("\n", start);
+    if (end === -1) end = text.length;
+    if (end > start) records.push(JSON.parse(text.slice(start, end)));
+    start = end + 1;
+  }
+  const result = handWrittenLoop(records);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+if (process.argv[2] === "--baseline" && process.argv[3] !== undefined) {
+  baselineMain(process.argv[3]);
+} else if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  console.table(await analyzeCliBench());
+}
