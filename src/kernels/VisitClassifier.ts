@@ -97,6 +97,14 @@ export interface VisitClassifierOptions {
    */
   readonly stationaryShare?: number;
   /**
+   * A device flagged staff (or stationary) on a day keeps that flag on its sessions of the next
+   * this-many local days, even on a short shift: staff come back on most days, customers rarely
+   * stay for a shift. 0 turns it off. Randomized MACs change per visit, so only devices that
+   * keep their address are remembered.
+   * @default 7
+   */
+  readonly rememberStaffDays?: number;
+  /**
    * How long after a local day ends (ms of event time) its sessions wait for sessions still open
    * across midnight before the day is decided anyway. Only devices that never leave keep a day
    * open that long; they are classified on their own when they finally close (`late`).
@@ -114,6 +122,7 @@ export interface ResolvedVisitClassifierOptions {
   readonly openingHours: readonly [number, number];
   readonly staffShare: number;
   readonly stationaryShare: number;
+  readonly rememberStaffDays: number;
   readonly maxDayWaitMs: number;
 }
 
@@ -131,6 +140,7 @@ export const defaultVisitClassifier: ResolvedVisitClassifierOptions = Object.fre
   openingHours: Object.freeze([10, 22] as const),
   staffShare: 0.4,
   stationaryShare: 0.75,
+  rememberStaffDays: 7,
   maxDayWaitMs: 6 * MS_PER_HOUR,
 });
 
@@ -164,6 +174,12 @@ export function visitClassifierOptions(options: VisitClassifierOptions = {}): Re
     openingHours: Object.freeze([open, close] as const),
     staffShare: checkNumberOption("staffShare", options.staffShare ?? d.staffShare, { min: 0, max: 1 }),
     stationaryShare: checkNumberOption("stationaryShare", options.stationaryShare ?? d.stationaryShare, { min: 0, max: 1 }),
+    rememberStaffDays: checkNumberOption("rememberStaffDays", options.rememberStaffDays ?? d.rememberStaffDays, {
+      min: 0,
+      max: 366,
+      integer: true,
+      unit: "days",
+    }),
     maxDayWaitMs: checkNumberOption("maxDayWaitMs", options.maxDayWaitMs ?? d.maxDayWaitMs, { min: 0, unit: "ms" }),
   });
 }
@@ -222,6 +238,8 @@ interface ShopDays {
   readonly peaks: PeakRssiHistogram;
   /** Threshold in use, dBm. */
   visitorRssi: number;
+  /** Devices flagged staff or stationary on a recent day: the kind, and until when (epoch ms) it holds. */
+  readonly remembered: Map<string, { kind: "staff" | "stationary"; until: number }>;
 }
 
 /**
@@ -233,6 +251,8 @@ interface ShopDays {
  *   all its sessions of that day, is at least `staffShare` of the opening hours.
  * - `stationary`: its presence that day is at least `stationaryShare` of the day, or the session
  *   alone covers that share of some day.
+ * - A device (with a stable address) flagged staff or stationary keeps the flag for
+ *   `rememberStaffDays` further days, so a short shift does not turn staff into visitors.
  *
  * Staff presence is a property of a whole day, so in a stream it can only be known when the day is
  * over. The classifier therefore holds each shop's sessions per local day and decides a day when
@@ -289,6 +309,7 @@ export class VisitClassifier {
         complete: Number.NEGATIVE_INFINITY,
         peaks: new PeakRssiHistogram(o.minDwellMs),
         visitorRssi: o.visitorRssi === "auto" ? o.fallbackVisitorRssi : o.visitorRssi,
+        remembered: new Map(),
       };
       this.#shops.set(session.shopId, shop);
     }
@@ -357,6 +378,8 @@ export class VisitClassifier {
       shop.visitorRssi = shop.peaks.suggest().threshold ?? this.options.fallbackVisitorRssi;
     }
     const rule = { minDwellMs: this.options.minDwellMs, visitorRssi: shop.visitorRssi };
+    const remember = this.options.rememberStaffDays * 24 * MS_PER_HOUR;
+    for (const [device, r] of shop.remembered) if (r.until <= day.day.start) shop.remembered.delete(device);
     const stationaryMs = this.options.stationaryShare * (day.day.end - day.day.start);
     for (let i = 0; i < sessions.length; i++) {
       const s = sessions[i]!;
@@ -364,7 +387,13 @@ export class VisitClassifier {
       let kind: VisitKind;
       if (p.total >= stationaryMs || this.#coversADay(s)) kind = "stationary";
       else if (p.opening >= this.#staffMs) kind = "staff";
-      else kind = visitOrPass(s, rule);
+      else {
+        const r = shop.remembered.get(s.device);
+        kind = r !== undefined && r.until > s.start ? r.kind : visitOrPass(s, rule);
+      }
+      if ((kind === "staff" || kind === "stationary") && remember > 0 && !s.randomized) {
+        shop.remembered.set(s.device, { kind, until: day.day.end + remember });
+      }
       const complete = i + 1 < sessions.length ? s.start : day.day.end;
       if (complete > shop.complete) shop.complete = complete;
       this.#sink.session(classified(s, kind, day.day.date, shop.complete, false, shop.visitorRssi));

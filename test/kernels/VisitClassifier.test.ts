@@ -116,3 +116,15 @@ describe("VisitClassifier", () => {
     expect(visitClassifierOptions().visitorRssi).toBe("auto");
   });
 });
+
+describe("VisitClassifier memory of staff", () => {
+  it("keeps a staff device out of the visitors on a later short shift, for rememberStaffDays", () => {
+    const staff = "aa:00:00:00:00:05";
+    const day = (d: number, fromH: number, toH: number) =>
+      session(D0 + d * DAY + fromH * H, D0 + d * DAY + toH * H, { device: staff, complete: D0 + d * DAY + fromH * H });
+    const sessions = [day(0, 9, 18), day(1, 12, 14), day(9, 12, 14)];
+    const kinds = (options: VisitClassifierOptions) => classify(sessions, options).out.map((s) => s.kind);
+    expect(kinds({})).toEqual(["staff", "staff", "visitor"]);
+    expect(kinds({ rememberStaffDays: 0 })).toEqual(["staff", "visitor", "visitor"]);
+  });
+});
