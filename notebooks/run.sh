@@ -2,7 +2,7 @@
 # Type-check, lint and execute the Deno/TypeScript notebooks; exit non-zero on any failure.
 #
 #   npm run notebooks                      self-test of this runner, then every notebooks/*.ipynb
-#   bash notebooks/run.sh 02-proximity.ipynb        one notebook (no self-test when notebooks are named)
+#   bash notebooks/run.sh 02-proximity.ipynb   one notebook, by name or path (no self-test then)
 #   bash notebooks/run.sh --no-install --out DIR X.ipynb
 #   bash notebooks/run.sh --update         after a fully green run, copy the outputs back into the
 #                                          committed notebooks (so they render on a repository page)
@@ -34,7 +34,12 @@ while (($#)); do
     --out) out="$(mkdir -p "$2" && cd "$2" && pwd)"; shift ;;
     -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
-    *) notebooks+=("$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"); self_test=0 ;;
+    *)
+      # A bare name means the notebook in notebooks/.
+      nb="$1"
+      [ -f "$nb" ] || [ ! -f "$NB_DIR/$nb" ] || nb="$NB_DIR/$nb"
+      if [ ! -f "$nb" ]; then echo "run.sh: no notebook $1" >&2; exit 2; fi
+      notebooks+=("$(cd "$(dirname "$nb")" && pwd)/$(basename "$nb")"); self_test=0 ;;
   esac
   shift
 done

@@ -130,7 +130,12 @@ class StrictNotebookClient(NotebookClient):
 
 
 def execute(path: str, out_dir: str) -> bool:
-    nb = nbformat.read(path, as_version=4)
+    name = os.path.basename(path)
+    try:
+        nb = nbformat.read(path, as_version=4)
+    except Exception as e:  # unreadable or not a notebook: a failure, said in one line
+        print(f"FAIL {name}: cannot read the notebook: {e}", file=sys.stderr)
+        return False
     client = StrictNotebookClient(
         nb,
         timeout=CELL_TIMEOUT_S,
@@ -140,7 +145,6 @@ def execute(path: str, out_dir: str) -> bool:
         kernel_name=nb.metadata.get("kernelspec", {}).get("name", "deno"),
         resources={"metadata": {"path": os.path.dirname(os.path.abspath(path))}},
     )
-    name = os.path.basename(path)
     started = time.monotonic()
     ok = True
     try:
