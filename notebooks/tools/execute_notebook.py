@@ -9,7 +9,9 @@ failure can be read) and exits 1 if any notebook failed. A notebook fails when:
 - a promise rejects without a handler: the Deno kernel only logs those, so a
   hidden prologue records them and a hidden check after every cell raises;
 - a cell writes "Uncaught" to stderr, which is how the kernel reports errors it
-  swallowed in callbacks.
+  swallowed in callbacks;
+- it shows fewer than --min-svg SVG outputs (notebooks exist to show pictures; a
+  chart that silently stopped rendering is a failure).
 
 Late outputs: the Deno kernel sometimes publishes a cell's output just after
 reporting the cell idle, so after each cell the iopub channel is drained for
@@ -129,7 +131,11 @@ class StrictNotebookClient(NotebookClient):
             await self._run_hidden(CHECK, "after the last cell, a promise was rejected without a handler")
 
 
-def execute(path: str, out_dir: str) -> bool:
+def svg_outputs(nb) -> int:  # noqa: ANN001
+    return sum(1 for c in nb.cells if c.cell_type == "code" for o in c.outputs if "image/svg+xml" in o.get("data", {}))
+
+
+def execute(path: str, out_dir: str, min_svg: int) -> bool:
     name = os.path.basename(path)
     try:
         nb = nbformat.read(path, as_version=4)
@@ -149,6 +155,8 @@ def execute(path: str, out_dir: str) -> bool:
     ok = True
     try:
         asyncio.run(client.run_strict())
+        if svg_outputs(nb) < min_svg:
+            raise NotebookFailure(f"{svg_outputs(nb)} SVG outputs, expected at least {min_svg}")
     except NotebookFailure as e:
         ok = False
         print(f"FAIL {name}: {e}", file=sys.stderr)
@@ -166,9 +174,10 @@ def execute(path: str, out_dir: str) -> bool:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", required=True, help="folder for the executed copies")
+    parser.add_argument("--min-svg", type=int, default=0, help="fail a notebook with fewer image/svg+xml outputs")
     parser.add_argument("notebooks", nargs="+")
     args = parser.parse_args()
-    results = [execute(p, args.out) for p in args.notebooks]
+    results = [execute(p, args.out, args.min_svg) for p in args.notebooks]
     return 0 if all(results) else 1
 
 
