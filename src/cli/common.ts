@@ -50,7 +50,8 @@ export function parseFlags<const O extends NonNullable<ParseArgsConfig["options"
   try {
     return parseArgs({ args: [...argv], options, strict: true, allowPositionals });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    // util.parseArgs explains some mistakes over several lines; a usage error is one line.
+    throw new UsageError((error instanceof Error ? error.message : String(error)).trim().replace(/\s*\n\s*/g, " "));
   }
 }
 

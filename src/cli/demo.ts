@@ -1,11 +1,488 @@
-import { EXIT_USAGE, type Command } from "./common.ts";
+import { readFileSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { Observable } from "rxjs";
+import type { Client } from "../client/Client.ts";
+import { createClient } from "../client/createClient.ts";
+import { scoreAgainstTruth, type AccuracyScore } from "../kernels/scoreAgainstTruth.ts";
+import { htmlReport } from "../report/htmlReport.ts";
+import { uploadSales } from "../sales/uploadSales.ts";
+import type { SalesReport } from "../sales/uploadDailySales.ts";
+import { createWorld, defaultWorldOptions, type WorldOptions } from "../sim/createWorld.ts";
+import { startSimulator } from "../sim/startSimulator.ts";
+import type { SimShop, World } from "../sim/World.ts";
+import { EXIT_FAILED, EXIT_OK, UsageError, parseFlags, type CliIo, type Command } from "./common.ts";
+import { defaultDemoTimeline, demoTimeline, type DemoTimeline } from "./demoClock.ts";
+import { TerminalDashboard, plainLine, type DashboardFrame } from "./demoDashboard.ts";
+import { int, moneyFormat } from "./demoFormat.ts";
+import { ShopLive, runShopPipeline, type ShopPipelineResult } from "./demoPipeline.ts";
+import { csvCell, dailyCsv, reportInput, sessionLines, summaryText, type DemoRun, type DemoSales, type DemoShopResult } from "./demoResults.ts";
 
-/** `footfall demo` — placeholder until its issue lands. */
+const H = 3_600_000;
+
+/**
+ * Settings of `footfall demo`, from its flags.
+ *
+ * @example
+ * const o: DemoOptions = { seed: 1, shops: 5, speed: 900, out: "footfall-report", hours: [10, 22] };
+ */
+export interface DemoOptions {
+  /** Seed of the world (a number when the flag is an integer). @default 1 */
+  readonly seed: number | string;
+  /** Shops in the world. @default 5 (the simulator's default world) */
+  readonly shops: number;
+  /** Simulated seconds per real second while the shops are open. @default 900 */
+  readonly speed: number;
+  /** Report folder. @default "footfall-report" */
+  readonly out: string;
+  /** Opening hours, local. @default [10, 22] */
+  readonly hours: readonly [number, number];
+  /** Further world options (busier or quieter shops, radio model…); one day is always simulated. @default {} */
+  readonly world?: WorldOptions;
+}
+
+/** Defaults of {@link DemoOptions}. */
+export const defaultDemoOptions: DemoOptions = Object.freeze({
+  seed: defaultWorldOptions.seed,
+  shops: defaultWorldOptions.shops,
+  speed: defaultDemoTimeline.speed,
+  out: "footfall-report",
+  hours: defaultWorldOptions.openingHours,
+});
+
+const flags = {
+  seed: { type: "string" },
+  shops: { type: "string" },
+  speed: { type: "string" },
+  out: { type: "string" },
+  hours: { type: "string" },
+  world: { type: "string" },
+} as const;
+
+const help = `usage: footfall demo [--seed S] [--shops N] [--speed X] [--hours OPEN-CLOSE] [--out DIR] [--world FILE]
+
+What footfall is for, in about a minute, with no account and no network: a simulated day of
+shops, watched live.
+
+It starts the simulator inside this process on a free local port (the whole service interface,
+in live mode: signals appear as simulated time reaches them), then, like a client of the service:
+  - tails every shop's Wi-Fi signals at once through footfall's source and operators (decode →
+    sessions → visitor / passer-by / staff → counts, dwell; proximity zones per sensor) and draws
+    a live dashboard on stderr (plain progress lines when not on a terminal);
+  - at closing time writes the day's point-of-sale lines to DIR/pos-transactions.csv and uploads
+    them as daily totals, exactly as "footfall sales upload" does (read → aggregate per shop-day
+    → resolve brand and shop → one POST per shop-day, with a journal);
+  - at the end of the day prints per shop: visitors, passers-by, capture rate, dwell buckets,
+    sales, conversion (receipts ÷ visitors) and amount per visitor, and how close all of it came
+    to the simulator's ground truth;
+  - writes DIR/report.html (self-contained: charts inline, loads nothing), DIR/sessions.ndjson
+    (one classified session per line) and DIR/daily.csv (one row per shop-day).
+
+The clock starts half an hour before opening and runs at --speed until half an hour after
+closing; the night after that passes ${defaultDemoTimeline.fastForward}× faster. Ctrl-C stops early and still writes
+what was seen so far (a second Ctrl-C quits at once).
+
+Flags:
+  --seed S              seed of the simulated world (default ${defaultDemoOptions.seed})
+  --shops N             shops in the world, 1–50 (default ${defaultDemoOptions.shops})
+  --speed X             simulated seconds per real second while open (default ${defaultDemoOptions.speed}:
+                        13 hours in about 52 s)
+  --hours OPEN-CLOSE    opening hours, local, e.g. 10-22 or 9.5-13 (default ${defaultDemoOptions.hours[0]}-${defaultDemoOptions.hours[1]})
+  --out DIR             report folder (default ${defaultDemoOptions.out}); created if missing
+  --world FILE          JSON WorldOptions of the simulator (visitorsPerDay, passersByPerDay,
+                        wallLossDb, …); the flags above take precedence; always one day
+  -h, --help            this text
+
+Exit status: 0 the whole day was read and its sales uploaded; 1 interrupted, or something
+failed (the report still holds what was done); 2 bad usage.
+
+Example:
+  npm start                                   # = footfall demo
+  footfall demo --shops 2 --speed 3000 --out /tmp/day`;
+
+/**
+ * Reads the flags of `footfall demo`; UsageError on anything malformed.
+ *
+ * @example
+ * parseDemoFlags(["--shops", "2"]).shops; // 2
+ */
+export function parseDemoFlags(argv: readonly string[]): DemoOptions {
+  const { values } = parseFlags(argv, flags);
+  const d = defaultDemoOptions;
+  const world = values.world === undefined ? {} : readWorldFile(values.world);
+  const seed = values.seed === undefined ? (world.seed ?? d.seed) : /^-?\d+$/.test(values.seed) ? Number(values.seed) : values.seed;
+  if (typeof seed === "string" && seed.trim() === "") throw new UsageError("--seed must not be empty");
+  const shops = values.shops === undefined ? (world.shops ?? d.shops) : numberFlag("--shops", values.shops);
+  if (!Number.isInteger(shops) || shops < 1 || shops > 50) throw new UsageError(`--shops must be an integer from 1 to 50, got ${JSON.stringify(values.shops)}`);
+  const speed = values.speed === undefined ? d.speed : numberFlag("--speed", values.speed);
+  if (!(speed > 0) || speed > 1e7) throw new UsageError(`--speed must be a number above 0 (simulated seconds per real second), got ${JSON.stringify(values.speed)}`);
+  const out = values.out ?? d.out;
+  if (out.trim() === "") throw new UsageError("--out must not be empty");
+  let hours = world.openingHours ?? d.hours;
+  if (values.hours !== undefined) {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*-\s*(\d+(?:\.\d+)?)\s*$/.exec(values.hours);
+    const open = m === null ? NaN : Number(m[1]);
+    const close = m === null ? NaN : Number(m[2]);
+    if (!(open >= 0 && close <= 24 && close - open >= 0.25)) {
+      throw new UsageError(`--hours must be OPEN-CLOSE in local hours, 0 ≤ OPEN < CLOSE ≤ 24, at least 15 minutes apart (e.g. 10-22), got ${JSON.stringify(values.hours)}`);
+    }
+    hours = [open, close];
+  }
+  return { seed, shops, speed, out, hours, world };
+}
+
+function readWorldFile(path: string): WorldOptions {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new UsageError(`--world: cannot read ${path} as JSON: ${(error as Error).message}`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new UsageError("--world: expected a JSON object of WorldOptions");
+  return parsed as WorldOptions;
+}
+
+function numberFlag(flag: string, text: string): number {
+  const v = Number(text);
+  if (text.trim() === "" || !Number.isFinite(v)) throw new UsageError(`${flag} must be a number, got ${JSON.stringify(text)}`);
+  return v;
+}
+
+/** `footfall demo`: the live demo (what `npm start` runs). */
 export const command: Command = {
-  summary: "demo (not built yet)",
-  help: "usage: footfall demo (not built yet)",
-  async run(_argv, io) {
-    io.stderr.write("footfall demo: not built yet\n");
-    return EXIT_USAGE;
-  },
+  summary: "live demo: a simulated day of shops, watched, uploaded, scored and reported (npm start)",
+  help,
+  run: (argv, io) => runDemo(parseDemoFlags(argv), io),
 };
+
+/**
+ * Runs the demo with the given options; resolves to the exit status.
+ *
+ * @example
+ * const status = await runDemo({ ...defaultDemoOptions, shops: 1, speed: 20_000, out: "/tmp/demo" }, io);
+ */
+export async function runDemo(o: DemoOptions, io: CliIo): Promise<number> {
+  const started = performance.now();
+  try {
+    await mkdir(o.out, { recursive: true });
+  } catch (error) {
+    io.stderr.write(`footfall demo: cannot create --out ${o.out}: ${(error as Error).message}\n`);
+    return EXIT_FAILED;
+  }
+  io.stderr.write(`footfall demo: building a simulated day of ${o.shops} shop${o.shops === 1 ? "" : "s"} (seed ${o.seed})…\n`);
+  let world: World;
+  try {
+    world = createWorld({ ...o.world, seed: o.seed, shops: o.shops, openingHours: o.hours, days: 1 });
+  } catch (error) {
+    if (error instanceof RangeError || error instanceof TypeError) throw new UsageError(error.message);
+    throw error;
+  }
+  if (io.signal.aborted) {
+    io.stderr.write("footfall demo: interrupted before the day started\n");
+    return EXIT_FAILED;
+  }
+  const timeZone = world.shops[0]?.timeZone ?? defaultWorldOptions.timeZone;
+  const date = localDate(world.startMs, timeZone);
+  const day = demoTimeline({
+    dayStartMs: world.startMs,
+    dayEndMs: world.endMs,
+    openMs: world.startMs + o.hours[0] * H,
+    closeMs: world.startMs + o.hours[1] * H,
+    speed: o.speed,
+  });
+
+  let t0 = performance.now();
+  const sim = await startSimulator({ world, speed: 1, liveStart: day.startMs, clock: () => day.simAt(performance.now() - t0) });
+  t0 = performance.now();
+  const simNow = (): number => sim.handler.simNow() ?? day.startMs;
+  const client = createClient({ baseUrl: sim.baseUrl, signalUrl: sim.signalUrl, email: sim.email, token: sim.token, maxInFlight: o.shops + 4 });
+  try {
+    return await watchDay({ o, io, world, day, client, sim, simNow, t0, started, timeZone, date });
+  } finally {
+    await sim.close();
+  }
+}
+
+interface DayContext {
+  readonly o: DemoOptions;
+  readonly io: CliIo;
+  readonly world: World;
+  readonly day: DemoTimeline;
+  readonly client: Client;
+  readonly sim: { readonly baseUrl: string };
+  readonly simNow: () => number;
+  readonly t0: number;
+  readonly started: number;
+  readonly timeZone: string;
+  readonly date: string;
+}
+
+async function watchDay(c: DayContext): Promise<number> {
+  const { o, io, world, day, client, simNow, timeZone, date } = c;
+  // Resolve the shops the way a client of the service does: brand list, then External Key.
+  const brands = await client.listBrands();
+  const shops: (SimShop & { readonly brand: string })[] = [];
+  for (const shop of world.shops) {
+    const brand = brands.find((b) => b.id === shop.brandId);
+    if (brand === undefined) throw new Error(`the service lists no brand ${shop.brandId}`);
+    const found = await client.getShopByExternalKey(brand, shop.externalKey);
+    shops.push({ ...shop, id: found.id, name: found.name, brand: brand.name });
+  }
+
+  const lives = shops.map((s) => new ShopLive(s, day.endMs, o.hours));
+  const stop$ = new Observable<void>((subscriber) => {
+    const stop = (): void => subscriber.next();
+    if (io.signal.aborted) stop();
+    io.signal.addEventListener("abort", stop, { once: true });
+    return () => io.signal.removeEventListener("abort", stop);
+  });
+  const pipelines = lives.map((live) =>
+    runShopPipeline({ client, live, since: world.startMs, simNow, stop$, timeZone, classify: { openingHours: o.hours } }),
+  );
+
+  // Sales go up at closing time, through the same code as `footfall sales upload`.
+  const sales = new SalesRun(c, shops);
+  const clockText = clockFormat(timeZone);
+  const heading =
+    `${shops.length} shop${shops.length === 1 ? "" : "s"} · ${weekday(world.startMs, timeZone)} ${date} · ${timeZone} · ` +
+    `open ${hoursText(o.hours[0])}–${hoursText(o.hours[1])} · ${int(o.speed)}× · seed ${o.seed}`;
+  const frame = (): DashboardFrame => {
+    const now = simNow();
+    const snaps = lives.map((l) => l.snapshot());
+    const reading = snaps.filter((s) => !s.done && Number.isFinite(s.lastEventMs));
+    // The clock runs on past the end of the day; no data comes after it.
+    const lagMs = reading.length === 0 ? 0 : Math.min(now, day.endMs) - Math.min(...reading.map((s) => s.lastEventMs));
+    return {
+      heading,
+      clock: now >= day.endMs ? "24:00" : clockText(now),
+      fraction: day.fractionAt(now),
+      elapsedMs: performance.now() - c.t0,
+      shops: snaps,
+      status: sales.status,
+      lagMs,
+    };
+  };
+  const tty = io.stderr.isTTY === true && io.stdout.isTTY === true;
+  const dash = tty ? new TerminalDashboard(io.stderr, shops.length) : undefined;
+  const say = (line: string): void => (dash === undefined ? void io.stderr.write(`${line}\n`) : dash.log(line));
+  sales.onEvent = say;
+  let firstFrameS: number | undefined;
+  let lastHour = -1;
+  let lastLine = 0;
+  const tick = (): void => {
+    const now = simNow();
+    if (!sales.started && now >= day.closedMs && !io.signal.aborted) sales.start(Number.POSITIVE_INFINITY);
+    const f = frame();
+    if (dash !== undefined) dash.update(f);
+    else {
+      // Plain mode: one line per simulated hour (the latest, if several passed at once), and
+      // one every 5 s while reading catches up after the clock has stopped moving.
+      const hour = Math.floor((Math.min(now, day.endMs) - world.startMs) / H);
+      const real = performance.now();
+      if (hour !== lastHour || real - lastLine >= 5_000) {
+        lastHour = hour;
+        lastLine = real;
+        io.stderr.write(`${plainLine(f)}\n`);
+      }
+    }
+    firstFrameS ??= process.uptime();
+  };
+  tick();
+  const timer = setInterval(tick, 250);
+  let results: ShopPipelineResult[];
+  try {
+    results = await Promise.all(pipelines);
+    if (!sales.started && !io.signal.aborted) sales.start(Number.POSITIVE_INFINITY);
+    await sales.done;
+    tick();
+  } finally {
+    clearInterval(timer);
+    dash?.stop();
+  }
+  const readS = (performance.now() - c.t0) / 1000;
+
+  // Interrupted: the figures (visitors, sales, truth) cover the day up to the data read.
+  const interrupted = io.signal.aborted;
+  const snaps = lives.map((l) => l.snapshot());
+  const cutoff = (i: number): number => (interrupted ? snaps[i]!.lastEventMs : Number.POSITIVE_INFINITY);
+  const shopResults: DemoShopResult[] = shops.map((shop, i) => {
+    const r = results[i]!;
+    const snap = snaps[i]!;
+    const visitors = new Set<string>();
+    for (const s of r.sessions) if (s.kind === "visitor") visitors.add(s.device);
+    const truth = world.truth(shop.id).filter((t) => t.start <= cutoff(i));
+    return {
+      id: shop.id,
+      name: shop.name,
+      brand: shop.brand,
+      externalKey: shop.externalKey,
+      sensors: shop.sensors,
+      timeZone,
+      date,
+      signals: snap.signals,
+      invalid: snap.invalid,
+      error: snap.error,
+      counts: r.day.find((d) => d.label === date) ?? r.day[0],
+      hours: r.hours,
+      dwell: r.dwell.find((d) => d.label === date) ?? r.dwell[0],
+      sessions: r.sessions,
+      zones: lives[i]!.zoneTime((device) => visitors.has(device)),
+      sales: sales.forShop(shop, cutoff(i)),
+      truth,
+      score: scoreAgainstTruth(r.sessions, truth, { timeZone }),
+    };
+  });
+  const overall: AccuracyScore = scoreAgainstTruth(
+    shopResults.flatMap((r) => r.sessions),
+    shopResults.flatMap((r) => r.truth),
+    { timeZone },
+  );
+  const run: DemoRun = {
+    date,
+    timeZone,
+    seed: String(o.seed),
+    speed: o.speed,
+    elapsedMs: performance.now() - c.t0,
+    currency: "KRW",
+    partial: interrupted ? `interrupted at ${clockText(Math.min(...snaps.map((s) => s.lastEventMs).filter(Number.isFinite), simNow()))}` : undefined,
+  };
+
+  const written = await writeReport(o.out, shopResults, overall, run);
+  io.stdout.write(summaryText(shopResults, overall, run));
+  if (written.error !== undefined) io.stderr.write(`footfall demo: could not write the report: ${written.error}\n`);
+  else io.stderr.write(`footfall demo: report in ${o.out}/: report.html (open it in a browser), sessions.ndjson, daily.csv\n`);
+  io.stderr.write(
+    `footfall demo: first dashboard frame ${firstFrameS === undefined ? "–" : `${firstFrameS.toFixed(1)} s`} after the process started, ` +
+      `day read live in ${readS.toFixed(1)} s, ${process.uptime().toFixed(1)} s in all\n`,
+  );
+  const failed = shopResults.some((r) => r.error !== undefined) || !sales.ok || written.error !== undefined;
+  if (interrupted) io.stderr.write("footfall demo: interrupted; the report covers the day up to then\n");
+  return interrupted || failed ? EXIT_FAILED : EXIT_OK;
+}
+
+async function writeReport(out: string, results: readonly DemoShopResult[], overall: AccuracyScore, run: DemoRun): Promise<{ error?: string }> {
+  try {
+    let sessions = "";
+    for (const line of sessionLines(results)) sessions += line;
+    await writeFile(join(out, "sessions.ndjson"), sessions, "utf8");
+    await writeFile(join(out, "daily.csv"), dailyCsv(results), "utf8");
+    await writeFile(join(out, "report.html"), htmlReport(reportInput(results, overall, run)), "utf8");
+    return {};
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * The day's point-of-sale lines: written as a client company's CSV export and uploaded through
+ * `uploadSales` (what `footfall sales upload FILE` runs), once, at closing time.
+ */
+class SalesRun {
+  status = "sales: the day's takings go up at closing time";
+  started = false;
+  ok = true;
+  done: Promise<void> = Promise.resolve();
+  onEvent: (line: string) => void = () => {};
+  #report: SalesReport | undefined;
+  #uploadedCutoff = Number.NEGATIVE_INFINITY;
+  readonly #c: DayContext;
+  readonly #lines: { readonly shop: number; readonly ms: number; readonly hour: number; readonly csv: string; readonly amount: number; readonly quantity: number }[] = [];
+
+  constructor(c: DayContext, shops: readonly SimShop[]) {
+    this.#c = c;
+    for (const shop of shops) {
+      for (const t of c.world.transactions(shop.id)) {
+        this.#lines.push({
+          shop: shop.id,
+          ms: Date.parse(t.timestamp),
+          // The timestamp carries the shop's own offset, so its hour is the local hour.
+          hour: Number(t.timestamp.slice(11, 13)),
+          csv: [t.brand, t.external_key, t.timestamp, String(t.amount), String(t.quantity)].map(csvCell).join(","),
+          amount: t.amount,
+          quantity: t.quantity,
+        });
+      }
+    }
+  }
+
+  start(cutoffMs: number): void {
+    this.started = true;
+    this.done = this.#upload(cutoffMs).catch((error: unknown) => {
+      this.ok = false;
+      const why = this.#c.io.signal.aborted ? "interrupted" : error instanceof Error ? error.message : String(error);
+      this.status = `sales: not uploaded (${why})`;
+      this.onEvent(`footfall demo: ${this.status}`);
+    });
+  }
+
+  async #upload(cutoffMs: number): Promise<void> {
+    const { o, io, client, sim, timeZone } = this.#c;
+    const lines = this.#lines.filter((l) => l.ms <= cutoffMs);
+    const file = join(o.out, "pos-transactions.csv");
+    await writeFile(file, `brand,external_key,timestamp,amount,quantity\n${lines.map((l) => `${l.csv}\n`).join("")}`, "utf8");
+    this.status = `sales: uploading ${int(lines.length)} till lines as daily totals…`;
+    const report = await uploadSales(client, file, { tz: timeZone, journalScope: sim.baseUrl, signal: io.signal });
+    this.#report = report;
+    this.#uploadedCutoff = cutoffMs;
+    this.ok = report.ok;
+    const money = moneyFormat("KRW");
+    const total = report.days.reduce((n, d) => n + (d.amount ?? 0), 0);
+    const c = report.counts;
+    this.status =
+      `sales: ${c.uploaded + c.unchanged} shop-day${c.uploaded + c.unchanged === 1 ? "" : "s"} uploaded (${money.format(total)}, ${int(lines.length)} till lines → one record per shop-day)` +
+      `${c.rejected + c.failed > 0 ? `, ${c.rejected + c.failed} not uploaded` : ""}`;
+    this.onEvent(`footfall demo: ${this.status}`);
+  }
+
+  /** The shop's sales of the day (as uploaded), or the till lines up to `cutoffMs` when nothing went up. */
+  forShop(shop: SimShop, cutoffMs: number): DemoSales {
+    const uploaded = this.#report !== undefined;
+    const limit = uploaded ? this.#uploadedCutoff : cutoffMs;
+    const byHour = new Array<number>(24).fill(0);
+    let receipts = 0;
+    let amount = 0;
+    let quantity = 0;
+    for (const l of this.#lines) {
+      if (l.shop !== shop.id || l.ms > limit) continue;
+      // A refund line cancels a receipt.
+      const sign = l.amount < 0 ? -1 : 1;
+      receipts += sign;
+      byHour[l.hour]! += sign;
+      amount += l.amount;
+      quantity += l.quantity;
+    }
+    const row = this.#report?.days.find((d) => d.shopId === shop.id || d.externalKey === shop.externalKey);
+    const status = !uploaded
+      ? `not uploaded (${this.#c.io.signal.aborted ? "interrupted before closing" : "upload failed"})`
+      : row === undefined
+        ? "no sales"
+        : `${row.status}${row.reason ? `: ${row.reason}` : ""}`;
+    return {
+      receipts,
+      receiptsByHour: byHour,
+      amount: row?.amount ?? amount,
+      quantity: row?.quantity ?? quantity,
+      currency: row?.currency ?? "KRW",
+      status,
+    };
+  }
+}
+
+function clockFormat(timeZone: string): (ms: number) => string {
+  const f = new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+  return (ms) => f.format(ms);
+}
+
+function localDate(ms: number, timeZone: string): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(ms);
+}
+
+function weekday(ms: number, timeZone: string): string {
+  return new Intl.DateTimeFormat("en-GB", { timeZone, weekday: "short" }).format(ms);
+}
+
+function hoursText(h: number): string {
+  const m = Math.round((h % 1) * 60);
+  return `${String(Math.floor(h)).padStart(2, "0")}:${String(m).padStart(2, "0")}`;
+}

@@ -1,3 +1,4 @@
+import { expect } from "vitest";
 import type { HtmlReportInput, ReportShop } from "../../src/report/htmlReport.ts";
 
 /** A plausible two-shop day for report tests (numbers made up, internally consistent). */
@@ -56,3 +57,12 @@ export function sampleReportInput(overrides: Partial<HtmlReportInput> = {}): Htm
     ...overrides,
   };
 }
+
+/** Everything that would make a page load something from elsewhere. */
+export function expectSelfContained(html: string): void {
+  expect(html).not.toMatch(/https?:|\/\/[a-z0-9]/i);
+  expect(html).not.toMatch(/<(script|link|img|iframe|object|embed|image|foreignObject)\b/i);
+  expect(html).not.toMatch(/@import|@font-face|url\(/i);
+  expect(html).not.toMatch(/\s(src|href|xlink:href)\s*=\s*["'](?!#)/i);
+}
+

@@ -1,0 +1,154 @@
+import { MultiBar, Presets, type SingleBar } from "cli-progress";
+import { alignTable, int, minutes, pct } from "./demoFormat.ts";
+import type { ShopLiveSnapshot } from "./demoPipeline.ts";
+
+/**
+ * One frame of the demo's dashboard: the clock, progress through the day and every shop.
+ *
+ * @example
+ * const frame: DashboardFrame = { heading: "2 shops · Mon 16 Nov 2026 · Asia/Seoul", clock: "14:05", fraction: 0.52, elapsedMs: 31_000, shops: [], status: "sales: at closing time" };
+ */
+export interface DashboardFrame {
+  /** What is shown, one line. */
+  readonly heading: string;
+  /** Simulated local time, `HH:MM`. */
+  readonly clock: string;
+  /** Progress through the day, 0…1. */
+  readonly fraction: number;
+  /** Real time since the demo started, ms. */
+  readonly elapsedMs: number;
+  readonly shops: readonly ShopLiveSnapshot[];
+  /** The sales line (when and how the day's sales go up). */
+  readonly status: string;
+  /** How far reading is behind the simulated clock, ms (shown when over a few minutes). @default 0 */
+  readonly lagMs?: number;
+}
+
+/** Sums of the shops' live figures; the median dwell is the shops' medians weighted by their visitors. */
+function totalsOf(shops: readonly ShopLiveSnapshot[]): Omit<ShopLiveSnapshot, "shopId" | "name" | "lastEventMs" | "done"> {
+  let signals = 0;
+  let invalid = 0;
+  let inRange = 0;
+  let visitors = 0;
+  let passersBy = 0;
+  let weighted = 0;
+  let weight = 0;
+  const zones = { immediate: 0, near: 0, far: 0 };
+  for (const s of shops) {
+    signals += s.signals;
+    invalid += s.invalid;
+    inRange += s.inRange;
+    visitors += s.visitors;
+    passersBy += s.passersBy;
+    zones.immediate += s.zones.immediate;
+    zones.near += s.zones.near;
+    zones.far += s.zones.far;
+    if (Number.isFinite(s.medianDwellMs) && s.visitors > 0) {
+      weighted += s.medianDwellMs * s.visitors;
+      weight += s.visitors;
+    }
+  }
+  return { signals, invalid, inRange, visitors, passersBy, zones, medianDwellMs: weight > 0 ? weighted / weight : Number.NaN };
+}
+
+/**
+ * The table part of a dashboard frame: a header and one line per shop, then all shops together.
+ * Pure text, so it can be tested and shown anywhere.
+ *
+ * @example
+ * dashboardTable(frame.shops).split("\n")[0]; // "shop  in range  visitors  passers-by  median dwell  zones imm/near/far  signals"
+ */
+export function dashboardTable(shops: readonly ShopLiveSnapshot[]): string {
+  const row = (name: string, s: Omit<ShopLiveSnapshot, "shopId" | "name" | "lastEventMs" | "done">): string[] => [
+    name,
+    int(s.inRange),
+    int(s.visitors),
+    int(s.passersBy),
+    minutes(s.medianDwellMs),
+    `${int(s.zones.immediate)} / ${int(s.zones.near)} / ${int(s.zones.far)}`,
+    int(s.signals),
+  ];
+  const rows = shops.map((s) => row(`${s.done ? "✓ " : "  "}${s.name}`, s));
+  if (shops.length > 1) rows.push(row("  all shops", totalsOf(shops)));
+  return alignTable(
+    ["  shop", "in range", "visitors", "passers-by", "median dwell", "zones imm/near/far", "signals"],
+    rows,
+    [false, true, true, true, true, true, true],
+    [28],
+  );
+}
+
+/**
+ * Every line of a dashboard frame below the progress bar: the table, the sales line and a hint.
+ *
+ * @example
+ * dashboardLines(frame).length; // shops + 4 (header, totals, sales, hint) when there are several shops
+ */
+export function dashboardLines(frame: DashboardFrame): string[] {
+  const lines = dashboardTable(frame.shops).trimEnd().split("\n");
+  const lag = frame.lagMs ?? 0;
+  lines.push(`  ${frame.status}${lag > 5 * 60_000 ? `  ·  reading ${Math.round(lag / 60_000)} min behind the clock` : ""}`);
+  lines.push("  visitors and dwell are provisional until the day is decided · Ctrl-C stops and still writes the report");
+  return lines;
+}
+
+/**
+ * One plain line for logs and pipes (no terminal): the clock and all shops' live totals.
+ *
+ * @example
+ * plainLine(frame); // "footfall demo: 14:05 (52 %) in range 180 · visitors 560 · passers-by 6,003 · median dwell 15.0 min · zones 12/40/91 · signals 260,000"
+ */
+export function plainLine(frame: DashboardFrame): string {
+  const t = totalsOf(frame.shops);
+  return (
+    `footfall demo: ${frame.clock} (${pct(frame.fraction, 0)}) in range ${int(t.inRange)} · visitors ${int(t.visitors)} · ` +
+    `passers-by ${int(t.passersBy)} · median dwell ${minutes(t.medianDwellMs)} · zones ${int(t.zones.immediate)}/${int(t.zones.near)}/${int(t.zones.far)} · ` +
+    `signals ${int(t.signals)}`
+  );
+}
+
+/**
+ * The live dashboard on a terminal: cli-progress's MultiBar redraws the lines in place (cut to
+ * the terminal width, cursor hidden), one "bar" per line; the day's progress is a real bar.
+ * Construct it only when the stream is a terminal.
+ *
+ * @example
+ * const dash = new TerminalDashboard(process.stderr, frame.shops.length);
+ * dash.update(frame);
+ * dash.stop();
+ */
+export class TerminalDashboard {
+  readonly #multi: MultiBar;
+  readonly #title: SingleBar;
+  readonly #day: SingleBar;
+  readonly #lines: SingleBar[] = [];
+
+  constructor(stream: NodeJS.WritableStream, shopCount: number) {
+    this.#multi = new MultiBar(
+      { stream, hideCursor: true, linewrap: false, fps: 5, clearOnComplete: false, gracefulExit: false, barsize: 36, autopadding: false },
+      Presets.shades_classic,
+    );
+    const text = { format: (_o: unknown, _p: unknown, payload: { text?: string }) => payload.text ?? "" };
+    this.#title = this.#multi.create(1, 0, { text: "" }, text);
+    this.#day = this.#multi.create(1000, 0, { clock: "--:--", elapsed: "0 s" }, { format: "  day {bar} {clock}  {percentage} %  ·  {elapsed}" });
+    const count = 1 + shopCount + (shopCount > 1 ? 1 : 0) + 2;
+    for (let i = 0; i < count; i++) this.#lines.push(this.#multi.create(1, 0, { text: "" }, text));
+  }
+
+  update(frame: DashboardFrame): void {
+    this.#title.update(0, { text: `\x1b[1mfootfall demo\x1b[0m  ·  ${frame.heading}` });
+    this.#day.update(Math.round(1000 * Math.min(1, Math.max(0, frame.fraction))), { clock: frame.clock, elapsed: `${Math.round(frame.elapsedMs / 1000)} s` });
+    const lines = dashboardLines(frame);
+    this.#lines.forEach((bar, i) => bar.update(0, { text: lines[i] ?? "" }));
+  }
+
+  /** Prints a line above the dashboard (kept in the scrollback). */
+  log(line: string): void {
+    this.#multi.log(`${line}\n`);
+  }
+
+  /** Draws the last frame and gives the terminal back (cursor, line wrapping). */
+  stop(): void {
+    this.#multi.stop();
+  }
+}

@@ -1,0 +1,365 @@
+import {
+  EMPTY,
+  catchError,
+  connect,
+  ignoreElements,
+  lastValueFrom,
+  map,
+  merge,
+  mergeMap,
+  reduce,
+  takeUntil,
+  takeWhile,
+  tap,
+  toArray,
+  type Observable,
+} from "rxjs";
+import { median } from "simple-statistics";
+import type { Client } from "../client/Client.ts";
+import type { Signal } from "../codec/Signal.ts";
+import type { ProximitySlice } from "../kernels/ProximityTracker.ts";
+import type { Session } from "../kernels/Session.ts";
+import type { VisitCounts } from "../kernels/VisitCounter.ts";
+import { defaultVisitClassifier, visitOrPass, type ClassifiedSession, type VisitClassifierOptions } from "../kernels/VisitClassifier.ts";
+import type { WindowDwell } from "../kernels/DwellMeter.ts";
+import { classifyVisits } from "../operators/classifyVisits.ts";
+import { countVisits } from "../operators/countVisits.ts";
+import { decodeSignals } from "../operators/decodeSignals.ts";
+import { estimateProximity } from "../operators/estimateProximity.ts";
+import { measureDwell } from "../operators/measureDwell.ts";
+import { sessionize } from "../operators/sessionize.ts";
+import type { SignalPage } from "../source/SignalPage.ts";
+import { signalPagesObservable } from "../source/signalPagesObservable.ts";
+
+const ZONES = ["immediate", "near", "far"] as const;
+/** A device counts as "in range now" when heard within this much event time of the shop's newest signal. */
+const IN_RANGE_MS = 120_000;
+/**
+ * A device's latest proximity slice counts for "zone now" when it ended within this much event
+ * time of the shop's newest signal: slices close behind the tracker's watermark (one minute of
+ * allowed lateness) once the device's next probe arrives, up to a minute or more later.
+ */
+const ZONE_NOW_MS = 180_000;
+/** The proximity tracker's session gap: slices further apart do not extend each other's zone time. */
+const SLICE_GAP_MS = 300_000;
+
+/**
+ * Proximity-zone counts, devices.
+ *
+ * @example
+ * const z: ZoneCounts = { immediate: 2, near: 9, far: 31 };
+ */
+export interface ZoneCounts {
+  readonly immediate: number;
+  readonly near: number;
+  readonly far: number;
+}
+
+/**
+ * What the dashboard shows of one shop at one moment.
+ *
+ * @example
+ * const s: ShopLiveSnapshot = { shopId: 101, name: "Cafe Mori Gangnam", signals: 51_000, invalid: 0, lastEventMs: 0, inRange: 37, visitors: 112, passersBy: 1203, medianDwellMs: 852_000, zones: { immediate: 3, near: 12, far: 22 }, done: false };
+ */
+export interface ShopLiveSnapshot {
+  readonly shopId: number;
+  readonly name: string;
+  /** Signal records decoded so far. */
+  readonly signals: number;
+  /** Records the decoder rejected so far. */
+  readonly invalid: number;
+  /** Newest event time seen, epoch ms (−Infinity before the first signal). */
+  readonly lastEventMs: number;
+  /** Devices heard in the last two minutes of event time. */
+  readonly inRange: number;
+  /** Unique devices whose finished session looks like a visit (provisional: the day's rules apply at the end). */
+  readonly visitors: number;
+  /** Unique devices whose finished sessions only passed by (provisional). */
+  readonly passersBy: number;
+  /** Median estimated dwell of those visits, ms (`NaN` before the first). */
+  readonly medianDwellMs: number;
+  /** Devices by the zone of their nearest sensor, in the last three minutes of event time. */
+  readonly zones: ZoneCounts;
+  /** True once the shop's whole day has been read (or reading stopped). */
+  readonly done: boolean;
+  /** Why reading stopped early, if it failed. */
+  readonly error?: string;
+}
+
+/**
+ * Live state of one shop in `footfall demo`, fed by taps on the real pipeline: the dashboard's
+ * figures (devices in range, provisional visitors and dwell, zone occupancy) and the device-time
+ * per sensor and zone for the report. Visitors are provisional — `visitOrPass` with the
+ * classifier's fallback threshold on each finished session — because staff and the learned
+ * per-shop threshold can only be decided once the day is over; the summary uses the real
+ * classifier's output.
+ *
+ * @example
+ * const live = new ShopLive({ id: 101, name: "Cafe Mori Gangnam", sensors: ["b8:27:eb:00:00:01"] }, 86_400_000);
+ * live.snapshot().signals; // 0
+ */
+export class ShopLive {
+  readonly shopId: number;
+  readonly name: string;
+  readonly sensors: readonly string[];
+  readonly #endMs: number;
+  readonly #staffMs: number;
+  #signals = 0;
+  #invalid = 0;
+  #lastEventMs = Number.NEGATIVE_INFINITY;
+  #lastSeen = new Map<string, number>();
+  #lastSlice = new Map<string, { sensor: number; zone: number; start: number; end: number }>();
+  #zoneMs = new Map<string, Float64Array>();
+  #visitors = new Set<string>();
+  #passers = new Set<string>();
+  #dwells: number[] = [];
+  #sensorIndex = new Map<string, number>();
+  #previousDeliverySim = Number.NEGATIVE_INFINITY;
+  #done = false;
+  #error: string | undefined;
+
+  /**
+   * @param shop the shop and its sensors
+   * @param endMs end of the day (epoch ms): reading is done once a caught-up page was requested after the clock passed it
+   * @param openingHours the shops' opening hours, to leave staff-length sessions out of provisional visitors
+   */
+  constructor(shop: { readonly id: number; readonly name: string; readonly sensors: readonly string[] }, endMs: number, openingHours: readonly [number, number] = defaultVisitClassifier.openingHours) {
+    this.shopId = shop.id;
+    this.name = shop.name;
+    this.sensors = [...shop.sensors];
+    this.#endMs = endMs;
+    this.#staffMs = defaultVisitClassifier.staffShare * (openingHours[1] - openingHours[0]) * 3_600_000;
+    shop.sensors.forEach((mac, i) => this.#sensorIndex.set(mac, i));
+  }
+
+  /** True once the whole day has been read, or reading stopped. */
+  get done(): boolean {
+    return this.#done;
+  }
+
+  /**
+   * A page was delivered at simulated time `simNow`. The day is complete when a caught-up page
+   * answers a request sent after the clock passed the end of the day: the source sends the next
+   * request only after the previous page was delivered.
+   */
+  onPage(page: SignalPage, simNow: number): void {
+    if (page.caughtUp && this.#previousDeliverySim >= this.#endMs) this.#done = true;
+    this.#previousDeliverySim = simNow;
+  }
+
+  /** Counts a rejected record. */
+  onInvalid(): void {
+    this.#invalid++;
+  }
+
+  /** Reading stopped with an error (kept for the summary). */
+  onError(message: string): void {
+    this.#error = message;
+    this.#done = true;
+  }
+
+  /** Reading finished (completed, stopped or failed). */
+  onEnd(): void {
+    this.#done = true;
+    // The last slice of every device holds for one slice length, as in ProximitySummary.
+    for (const [device, last] of this.#lastSlice) this.#addZoneTime(device, last.sensor, last.zone, last.end - last.start);
+    this.#lastSlice.clear();
+  }
+
+  onSignal(s: Signal): void {
+    this.#signals++;
+    if (s.time > this.#lastEventMs) this.#lastEventMs = s.time;
+    this.#lastSeen.set(s.device, s.time);
+  }
+
+  onSlice(slice: ProximitySlice): void {
+    const sensor = this.#sensorIndex.get(slice.sensor);
+    if (sensor === undefined) return;
+    const zone = ZONES.indexOf(slice.zone);
+    const last = this.#lastSlice.get(slice.device);
+    if (last !== undefined) {
+      // A zone holds from its slice to the device's next slice within the session gap.
+      const held = slice.start - last.start <= SLICE_GAP_MS ? slice.start - last.start : last.end - last.start;
+      this.#addZoneTime(slice.device, last.sensor, last.zone, held);
+      last.sensor = sensor;
+      last.zone = zone;
+      last.start = slice.start;
+      last.end = slice.end;
+    } else {
+      this.#lastSlice.set(slice.device, { sensor, zone, start: slice.start, end: slice.end });
+    }
+  }
+
+  onSession(s: Session): void {
+    if (s.dwellMs >= this.#staffMs) return;
+    if (visitOrPass(s) === "visitor") {
+      this.#visitors.add(s.device);
+      this.#passers.delete(s.device);
+      this.#dwells.push(s.estimatedDwellMs);
+    } else if (!this.#visitors.has(s.device)) {
+      this.#passers.add(s.device);
+    }
+  }
+
+  /** The dashboard's figures now; also forgets devices not heard for a while (bounded memory). */
+  snapshot(): ShopLiveSnapshot {
+    const now = this.#lastEventMs;
+    let inRange = 0;
+    for (const [device, t] of this.#lastSeen) {
+      if (t >= now - IN_RANGE_MS) inRange++;
+      else this.#lastSeen.delete(device);
+    }
+    const zones = [0, 0, 0];
+    for (const [device, last] of this.#lastSlice) {
+      if (last.end >= now - ZONE_NOW_MS) zones[last.zone]!++;
+      else if (last.end < now - SLICE_GAP_MS) {
+        this.#addZoneTime(device, last.sensor, last.zone, last.end - last.start);
+        this.#lastSlice.delete(device);
+      }
+    }
+    return {
+      shopId: this.shopId,
+      name: this.name,
+      signals: this.#signals,
+      invalid: this.#invalid,
+      lastEventMs: now,
+      inRange,
+      visitors: this.#visitors.size,
+      passersBy: this.#passers.size,
+      medianDwellMs: this.#dwells.length > 0 ? median(this.#dwells) : Number.NaN,
+      zones: { immediate: zones[0]!, near: zones[1]!, far: zones[2]! },
+      done: this.#done,
+      ...(this.#error === undefined ? {} : { error: this.#error }),
+    };
+  }
+
+  /**
+   * Device-time per sensor and zone, ms, summed over the devices `include` accepts (e.g. the
+   * day's visitors), sensors in the shop's order.
+   */
+  zoneTime(include: (device: string) => boolean): { sensor: string; zone: (typeof ZONES)[number]; ms: number }[] {
+    const sums = new Float64Array(this.sensors.length * 3);
+    for (const [device, ms] of this.#zoneMs) {
+      if (!include(device)) continue;
+      for (let i = 0; i < ms.length; i++) sums[i]! += ms[i]!;
+    }
+    const out: { sensor: string; zone: (typeof ZONES)[number]; ms: number }[] = [];
+    this.sensors.forEach((sensor, s) => {
+      for (let z = 0; z < 3; z++) if (sums[s * 3 + z]! > 0) out.push({ sensor, zone: ZONES[z]!, ms: sums[s * 3 + z]! });
+    });
+    return out;
+  }
+
+  #addZoneTime(device: string, sensor: number, zone: number, ms: number): void {
+    let acc = this.#zoneMs.get(device);
+    if (acc === undefined) this.#zoneMs.set(device, (acc = new Float64Array(this.sensors.length * 3)));
+    acc[sensor * 3 + zone]! += ms;
+  }
+}
+
+/**
+ * Options of {@link runShopPipeline}.
+ *
+ * @example
+ * const options: ShopPipelineOptions = { client, live, since: day.startMs, simNow: () => sim.handler.simNow()!, stop$, timeZone: "Asia/Seoul" };
+ */
+export interface ShopPipelineOptions {
+  readonly client: Client;
+  readonly live: ShopLive;
+  /** First time read, epoch ms (the start of the day). */
+  readonly since: number;
+  /** The simulated clock now, epoch ms. */
+  readonly simNow: () => number;
+  /** Emits to stop reading; what was read is still analysed to the end. */
+  readonly stop$: Observable<unknown>;
+  /** IANA time zone of the shop. */
+  readonly timeZone: string;
+  /** Options of the visit classifier (opening hours, thresholds). @default {} */
+  readonly classify?: VisitClassifierOptions;
+  /** Wait between polls once caught up, real ms. @default 200 */
+  readonly pollIntervalMs?: number;
+}
+
+/**
+ * The day's analytics of one shop, from the real operators.
+ *
+ * @example
+ * const r: ShopPipelineResult = await runShopPipeline(options);
+ * r.day[0]?.visitors;
+ */
+export interface ShopPipelineResult {
+  /** Every classified session, in the classifier's order. */
+  readonly sessions: readonly ClassifiedSession[];
+  /** `countVisits({ window: "day" })`. */
+  readonly day: readonly VisitCounts[];
+  /** `countVisits({ window: "hour" })`. */
+  readonly hours: readonly VisitCounts[];
+  /** `measureDwell({ window: "day" })` of visitors. */
+  readonly dwell: readonly WindowDwell[];
+}
+
+/**
+ * Tails one shop's signals through the real source and operators until the day is read (see
+ * {@link ShopLive.onPage}) or `stop$` emits: `signalPagesObservable` (tail) → `decodeSignals` →
+ * {`sessionize` → `classifyVisits` → `countVisits` (day, hour), `measureDwell`} and
+ * `estimateProximity`, with taps feeding `live`. Stopping completes the source, so every
+ * operator flushes what it holds and the result covers the day up to then. A failing source
+ * (the service gave up) also ends the reading; the error is kept in `live`.
+ *
+ * @example
+ * const result = await runShopPipeline({ client, live, since: world.startMs, simNow, stop$, timeZone: "Asia/Seoul" });
+ */
+export function runShopPipeline(options: ShopPipelineOptions): Promise<ShopPipelineResult> {
+  const { client, live, simNow, timeZone } = options;
+  const classify: VisitClassifierOptions = { timeZone, ...options.classify };
+  const pages$ = signalPagesObservable(client, {
+    shopId: live.shopId,
+    mode: "tail",
+    since: options.since,
+    pollIntervalMs: options.pollIntervalMs ?? 200,
+  }).pipe(
+    takeUntil(options.stop$),
+    tap((page) => live.onPage(page, simNow())),
+    takeWhile(() => !live.done, true),
+    catchError((error: unknown) => {
+      live.onError(error instanceof Error ? error.message : String(error));
+      return EMPTY;
+    }),
+  );
+  const empty: ShopPipelineResult = { sessions: [], day: [], hours: [], dwell: [] };
+  const result$ = pages$.pipe(
+    mergeMap((page) => page.records),
+    decodeSignals({ shopId: live.shopId, onInvalid: () => live.onInvalid() }),
+    connect((signals$) =>
+      merge(
+        signals$.pipe(
+          tap((s) => live.onSignal(s)),
+          ignoreElements(),
+        ),
+        signals$.pipe(
+          estimateProximity({ emit: "slices" }),
+          tap((e) => {
+            if (e.type === "proximitySlice") live.onSlice(e);
+          }),
+          ignoreElements(),
+        ),
+        signals$.pipe(
+          sessionize(),
+          tap((s) => live.onSession(s)),
+          classifyVisits(classify),
+          connect((classified$) =>
+            merge(
+              classified$.pipe(toArray(), map((sessions): Partial<ShopPipelineResult> => ({ sessions }))),
+              classified$.pipe(countVisits({ window: "day", timeZone }), toArray(), map((day): Partial<ShopPipelineResult> => ({ day }))),
+              classified$.pipe(countVisits({ window: "hour", timeZone }), toArray(), map((hours): Partial<ShopPipelineResult> => ({ hours }))),
+              classified$.pipe(measureDwell({ window: "day", timeZone }), toArray(), map((dwell): Partial<ShopPipelineResult> => ({ dwell }))),
+            ),
+          ),
+        ),
+      ),
+    ),
+    reduce((acc: ShopPipelineResult, part: Partial<ShopPipelineResult>) => ({ ...acc, ...part }), empty),
+    tap({ finalize: () => live.onEnd() }),
+  );
+  return lastValueFrom(result$, { defaultValue: empty });
+}

@@ -1,0 +1,343 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Signal } from "../../src/codec/Signal.ts";
+import type { CliIo } from "../../src/cli/common.ts";
+import { UsageError } from "../../src/cli/common.ts";
+import { command, defaultDemoOptions, parseDemoFlags } from "../../src/cli/demo.ts";
+import { demoTimeline } from "../../src/cli/demoClock.ts";
+import { TerminalDashboard, dashboardLines, dashboardTable, plainLine, type DashboardFrame } from "../../src/cli/demoDashboard.ts";
+import { alignTable, int } from "../../src/cli/demoFormat.ts";
+import { ShopLive, type ShopLiveSnapshot } from "../../src/cli/demoPipeline.ts";
+import { csvCell } from "../../src/cli/demoResults.ts";
+import { main } from "../../src/cli/main.ts";
+import type { ProximitySlice } from "../../src/kernels/ProximityTracker.ts";
+import type { Session } from "../../src/kernels/Session.ts";
+import { expectSelfContained } from "../report/reportFixture.ts";
+
+function fakeIo(options: { tty?: boolean; signal?: AbortSignal } = {}) {
+  const text = { out: "", err: "" };
+  const sink = (key: "out" | "err") => {
+    const w = new Writable({
+      write(chunk, _encoding, done) {
+        text[key] += String(chunk);
+        done();
+      },
+    }) as Writable & { isTTY?: boolean; columns?: number };
+    if (options.tty) {
+      w.isTTY = true;
+      w.columns = 200;
+    }
+    return w;
+  };
+  const io: CliIo = { stdout: sink("out"), stderr: sink("err"), env: {}, signal: options.signal ?? new AbortController().signal };
+  return { io, text };
+}
+
+const snap = (name: string, n: number, extra: Partial<ShopLiveSnapshot> = {}): ShopLiveSnapshot => ({
+  shopId: 100 + n,
+  name,
+  signals: 10_000 * n,
+  invalid: 0,
+  lastEventMs: 0,
+  inRange: 10 * n,
+  visitors: 100 * n,
+  passersBy: 1000 * n,
+  medianDwellMs: 60_000 * (10 + n),
+  zones: { immediate: n, near: 2 * n, far: 3 * n },
+  done: false,
+  ...extra,
+});
+
+const frame = (shops: readonly ShopLiveSnapshot[]): DashboardFrame => ({
+  heading: "2 shops · Mon 2026-11-16 · Asia/Seoul",
+  clock: "14:05",
+  fraction: 0.5,
+  elapsedMs: 31_000,
+  shops,
+  status: "sales: the day's takings go up at closing time",
+});
+
+describe("footfall demo flags", () => {
+  it("has defaults that make a one-minute day of the default world", () => {
+    const o = parseDemoFlags([]);
+    expect(o).toEqual({ ...defaultDemoOptions, world: {} });
+    const t = demoTimeline({ dayStartMs: 0, dayEndMs: 24 * 3_600_000, openMs: o.hours[0] * 3_600_000, closeMs: o.hours[1] * 3_600_000, speed: o.speed });
+    expect(t.realDurationMs).toBeGreaterThan(45_000);
+    expect(t.realDurationMs).toBeLessThan(75_000);
+  });
+
+  it("reads every flag", () => {
+    expect(parseDemoFlags(["--seed", "7", "--shops", "2", "--speed", "3000", "--hours", "9.5-13", "--out", "x"])).toEqual({
+      seed: 7,
+      shops: 2,
+      speed: 3000,
+      hours: [9.5, 13],
+      out: "x",
+      world: {},
+    });
+    expect(parseDemoFlags(["--seed", "demo"]).seed).toBe("demo");
+  });
+
+  it.each([
+    [["--shops", "0"], /--shops must be an integer from 1 to 50/],
+    [["--shops", "two"], /--shops must be a number/],
+    [["--speed=-5"], /--speed must be a number above 0/],
+    [["--speed", "-5"], /--speed.*ambiguous/],
+    [["--hours", "22-10"], /--hours must be OPEN-CLOSE/],
+    [["--hours", "10"], /--hours must be OPEN-CLOSE/],
+    [["--out", ""], /--out must not be empty/],
+    [["--world", "/nonexistent/world.json"], /--world: cannot read/],
+    [["--bogus"], /bogus/],
+    [["stray"], /stray/],
+  ])("bad usage %j → exit 2 with one line", async (argv, message) => {
+    expect(() => parseDemoFlags(argv)).toThrow(UsageError);
+    const { io, text } = fakeIo();
+    expect(await main(["demo", ...argv], io)).toBe(2);
+    expect(text.err).toMatch(message);
+    expect(text.err.trim().split("\n")).toHaveLength(1);
+    expect(text.out).toBe("");
+  });
+
+  it("has full help", async () => {
+    const { io, text } = fakeIo();
+    expect(await main(["demo", "--help"], io)).toBe(0);
+    for (const flag of ["--seed", "--shops", "--speed", "--hours", "--out", "--world", "report.html", "sessions.ndjson", "daily.csv", "Exit status"]) expect(text.out).toContain(flag);
+    expect(command.summary).not.toMatch(/not built/);
+  });
+});
+
+describe("demoTimeline", () => {
+  const H = 3_600_000;
+  const t = demoTimeline({ dayStartMs: 0, dayEndMs: 24 * H, openMs: 10 * H, closeMs: 22 * H, speed: 1000, marginMs: H / 2, fastForward: 10 });
+
+  it("starts half an hour before opening, runs at speed until half an hour after closing, then ten times faster", () => {
+    expect(t.startMs).toBe(9.5 * H);
+    expect(t.closedMs).toBe(22.5 * H);
+    expect(t.simAt(0)).toBe(9.5 * H);
+    expect(t.simAt(1000)).toBe(9.5 * H + 1000 * 1000);
+    const open = (13 * H) / 1000;
+    expect(t.simAt(open)).toBe(22.5 * H);
+    expect(t.simAt(open + 100)).toBe(22.5 * H + 100 * 10_000);
+    expect(t.realDurationMs).toBe(open + (1.5 * H) / 10_000);
+    expect(t.simAt(t.realDurationMs)).toBeCloseTo(24 * H, 6);
+  });
+
+  it("gives the share of the run done at a simulated time", () => {
+    expect(t.fractionAt(9.5 * H)).toBe(0);
+    expect(t.fractionAt(24 * H)).toBe(1);
+    expect(t.fractionAt(t.simAt(t.realDurationMs / 2))).toBeCloseTo(0.5, 9);
+    expect(t.fractionAt(0)).toBe(0);
+  });
+
+  it("rejects inconsistent times", () => {
+    expect(() => demoTimeline({ dayStartMs: 0, dayEndMs: 24 * H, openMs: 22 * H, closeMs: 10 * H })).toThrow(RangeError);
+    expect(() => demoTimeline({ dayStartMs: 0, dayEndMs: 24 * H, openMs: 10 * H, closeMs: 22 * H, speed: 0 })).toThrow(RangeError);
+  });
+});
+
+describe("dashboard rendering (made-up numbers)", () => {
+  const shops = [snap("Cafe Mori Gangnam", 1), snap("Hanbit Apparel Seongsu", 2, { done: true })];
+
+  it("draws one aligned row per shop and a total row", () => {
+    const lines = dashboardTable(shops).trimEnd().split("\n");
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatch(/shop\s+in range\s+visitors\s+passers-by\s+median dwell\s+zones imm\/near\/far\s+signals$/);
+    expect(lines[1]).toContain("Cafe Mori Gangnam");
+    expect(lines[2]).toMatch(/^✓ Hanbit Apparel Seongsu/);
+    // Numbers are right-aligned: every row ends at the same column.
+    expect(new Set(lines.map((l) => l.length)).size).toBe(1);
+    const total = lines[3]!;
+    expect(total).toContain("all shops");
+    expect(total).toContain(int(100 + 200)); // visitors
+    expect(total).toContain(int(1000 + 2000)); // passers-by
+    expect(total).toContain(`${1 + 2} / ${2 + 4} / ${3 + 6}`);
+    expect(total).toContain(int(10_000 + 20_000));
+    // Dwell of all shops: the shops' medians weighted by visitors.
+    expect(total).toContain(`${((11 * 100 + 12 * 200) / 300).toFixed(1)} min`);
+  });
+
+  it("adds the sales line and a hint; a lag shows only when large", () => {
+    const lines = dashboardLines(frame(shops));
+    expect(lines.at(-2)).toContain("sales: the day's takings go up");
+    expect(lines.at(-1)).toContain("Ctrl-C");
+    expect(dashboardLines({ ...frame(shops), lagMs: 60_000 }).join("\n")).not.toContain("behind");
+    expect(dashboardLines({ ...frame(shops), lagMs: 20 * 60_000 }).join("\n")).toContain("reading 20 min behind the clock");
+  });
+
+  it("has a one-line form for pipes", () => {
+    const line = plainLine(frame(shops));
+    expect(line).toBe(
+      `footfall demo: 14:05 (50 %) in range 30 · visitors 300 · passers-by 3,000 · median dwell ${((11 * 100 + 12 * 200) / 300).toFixed(1)} min · zones 3/6/9 · signals 30,000`,
+    );
+  });
+
+  it("shows dashes before anything is known", () => {
+    const line = plainLine(frame([snap("Empty", 0, { medianDwellMs: Number.NaN })]));
+    expect(line).toContain("median dwell –");
+  });
+
+  it("redraws in place on a terminal and gives the cursor back", async () => {
+    const { io, text } = fakeIo({ tty: true });
+    const dash = new TerminalDashboard(io.stderr, shops.length);
+    dash.update(frame(shops));
+    dash.log("footfall demo: sales uploaded");
+    await new Promise((r) => setTimeout(r, 300));
+    dash.update({ ...frame(shops), clock: "15:00", fraction: 0.6 });
+    dash.stop();
+    expect(text.err).toContain("\x1b[?25l"); // cursor hidden while drawing
+    expect(text.err).toContain("\x1b[?25h"); // and shown again
+    expect(text.err).toContain("Cafe Mori Gangnam");
+    expect(text.err).toContain("15:00");
+    expect(text.err).toContain("footfall demo: sales uploaded");
+    expect(text.out).toBe("");
+  });
+});
+
+describe("ShopLive", () => {
+  const sig = (device: string, time: number, rssi = -60): Signal => ({
+    shopId: 101,
+    rts: "",
+    time,
+    device,
+    rssi,
+    sensor: "s1",
+    local: false,
+    randomized: false,
+    vendor: undefined,
+  });
+  const session = (device: string, dwellMs: number, peakSmoothedRssi: number): Session =>
+    ({ shopId: 101, device, start: 0, end: dwellMs, dwellMs, estimatedDwellMs: dwellMs + 30_000, peakSmoothedRssi }) as Session;
+  const slice = (device: string, start: number, sensor: string, zone: ProximitySlice["zone"]): ProximitySlice =>
+    ({ type: "proximitySlice", shopId: 101, device, start, end: start + 10_000, sensor, zone }) as ProximitySlice;
+
+  it("counts devices in range, provisional visitors and passers-by, and the median dwell of visits", () => {
+    const live = new ShopLive({ id: 101, name: "Gangnam", sensors: ["s1", "s2"] }, 86_400_000);
+    live.onSignal(sig("a", 1_000_000));
+    live.onSignal(sig("b", 1_100_000));
+    live.onSignal(sig("c", 1_000_000 + 200_000)); // newest: a is 200 s old, b 100 s
+    live.onSession(session("a", 600_000, -55)); // visitor
+    live.onSession(session("b", 900_000, -58)); // visitor
+    live.onSession(session("c", 600_000, -80)); // passer-by (outside)
+    live.onSession(session("d", 20_000, -50)); // passer-by (too short)
+    live.onSession(session("staff", 6 * 3_600_000, -50)); // a shift: not a visitor, not a passer-by
+    const s = live.snapshot();
+    expect(s.signals).toBe(3);
+    expect(s.inRange).toBe(2); // b and c within two minutes of the newest signal
+    expect(s.visitors).toBe(2);
+    expect(s.passersBy).toBe(2);
+    expect(s.medianDwellMs).toBe((630_000 + 930_000) / 2);
+    expect(s.done).toBe(false);
+  });
+
+  it("holds each proximity zone until the device's next slice, and sums the zone time of chosen devices", () => {
+    const live = new ShopLive({ id: 101, name: "Gangnam", sensors: ["s1", "s2"] }, 86_400_000);
+    live.onSlice(slice("a", 0, "s1", "near"));
+    live.onSlice(slice("a", 40_000, "s2", "immediate")); // near held 40 s at s1
+    live.onSlice(slice("b", 0, "s1", "far"));
+    live.onSlice(slice("a", 60_000, "s2", "immediate")); // immediate held 20 s at s2
+    live.onSignal(sig("a", 70_000));
+    expect(live.snapshot().zones).toEqual({ immediate: 1, near: 0, far: 1 });
+    live.onEnd(); // last slices hold one slice length (10 s)
+    expect(live.zoneTime((d) => d === "a")).toEqual([
+      { sensor: "s1", zone: "near", ms: 40_000 },
+      { sensor: "s2", zone: "immediate", ms: 20_000 + 10_000 },
+    ]);
+    expect(live.zoneTime(() => true)).toContainEqual({ sensor: "s1", zone: "far", ms: 10_000 });
+    expect(live.snapshot().done).toBe(true);
+  });
+});
+
+describe("demo text helpers", () => {
+  it("aligns tables per column and cuts long cells", () => {
+    expect(alignTable(["shop", "n"], [["Gangnam", "1,204"], ["Jamsil", "7"]], [false, true])).toBe("shop         n\nGangnam  1,204\nJamsil       7\n");
+    expect(alignTable(["name"], [["abcdefgh"]], [false], [5])).toBe("name\nabcd…\n");
+  });
+
+  it("quotes CSV cells only when needed", () => {
+    expect(csvCell("Cafe Mori")).toBe("Cafe Mori");
+    expect(csvCell('a "b", c')).toBe('"a ""b"", c"');
+  });
+});
+
+describe("footfall demo, in process, on a small fast day", () => {
+  let dir: string;
+  let status: number;
+  let out: string;
+  let err: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "footfall-demo-"));
+    const world = join(dir, "world.json");
+    await (await import("node:fs/promises")).writeFile(world, JSON.stringify({ visitorsPerDay: 60, passersByPerDay: 400, staffPerShop: 2, stationaryPerShop: 1 }));
+    const { io, text } = fakeIo();
+    status = await main(["demo", "--shops", "1", "--hours", "10-12", "--speed", "30000", "--world", world, "--out", dir], io);
+    out = text.out;
+    err = text.err;
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("reads the whole day, uploads its sales and exits 0", () => {
+    expect(status, err).toBe(0);
+    expect(err).toMatch(/sales: 1 shop-day uploaded/);
+    expect(err).toContain("footfall demo: report in");
+    // Not a terminal: plain lines, no cursor movement.
+    expect(err).not.toContain("\x1b[");
+    expect(err).toMatch(/^footfall demo: \d\d:\d\d \(\d+ %\) in range/m);
+  });
+
+  it("prints the summary and the accuracy table on stdout", () => {
+    expect(out).toContain("Cafe Mori Gangnam");
+    expect(out).toMatch(/shop\s+visitors\s+passers-by\s+capture/);
+    expect(out).toContain("accuracy against the simulator's ground truth");
+    expect(out).toMatch(/visitor F1/);
+  });
+
+  it("writes daily.csv, sessions.ndjson and a self-contained report.html that agree", async () => {
+    const csv = (await readFile(join(dir, "daily.csv"), "utf8")).trim().split("\n");
+    expect(csv).toHaveLength(2);
+    const head = csv[0]!.split(",");
+    const row = Object.fromEntries(csv[1]!.split(",").map((v, i) => [head[i]!, v]));
+    expect(row["shop_id"]).toBe("101");
+    expect(row["sales_status"]).toBe("uploaded");
+    const sessions = (await readFile(join(dir, "sessions.ndjson"), "utf8")).trim().split("\n").map((l) => JSON.parse(l) as { type: string; kind: string; device: string });
+    expect(sessions.length).toBeGreaterThan(0);
+    expect(sessions.every((s) => s.type === "session")).toBe(true);
+    const visitorDevices = new Set(sessions.filter((s) => s.kind === "visitor").map((s) => s.device));
+    expect(Number(row["visitors"])).toBe(visitorDevices.size);
+    expect(Number(row["visitor_f1"])).toBeGreaterThan(0.8);
+    const html = await readFile(join(dir, "report.html"), "utf8");
+    expectSelfContained(html);
+    expect((html.match(/<svg\b/g) ?? []).length).toBeGreaterThanOrEqual(6);
+    const pos = await readFile(join(dir, "pos-transactions.csv"), "utf8");
+    expect(pos.split("\n")[0]).toBe("brand,external_key,timestamp,amount,quantity");
+  });
+});
+
+describe("footfall demo, interrupted", () => {
+  it("stops on Ctrl-C, exits 1 and still writes what it has", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "footfall-demo-stop-"));
+    try {
+      const controller = new AbortController();
+      const { io, text } = fakeIo({ signal: controller.signal });
+      // Slow enough that the day is far from over when the signal comes.
+      const running = main(["demo", "--shops", "1", "--hours", "10-12", "--speed", "600", "--out", dir], io);
+      const started = Date.now();
+      while (!/in range [1-9]/.test(text.err) && Date.now() - started < 30_000) await new Promise((r) => setTimeout(r, 100));
+      controller.abort();
+      expect(await running).toBe(1);
+      expect(text.err).toContain("interrupted");
+      expect(text.out).toMatch(/interrupted at \d\d:\d\d/);
+      const html = await readFile(join(dir, "report.html"), "utf8");
+      expect(html).toContain('class="banner"');
+      const csv = await readFile(join(dir, "daily.csv"), "utf8");
+      expect(csv).toContain("not uploaded (interrupted before closing)");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
