@@ -4,7 +4,7 @@ import { createClient, type ClientOptions } from "../client/createClient.ts";
 import type { RawSignal } from "../contract/rawSignal.ts";
 import { SignalDecoder, type InvalidRecord } from "../codec/decodeSignal.ts";
 import type { Signal } from "../codec/Signal.ts";
-import { rtsToMillis } from "../codec/rts.ts";
+import { rtsCodecForUnit, rtsToMillis } from "../codec/rts.ts";
 import { fileCursorStore } from "../source/fileCursorStore.ts";
 import { signalPages } from "../source/signalPages.ts";
 import type { SignalProgress } from "../source/SignalPage.ts";
@@ -50,6 +50,7 @@ const flags = {
   format: { type: "string" },
   "poll-ms": { type: "string" },
   "settle-ms": { type: "string" },
+  "rts-unit": { type: "string" },
   ...connectionFlags,
 } as const;
 
@@ -57,6 +58,7 @@ const help = `usage: footfall signals backfill --shop ID --since ISO [--until IS
                                 [--slices K] [--checkpoint FILE] [--format ndjson|csv]
        footfall signals tail --shop ID [--since ISO] [--poll-ms N] [--settle-ms N]
                                 [--limit N] [--checkpoint FILE] [--format ndjson|csv]
+       (both also take [--rts-unit ms|s|us|ns])
 
 Reads a shop's Wi-Fi signal records from the service, every record exactly once and in
 order (ascending RTS), and writes them to stdout.
@@ -83,6 +85,8 @@ Flags:
   --poll-ms N        tail: wait between polls once caught up (default 5000)
   --settle-ms N      tail: stay N ms behind the newest data, for records that reach the
                      service late (default 0)
+  --rts-unit U       how the service turns a datetime into RTS, which the interface does
+                     not publish: epoch ms (default), s, us or ns
   --signal-url URL   {signal_url} of the service  (or FOOTFALL_SIGNAL_URL)
   --email EMAIL      e-mail of the account        (or FOOTFALL_EMAIL)
   --token TOKEN      authentication token         (or FOOTFALL_TOKEN; prefer the variable)
@@ -144,6 +148,11 @@ async function runSignals(argv: readonly string[], io: CliIo, deps: SignalsComma
     throw new UsageError("--poll-ms and --settle-ms are for tail");
   }
   const format = parseFormat(values.format, ["ndjson", "csv"] as const, "ndjson");
+  const rtsUnit = values["rts-unit"] ?? "ms";
+  if (rtsUnit !== "ms" && rtsUnit !== "s" && rtsUnit !== "us" && rtsUnit !== "ns") {
+    throw new UsageError(`--rts-unit must be one of ms, s, us, ns; got ${JSON.stringify(rtsUnit)}`);
+  }
+  const rtsCodec = rtsCodecForUnit(rtsUnit);
   const checkpointPath = values.checkpoint;
   if (checkpointPath === "") throw new UsageError("--checkpoint needs a file name");
   const settings = connectionSettings(values, io.env, ["signalUrl", "email", "token"]);
@@ -186,10 +195,11 @@ async function runSignals(argv: readonly string[], io: CliIo, deps: SignalsComma
   let rowKeyRejected = 0;
   let decodeRejected = 0;
   let lastInvalid: InvalidRecord | undefined;
-  const decoder = new SignalDecoder({ shopId, onInvalid: (bad) => (lastInvalid = bad) });
+  const decoder = new SignalDecoder({ shopId, rtsCodec, onInvalid: (bad) => (lastInvalid = bad) });
   const options: SignalsOptions = {
     shopId,
     mode,
+    rtsCodec,
     signal: controller.signal,
     ...(since === undefined ? {} : { since }),
     ...(until === undefined ? {} : { until }),
@@ -216,7 +226,7 @@ async function runSignals(argv: readonly string[], io: CliIo, deps: SignalsComma
         if (signal === undefined) decodeRejected++;
         chunk += format === "ndjson" ? ndjsonLine(raw, signal, lastInvalid) : csvLine(raw, signal, lastInvalid);
       }
-      lastCursorTime = rtsToMillis(page.cursor.rts);
+      lastCursorTime = rtsToMillis(page.cursor.rts, rtsCodec);
       if (chunk !== "" && !io.stdout.write(chunk)) await drained(io.stdout, controller.signal);
     }
     bar?.stop();

@@ -3,7 +3,13 @@ import type { ResolvedSignalsOptions } from "./signalsOptions.ts";
 import type { SignalCursor } from "./SignalCursor.ts";
 import type { SignalPage, SignalProgress } from "./SignalPage.ts";
 
-/** Accumulates {@link SignalProgress} for one stream and reports it. Internal. */
+/**
+ * Accumulates {@link SignalProgress} for one stream and reports it. Internal.
+ *
+ * @example
+ * const progress = new ProgressTracker(resolveSignalsOptions(options), opened);
+ * progress.page(page, page.records.length, page.cursor);
+ */
 export class ProgressTracker {
   private readonly o: ResolvedSignalsOptions;
   private readonly opened: OpenedSignalPages;

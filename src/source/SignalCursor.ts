@@ -24,17 +24,30 @@ export interface SignalCursor {
 /**
  * Counts of delivered identities at the boundary RTS: the mutable form of
  * {@link SignalCursor.delivered} used while paging.
+ *
+ * @example
+ * const counts: IdentityCounts = new Map([["id-a", 2]]);
  */
 export type IdentityCounts = Map<string, number>;
 
-/** Multiset (array with repeats) → counts. */
+/**
+ * Multiset (array with repeats) → counts.
+ *
+ * @example
+ * countsOf(["a", "a", "b"]); // Map { "a" → 2, "b" → 1 }
+ */
 export function countsOf(delivered: readonly string[]): IdentityCounts {
   const counts: IdentityCounts = new Map();
   for (const id of delivered) counts.set(id, (counts.get(id) ?? 0) + 1);
   return counts;
 }
 
-/** Counts → multiset (array with repeats), in insertion order. */
+/**
+ * Counts → multiset (array with repeats), in insertion order.
+ *
+ * @example
+ * multisetOf(new Map([["a", 2], ["b", 1]])); // ["a", "a", "b"]
+ */
 export function multisetOf(counts: IdentityCounts): string[] {
   const out: string[] = [];
   for (const [id, n] of counts) for (let i = 0; i < n; i++) out.push(id);

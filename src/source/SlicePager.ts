@@ -11,7 +11,13 @@ import { recordIdentity } from "./recordIdentity.ts";
 import { countsOf, multisetOf, type IdentityCounts, type SignalCursor } from "./SignalCursor.ts";
 import type { SignalPage } from "./SignalPage.ts";
 
-/** Configuration of one {@link SlicePager}: one shop, one time range. */
+/**
+ * Configuration of one {@link SlicePager}: one shop, one time range.
+ *
+ * @example
+ * const config: SlicePagerConfig = { client, shopId: 101, limit: 200, start: { rts: "0000019a9ed3a000", delivered: [] },
+ *   endRts: undefined, mode: "backfill", settleMs: 0, codec: millisRts, scheduler: asyncScheduler, onInvalid: undefined, slice: 0 };
+ */
 export interface SlicePagerConfig {
   readonly client: Client;
   readonly shopId: number;
@@ -60,6 +66,11 @@ const STOP_HORIZON: Stop = 2;
  * is reported when that record is delivered (or, at the end of the data, when the stream has
  * caught up), and not at all when that record lies outside the range. A full page of them
  * that the cursor cannot get past is a {@link ContractError}, never a loop.
+ *
+ * @example
+ * const pager = new SlicePager(config);
+ * const page = await pager.nextPage(new AbortController().signal);
+ * page.records.length; page.cursor; page.caughtUp;
  */
 export class SlicePager {
   private readonly config: SlicePagerConfig;

@@ -20,10 +20,21 @@ export interface FileCursorStoreOptions {
   readonly fsync?: boolean;
 }
 
-/** Defaults of {@link FileCursorStoreOptions}. */
+/**
+ * Defaults of {@link FileCursorStoreOptions}.
+ *
+ * @example
+ * defaultFileCursorStoreOptions.fsync; // false
+ */
 export const defaultFileCursorStoreOptions = { fsync: false } as const satisfies Required<FileCursorStoreOptions>;
 
-/** A {@link CursorStore} that also says when everything it was asked to save is on disk. */
+/**
+ * A {@link CursorStore} that also says when everything it was asked to save is on disk.
+ *
+ * @example
+ * const store: FileCursorStore = fileCursorStore("cp.json");
+ * await store.flush();
+ */
 export interface FileCursorStore extends CursorStore {
   /** The checkpoint file. */
   readonly path: string;

@@ -6,7 +6,13 @@ import { SlicePager, type SlicePagerConfig } from "./SlicePager.ts";
 import { splitRange } from "./splitRange.ts";
 import { waitFor } from "./waitFor.ts";
 
-/** An opened source: where it starts, its pages, and counters for progress. */
+/**
+ * An opened source: where it starts, its pages, and counters for progress. Internal.
+ *
+ * @example
+ * const opened: OpenedSignalPages = await openSignalPages(client, resolveSignalsOptions(options), signal);
+ * for await (const page of opened.pages) console.log(page.records.length, opened.requests());
+ */
 export interface OpenedSignalPages {
   /** The cursor before the first page (from the checkpoint, or `since` with nothing delivered). */
   readonly start: SignalCursor;

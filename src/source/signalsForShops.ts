@@ -16,7 +16,12 @@ export interface SignalsForShopsOptions extends Omit<SignalsOptions, "shopId" | 
   readonly concurrency?: number;
 }
 
-/** Defaults of {@link SignalsForShopsOptions}. */
+/**
+ * Defaults of {@link SignalsForShopsOptions}.
+ *
+ * @example
+ * defaultSignalsForShopsOptions.concurrency; // 4
+ */
 export const defaultSignalsForShopsOptions = { concurrency: 4 } as const;
 
 /**

@@ -5,7 +5,13 @@ import { SIGNALS_LIMIT_MAX } from "../contract/paths.ts";
 import type { CursorStore } from "./CursorStore.ts";
 import type { SignalProgress } from "./SignalPage.ts";
 
-/** A point in time as the source accepts it: a `Date`, epoch milliseconds, or an RTS string. */
+/**
+ * A point in time as the source accepts it: a `Date`, epoch milliseconds, or an RTS string
+ * (taken as is; the others are converted with the `rtsCodec` option).
+ *
+ * @example
+ * const since: SignalTime = new Date("2026-11-20T00:00:00+09:00");
+ */
 export type SignalTime = Date | number | string;
 
 /**
@@ -80,7 +86,12 @@ export interface SignalsOptions {
   readonly onInvalid?: (record: unknown, error: DecodeError) => void;
 }
 
-/** Defaults of {@link SignalsOptions}. */
+/**
+ * Defaults of {@link SignalsOptions}.
+ *
+ * @example
+ * defaultSignalsOptions.limit; // 200
+ */
 export const defaultSignalsOptions = {
   limit: SIGNALS_LIMIT_MAX,
   mode: "backfill",
@@ -93,7 +104,12 @@ export const defaultSignalsOptions = {
   scheduler: asyncScheduler,
 } as const satisfies Partial<SignalsOptions>;
 
-/** Options after validation and defaults; RTS bounds computed. */
+/**
+ * Options after validation and defaults; RTS bounds computed. Internal.
+ *
+ * @example
+ * const o: ResolvedSignalsOptions = resolveSignalsOptions({ shopId: 101, since: 0 });
+ */
 export interface ResolvedSignalsOptions {
   readonly shopId: number;
   /** `undefined` = tail from "now" (resolved at subscription). */

@@ -7,7 +7,12 @@ import { advanceCursor, type SignalCursor } from "./SignalCursor.ts";
 import type { SignalPage } from "./SignalPage.ts";
 import type { ResolvedSignalsOptions } from "./signalsOptions.ts";
 
-/** Hands one page to a subscriber; returns how many of its records were delivered. */
+/**
+ * Hands one page to a subscriber; returns how many of its records were delivered.
+ *
+ * @example
+ * const deliver: DeliverPage<SignalPage> = (subscriber, page) => (subscriber.next(page), page.records.length);
+ */
 export type DeliverPage<T> = (subscriber: Subscriber<T>, page: SignalPage) => number;
 
 /**
@@ -15,6 +20,9 @@ export type DeliverPage<T> = (subscriber: Subscriber<T>, page: SignalPage) => nu
  * from the core one at a time, the next request starting only once `deliver` has returned
  * (a synchronous subscriber has consumed the page), saves the checkpoint after delivery,
  * and aborts the request in flight or the pending wait on unsubscribe. Internal.
+ *
+ * @example
+ * const pages$ = sourceObservable<SignalPage>(client, resolveSignalsOptions(options), (s, page) => (s.next(page), page.records.length));
  */
 export function sourceObservable<T>(client: Client, o: ResolvedSignalsOptions, deliver: DeliverPage<T>): Observable<T> {
   return new Observable<T>((subscriber) => {

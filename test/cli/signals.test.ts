@@ -51,7 +51,7 @@ describe("footfall signals", () => {
   it("has full help", async () => {
     const { io, text } = fakeIo();
     expect(await main(["signals", "--help"], io)).toBe(0);
-    for (const word of ["backfill", "tail", "--shop", "--since", "--until", "--limit", "--slices", "--checkpoint", "--format", "--poll-ms", "Exit status"]) {
+    for (const word of ["backfill", "tail", "--shop", "--since", "--until", "--limit", "--slices", "--checkpoint", "--format", "--poll-ms", "--rts-unit", "Exit status"]) {
       expect(text.out).toContain(word);
     }
     expect(command.summary).not.toMatch(/not built/);
@@ -67,6 +67,7 @@ describe("footfall signals", () => {
     [["backfill", "--shop", "101", "--since", "2026-11-15", "--slices", "2"], /--slices needs/],
     [["backfill", "--shop", "101", "--since", "2026-11-15", "--format", "xml"], /--format/],
     [["tail", "--shop", "x"], /--shop must be an integer/],
+    [["tail", "--shop", "1", "--rts-unit", "h"], /--rts-unit must be one of/],
     [["sideways", "--shop", "1"], /backfill or tail/],
   ])("bad usage %j → exit 2, one line", async (argv, message) => {
     const { io, text } = fakeIo(env);

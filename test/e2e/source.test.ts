@@ -8,6 +8,7 @@ import { createClient } from "../../src/client/createClient.ts";
 import type { Client } from "../../src/client/Client.ts";
 import type { RawSignal } from "../../src/contract/rawSignal.ts";
 import { signals } from "../../src/source/signals.ts";
+import { signalPagesObservable } from "../../src/source/signalPagesObservable.ts";
 import { signalsForShops } from "../../src/source/signalsForShops.ts";
 import { advanceTo } from "../source/virtualTime.ts";
 
@@ -95,6 +96,45 @@ describe("source against the simulator", () => {
     for (const id of ids) {
       expect(out.filter((r) => r.row_key.startsWith(`${id}:`))).toEqual([...world.rawSignals(id)]);
     }
+  });
+
+  it("a full default shop-day keeps memory bounded: dedupe state ≤ the largest tie group, slice buffers within their bound", async () => {
+    const day = createWorld({ seed: SEED, shops: 1 });
+    const shopId = day.shops[0]!.id;
+    let largestTie = 0;
+    let run = 0;
+    let previous = "";
+    for (const r of day.rawSignals(shopId)) {
+      run = r.row_key === previous ? run + 1 : 1;
+      previous = r.row_key;
+      if (run > largestTie) largestTie = run;
+    }
+    const sim = createSimHandler({ seed: SEED, world: day });
+    let records = 0;
+    let maxDedupe = 0;
+    let maxBuffered = 0;
+    // Counted page by page, nothing kept: the source holds one page, its cursor and the slice buffers.
+    await new Promise<void>((resolve, reject) =>
+      signalPagesObservable(clientOver(sim), {
+        shopId,
+        since: day.startMs,
+        until: day.endMs,
+        slices: 4,
+        sliceBufferPages: 8,
+        onProgress: (p) => (maxBuffered = Math.max(maxBuffered, p.bufferedPages)),
+      }).subscribe({
+        next: (page) => {
+          records += page.records.length;
+          maxDedupe = Math.max(maxDedupe, page.cursor.delivered.length);
+        },
+        error: reject,
+        complete: resolve,
+      }),
+    );
+    expect(records).toBe(day.signalCount(shopId));
+    expect(records).toBeGreaterThan(50_000);
+    expect(maxDedupe).toBeLessThanOrEqual(largestTie);
+    expect(maxBuffered).toBeLessThanOrEqual(3 * 8);
   });
 
   it("tails a live simulator in virtual time: each record once, as it appears", async () => {
