@@ -6,8 +6,9 @@ Writes each executed notebook to DIR/<name>.ipynb (also when it failed, so the
 failure can be read) and exits 1 if any notebook failed. A notebook fails when:
 - a cell reports an error (nbclient's CellExecutionError), the kernel dies or a
   cell times out;
-- a promise rejects without a handler: the Deno kernel only logs those, so a
-  hidden prologue records them and a hidden check after every cell raises;
+- a promise rejects without a handler, or a callback (timer, listener) throws:
+  the Deno kernel only logs or drops those, so a hidden prologue records them
+  and a hidden check after every cell raises;
 - a cell writes "Uncaught" to stderr, which is how the kernel reports errors it
   swallowed in callbacks;
 - it shows fewer than --min-svg SVG outputs (notebooks exist to show pictures; a
@@ -45,13 +46,18 @@ CELL_TIMEOUT_S = 300
 # Grace for rejections that happen just after the last cell (seconds).
 FINAL_GRACE_S = 0.5
 
-# Records unhandled rejections instead of letting the kernel print and forget them.
+# Records unhandled rejections, and errors thrown in callbacks (timers, listeners), which the
+# kernel would otherwise forget or merely log.
 PROLOGUE = """
 globalThis.__nbRejections = [];
+const __nbDescribe = (r) => (r instanceof Error ? (r.stack ?? String(r)) : String(r));
 globalThis.addEventListener("unhandledrejection", (event) => {
   event.preventDefault();
-  const r = event.reason;
-  globalThis.__nbRejections.push(r instanceof Error ? (r.stack ?? String(r)) : String(r));
+  globalThis.__nbRejections.push("unhandled promise rejection: " + __nbDescribe(event.reason));
+});
+globalThis.addEventListener("error", (event) => {
+  event.preventDefault();
+  globalThis.__nbRejections.push("uncaught error in a callback: " + __nbDescribe(event.error ?? event.message));
 });
 """
 
@@ -59,7 +65,7 @@ CHECK = """
 {
   const pending = globalThis.__nbRejections.splice(0);
   if (pending.length > 0) {
-    throw new Error("unhandled promise rejection:\\n" + pending.join("\\n"));
+    throw new Error(pending.join("\\n"));
   }
 }
 """
@@ -126,9 +132,9 @@ class StrictNotebookClient(NotebookClient):
                 for out in cell.outputs:
                     if out.get("output_type") == "stream" and out.get("name") == "stderr" and "Uncaught" in out.get("text", ""):
                         raise NotebookFailure(f"{label} reported an uncaught error:\n{out['text']}")
-                await self._run_hidden(CHECK, f"{label} left a promise rejected without a handler")
+                await self._run_hidden(CHECK, f"{label} left an error behind")
             await asyncio.sleep(FINAL_GRACE_S)
-            await self._run_hidden(CHECK, "after the last cell, a promise was rejected without a handler")
+            await self._run_hidden(CHECK, "after the last cell, an error was left behind")
 
 
 def svg_outputs(nb) -> int:  # noqa: ANN001

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Self-test of notebooks/run.sh on tiny fixture notebooks: the runner must pass a good
 # notebook (keeping its late outputs and SVG) and fail a cell error, a type error, a lint
-# error, an unhandled promise rejection and a notebook that shows no chart — each for the
-# right reason.
+# error, an unhandled promise rejection, an error thrown in a timer callback and a notebook
+# that shows no chart — each for the right reason.
 # Run by `npm run notebooks` before the real notebooks (needs Deno and nbclient, which
 # run.sh installs), so CI proves the runner can fail; not part of the vitest run.
 set -uo pipefail
@@ -37,6 +37,7 @@ expect cell-error 1 'FAIL cell-error.ipynb: cell 3 raised'
 expect type-error 1 'FAIL type-error.ipynb: deno check'
 expect lint-error 1 'FAIL lint-error.ipynb: deno lint'
 expect rejection 1 'FAIL rejection.ipynb: .*unhandled promise rejection'
+expect callback-throw 1 'FAIL callback-throw.ipynb: .*uncaught error in a callback'
 expect no-chart 1 'FAIL no-chart.ipynb: 0 SVG outputs, expected at least 1'
 
 # The good fixture's executed copy holds its stdout (also the line printed after a timer)
