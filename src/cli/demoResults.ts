@@ -323,9 +323,14 @@ export function reportInput(results: readonly DemoShopResult[], overall: Accurac
     const c = countsOf(r);
     const byHour = new Map<number, VisitCounts>();
     for (const h of r.hours) byHour.set(Number(h.label.slice(11, 13)), h);
-    const hoursSeen = [...byHour.keys()];
-    const from = Math.min(...hoursSeen, ...(r.sales ? r.sales.receiptsByHour.flatMap((n, h) => (n !== 0 ? [h] : [])) : []));
-    const to = Math.max(...hoursSeen, ...(r.sales ? r.sales.receiptsByHour.flatMap((n, h) => (n !== 0 ? [h] : [])) : []));
+    // The hours that matter: those with visitors or sales, and one on either side (the night's
+    // few passers-by would only squeeze the day's bars).
+    const busy = [
+      ...r.hours.filter((h) => h.visitors > 0).map((h) => Number(h.label.slice(11, 13))),
+      ...(r.sales ? r.sales.receiptsByHour.flatMap((n, h) => (n !== 0 ? [h] : [])) : []),
+    ];
+    const from = Math.max(0, Math.min(...busy) - 1);
+    const to = Math.min(23, Math.max(...busy) + 1);
     const hourly = [];
     if (Number.isFinite(from)) {
       for (let h = from; h <= to; h++) {

@@ -273,13 +273,13 @@ function kpiTiles(t: Totals, accuracy: ReportAccuracy | undefined, money: Intl.N
   ];
   if (t.hasSales) {
     tiles.push(tile("Conversion", pct(t.visitors > 0 ? t.receipts / t.visitors : Number.NaN), `${int(t.receipts)} receipts`));
-    tiles.push(tile("Sales", money.format(t.amount), t.visitors > 0 ? `${money.format(t.amount / t.visitors)} per visitor` : "no visitors"));
+    tiles.push(tile("Sales", compact(money, t.amount), t.visitors > 0 ? `${money.format(t.amount / t.visitors)} per visitor` : "no visitors"));
   }
   if (accuracy !== undefined) {
     tiles.push(
       tile(
         "Accuracy",
-        `F1 ${accuracy.visitorF1.toFixed(2)}`,
+        `F1 ${accuracy.visitorF1.toFixed(3)}`,
         `visitor count off by ${pct(accuracy.totalCountError, 1)}, dwell by ${seconds(accuracy.medianAbsDwellErrorMs)}`,
         accuracy.visitorF1 >= 0.9 ? "good" : "warn",
       ),
@@ -409,6 +409,13 @@ function moneyFormat(currency: string): Intl.NumberFormat {
   } catch {
     throw new RangeError(`htmlReport: currency must be an ISO 4217 code, got ${currency}`);
   }
+}
+
+/** Millions and up in compact form (₩29.87M), so a headline figure fits its tile. */
+function compact(money: Intl.NumberFormat, amount: number): string {
+  if (Math.abs(amount) < 1e6) return money.format(amount);
+  const o = money.resolvedOptions();
+  return new Intl.NumberFormat("en", { style: "currency", currency: o.currency, notation: "compact", maximumFractionDigits: 2 }).format(amount);
 }
 
 const int = (n: number): string => (Number.isFinite(n) ? Math.round(n).toLocaleString("en") : "–");

@@ -4,8 +4,9 @@
  * that is not the page itself. Writes a full-page PNG (default: beside the report, `report.png`).
  *
  * Without a report argument it first makes one with a short, fast `footfall demo` (2 shops, a
- * 4-hour day, high speed) in a temp folder, using the built CLI (`npm run build`, which `npm
- * install` runs).
+ * 4-hour day, high speed) in a temp folder, and keeps the picture as
+ * `$TMPDIR/footfall-report-check.png`, using the built CLI (`npm run build`, which `npm
+ * install` runs; FOOTFALL_CLI=path/to/main.js picks another build).
  *
  * Chromium is driven over `--remote-debugging-pipe` (the DevTools protocol on fds 3 and 4), so no
  * WebSocket library, port or log scraping is needed: console errors, uncaught exceptions, log
@@ -44,7 +45,7 @@ async function main(): Promise<number> {
     report = join(scratch, "report.html");
     const demo = spawnSync(
       process.execPath,
-      ["dist/cli/main.js", "demo", "--shops", "2", "--hours", "10-14", "--speed", "20000", "--out", scratch],
+      [process.env["FOOTFALL_CLI"] ?? "dist/cli/main.js", "demo", "--shops", "2", "--hours", "10-14", "--speed", "20000", "--out", scratch],
       { stdio: ["ignore", "ignore", "inherit"], timeout: 180_000 },
     );
     if (demo.status !== 0) {
@@ -64,15 +65,15 @@ async function main(): Promise<number> {
   const tInstall = performance.now();
   const problems = await render(report, png);
   const tRender = performance.now();
+  const size = existsSync(png) ? statSync(png).size : 0;
+  let shown = png;
   if (scratch !== undefined && problems.length === 0 && pngArg === undefined) {
     // Keep the picture of a generated report where people can look at it.
-    const keep = resolve("footfall-report-check.png");
-    writeFileSync(keep, readFileSync(png));
-    console.error(`check:report: picture kept at ${keep}`);
+    shown = join(tmpdir(), "footfall-report-check.png");
+    writeFileSync(shown, readFileSync(png));
   }
   if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
 
-  const size = existsSync(png) ? statSync(png).size : 0;
   const timing =
     `report ${((tReport - t0) / 1000).toFixed(1)} s, chromium check ${((tInstall - tReport) / 1000).toFixed(1)} s, ` +
     `render ${((tRender - tInstall) / 1000).toFixed(1)} s, total ${((tRender - t0) / 1000).toFixed(1)} s`;
@@ -81,7 +82,7 @@ async function main(): Promise<number> {
     console.error(`check:report: FAILED (${timing})`);
     return 1;
   }
-  console.error(`check:report: ok, ${png}${scratch === undefined ? "" : " (temporary)"} ${Math.round(size / 1024)} KiB, no console errors, no requests (${timing})`);
+  console.error(`check:report: ok, ${shown} ${Math.round(size / 1024)} KiB, no console errors, no requests (${timing})`);
   return 0;
 }
 

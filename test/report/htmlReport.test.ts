@@ -38,7 +38,7 @@ describe("htmlReport", () => {
     const tiles = Array.from(document.querySelectorAll(".tile")).map((t) => t.textContent ?? "");
     expect(tiles.find((t) => t.startsWith("Visitors"))).toContain(visitors.toLocaleString("en"));
     expect(tiles.find((t) => t.startsWith("Conversion"))).toContain(`${((100 * receipts) / visitors).toFixed(1)} %`);
-    expect(tiles.find((t) => t.startsWith("Accuracy"))).toContain(`F1 ${input.accuracy!.visitorF1.toFixed(2)}`);
+    expect(tiles.find((t) => t.startsWith("Accuracy"))).toContain(`F1 ${input.accuracy!.visitorF1.toFixed(3)}`);
     const rows = Array.from(document.querySelectorAll("tbody tr"));
     expect(rows).toHaveLength(input.shops.length);
     expect(rows[0]!.textContent).toContain(input.shops[0]!.name);
