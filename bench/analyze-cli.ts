@@ -21,7 +21,11 @@ import { pathToFileURL } from "node:url";
 import { handWrittenLoop, type HandDay } from "./baselines/handWrittenLoop.ts";
 import type { BenchRow, Timing } from "./lib.ts";
 
-const RUNS = 5;
+const RUNS = 7;
+/** Preloaded into both processes: writes the process's CPU time (ms) to fd 3 on exit. */
+const CPU_REPORT = `data:text/javascript,${encodeURIComponent(
+  'import{writeSync}from"node:fs";process.on("exit",()=>{const u=process.cpuUsage();try{writeSync(3,String((u.user+u.system)/1000))}catch{}});',
+)}`;
 const WARMUP = 1;
 const SEED = 1;
 
@@ -35,7 +39,7 @@ export default async function analyzeCliBench(): Promise<BenchRow[]> {
   const { spawn, spawnSync } = await import("node:child_process");
   const { existsSync, openSync, closeSync, createWriteStream } = await import("node:fs");
   const { mkdir, mkdtemp, rm, writeFile } = await import("node:fs/promises");
-  const { once } = await import("node:events");
+  const { EventEmitter } = await import("node:events");
   const { tmpdir } = await import("node:os");
   const { dirname, join, resolve } = await import("node:path");
   const { performance } = await import("node:perf_hooks");
@@ -83,32 +87,38 @@ export default async function analyzeCliBench(): Promise<BenchRow[]> {
       records++;
       if (chunk.length > 1 << 20) {
         bytes += chunk.length;
-        if (!out.write(chunk)) await once(out, "drain");
+        if (!out.write(chunk)) await EventEmitter.once(out, "drain");
         chunk = "";
       }
     }
     bytes += chunk.length;
     out.end(chunk);
-    await once(out, "finish");
+    await EventEmitter.once(out, "finish");
 
     const cli = [cliJs, "analyze", "--input", file, "--format", "ndjson"];
     const baseline = [baselineJs, "--baseline", file];
-    /** Runs `node args…`; resolves to its wall time (spawn to exit) and, when captured, its stdout. */
-    const run = (args: readonly string[], capture: boolean): Promise<{ ms: number; stdout: string }> =>
+    /**
+     * Runs `node args…`; resolves to its wall time (spawn to exit), its CPU time (user + system,
+     * all threads, reported on fd 3 by a tiny preload both sides get) and, when captured, stdout.
+     * CPU time is the steadier figure when other work shares the two cores.
+     */
+    const run = (args: readonly string[], capture: boolean): Promise<{ ms: number; cpuMs: number; stdout: string }> =>
       new Promise((done, fail) => {
         const devNull = capture ? undefined : openSync("/dev/null", "w");
         const start = performance.now();
-        const child = spawn(process.execPath, args, { stdio: ["ignore", devNull ?? "pipe", "pipe"] });
+        const child = spawn(process.execPath, ["--import", CPU_REPORT, ...args], { stdio: ["ignore", devNull ?? "pipe", "pipe", "pipe"] });
         let stdout = "";
         let stderr = "";
+        let cpu = "";
         child.stdout?.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-        child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+        child.stderr?.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+        (child.stdio[3] as NodeJS.ReadableStream).setEncoding("utf8").on("data", (c: string) => (cpu += c));
         child.on("error", fail);
         child.on("close", (code) => {
           const ms = performance.now() - start;
           if (devNull !== undefined) closeSync(devNull);
           if (code !== 0) fail(new Error(`node ${args.join(" ")} exited with ${code}: ${stderr.slice(0, 2000)}`));
-          else done({ ms, stdout });
+          else done({ ms, cpuMs: Number(cpu), stdout });
         });
       });
 
@@ -120,13 +130,20 @@ export default async function analyzeCliBench(): Promise<BenchRow[]> {
     }
     const a: number[] = [];
     const b: number[] = [];
+    const aCpu: number[] = [];
+    const bCpu: number[] = [];
     for (let i = 0; i < RUNS; i++) {
-      a.push((await run(cli, false)).ms);
-      b.push((await run(baseline, false)).ms);
+      const x = await run(cli, false);
+      const y = await run(baseline, false);
+      a.push(x.ms);
+      b.push(y.ms);
+      aCpu.push(x.cpuMs);
+      bCpu.push(y.cpuMs);
     }
     const c = summary(a);
     const p = summary(b);
     const ratio = c.median / p.median;
+    const cpuRatio = summary(aCpu).median / summary(bCpu).median;
     return [
       {
         row: 4,
@@ -140,6 +157,7 @@ export default async function analyzeCliBench(): Promise<BenchRow[]> {
           `${records} records, ${(bytes / 1048576).toFixed(0)} MiB; whole processes incl. startup; ` +
           `CLI min ${c.min.toFixed(0)} / median ${c.median.toFixed(0)} / max ${c.max.toFixed(0)} ms, ` +
           `baseline min ${p.min.toFixed(0)} / median ${p.median.toFixed(0)} / max ${p.max.toFixed(0)} ms; ` +
+          `CPU time ${cpuRatio.toFixed(2)}× (median ${summary(aCpu).median.toFixed(0)} vs ${summary(bCpu).median.toFixed(0)} ms); ` +
           `CLI also writes sessions, hourly counts and quality; daily counts ${agree}; tsc build ${(buildMs / 1000).toFixed(0)} s`,
       },
     ];
