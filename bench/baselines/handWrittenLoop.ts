@@ -2,8 +2,8 @@
  * The baseline of the operator-chain bench (issue 9, rows 2 and 4): the same work as
  * decode → sessionize → classify → dwell / visits / proximity, written the way one would by hand
  * for one shop's records — one loop, a plain array holding records for the allowed lateness, one
- * Map of open sessions (kept in recency order by delete + set), Kalman smoothing inline, no RxJS,
- * no kernel classes;
+ * Map of open sessions swept for stale ones every 10 s of event time, Kalman smoothing inline, no
+ * RxJS, no kernel classes;
  * days are classified after the loop instead of streamed. It decodes with the codec's
  * `SignalDecoder` (decoding is the codec's job, benched on its own in row 1) and picks the visitor
  * threshold with `suggestRssiThreshold` (once per day, negligible), so its counts can be checked
@@ -36,6 +36,7 @@ const EXPONENT = 2.7;
 const IMMEDIATE_M = 1;
 const NEAR_M = 4;
 const SLICE_MS = 10_000;
+const STALE_MS = 30_000;
 const H = 3_600_000;
 
 interface SensorState {
@@ -59,7 +60,14 @@ interface Open {
   sensors: SensorState[];
   slice: number;
   closestM: number;
+  closestSensor: string;
+  closestRssi: number;
+  closestTime: number;
+  zone: number;
+  zoneFrom: number;
+  nearest: string;
   zoneMs: [number, number, number];
+  timeline: { time: number; sensor: string; zone: number; distanceM: number }[];
 }
 
 interface Closed {
@@ -131,11 +139,34 @@ function proximityKalman(s: SensorState, rssi: number, t: number): void {
 }
 
 function finishSlice(o: Open): void {
-  let best = Number.NEGATIVE_INFINITY;
-  for (const s of o.sensors) if (s.px > best) best = s.px;
-  const d = 10 ** ((RSSI_1M - best) / (10 * EXPONENT));
-  if (d < o.closestM) o.closestM = d;
-  o.zoneMs[d <= IMMEDIATE_M ? 0 : d <= NEAR_M ? 1 : 2] += SLICE_MS;
+  // Nearest sensor among those heard in the last STALE_MS of the slice, by modelled distance.
+  const freshFrom = (o.slice + 1) * SLICE_MS - STALE_MS;
+  let best: SensorState | undefined;
+  let bestM = Number.POSITIVE_INFINITY;
+  for (const s of o.sensors) {
+    if (s.pt < freshFrom) continue;
+    const m = 10 ** ((RSSI_1M - s.px) / (10 * EXPONENT));
+    if (m < bestM || (m === bestM && best !== undefined && s.sensor < best.sensor)) {
+      best = s;
+      bestM = m;
+    }
+  }
+  if (best === undefined) return;
+  const zone = bestM <= IMMEDIATE_M ? 0 : bestM <= NEAR_M ? 1 : 2;
+  const from = Math.max(o.slice * SLICE_MS, o.start);
+  if (o.zone >= 0) o.zoneMs[o.zone]! += from - o.zoneFrom;
+  if ((zone !== o.zone || best.sensor !== o.nearest) && o.timeline.length < 64) {
+    o.timeline.push({ time: o.slice * SLICE_MS, sensor: best.sensor, zone, distanceM: bestM });
+  }
+  o.zone = zone;
+  o.zoneFrom = from;
+  o.nearest = best.sensor;
+  if (bestM < o.closestM) {
+    o.closestM = bestM;
+    o.closestSensor = best.sensor;
+    o.closestRssi = best.px;
+    o.closestTime = best.pt;
+  }
 }
 
 /**
@@ -148,6 +179,7 @@ export function handWrittenLoop(records: readonly unknown[], timeZone = "Asia/Se
   const closed: Closed[] = [];
   const close = (o: Open): void => {
     finishSlice(o);
+    if (o.zone >= 0) o.zoneMs[o.zone]! += o.end - o.zoneFrom;
     let peak = Number.NEGATIVE_INFINITY;
     for (const s of o.sensors) if (s.peak > peak) peak = s.peak;
     const dwellMs = o.end - o.start;
@@ -166,15 +198,25 @@ export function handWrittenLoop(records: readonly unknown[], timeZone = "Asia/Se
   const held: Signal[] = [];
   let head = 0;
   let maxSeen = Number.NEGATIVE_INFINITY;
+  let swept = Number.NEGATIVE_INFINITY;
   const apply = (sig: Signal): void => {
     const t = sig.time;
-    // Close what can no longer grow: the Map is in recency order, oldest first.
-    for (const o of open.values()) {
-      if (o.end + GAP >= t) break;
-      open.delete(o.device);
-      close(o);
+    // Every 10 s of event time, close what can no longer grow.
+    if (t - swept >= 10_000) {
+      swept = t;
+      for (const o of open.values()) {
+        if (o.end + GAP < t) {
+          open.delete(o.device);
+          close(o);
+        }
+      }
     }
     let o = open.get(sig.device);
+    if (o !== undefined && t - o.end > GAP) {
+      open.delete(o.device);
+      close(o);
+      o = undefined;
+    }
     if (o === undefined) {
       o = {
         device: sig.device,
@@ -185,10 +227,17 @@ export function handWrittenLoop(records: readonly unknown[], timeZone = "Asia/Se
         sensors: [],
         slice: Math.floor(t / SLICE_MS),
         closestM: Number.POSITIVE_INFINITY,
+        closestSensor: "",
+        closestRssi: Number.NaN,
+        closestTime: Number.NaN,
+        zone: -1,
+        zoneFrom: 0,
+        nearest: "",
         zoneMs: [0, 0, 0],
+        timeline: [],
       };
+      open.set(sig.device, o);
     } else {
-      open.delete(sig.device);
       if (t - o.end > 1000) o.probes++;
       o.end = t;
       const slice = Math.floor(t / SLICE_MS);
@@ -197,7 +246,6 @@ export function handWrittenLoop(records: readonly unknown[], timeZone = "Asia/Se
         o.slice = slice;
       }
     }
-    open.set(sig.device, o);
     let s: SensorState | undefined;
     for (const x of o.sensors) if (x.sensor === sig.sensor) s = x;
     if (s === undefined) {

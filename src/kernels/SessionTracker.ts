@@ -275,7 +275,10 @@ export class SessionTracker {
       this.#sink.late?.(signal, shop.watermark);
       return;
     }
-    insertCanonical(shop, signal);
+    const buffer = shop.buffer;
+    // In-order delivery (the common case) appends without the full comparison.
+    if (buffer.length === shop.head || buffer[buffer.length - 1]!.time < t) buffer.push(signal);
+    else insertCanonical(shop, signal);
     if (t > shop.maxSeen) {
       shop.maxSeen = t;
       const w = t - this.#lateness;
