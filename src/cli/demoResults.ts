@@ -281,9 +281,10 @@ export function csvCell(text: string): string {
 }
 
 /**
- * One `sessions.ndjson` line per classified session, the shape `footfall analyze --format ndjson`
- * prints: `type: "session"`, shop id, local date, device, start/end (epoch ms), dwell (observed
- * and estimated, ms), signal count, kind, randomized MAC, vendor, peak RSSI and nearest sensor.
+ * One `sessions.ndjson` line per classified session, with the fields and names of the session
+ * lines of `footfall analyze --format ndjson`: `type: "session"`, shopId, device, start/end
+ * (epoch ms), local date, dwell (observed and estimated, ms), signals, kind, randomized MAC,
+ * vendor, peak smoothed RSSI (dBm), nearest sensor, late.
  *
  * @example
  * for (const line of sessionLines(results)) stream.write(line);
@@ -293,20 +294,20 @@ export function* sessionLines(results: readonly DemoShopResult[]): Generator<str
     for (const s of r.sessions) {
       yield `${JSON.stringify({
         type: "session",
-        shop: s.shopId,
-        date: s.date,
+        shopId: s.shopId,
         device: s.device,
         start: s.start,
         end: s.end,
+        date: s.date,
         dwellMs: s.dwellMs,
-        estimatedDwellMs: s.estimatedDwellMs,
+        estimatedDwellMs: Math.round(s.estimatedDwellMs),
         signals: s.signalCount,
         kind: s.kind,
         randomized: s.randomized,
         vendor: s.vendor ?? null,
-        peakRssi: s.peakRssi,
-        peakSmoothedRssi: Math.round(s.peakSmoothedRssi * 10) / 10,
+        peakRssi: Math.round(s.peakSmoothedRssi * 10) / 10,
         nearestSensor: s.nearestSensor,
+        late: s.late,
       })}\n`;
     }
   }
