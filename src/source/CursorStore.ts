@@ -5,8 +5,8 @@ import type { SignalCursor } from "./SignalCursor.ts";
  * `shop:<id>`). Implementations: {@link memoryCursorStore} (survives resubscription, e.g. an
  * RxJS `retry()`), {@link fileCursorStore} (survives a crash; atomic write).
  *
- * The source calls `save` after a page has been delivered and before it sends the next
- * request, and waits for it; see `SignalsOptions.checkpoint` for the delivery guarantees.
+ * The source calls `save` after a page has been delivered and waits for it before it
+ * delivers the next one; see `signals` for the delivery guarantees.
  *
  * @example
  * const store: CursorStore = memoryCursorStore();

@@ -62,8 +62,17 @@ export async function openSignalPages(
   if (o.slices === 1) {
     const pager = new SlicePager({ ...base, start, endRts: o.untilRts, slice: 0 });
     const pages = async function* (): AsyncGenerator<SignalPage, void, undefined> {
+      let ahead: Promise<SignalPage> | undefined;
       for (;;) {
-        const page = await pager.nextPage(signal);
+        const page = await (ahead ?? pager.nextPage(signal));
+        ahead = undefined;
+        if (!page.done && !page.caughtUp) {
+          // More is waiting: request it while the consumer handles this page, so the service's
+          // work and ours overlap. One page ahead at most; an abandoned request is aborted
+          // with `signal` by whoever stops the stream (hence the no-op catch).
+          ahead = pager.nextPage(signal);
+          ahead.catch(() => undefined);
+        }
         yield page;
         if (page.done) return;
         if (page.caughtUp) await waitFor(o.pollIntervalMs, o.scheduler, signal);

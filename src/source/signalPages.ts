@@ -8,13 +8,14 @@ import { resolveSignalsOptions, type ResolvedSignalsOptions, type SignalsOptions
 
 /**
  * A shop's signal pages as an async iterable: the pull-based core under {@link signals}.
- * A page is requested only when the loop asks for it (`next()`), so at most one request is
- * in flight and nothing is fetched ahead (parallel `slices` excepted: see
+ * The first page is requested when the loop first asks (`next()`); when a page is full
+ * (more data follows), the next one is requested as it is handed to the loop, so at most
+ * one request is in flight and at most one page is fetched ahead (parallel `slices`: see
  * `SignalsOptions.sliceBufferPages`). Leaving the loop early aborts the request in flight.
  *
  * Checkpoint (`options.checkpoint`): a page's cursor is saved when the loop asks for the
- * next page — that is, after the loop body has finished with it — and before the next
- * request; the last one when the iteration completes. Leaving the loop early (or a crash)
+ * next page — that is, after the loop body has finished with it — and before that page is
+ * handed over; the last one when the iteration completes. Leaving the loop early (or a crash)
  * does not save the page being handled, so it comes again on resume: at-least-once, with
  * at most that one page repeated.
  *

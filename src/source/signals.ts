@@ -9,11 +9,15 @@ import { sourceObservable } from "./sourceObservable.ts";
  * once, in the service's order (ascending RTS), unchanged. This is the source of the
  * analytics pipeline (decode → sessionize → …).
  *
- * - **Pull, not push.** Pages are requested one at a time: the next request is sent only
- *   after every record of the previous page has been emitted, i.e. after a synchronous
- *   subscriber has consumed it; so one request in flight and no page buffered ahead
- *   (parallel `slices` excepted, bounded by `sliceBufferPages`). An asynchronous consumer
- *   (`mergeMap` to a promise, `observeOn`) buffers on its own side, as RxJS does.
+ * - **Pull, not push.** Pages are requested one at a time, one request in flight per shop
+ *   (per time range with `slices`). When a page arrives and more data is known to follow
+ *   (it was full), the request for the next one is sent as the page is handed over, so the
+ *   service prepares page n + 1 while the subscriber handles page n; page n + 1 is emitted
+ *   only after every record of page n has been emitted (and checkpointed). So at most one
+ *   page is fetched ahead of the consumer (parallel `slices`: bounded by
+ *   `sliceBufferPages`). A synchronous subscriber consumes each page as it is emitted; an
+ *   asynchronous one (`mergeMap` to a promise, `observeOn`) buffers on its own side, as
+ *   RxJS does.
  * - **Cursor rule.** Next `since` = one unit before the largest RTS delivered; what was
  *   already delivered is dropped by identity (all six fields, counted); a full page that
  *   brings nothing new is retried with limit 200, then fails with `TieOverflowError`. Right
@@ -24,8 +28,8 @@ import { sourceObservable } from "./sourceObservable.ts";
  * - **Unsubscribing** aborts the request in flight (through the client's `AbortSignal`) and
  *   any pending wait; no request is sent after it. Aborting `options.signal` does the same
  *   and errors the stream with the signal's reason.
- * - **Checkpoint.** Saved after each page has been emitted and before the next request (and
- *   the next request waits for it); a subscriber that unsubscribes mid-page gets a
+ * - **Checkpoint.** Saved after each page has been emitted and before the next page is
+ *   emitted (which waits for it); a subscriber that unsubscribes mid-page gets a
  *   checkpoint of exactly the records it received. So for a synchronous consumer a stop —
  *   unsubscribe, error, abort, or a crash while a request is in flight — resumes with
  *   nothing lost or repeated; a crash between emitting a page and its save completing

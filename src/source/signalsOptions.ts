@@ -69,7 +69,7 @@ export interface SignalsOptions {
   readonly sliceBufferPages?: number;
   /**
    * Where to load and save the cursor. Loaded on subscription: a saved cursor at or after
-   * `since` takes its place. Saved after each page is delivered, before the next request.
+   * `since` takes its place. Saved after each page is delivered, before the next page is.
    */
   readonly checkpoint?: CursorStore;
   /** Key of this stream in `checkpoint`. @default `shop:${shopId}` */

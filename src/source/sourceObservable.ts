@@ -17,9 +17,10 @@ export type DeliverPage<T> = (subscriber: Subscriber<T>, page: SignalPage) => nu
 
 /**
  * The Observable behind {@link signals} and {@link signalPagesObservable}: pulls pages
- * from the core one at a time, the next request starting only once `deliver` has returned
- * (a synchronous subscriber has consumed the page), saves the checkpoint after delivery,
- * and aborts the request in flight or the pending wait on unsubscribe. Internal.
+ * from the core one at a time (the core fetches at most one page ahead), hands each to
+ * `deliver`, saves the checkpoint once `deliver` has returned (a synchronous subscriber has
+ * consumed the page) and only then takes the next page; aborts the request in flight or
+ * the pending wait on unsubscribe. Internal.
  *
  * @example
  * const pages$ = sourceObservable<SignalPage>(client, resolveSignalsOptions(options), (s, page) => (s.next(page), page.records.length));

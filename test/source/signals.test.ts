@@ -234,11 +234,23 @@ describe("signals", () => {
     expect(() => signalsForShops(client, [1, 1], { since: 0 })).toThrow(RangeError);
   });
 
-  it("take(n) stops after n records with no further request", async () => {
-    const client = fakeClient(series([1, 2, 3, 4, 5]), { sinceMode: "inclusive" });
+  it("fetches at most one page ahead; take(n) aborts it and sends nothing more", async () => {
+    const client = fakeClient(series([1, 2, 3, 4, 5]), { sinceMode: "inclusive", hang: (i) => i >= 1 });
     const first = await firstValueFrom(signals(client, { shopId: SHOP, since: rtsOf(0), limit: 2 }).pipe(take(1)));
     expect(first.row_key).toBe(`${SHOP}:${rtsOf(1)}`);
     await new Promise((resolve) => setImmediate(resolve));
+    // Page 1 was full, so page 2 was asked for as page 1 was handed over; take(1) aborted it.
+    expect(client.requests.map((r) => r.aborted)).toEqual([false, true]);
+    expect(client.inFlight()).toBe(0);
+  });
+
+  it("a short page (caught up) is not followed by a request ahead", async () => {
+    const client = fakeClient(series([1, 2]), { sinceMode: "inclusive" });
+    const iterator = signalPages(client, { shopId: SHOP, since: rtsOf(0), mode: "tail", pollIntervalMs: 60_000 })[Symbol.asyncIterator]();
+    const page = await iterator.next();
+    expect(page.value?.caughtUp).toBe(true);
+    await new Promise((resolve) => setImmediate(resolve));
     expect(client.requests).toHaveLength(1);
+    await iterator.return?.();
   });
 });
