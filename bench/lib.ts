@@ -36,57 +36,93 @@ export interface Timing {
 }
 
 /**
- * Runs `fn` `warmup` times untimed, then `runs` times timed; returns min/median/max ms.
- *
- * @example
- * const t = await time(() => JSON.parse(text), { runs: 7 });
+ * Wall-clock timing of repeated runs plus the CPU time (user + system, all of the process's
+ * threads) of the same runs. While other work shares the cores, wall times stretch by however
+ * long the process waited for a core; CPU time does not, so for CPU-bound work in this process
+ * `cpu` is the steadier figure (for work that waits on another process, such as a loopback
+ * server, only wall time means anything).
  */
-export async function time(fn: () => unknown, options: { runs?: number; warmup?: number } = {}): Promise<Timing> {
-  const runs = options.runs ?? 7;
-  const warmup = options.warmup ?? 2;
-  for (let i = 0; i < warmup; i++) await fn();
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    await fn();
-    samples.push(performance.now() - t0);
-  }
+export interface Measured extends Timing {
+  /** CPU time of the same runs, ms. */
+  readonly cpu: Timing;
+}
+
+/** Options of {@link time} and {@link timePair}. */
+export interface TimeOptions {
+  /** Timed runs (per contender). @default 7 */
+  readonly runs?: number;
+  /** Untimed runs first (per contender), for the JIT and caches. @default 2 */
+  readonly warmup?: number;
+}
+
+const forceGc = (globalThis as { gc?: () => void }).gc;
+
+function summarize(samples: number[]): Timing {
   samples.sort((a, b) => a - b);
   return { min: samples[0]!, median: samples[Math.floor(samples.length / 2)]!, max: samples[samples.length - 1]! };
 }
 
+/** One timed run: a full GC first when `--expose-gc` is on (run.ts sets it), so the run pays for its own garbage only. */
+async function sample(fn: () => unknown, wall: number[], cpu: number[]): Promise<void> {
+  forceGc?.();
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  await fn();
+  wall.push(performance.now() - t0);
+  const c = process.cpuUsage(c0);
+  cpu.push((c.user + c.system) / 1000);
+}
+
 /**
- * Times two contenders interleaved (A, B, A, B, …) so drift hits both alike.
+ * Runs `fn` `warmup` times untimed, then `runs` times timed; returns min/median/max ms of wall
+ * time and of CPU time.
+ *
+ * @example
+ * const t = await time(() => JSON.parse(text), { runs: 7 });
+ */
+export async function time(fn: () => unknown, options: TimeOptions = {}): Promise<Measured> {
+  const runs = options.runs ?? 7;
+  const warmup = options.warmup ?? 2;
+  for (let i = 0; i < warmup; i++) await fn();
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let i = 0; i < runs; i++) await sample(fn, wall, cpu);
+  return { ...summarize(wall), cpu: summarize(cpu) };
+}
+
+/**
+ * Times two contenders interleaved so drift hits both alike: A B, B A, A B, … (the order
+ * alternates, so neither always runs right after the other's allocations), each timed run after
+ * a full GC when `--expose-gc` is on, so no run is charged for collecting the other's garbage.
  *
  * @example
  * const [a, b] = await timePair(() => decode(pages), () => parse(pages));
+ * const ratio = a.median / b.median; // wall time; a.cpu.median / b.cpu.median for CPU time
  */
-export async function timePair(
-  a: () => unknown,
-  b: () => unknown,
-  options: { runs?: number; warmup?: number } = {},
-): Promise<[Timing, Timing]> {
+export async function timePair(a: () => unknown, b: () => unknown, options: TimeOptions = {}): Promise<[Measured, Measured]> {
   const runs = options.runs ?? 7;
   const warmup = options.warmup ?? 2;
   for (let i = 0; i < warmup; i++) {
     await a();
     await b();
   }
-  const sa: number[] = [];
-  const sb: number[] = [];
+  const wa: number[] = [];
+  const ca: number[] = [];
+  const wb: number[] = [];
+  const cb: number[] = [];
   for (let i = 0; i < runs; i++) {
-    let t0 = performance.now();
-    await a();
-    sa.push(performance.now() - t0);
-    t0 = performance.now();
-    await b();
-    sb.push(performance.now() - t0);
+    if (i % 2 === 0) {
+      await sample(a, wa, ca);
+      await sample(b, wb, cb);
+    } else {
+      await sample(b, wb, cb);
+      await sample(a, wa, ca);
+    }
   }
-  const summary = (s: number[]): Timing => {
-    s.sort((x, y) => x - y);
-    return { min: s[0]!, median: s[Math.floor(s.length / 2)]!, max: s[s.length - 1]! };
-  };
-  return [summary(sa), summary(sb)];
+  return [
+    { ...summarize(wa), cpu: summarize(ca) },
+    { ...summarize(wb), cpu: summarize(cb) },
+  ];
 }
 
 /**
