@@ -125,7 +125,7 @@ export class TerminalDashboard {
 
   constructor(stream: NodeJS.WritableStream, shopCount: number) {
     this.#multi = new MultiBar(
-      { stream, hideCursor: true, linewrap: false, fps: 5, clearOnComplete: false, gracefulExit: false, barsize: 36, autopadding: false },
+      { stream, hideCursor: true, linewrap: false, fps: 5, forceRedraw: true, clearOnComplete: false, gracefulExit: false, barsize: 36, autopadding: false },
       Presets.shades_classic,
     );
     const text = { format: (_o: unknown, _p: unknown, payload: { text?: string }) => payload.text ?? "" };

@@ -52,12 +52,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   try {
     return await command.run(rest, io);
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr.write(`footfall ${name}: ${error.message}\n`);
-      return EXIT_USAGE;
-    }
-    io.stderr.write(`footfall ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
-    return EXIT_FAILED;
+    // One line, whatever the message: scripts grep it, people read it.
+    const message = (error instanceof Error ? error.message : String(error)).trim().replace(/\s*\n\s*/g, " ");
+    io.stderr.write(`footfall ${name}: ${message}\n`);
+    return error instanceof UsageError ? EXIT_USAGE : EXIT_FAILED;
   }
 }
 
