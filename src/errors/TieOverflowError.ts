@@ -18,7 +18,7 @@ export class TieOverflowError extends FootfallError {
   readonly limit: number;
 
   constructor(shopId: number, rts: string, limit: number) {
-    super(`shop ${shopId}: more than ${limit} records share RTS ${rts}; the page cannot advance without skipping records`);
+    super(`shop ${shopId}: at least ${limit} records share RTS ${rts}, so a page of ${limit} cannot advance past them without skipping records`);
     this.shopId = shopId;
     this.rts = rts;
     this.limit = limit;
