@@ -53,42 +53,49 @@ function totalsOf(shops: readonly ShopLiveSnapshot[]): Omit<ShopLiveSnapshot, "s
 
 /**
  * The table part of a dashboard frame: a header and one line per shop, then all shops together.
- * Pure text, so it can be tested and shown anywhere.
+ * Pure text, so it can be tested and shown anywhere. `compact` fits 80 columns: shorter names
+ * and headers, no signal count.
  *
  * @example
- * dashboardTable(frame.shops).split("\n")[0]; // "shop  in range  visitors  passers-by  median dwell  zones imm/near/far  signals"
+ * dashboardTable(frame.shops).split("\n")[0]; // "  shop  in range  visitors  passers-by  median dwell  zones imm/near/far  signals"
  */
-export function dashboardTable(shops: readonly ShopLiveSnapshot[]): string {
-  const row = (name: string, s: Omit<ShopLiveSnapshot, "shopId" | "name" | "lastEventMs" | "done">): string[] => [
-    name,
-    int(s.inRange),
-    int(s.visitors),
-    int(s.passersBy),
-    minutes(s.medianDwellMs),
-    `${int(s.zones.immediate)} / ${int(s.zones.near)} / ${int(s.zones.far)}`,
-    int(s.signals),
-  ];
+export function dashboardTable(shops: readonly ShopLiveSnapshot[], compact = false): string {
+  const row = (name: string, s: Omit<ShopLiveSnapshot, "shopId" | "name" | "lastEventMs" | "done">): string[] => {
+    const cells = [
+      name,
+      int(s.inRange),
+      int(s.visitors),
+      int(s.passersBy),
+      minutes(s.medianDwellMs),
+      `${int(s.zones.immediate)} / ${int(s.zones.near)} / ${int(s.zones.far)}`,
+    ];
+    if (!compact) cells.push(int(s.signals));
+    return cells;
+  };
   const rows = shops.map((s) => row(`${s.done ? "✓ " : "  "}${s.name}`, s));
   if (shops.length > 1) rows.push(row("  all shops", totalsOf(shops)));
-  return alignTable(
-    ["  shop", "in range", "visitors", "passers-by", "median dwell", "zones imm/near/far", "signals"],
-    rows,
-    [false, true, true, true, true, true, true],
-    [28],
-  );
+  const head = compact
+    ? ["  shop", "in range", "visitors", "passers-by", "dwell", "zones i/n/f"]
+    : ["  shop", "in range", "visitors", "passers-by", "median dwell", "zones imm/near/far", "signals"];
+  return alignTable(head, rows, [false, true, true, true, true, true, true], [compact ? 22 : 28]);
 }
 
 /**
  * Every line of a dashboard frame below the progress bar: the table, the sales line and a hint.
+ * Terminals narrower than 104 columns get the compact table.
  *
  * @example
  * dashboardLines(frame).length; // shops + 4 (header, totals, sales, hint) when there are several shops
  */
-export function dashboardLines(frame: DashboardFrame): string[] {
-  const lines = dashboardTable(frame.shops).trimEnd().split("\n");
+export function dashboardLines(frame: DashboardFrame, columns = 120): string[] {
+  const lines = dashboardTable(frame.shops, columns < 104).trimEnd().split("\n");
   const lag = frame.lagMs ?? 0;
   lines.push(`  ${frame.status}${lag > 5 * 60_000 ? `  ·  reading ${Math.round(lag / 60_000)} min behind the clock` : ""}`);
-  lines.push("  visitors and dwell are provisional until the day is decided · Ctrl-C stops and still writes the report");
+  lines.push(
+    columns < 104
+      ? "  visitors and dwell are provisional · Ctrl-C stops and writes the report"
+      : "  visitors and dwell are provisional until the day is decided · Ctrl-C stops and still writes the report",
+  );
   return lines;
 }
 
@@ -122,8 +129,10 @@ export class TerminalDashboard {
   readonly #title: SingleBar;
   readonly #day: SingleBar;
   readonly #lines: SingleBar[] = [];
+  readonly #stream: NodeJS.WritableStream & { columns?: number };
 
-  constructor(stream: NodeJS.WritableStream, shopCount: number) {
+  constructor(stream: NodeJS.WritableStream & { columns?: number }, shopCount: number) {
+    this.#stream = stream;
     this.#multi = new MultiBar(
       { stream, hideCursor: true, linewrap: false, fps: 5, forceRedraw: true, clearOnComplete: false, gracefulExit: false, barsize: 36, autopadding: false },
       Presets.shades_classic,
@@ -138,7 +147,7 @@ export class TerminalDashboard {
   update(frame: DashboardFrame): void {
     this.#title.update(0, { text: `\x1b[1mfootfall demo\x1b[0m  ·  ${frame.heading}` });
     this.#day.update(Math.round(1000 * Math.min(1, Math.max(0, frame.fraction))), { clock: frame.clock, elapsed: `${Math.round(frame.elapsedMs / 1000)} s` });
-    const lines = dashboardLines(frame);
+    const lines = dashboardLines(frame, this.#stream.columns ?? 120);
     this.#lines.forEach((bar, i) => bar.update(0, { text: lines[i] ?? "" }));
   }
 

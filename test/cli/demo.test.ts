@@ -159,6 +159,13 @@ describe("dashboard rendering (made-up numbers)", () => {
     expect(total).toContain(`${((11 * 100 + 12 * 200) / 300).toFixed(1)} min`);
   });
 
+  it("fits 80 columns on a narrow terminal", () => {
+    const lines = dashboardLines(frame(shops), 80);
+    for (const l of lines) expect([...l].length).toBeLessThanOrEqual(80);
+    expect(lines[0]).toMatch(/dwell\s+zones i\/n\/f$/);
+    expect(lines[1]).toContain("Cafe Mori Gangnam");
+  });
+
   it("adds the sales line and a hint; a lag shows only when large", () => {
     const lines = dashboardLines(frame(shops));
     expect(lines.at(-2)).toContain("sales: the day's takings go up");
