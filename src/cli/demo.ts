@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Observable } from "rxjs";
@@ -7,7 +7,7 @@ import type { Client } from "../client/Client.ts";
 import { createClient } from "../client/createClient.ts";
 import { scoreAgainstTruth, type AccuracyScore } from "../kernels/scoreAgainstTruth.ts";
 import { htmlReport } from "../report/htmlReport.ts";
-import { uploadSales } from "../sales/uploadSales.ts";
+import { defaultJournalPath, uploadSales } from "../sales/uploadSales.ts";
 import type { SalesReport } from "../sales/uploadDailySales.ts";
 import { createWorld, defaultWorldOptions, type WorldOptions } from "../sim/createWorld.ts";
 import { startSimulator } from "../sim/startSimulator.ts";
@@ -421,6 +421,9 @@ class SalesRun {
     const lines = this.#lines.filter((l) => l.ms <= cutoffMs);
     const file = join(o.out, "pos-transactions.csv");
     await writeFile(file, `brand,external_key,timestamp,amount,quantity\n${lines.map((l) => `${l.csv}\n`).join("")}`, "utf8");
+    // Each demo serves a new, empty simulator: a journal of an earlier run describes a service
+    // that is gone, so it is started afresh rather than left to grow by one service per run.
+    await rm(defaultJournalPath(file), { force: true });
     this.status = `sales: uploading ${int(lines.length)} till lines as daily totals…`;
     const report = await uploadSales(client, file, { tz: timeZone, journalScope: sim.baseUrl, signal: io.signal });
     this.#report = report;

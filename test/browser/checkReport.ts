@@ -110,6 +110,8 @@ async function render(report: string, png: string): Promise<string[]> {
       "--no-first-run",
       "--disable-sync",
       "--hide-scrollbars",
+      // Containers often have a tiny /dev/shm; chromium then crashes mid-render.
+      "--disable-dev-shm-usage",
       `--user-data-dir=${profile}`,
       "--remote-debugging-pipe",
       "about:blank",
