@@ -114,7 +114,7 @@ export class ShopLive {
   #passers = new Set<string>();
   #dwells: number[] = [];
   #sensorIndex = new Map<string, number>();
-  #previousDeliverySim = Number.NEGATIVE_INFINITY;
+  #previousCaughtUpSim = Number.NEGATIVE_INFINITY;
   #done = false;
   #error: string | undefined;
 
@@ -139,12 +139,14 @@ export class ShopLive {
 
   /**
    * A page was delivered at simulated time `simNow`. The day is complete when a caught-up page
-   * answers a request sent after the clock passed the end of the day: the source sends the next
-   * request only after the previous page was delivered.
+   * answers a request sent after the clock passed the end of the day. After a caught-up (short)
+   * page the source requests nothing until its poll wait is over (it reads ahead only behind
+   * full pages), so the page that follows a caught-up page delivered past the end was asked for
+   * past the end.
    */
   onPage(page: SignalPage, simNow: number): void {
-    if (page.caughtUp && this.#previousDeliverySim >= this.#endMs) this.#done = true;
-    this.#previousDeliverySim = simNow;
+    if (page.caughtUp && this.#previousCaughtUpSim >= this.#endMs) this.#done = true;
+    this.#previousCaughtUpSim = page.caughtUp ? simNow : Number.NEGATIVE_INFINITY;
   }
 
   /** Counts a rejected record. */

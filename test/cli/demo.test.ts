@@ -15,7 +15,9 @@ import { csvCell } from "../../src/cli/demoResults.ts";
 import { main } from "../../src/cli/main.ts";
 import type { ProximitySlice } from "../../src/kernels/ProximityTracker.ts";
 import type { Session } from "../../src/kernels/Session.ts";
+import type { SignalPage } from "../../src/source/SignalPage.ts";
 import { expectSelfContained } from "../report/reportFixture.ts";
+import { createWorld } from "../../src/sim/createWorld.ts";
 
 function fakeIo(options: { tty?: boolean; signal?: AbortSignal } = {}) {
   const text = { out: "", err: "" };
@@ -239,6 +241,19 @@ describe("ShopLive", () => {
     expect(s.done).toBe(false);
   });
 
+  it("is done with the day at the second caught-up page in a row delivered past its end", () => {
+    const live = new ShopLive({ id: 101, name: "Gangnam", sensors: ["s1"] }, 1_000);
+    const page = (caughtUp: boolean) => ({ caughtUp }) as SignalPage;
+    live.onPage(page(true), 500); // caught up, but before the end
+    live.onPage(page(true), 1_200); // its request may have been served before the end
+    expect(live.done).toBe(false);
+    live.onPage(page(false), 1_300); // a full page: the next one may have been requested ahead
+    live.onPage(page(true), 1_400);
+    expect(live.done).toBe(false);
+    live.onPage(page(true), 1_500); // requested after a caught-up page delivered past the end
+    expect(live.done).toBe(true);
+  });
+
   it("holds each proximity zone until the device's next slice, and sums the zone time of chosen devices", () => {
     const live = new ShopLive({ id: 101, name: "Gangnam", sensors: ["s1", "s2"] }, 86_400_000);
     live.onSlice(slice("a", 0, "s1", "near"));
@@ -269,6 +284,8 @@ describe("demo text helpers", () => {
   });
 });
 
+const SMALL_WORLD = { visitorsPerDay: 60, passersByPerDay: 400, staffPerShop: 2, stationaryPerShop: 1 };
+
 describe("footfall demo, in process, on a small fast day", () => {
   let dir: string;
   let status: number;
@@ -278,7 +295,7 @@ describe("footfall demo, in process, on a small fast day", () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "footfall-demo-"));
     const world = join(dir, "world.json");
-    await (await import("node:fs/promises")).writeFile(world, JSON.stringify({ visitorsPerDay: 60, passersByPerDay: 400, staffPerShop: 2, stationaryPerShop: 1 }));
+    await (await import("node:fs/promises")).writeFile(world, JSON.stringify(SMALL_WORLD));
     const { io, text } = fakeIo();
     status = await main(["demo", "--shops", "1", "--hours", "10-12", "--speed", "30000", "--world", world, "--out", dir], io);
     out = text.out;
@@ -295,6 +312,11 @@ describe("footfall demo, in process, on a small fast day", () => {
     // Not a terminal: plain lines, no cursor movement.
     expect(err).not.toContain("\x1b[");
     expect(err).toMatch(/^footfall demo: \d\d:\d\d \(\d+ %\) in range/m);
+  });
+
+  it("read every signal of the day, none twice", () => {
+    const world = createWorld({ ...SMALL_WORLD, seed: 1, shops: 1, openingHours: [10, 12], days: 1 });
+    expect(out).toContain(`${int(world.signalCount())} signals read live`);
   });
 
   it("prints the summary and the accuracy table on stdout", () => {
