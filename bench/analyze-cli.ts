@@ -180,6 +180,8 @@ function sameDailyCounts(cliStdout: string, baselineStdout: string): string {
   const loop = (JSON.parse(baselineStdout) as { days: HandDay[] }).days;
   const key = (d: { date: string; visitors: number; visits: number; passersBy: number }): string =>
     `${d.date} ${d.visitors}/${d.visits}/${d.passersBy}`;
+  // A CLI that printed no day at all did not analyze anything: no ratio is better than a false one.
+  if (cli.length === 0) throw new Error(`footfall analyze printed no summary line (stdout began: ${JSON.stringify(cliStdout.slice(0, 200))})`);
   const x = cli.map(key).join(", ");
   const y = loop.map(key).join(", ");
   return x === y ? "agree" : `DIFFER (CLI ${x}; loop ${y} — visitors/visits/passers-by)`;
