@@ -139,8 +139,11 @@ export type {
   ProximityTimelineEntry,
   ProximityTrackerOptions,
   ProximityTrackerStats,
+  SensorZoneMs,
 } from "./kernels/ProximityTracker.ts";
 export { ProximityTracker, mergeProximitySummaries, defaultProximityTracker } from "./kernels/ProximityTracker.ts";
+export type { ZoneCounts, SensorZoneTime, ZoneOccupancyOptions } from "./kernels/ZoneOccupancy.ts";
+export { ZoneOccupancy, zoneTimeBySensor, defaultZoneOccupancy } from "./kernels/ZoneOccupancy.ts";
 export type { EstimateProximityOptions, ProximityEvent } from "./operators/estimateProximity.ts";
 export { estimateProximity, defaultEstimateProximity } from "./operators/estimateProximity.ts";
 export type {

@@ -17,11 +17,12 @@ import {
 import { median } from "simple-statistics";
 import type { Client } from "../client/Client.ts";
 import type { Signal } from "../codec/Signal.ts";
-import type { ProximitySlice } from "../kernels/ProximityTracker.ts";
+import type { ProximitySlice, ProximitySummary } from "../kernels/ProximityTracker.ts";
 import type { Session } from "../kernels/Session.ts";
 import type { VisitCounts } from "../kernels/VisitCounter.ts";
 import { defaultVisitClassifier, visitOrPass, type ClassifiedSession, type VisitClassifierOptions } from "../kernels/VisitClassifier.ts";
 import type { WindowDwell } from "../kernels/DwellMeter.ts";
+import { ZoneOccupancy, type SensorZoneTime, type ZoneCounts } from "../kernels/ZoneOccupancy.ts";
 import { classifyVisits } from "../operators/classifyVisits.ts";
 import { countVisits } from "../operators/countVisits.ts";
 import { decodeSignals } from "../operators/decodeSignals.ts";
@@ -31,29 +32,8 @@ import { sessionize } from "../operators/sessionize.ts";
 import type { SignalPage } from "../source/SignalPage.ts";
 import { signalPagesObservable } from "../source/signalPagesObservable.ts";
 
-const ZONES = ["immediate", "near", "far"] as const;
 /** A device counts as "in range now" when heard within this much event time of the shop's newest signal. */
 const IN_RANGE_MS = 120_000;
-/**
- * A device's latest proximity slice counts for "zone now" when it ended within this much event
- * time of the shop's newest signal: slices close behind the tracker's watermark (one minute of
- * allowed lateness) once the device's next probe arrives, up to a minute or more later.
- */
-const ZONE_NOW_MS = 180_000;
-/** The proximity tracker's session gap: slices further apart do not extend each other's zone time. */
-const SLICE_GAP_MS = 300_000;
-
-/**
- * Proximity-zone counts, devices.
- *
- * @example
- * const z: ZoneCounts = { immediate: 2, near: 9, far: 31 };
- */
-export interface ZoneCounts {
-  readonly immediate: number;
-  readonly near: number;
-  readonly far: number;
-}
 
 /**
  * What the dashboard shows of one shop at one moment.
@@ -78,7 +58,7 @@ export interface ShopLiveSnapshot {
   readonly passersBy: number;
   /** Median estimated dwell of those visits, ms (`NaN` before the first). */
   readonly medianDwellMs: number;
-  /** Devices by the zone of their nearest sensor, in the last three minutes of event time. */
+  /** Devices by the zone of their nearest sensor now (`ZoneOccupancy.current` at the newest signal). */
   readonly zones: ZoneCounts;
   /** True once the shop's whole day has been read (or reading stopped). */
   readonly done: boolean;
@@ -89,7 +69,7 @@ export interface ShopLiveSnapshot {
 /**
  * Live state of one shop in `footfall demo`, fed by taps on the real pipeline: the dashboard's
  * figures (devices in range, provisional visitors and dwell, zone occupancy) and the device-time
- * per sensor and zone for the report. Visitors are provisional — `visitOrPass` with the
+ * per sensor and zone for the report (both from the `ZoneOccupancy` kernel). Visitors are provisional — `visitOrPass` with the
  * classifier's fallback threshold on each finished session — because staff and the learned
  * per-shop threshold can only be decided once the day is over; the summary uses the real
  * classifier's output.
@@ -108,12 +88,10 @@ export class ShopLive {
   #invalid = 0;
   #lastEventMs = Number.NEGATIVE_INFINITY;
   #lastSeen = new Map<string, number>();
-  #lastSlice = new Map<string, { sensor: number; zone: number; start: number; end: number }>();
-  #zoneMs = new Map<string, Float64Array>();
+  readonly #occupancy: ZoneOccupancy;
   #visitors = new Set<string>();
   #passers = new Set<string>();
   #dwells: number[] = [];
-  #sensorIndex = new Map<string, number>();
   #previousCaughtUpSim = Number.NEGATIVE_INFINITY;
   #done = false;
   #error: string | undefined;
@@ -129,7 +107,7 @@ export class ShopLive {
     this.sensors = [...shop.sensors];
     this.#endMs = endMs;
     this.#staffMs = defaultVisitClassifier.staffShare * (openingHours[1] - openingHours[0]) * 3_600_000;
-    shop.sensors.forEach((mac, i) => this.#sensorIndex.set(mac, i));
+    this.#occupancy = new ZoneOccupancy({ sensors: shop.sensors });
   }
 
   /** True once the whole day has been read, or reading stopped. */
@@ -163,35 +141,26 @@ export class ShopLive {
   /** Reading finished (completed, stopped or failed). */
   onEnd(): void {
     this.#done = true;
-    // The last slice of every device holds for one slice length, as in ProximitySummary.
-    for (const [device, last] of this.#lastSlice) this.#addZoneTime(device, last.sensor, last.zone, last.end - last.start);
-    this.#lastSlice.clear();
   }
 
+  /** A decoded signal (counts, newest event time, devices in range). */
   onSignal(s: Signal): void {
     this.#signals++;
     if (s.time > this.#lastEventMs) this.#lastEventMs = s.time;
     this.#lastSeen.set(s.device, s.time);
   }
 
+  /** A finished proximity slice (for the zones now). */
   onSlice(slice: ProximitySlice): void {
-    const sensor = this.#sensorIndex.get(slice.sensor);
-    if (sensor === undefined) return;
-    const zone = ZONES.indexOf(slice.zone);
-    const last = this.#lastSlice.get(slice.device);
-    if (last !== undefined) {
-      // A zone holds from its slice to the device's next slice within the session gap.
-      const held = slice.start - last.start <= SLICE_GAP_MS ? slice.start - last.start : last.end - last.start;
-      this.#addZoneTime(slice.device, last.sensor, last.zone, held);
-      last.sensor = sensor;
-      last.zone = zone;
-      last.start = slice.start;
-      last.end = slice.end;
-    } else {
-      this.#lastSlice.set(slice.device, { sensor, zone, start: slice.start, end: slice.end });
-    }
+    this.#occupancy.addSlice(slice);
   }
 
+  /** A finished proximity session (for the zone time per sensor). */
+  onProximitySummary(summary: ProximitySummary): void {
+    this.#occupancy.addSummary(summary);
+  }
+
+  /** A finished session (provisional visitors, passers-by and dwell). */
   onSession(s: Session): void {
     if (s.dwellMs >= this.#staffMs) return;
     if (visitOrPass(s) === "visitor") {
@@ -211,14 +180,6 @@ export class ShopLive {
       if (t >= now - IN_RANGE_MS) inRange++;
       else this.#lastSeen.delete(device);
     }
-    const zones = [0, 0, 0];
-    for (const [device, last] of this.#lastSlice) {
-      if (last.end >= now - ZONE_NOW_MS) zones[last.zone]!++;
-      else if (last.end < now - SLICE_GAP_MS) {
-        this.#addZoneTime(device, last.sensor, last.zone, last.end - last.start);
-        this.#lastSlice.delete(device);
-      }
-    }
     return {
       shopId: this.shopId,
       name: this.name,
@@ -229,33 +190,18 @@ export class ShopLive {
       visitors: this.#visitors.size,
       passersBy: this.#passers.size,
       medianDwellMs: this.#dwells.length > 0 ? median(this.#dwells) : Number.NaN,
-      zones: { immediate: zones[0]!, near: zones[1]!, far: zones[2]! },
+      zones: this.#occupancy.current(now),
       done: this.#done,
       ...(this.#error === undefined ? {} : { error: this.#error }),
     };
   }
 
   /**
-   * Device-time per sensor and zone, ms, summed over the devices `include` accepts (e.g. the
-   * day's visitors), sensors in the shop's order.
+   * Device-time per sensor and zone, ms, of the proximity sessions finished so far, summed over
+   * the devices `include` accepts (e.g. the day's visitors), sensors in the shop's order.
    */
-  zoneTime(include: (device: string) => boolean): { sensor: string; zone: (typeof ZONES)[number]; ms: number }[] {
-    const sums = new Float64Array(this.sensors.length * 3);
-    for (const [device, ms] of this.#zoneMs) {
-      if (!include(device)) continue;
-      for (let i = 0; i < ms.length; i++) sums[i]! += ms[i]!;
-    }
-    const out: { sensor: string; zone: (typeof ZONES)[number]; ms: number }[] = [];
-    this.sensors.forEach((sensor, s) => {
-      for (let z = 0; z < 3; z++) if (sums[s * 3 + z]! > 0) out.push({ sensor, zone: ZONES[z]!, ms: sums[s * 3 + z]! });
-    });
-    return out;
-  }
-
-  #addZoneTime(device: string, sensor: number, zone: number, ms: number): void {
-    let acc = this.#zoneMs.get(device);
-    if (acc === undefined) this.#zoneMs.set(device, (acc = new Float64Array(this.sensors.length * 3)));
-    acc[sensor * 3 + zone]! += ms;
+  zoneTime(include: (device: string) => boolean): SensorZoneTime[] {
+    return this.#occupancy.zoneTime(include);
   }
 }
 
@@ -339,9 +285,10 @@ export function runShopPipeline(options: ShopPipelineOptions): Promise<ShopPipel
           ignoreElements(),
         ),
         signals$.pipe(
-          estimateProximity({ emit: "slices" }),
+          estimateProximity({ emit: "both" }),
           tap((e) => {
             if (e.type === "proximitySlice") live.onSlice(e);
+            else live.onProximitySummary(e);
           }),
           ignoreElements(),
         ),

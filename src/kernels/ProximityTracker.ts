@@ -96,6 +96,20 @@ export interface ProximityTimelineEntry {
 }
 
 /**
+ * Time one device session spent in each zone while one sensor was its nearest, ms.
+ *
+ * @example
+ * const z: SensorZoneMs = { sensor: "b8:27:eb:00:00:01", immediate: 0, near: 40_000, far: 120_000 };
+ */
+export interface SensorZoneMs {
+  /** Sensor MAC. */
+  readonly sensor: string;
+  readonly immediate: number;
+  readonly near: number;
+  readonly far: number;
+}
+
+/**
  * Proximity of one device session (signals of one shop and device no more than `gapMs` apart):
  * closest approach, time per zone and the nearest-sensor timeline.
  *
@@ -128,6 +142,11 @@ export interface ProximitySummary {
    * to the next heard slice (or the session end), so the three sum to `end − start` (the dwell).
    */
   readonly zoneMs: { readonly immediate: number; readonly near: number; readonly far: number };
+  /**
+   * `zoneMs` split by the sensor that was nearest, sensors in MAC order (only those that were
+   * nearest at some slice); per zone they sum to `zoneMs`. What "where people stood" charts sum.
+   */
+  readonly zoneMsBySensor: readonly SensorZoneMs[];
   /** Changes of nearest sensor or zone, oldest first, at most `timelineLimit`. */
   readonly timeline: readonly ProximityTimelineEntry[];
   /** True when changes beyond `timelineLimit` were dropped. */
@@ -248,6 +267,9 @@ interface DeviceState {
   zoneMs0: number;
   zoneMs1: number;
   zoneMs2: number;
+  /** Sensors that were nearest in this session, and their zone times (3 per sensor, zone order). */
+  zoneSensors: string[];
+  zoneSensorMs: number[];
   closestSensor: string;
   closestDistanceM: number;
   closestRssi: number;
@@ -543,6 +565,8 @@ export class ProximityTracker {
       d.zone = -1;
       d.nearest = "";
       d.zoneMs0 = d.zoneMs1 = d.zoneMs2 = 0;
+      d.zoneSensors.length = 0;
+      d.zoneSensorMs.length = 0;
       d.closestDistanceM = Number.POSITIVE_INFINITY;
       d.timeline = [];
       d.timelineTruncated = false;
@@ -645,6 +669,15 @@ export class ProximityTracker {
     if (d.zone === 0) d.zoneMs0 += ms;
     else if (d.zone === 1) d.zoneMs1 += ms;
     else d.zoneMs2 += ms;
+    // The same interval, charged to the sensor that was nearest: one rule for both breakdowns.
+    const sensors = d.zoneSensors;
+    let i = 0;
+    while (i < sensors.length && sensors[i] !== d.nearest) i++;
+    if (i === sensors.length) {
+      sensors.push(d.nearest);
+      d.zoneSensorMs.push(0, 0, 0);
+    }
+    (d.zoneSensorMs[i * 3 + d.zone] as number) += ms;
   }
 
   #closeSession(d: DeviceState): void {
@@ -667,6 +700,7 @@ export class ProximityTracker {
       closestTime: d.closestTime,
       closestZone: PROXIMITY_ZONES[proximityZoneIndex(d.closestDistanceM, this.#zones)] as ProximityZone,
       zoneMs: { immediate: d.zoneMs0, near: d.zoneMs1, far: d.zoneMs2 },
+      zoneMsBySensor: sensorZoneList(d.zoneSensors, d.zoneSensorMs),
       timeline: d.timeline,
       timelineTruncated: d.timelineTruncated,
     };
@@ -715,6 +749,8 @@ function newDevice(shopId: number, device: string): DeviceState {
     zoneMs0: 0,
     zoneMs1: 0,
     zoneMs2: 0,
+    zoneSensors: [],
+    zoneSensorMs: [],
     closestSensor: "",
     closestDistanceM: Number.POSITIVE_INFINITY,
     closestRssi: Number.NaN,
@@ -760,9 +796,37 @@ function mergeSummaries(a: ProximitySummary, b: ProximitySummary, limit: number)
       near: x.zoneMs.near + y.zoneMs.near,
       far: x.zoneMs.far + y.zoneMs.far,
     },
+    zoneMsBySensor: mergeSensorZones(x.zoneMsBySensor, y.zoneMsBySensor),
     timeline,
     timelineTruncated: truncated,
   };
+}
+
+function sensorZoneList(sensors: readonly string[], ms: readonly number[]): SensorZoneMs[] {
+  const out: SensorZoneMs[] = [];
+  for (let i = 0; i < sensors.length; i++) {
+    out.push({ sensor: sensors[i] as string, immediate: ms[i * 3] as number, near: ms[i * 3 + 1] as number, far: ms[i * 3 + 2] as number });
+  }
+  return out.sort((a, b) => (a.sensor < b.sensor ? -1 : a.sensor > b.sensor ? 1 : 0));
+}
+
+function mergeSensorZones(a: readonly SensorZoneMs[], b: readonly SensorZoneMs[]): SensorZoneMs[] {
+  const sensors: string[] = [];
+  const ms: number[] = [];
+  for (const list of [a, b]) {
+    for (const z of list) {
+      let i = sensors.indexOf(z.sensor);
+      if (i < 0) {
+        i = sensors.length;
+        sensors.push(z.sensor);
+        ms.push(0, 0, 0);
+      }
+      (ms[i * 3] as number) += z.immediate;
+      (ms[i * 3 + 1] as number) += z.near;
+      (ms[i * 3 + 2] as number) += z.far;
+    }
+  }
+  return sensorZoneList(sensors, ms);
 }
 
 /** Total order for the reorder buffer: event time, then sensor, device, rssi (ties are rare). */

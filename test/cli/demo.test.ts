@@ -13,7 +13,7 @@ import { alignTable, int } from "../../src/cli/demoFormat.ts";
 import { ShopLive, type ShopLiveSnapshot } from "../../src/cli/demoPipeline.ts";
 import { csvCell } from "../../src/cli/demoResults.ts";
 import { main } from "../../src/cli/main.ts";
-import type { ProximitySlice } from "../../src/kernels/ProximityTracker.ts";
+import type { ProximitySlice, ProximitySummary } from "../../src/kernels/ProximityTracker.ts";
 import type { Session } from "../../src/kernels/Session.ts";
 import type { SignalPage } from "../../src/source/SignalPage.ts";
 import { expectSelfContained } from "../report/reportFixture.ts";
@@ -254,20 +254,23 @@ describe("ShopLive", () => {
     expect(live.done).toBe(true);
   });
 
-  it("holds each proximity zone until the device's next slice, and sums the zone time of chosen devices", () => {
+  it("shows the zones now from the latest slices, and sums the zone time of chosen devices from the proximity sessions", () => {
     const live = new ShopLive({ id: 101, name: "Gangnam", sensors: ["s1", "s2"] }, 86_400_000);
     live.onSlice(slice("a", 0, "s1", "near"));
-    live.onSlice(slice("a", 40_000, "s2", "immediate")); // near held 40 s at s1
+    live.onSlice(slice("a", 40_000, "s2", "immediate"));
     live.onSlice(slice("b", 0, "s1", "far"));
-    live.onSlice(slice("a", 60_000, "s2", "immediate")); // immediate held 20 s at s2
     live.onSignal(sig("a", 70_000));
     expect(live.snapshot().zones).toEqual({ immediate: 1, near: 0, far: 1 });
-    live.onEnd(); // last slices hold one slice length (10 s)
+    const summary = (device: string, zoneMsBySensor: ProximitySummary["zoneMsBySensor"]) => ({ type: "proximitySummary", shopId: 101, device, zoneMsBySensor }) as ProximitySummary;
+    live.onProximitySummary(summary("a", [{ sensor: "s1", immediate: 0, near: 40_000, far: 0 }, { sensor: "s2", immediate: 25_000, near: 0, far: 0 }]));
+    live.onProximitySummary(summary("b", [{ sensor: "s1", immediate: 0, near: 0, far: 5_000 }]));
+    live.onProximitySummary(summary("a", [{ sensor: "s2", immediate: 5_000, near: 0, far: 0 }])); // a's second visit
+    live.onEnd();
     expect(live.zoneTime((d) => d === "a")).toEqual([
       { sensor: "s1", zone: "near", ms: 40_000 },
-      { sensor: "s2", zone: "immediate", ms: 20_000 + 10_000 },
+      { sensor: "s2", zone: "immediate", ms: 30_000 },
     ]);
-    expect(live.zoneTime(() => true)).toContainEqual({ sensor: "s1", zone: "far", ms: 10_000 });
+    expect(live.zoneTime(() => true)).toContainEqual({ sensor: "s1", zone: "far", ms: 5_000 });
     expect(live.snapshot().done).toBe(true);
   });
 });
