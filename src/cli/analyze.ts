@@ -3,7 +3,6 @@ import { createInterface } from "node:readline";
 import { TZDate } from "@date-fns/tz";
 import { Analyzer, type AnalyzeOptions, type AnalyzeResult, type AnalyzedSession, type ShopDaySummary } from "../analyze.ts";
 import type { Client } from "../client/Client.ts";
-import { createClient, type ClientOptions } from "../client/createClient.ts";
 import type { InvalidRecord } from "../codec/decodeSignal.ts";
 import { assertTimeZone } from "../kernels/LocalCalendar.ts";
 import { defaultVisitClassifier } from "../kernels/VisitClassifier.ts";
@@ -13,33 +12,15 @@ import {
   EXIT_OK,
   UsageError,
   connectionFlags,
-  connectionSettings,
   formatTable,
+  oneLine,
   parseFlags,
   parseFormat,
   writeNdjson,
   type CliIo,
   type Command,
 } from "./common.ts";
-
-/**
- * What `footfall analyze` takes from outside, so tests can hand in a fake client.
- *
- * @example
- * const command = analyzeCommand({ createClient: () => myFakeClient });
- */
-export interface AnalyzeCommandDeps {
-  /** Builds the service client from the connection settings. @default createClient */
-  readonly createClient: (options: ClientOptions) => Client;
-}
-
-/**
- * Defaults of {@link AnalyzeCommandDeps}: the real client.
- *
- * @example
- * const command = analyzeCommand(defaultAnalyzeCommandDeps);
- */
-export const defaultAnalyzeCommandDeps: AnalyzeCommandDeps = { createClient };
+import { defaultClientDeps, serviceClient, type ClientDeps } from "./serviceClient.ts";
 
 const flags = {
   shop: { type: "string" },
@@ -109,7 +90,7 @@ Examples:
  * @example
  * const status = await analyzeCommand().run(["--input", "day.ndjson"], io);
  */
-export function analyzeCommand(deps: AnalyzeCommandDeps = defaultAnalyzeCommandDeps): Command {
+export function analyzeCommand(deps: ClientDeps = defaultClientDeps): Command {
   return {
     summary: "sessions, visits, dwell and proximity from signals (table or NDJSON)",
     help,
@@ -125,7 +106,7 @@ export function analyzeCommand(deps: AnalyzeCommandDeps = defaultAnalyzeCommandD
  */
 export const command: Command = analyzeCommand();
 
-async function runAnalyze(argv: readonly string[], io: CliIo, deps: AnalyzeCommandDeps): Promise<number> {
+async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps): Promise<number> {
   const { values } = parseFlags(argv, flags);
   const format = parseFormat(values.format, ["table", "ndjson"] as const, "table");
   const timeZone = values.tz ?? defaultVisitClassifier.timeZone;
@@ -254,7 +235,7 @@ async function readService(
   timeZone: string,
   analyzer: Analyzer,
   io: CliIo,
-  deps: AnalyzeCommandDeps,
+  deps: ClientDeps,
   showInvalid: (where: string, reason: string) => void,
 ): Promise<number> {
   const shop = values.shop;
@@ -264,27 +245,14 @@ async function readService(
   const until = timeFlag("--until", values.until, timeZone);
   if (since === undefined || until === undefined) throw new UsageError("--since and --until are required with --shop");
   if (until <= since) throw new UsageError("--until must be after --since");
-  const settings = connectionSettings(values, io.env, ["signalUrl", "email", "token"]);
   const controller = new AbortController();
   const onAbort = (): void => controller.abort(io.signal.reason);
   io.signal.addEventListener("abort", onAbort, { once: true });
   let client: Client;
   try {
-    client = deps.createClient({
-      baseUrl: settings.baseUrl ?? settings.signalUrl,
-      signalUrl: settings.signalUrl,
-      email: settings.email,
-      token: settings.token,
-      signal: controller.signal,
-      retry: {
-        onRetry: (e) => io.stderr.write(`footfall analyze: ${oneLine(e.error.message)}; retrying in ${(e.delayMs / 1000).toFixed(1)} s\n`),
-      },
-    });
+    client = serviceClient(values, io, deps, { name: "analyze", uses: "signals", signal: controller.signal });
   } catch (error) {
     io.signal.removeEventListener("abort", onAbort);
-    if (error instanceof TypeError || error instanceof RangeError) {
-      throw new UsageError(`bad connection setting (--signal-url, --email, --token): ${error.message}`);
-    }
     throw error;
   }
   // Records with an unusable row_key never leave the source; it reports them here.
@@ -435,8 +403,4 @@ function round1(x: number): number | null {
 
 function roundOrNull(x: number): number | null {
   return Number.isFinite(x) ? Math.round(x) : null;
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, " ").slice(0, 300);
 }

@@ -1,38 +1,5 @@
-import type { Client } from "../client/Client.ts";
-import { createClient, type ClientOptions } from "../client/createClient.ts";
-import {
-  EXIT_FAILED,
-  EXIT_OK,
-  UsageError,
-  connectionFlags,
-  connectionSettings,
-  formatTable,
-  parseFlags,
-  parseFormat,
-  writeNdjson,
-  type CliIo,
-  type Command,
-} from "./common.ts";
-
-/**
- * What the account commands (`brands`, `shop`) take from outside, so tests can hand in a
- * fake client instead of a service.
- *
- * @example
- * const command = brandsCommand({ createClient: () => myFakeClient });
- */
-export interface AccountCommandDeps {
-  /** Builds the service client from the connection settings. @default createClient */
-  readonly createClient: (options: ClientOptions) => Client;
-}
-
-/**
- * Defaults of {@link AccountCommandDeps}: the real client.
- *
- * @example
- * const command = brandsCommand(defaultAccountCommandDeps);
- */
-export const defaultAccountCommandDeps: AccountCommandDeps = { createClient };
+import { EXIT_OK, connectionFlags, formatTable, parseFlags, parseFormat, writeNdjson, type Command } from "./common.ts";
+import { defaultClientDeps, reportFailure, serviceClient, type ClientDeps } from "./serviceClient.ts";
 
 const flags = {
   format: { type: "string" },
@@ -70,14 +37,14 @@ Example:
  * @example
  * const status = await brandsCommand().run(["--format", "ndjson"], io);
  */
-export function brandsCommand(deps: AccountCommandDeps = defaultAccountCommandDeps): Command {
+export function brandsCommand(deps: ClientDeps = defaultClientDeps): Command {
   return {
     summary: "list the brands the account can see",
     help,
     async run(argv, io) {
       const { values } = parseFlags(argv, flags);
       const format = parseFormat(values.format, ["table", "ndjson"] as const, "table");
-      const client = accountClient(values, io, deps, "brands");
+      const client = serviceClient(values, io, deps, { name: "brands", uses: "base" });
       try {
         const brands = await client.listBrands();
         const rows = brands.map((b) => ({ id: b.id, name: b.name }));
@@ -101,50 +68,3 @@ export function brandsCommand(deps: AccountCommandDeps = defaultAccountCommandDe
  * const status = await command.run(["--format", "ndjson"], io);
  */
 export const command: Command = brandsCommand();
-
-/**
- * A client for the account commands: only `--base-url`, `--email` and `--token` (or their
- * variables) are required. Retries are noted on stderr; Ctrl-C (`io.signal`) cancels.
- * A malformed setting is a {@link UsageError} (exit 2).
- *
- * @example
- * const client = accountClient(values, io, defaultAccountCommandDeps, "shop");
- */
-export function accountClient(values: Readonly<Record<string, unknown>>, io: CliIo, deps: AccountCommandDeps, name: string): Client {
-  const s = connectionSettings(values, io.env, ["baseUrl", "email", "token"]);
-  try {
-    return deps.createClient({
-      baseUrl: s.baseUrl,
-      email: s.email,
-      token: s.token,
-      signal: io.signal,
-      retry: {
-        onRetry: (e) =>
-          io.stderr.write(`footfall ${name}: ${oneLine(e.error.message)}; retrying in ${(e.delayMs / 1000).toFixed(1)} s\n`),
-      },
-    });
-  } catch (error) {
-    // createClient's messages never quote the token, so they can be shown as they are.
-    if (error instanceof TypeError || error instanceof RangeError) {
-      throw new UsageError(`bad connection setting (--base-url, --email, --token): ${error.message}`);
-    }
-    throw error;
-  }
-}
-
-/**
- * Prints one line for a failed command on stderr and returns exit status 1.
- *
- * @example
- * return reportFailure("brands", error, io); // "footfall brands: GET … failed with HTTP 401 (check the e-mail and token)"
- */
-export function reportFailure(name: string, error: unknown, io: CliIo): number {
-  if (error instanceof UsageError) throw error;
-  const message = io.signal.aborted ? "interrupted" : error instanceof Error ? error.message : String(error);
-  io.stderr.write(`footfall ${name}: ${oneLine(message)}\n`);
-  return EXIT_FAILED;
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, " ");
-}

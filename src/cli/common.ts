@@ -51,7 +51,7 @@ export function parseFlags<const O extends NonNullable<ParseArgsConfig["options"
     return parseArgs({ args: [...argv], options, strict: true, allowPositionals });
   } catch (error) {
     // util.parseArgs explains some mistakes over several lines; a usage error is one line.
-    throw new UsageError((error instanceof Error ? error.message : String(error)).trim().replace(/\s*\n\s*/g, " "));
+    throw new UsageError(oneLine(error instanceof Error ? error.message : String(error)));
   }
 }
 
@@ -137,4 +137,15 @@ export function parseFormat<F extends string>(value: unknown, allowed: readonly 
   if (value === undefined) return fallback;
   if (typeof value === "string" && (allowed as readonly string[]).includes(value)) return value as F;
   throw new UsageError(`--format must be one of ${allowed.join(", ")}`);
+}
+
+/**
+ * Folds a message onto one line (diagnostics are one line each) and bounds its length.
+ *
+ * @example
+ * oneLine("bad\n  value"); // "bad value"
+ */
+export function oneLine(text: string): string {
+  const folded = text.trim().replace(/\s*\n\s*/g, " ");
+  return folded.length > 500 ? `${folded.slice(0, 497)}...` : folded;
 }

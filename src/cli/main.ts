@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-import { EXIT_FAILED, EXIT_USAGE, UsageError, type CliIo, type Command } from "./common.ts";
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { EXIT_FAILED, EXIT_USAGE, UsageError, oneLine, type CliIo, type Command } from "./common.ts";
 
 /** Subcommands, loaded on demand so `footfall brands` does not pay for the simulator. */
 const commands: Record<string, () => Promise<{ command: Command }>> = {
@@ -53,13 +55,15 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return await command.run(rest, io);
   } catch (error) {
     // One line, whatever the message: scripts grep it, people read it.
-    const message = (error instanceof Error ? error.message : String(error)).trim().replace(/\s*\n\s*/g, " ");
+    const message = oneLine(error instanceof Error ? error.message : String(error));
     io.stderr.write(`footfall ${name}: ${message}\n`);
     return error instanceof UsageError ? EXIT_USAGE : EXIT_FAILED;
   }
 }
 
-const isEntry = import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith("/footfall");
+// Compare real paths: npx runs us through a symlink in node_modules/.bin, and a path with
+// spaces is percent-encoded in import.meta.url.
+const isEntry = process.argv[1] !== undefined && realpathOrSelf(process.argv[1]) === realpathOrSelf(fileURLToPath(import.meta.url));
 if (isEntry) {
   const controller = new AbortController();
   process.once("SIGINT", () => controller.abort());
@@ -74,4 +78,12 @@ if (isEntry) {
       process.exitCode = EXIT_FAILED;
     },
   );
+}
+
+function realpathOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }

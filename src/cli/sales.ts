@@ -1,6 +1,4 @@
 import { SingleBar } from "cli-progress";
-import type { Client } from "../client/Client.ts";
-import { createClient, type ClientOptions } from "../client/createClient.ts";
 import { CURRENCY_MINOR_DIGITS } from "../contract/currencies.ts";
 import { assertTimeZone } from "../sales/LocalDateResolver.ts";
 import { uploadSales, type UploadSalesOptions } from "../sales/uploadSales.ts";
@@ -13,27 +11,14 @@ import {
   connectionFlags,
   connectionSettings,
   formatTable,
+  oneLine,
   parseFlags,
   parseFormat,
   writeNdjson,
   type CliIo,
   type Command,
 } from "./common.ts";
-
-/**
- * What `footfall sales` takes from outside, so tests can hand in a client over an injected
- * fetch (to count requests) instead of the real one.
- *
- * @example
- * const command = salesCommand({ createClient: (o) => createClient({ ...o, fetch: countingFetch }) });
- */
-export interface SalesCommandDeps {
-  /** Builds the service client from the connection settings. @default createClient */
-  readonly createClient: (options: ClientOptions) => Client;
-}
-
-/** Defaults of {@link SalesCommandDeps}: the real client. */
-export const defaultSalesCommandDeps: SalesCommandDeps = { createClient };
+import { defaultClientDeps, serviceClient, type ClientDeps } from "./serviceClient.ts";
 
 const flags = {
   brand: { type: "string" },
@@ -100,7 +85,7 @@ Example:
  * @example
  * const status = await salesCommand().run(["upload", "sales.csv", "--brand", "Cafe Mori"], io);
  */
-export function salesCommand(deps: SalesCommandDeps = defaultSalesCommandDeps): Command {
+export function salesCommand(deps: ClientDeps = defaultClientDeps): Command {
   return {
     summary: "upload daily sales totals (one record per shop and day, with a journal)",
     help,
@@ -115,25 +100,14 @@ export function salesCommand(deps: SalesCommandDeps = defaultSalesCommandDeps): 
 
       let bar: SingleBar | undefined;
       let retries = 0;
-      let client: Client;
-      try {
-        client = deps.createClient({
-          baseUrl: settings.baseUrl,
-          email: settings.email,
-          token: settings.token,
-          signal: io.signal,
-          retry: {
-            onRetry: (e) => {
-              retries++;
-              if (bar === undefined) io.stderr.write(`footfall sales: ${oneLine(e.error.message)}; retrying in ${(e.delayMs / 1000).toFixed(1)} s\n`);
-            },
-          },
-        });
-      } catch (error) {
-        // createClient's messages never quote the token.
-        if (error instanceof TypeError || error instanceof RangeError) throw new UsageError(error.message);
-        throw error;
-      }
+      const client = serviceClient(values, io, deps, {
+        name: "sales",
+        uses: "base",
+        onRetry: () => {
+          retries++;
+          return bar !== undefined; // the bar shows progress; a retry line would tear it
+        },
+      });
 
       let report: SalesReport;
       try {
@@ -273,8 +247,4 @@ function where(rows: readonly RowRef[]): string {
     parts.push(label);
   }
   return parts.join(" ") || "input";
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, " ");
 }

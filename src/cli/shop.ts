@@ -8,7 +8,7 @@ import {
   writeNdjson,
   type Command,
 } from "./common.ts";
-import { accountClient, defaultAccountCommandDeps, reportFailure, type AccountCommandDeps } from "./brands.ts";
+import { defaultClientDeps, reportFailure, serviceClient, type ClientDeps } from "./serviceClient.ts";
 
 const flags = {
   brand: { type: "string" },
@@ -55,7 +55,7 @@ Example:
  * @example
  * const status = await shopCommand().run(["--brand", "Cafe Mori", "--key", "GN-001"], io);
  */
-export function shopCommand(deps: AccountCommandDeps = defaultAccountCommandDeps): Command {
+export function shopCommand(deps: ClientDeps = defaultClientDeps): Command {
   return {
     summary: "resolve a shop by brand and External Key",
     help,
@@ -66,7 +66,7 @@ export function shopCommand(deps: AccountCommandDeps = defaultAccountCommandDeps
       const key = values.key;
       if (brandName === undefined || brandName === "") throw new UsageError("--brand NAME is required (see footfall brands)");
       if (key === undefined || key === "") throw new UsageError("--key KEY (the shop's External Key) is required");
-      const client = accountClient(values, io, deps, "shop");
+      const client = serviceClient(values, io, deps, { name: "shop", uses: "base" });
       try {
         const brand = await client.findBrand(brandName);
         const shop = await client.getShopByExternalKey(brand, key);

@@ -1,6 +1,4 @@
 import cliProgress from "cli-progress";
-import type { Client } from "../client/Client.ts";
-import { createClient, type ClientOptions } from "../client/createClient.ts";
 import type { RawSignal } from "../contract/rawSignal.ts";
 import { SignalDecoder, type InvalidRecord } from "../codec/decodeSignal.ts";
 import type { Signal } from "../codec/Signal.ts";
@@ -14,31 +12,13 @@ import {
   EXIT_OK,
   UsageError,
   connectionFlags,
-  connectionSettings,
+  oneLine,
   parseFlags,
   parseFormat,
   type CliIo,
   type Command,
 } from "./common.ts";
-
-/**
- * What `footfall signals` takes from outside, so tests can hand in a fake client.
- *
- * @example
- * const command = signalsCommand({ createClient: () => myFakeClient });
- */
-export interface SignalsCommandDeps {
-  /** Builds the service client from the connection settings. @default createClient */
-  readonly createClient: (options: ClientOptions) => Client;
-}
-
-/**
- * Defaults of {@link SignalsCommandDeps}: the real client.
- *
- * @example
- * const command = signalsCommand(defaultSignalsCommandDeps);
- */
-export const defaultSignalsCommandDeps: SignalsCommandDeps = { createClient };
+import { defaultClientDeps, serviceClient, type ClientDeps } from "./serviceClient.ts";
 
 const flags = {
   shop: { type: "string" },
@@ -110,7 +90,7 @@ Example:
  * @example
  * const status = await signalsCommand().run(["backfill", "--shop", "101", "--since", "2026-11-20"], io);
  */
-export function signalsCommand(deps: SignalsCommandDeps = defaultSignalsCommandDeps): Command {
+export function signalsCommand(deps: ClientDeps = defaultClientDeps): Command {
   return {
     summary: "backfill or tail a shop's signal records (NDJSON or CSV on stdout)",
     help,
@@ -126,7 +106,7 @@ export function signalsCommand(deps: SignalsCommandDeps = defaultSignalsCommandD
  */
 export const command: Command = signalsCommand();
 
-async function runSignals(argv: readonly string[], io: CliIo, deps: SignalsCommandDeps): Promise<number> {
+async function runSignals(argv: readonly string[], io: CliIo, deps: ClientDeps): Promise<number> {
   const { values, positionals } = parseFlags(argv, flags, true);
   const [mode, ...extra] = positionals;
   if (mode !== "backfill" && mode !== "tail") throw new UsageError("expected a subcommand: backfill or tail");
@@ -155,7 +135,6 @@ async function runSignals(argv: readonly string[], io: CliIo, deps: SignalsComma
   const rtsCodec = rtsCodecForUnit(rtsUnit);
   const checkpointPath = values.checkpoint;
   if (checkpointPath === "") throw new UsageError("--checkpoint needs a file name");
-  const settings = connectionSettings(values, io.env, ["signalUrl", "email", "token"]);
 
   // Stops on Ctrl-C, and when stdout goes away (e.g. `| head`).
   const controller = new AbortController();
@@ -169,27 +148,7 @@ async function runSignals(argv: readonly string[], io: CliIo, deps: SignalsComma
   };
   io.stdout.on("error", onOutputError);
 
-  let client: Client;
-  try {
-    client = deps.createClient({
-      // Only the signals endpoint is used; the client wants a base URL all the same.
-      baseUrl: settings.baseUrl ?? settings.signalUrl,
-      signalUrl: settings.signalUrl,
-      email: settings.email,
-      token: settings.token,
-      signal: controller.signal,
-      retry: {
-        onRetry: (e) =>
-          io.stderr.write(`footfall signals: ${oneLine(e.error.message)}; retrying in ${(e.delayMs / 1000).toFixed(1)} s\n`),
-      },
-    });
-  } catch (error) {
-    // createClient's messages never quote the token.
-    if (error instanceof TypeError || error instanceof RangeError) {
-      throw new UsageError(`bad connection setting (--signal-url, --email, --token): ${error.message}`);
-    }
-    throw error;
-  }
+  const client = serviceClient(values, io, deps, { name: "signals", uses: "signals", signal: controller.signal });
 
   const bar = io.stderr.isTTY === true && mode === "backfill" ? progressBar(io, until !== undefined) : undefined;
   let rowKeyRejected = 0;
@@ -362,8 +321,4 @@ function timeFlag(name: string, value: string | undefined): Date | undefined {
     throw new UsageError(`${name} must be an ISO date or date-time, e.g. 2026-11-20T09:00:00+09:00; got ${JSON.stringify(value)}`);
   }
   return new Date(ms);
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, " ");
 }
