@@ -1,0 +1,81 @@
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { join, normalize, relative, dirname } from "node:path";
+import { describe, expect, it } from "vitest";
+
+/**
+ * DESIGN.md's import rules: imports flow one way, kernels are pure (no rxjs, no I/O), the
+ * simulator never sees the client, and nothing imports the CLI. Read from the sources, so a
+ * new file that breaks a rule fails here rather than in review.
+ */
+const SRC = join(import.meta.dirname, "..", "src");
+
+/** Areas each area may import (besides itself). `analyze` is src/analyze.ts, the batch path. */
+const ALLOWED: Record<string, readonly string[]> = {
+  contract: [],
+  errors: [],
+  codec: ["contract", "errors"],
+  kernels: ["codec", "contract", "errors"],
+  operators: ["kernels", "codec", "contract", "errors"],
+  analyze: ["kernels", "codec", "contract", "errors"],
+  client: ["contract", "errors"],
+  source: ["client", "codec", "contract", "errors"],
+  sales: ["client", "contract", "errors"],
+  sim: ["contract", "codec", "errors"],
+  report: ["kernels", "codec", "contract", "errors"],
+};
+
+/** Packages an area must not import. */
+const FORBIDDEN_PACKAGES: Record<string, RegExp> = {
+  kernels: /^(rxjs|node:)/,
+  codec: /^(rxjs|node:(?!module))/,
+  contract: /./,
+  errors: /./,
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith(".ts") ? [path] : [];
+  });
+}
+
+function areaOf(file: string): string {
+  const rel = relative(SRC, file).split(/[\\/]/);
+  return rel.length > 1 ? rel[0]! : rel[0]!.replace(/\.ts$/, "");
+}
+
+const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+
+const edges = sourceFiles(SRC).flatMap((file) =>
+  [...readFileSync(file, "utf8").matchAll(IMPORT)].map((m) => {
+    const spec = (m[1] ?? m[2])!;
+    const target = spec.startsWith(".") ? areaOf(normalize(join(dirname(file), spec))) : undefined;
+    return { file: relative(SRC, file), from: areaOf(file), spec, target };
+  }),
+);
+
+describe("architecture (DESIGN.md import rules)", () => {
+  it("reads the sources it checks", () => {
+    expect(edges.some((e) => e.from === "kernels")).toBe(true);
+    expect(edges.some((e) => e.from === "cli")).toBe(true);
+  });
+
+  it.each(Object.keys(ALLOWED))("%s imports only the areas it may", (area) => {
+    const bad = edges
+      .filter((e) => e.from === area && e.target !== undefined && e.target !== area && !ALLOWED[area]!.includes(e.target))
+      .map((e) => `${e.file} → ${e.spec}`);
+    expect(bad).toEqual([]);
+  });
+
+  it.each(Object.keys(FORBIDDEN_PACKAGES))("%s stays pure (no rxjs, no I/O)", (area) => {
+    const bad = edges
+      .filter((e) => e.from === area && e.target === undefined && FORBIDDEN_PACKAGES[area]!.test(e.spec))
+      .map((e) => `${e.file} → ${e.spec}`);
+    expect(bad).toEqual([]);
+  });
+
+  it("nothing outside the CLI imports the CLI", () => {
+    const bad = edges.filter((e) => e.from !== "cli" && e.target === "cli").map((e) => `${e.file} → ${e.spec}`);
+    expect(bad).toEqual([]);
+  });
+});
