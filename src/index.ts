@@ -302,5 +302,3 @@ export { tableHtml, escapeHtml } from "./report/tableHtml.ts";
 // HTML report (the demo's report.html):
 export type { HtmlReportInput, ReportShop, ReportShopAccuracy, ReportAccuracy } from "./report/htmlReport.ts";
 export { htmlReport, defaultHtmlReport } from "./report/htmlReport.ts";
-export type { VisitorsReceiptsChartOptions } from "./report/reportCharts.ts";
-export { visitorsReceiptsChart, defaultVisitorsReceiptsChart } from "./report/reportCharts.ts";

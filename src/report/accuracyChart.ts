@@ -2,6 +2,12 @@ import * as Plot from "@observablehq/plot";
 import { chartTheme } from "./chartTheme.ts";
 import { checkRows } from "./checkRows.ts";
 import { renderPlot, type LegendItem } from "./renderPlot.ts";
+import { linesWidth, textWidth, wrapText } from "./textWidth.ts";
+
+/** Space between a bar's end and its label, px. */
+const LABEL_GAP = 6;
+/** Clear space kept between a label's end and the picture's right edge, px (as the title's left). */
+const EDGE = 12;
 
 /**
  * One measured figure next to its true value, e.g. visitors estimated from signals against the
@@ -48,7 +54,8 @@ export const defaultAccuracyChart = Object.freeze({ title: "Accuracy against gro
  * Diverging bars of the relative error (estimated − truth) ÷ truth in %, one per figure, with
  * the ± tolerance band dashed and each bar labelled "estimate vs truth": how far the analytics
  * are from what really happened, comparable across figures of different units. Figures whose
- * truth is 0 get a label and no bar. Returns a standalone SVG string.
+ * truth is 0 get a label and no bar. Long figure names wrap onto more lines, and the axis reaches
+ * far enough right that every label fits inside the picture. Returns a standalone SVG string.
  *
  * @example
  * accuracyChart([
@@ -61,22 +68,38 @@ export function accuracyChart(rows: readonly AccuracyRow[], options: AccuracyCha
   const tol = options.tolerancePct ?? defaultAccuracyChart.tolerancePct;
   if (!(tol >= 0) || !Number.isFinite(tol)) throw new RangeError(`accuracyChart: tolerancePct must be a finite number ≥ 0, got ${tol}`);
   const fmt = (v: number): string => (Number.isInteger(v) ? String(v) : v.toFixed(1));
+  // Long labels wrap onto more lines instead of running off the left edge.
+  const wrapLabel = (label: string): string => wrapText(label, chartTheme.width * 0.4 - 20);
   const data = rows.map((r) => {
     const error = r.truth !== 0 ? (100 * (r.estimated - r.truth)) / Math.abs(r.truth) : r.estimated === 0 ? 0 : Number.NaN;
     const within = Math.abs(error) <= tol;
     return {
-      label: r.label,
+      label: wrapLabel(r.label),
       error: Number.isNaN(error) ? 0 : error,
       within,
       text: `${fmt(r.estimated)} vs ${fmt(r.truth)}  (${Number.isNaN(error) ? "truth is 0" : `${error >= 0 ? "+" : ""}${error.toFixed(1)} %`})`,
     };
   });
-  const labels = data.map((d) => d.label);
-  const extent = Math.max(tol * 1.5, 5, ...data.map((d) => Math.abs(d.error)));
   const legend: LegendItem[] = [
     { label: `within ±${tol} %`, color: chartTheme.color.estimate },
     { label: `off by more than ${tol} %`, color: chartTheme.color.sales },
   ];
+  const width = chartTheme.width;
+  const labels = [...new Set(data.map((d) => d.label))];
+  const lines = Math.max(1, ...labels.map((l) => l.split("\n").length));
+  const marginLeft = Math.max(60, Math.ceil(20 + Math.max(0, ...labels.map((l) => linesWidth(l)))));
+  const marginRight = 24;
+  const plotWidth = width - marginLeft - marginRight;
+  // Left of zero: room for the tolerance band and the longest negative bar. Right of it, each
+  // label starts at its bar's end (or at zero) and must end inside the picture, which sets the
+  // upper end of the domain.
+  const lo = -1.1 * Math.max(tol * 1.5, 5, ...data.map((d) => -d.error));
+  const room = width - marginLeft - EDGE;
+  let hi = 1.1 * Math.max(tol * 1.5, 5, ...data.map((d) => d.error));
+  for (const d of data) {
+    const free = Math.max(room * 0.1, room - LABEL_GAP - textWidth(d.text));
+    hi = Math.max(hi, lo + ((Math.max(0, d.error) - lo) * plotWidth) / free);
+  }
   return renderPlot(
     {
       title: options.title ?? defaultAccuracyChart.title,
@@ -85,18 +108,17 @@ export function accuracyChart(rows: readonly AccuracyRow[], options: AccuracyCha
       ...(options.note === undefined ? {} : { note: options.note }),
     },
     {
-      height: 76 + 32 * Math.max(1, labels.length),
-      marginLeft: Math.min(Math.round(chartTheme.width * 0.45), 28 + 7 * Math.max(4, ...labels.map((l) => l.length))),
-      marginRight: 24,
-      // Symmetric, and wide enough right of each bar for its label.
-      x: { domain: [-extent * 1.6, extent * 2.6], label: "error (%)", grid: true },
+      height: 76 + (18 + 14 * lines) * Math.max(1, labels.length),
+      marginLeft,
+      marginRight,
+      x: { domain: [lo, hi], label: "error (%)", grid: true },
       y: { domain: labels, label: null, tickSize: 0, padding: 0.25 },
       color: { domain: [true, false], range: [chartTheme.color.estimate, chartTheme.color.sales] },
       marks: [
         Plot.ruleX([-tol, tol], { stroke: chartTheme.muted, strokeDasharray: "4,3" }),
         Plot.barX(data, { y: "label", x: "error", fill: "within" }),
         Plot.ruleX([0], { stroke: chartTheme.ink }),
-        Plot.text(data, { y: "label", x: (d: { error: number }) => Math.max(0, d.error), text: "text", textAnchor: "start", dx: 6, fill: chartTheme.ink, ...chartTheme.halo }),
+        Plot.text(data, { y: "label", x: (d: { error: number }) => Math.max(0, d.error), text: "text", textAnchor: "start", dx: LABEL_GAP, fill: chartTheme.ink, ...chartTheme.halo }),
       ],
     },
   );

@@ -2,6 +2,12 @@ import * as Plot from "@observablehq/plot";
 import { chartTheme } from "./chartTheme.ts";
 import { checkRows } from "./checkRows.ts";
 import { renderPlot } from "./renderPlot.ts";
+import { linesWidth, wrapText } from "./textWidth.ts";
+
+/** Space between a bar's end and its label, px. */
+const LABEL_GAP = 6;
+/** Clear space kept between a label's end and the picture's right edge, px (as the title's left). */
+const EDGE = 12;
 
 /**
  * One shop-day: visitors from the signals joined with that day's sales.
@@ -49,8 +55,9 @@ export const defaultConversionChart = Object.freeze({ title: "Conversion per sho
 
 /**
  * Horizontal bars of conversion (receipts ÷ visitors, in %) per shop and day, each labelled with
- * the counts behind it and, when amounts are given, the amount per visitor: what the footfall
- * was worth. Days with no visitors show no bar. Returns a standalone SVG string.
+ * the counts behind it and, when amounts are given, the amount per visitor on a second line:
+ * what the footfall was worth. The x axis reaches far enough that every label fits inside the
+ * picture; long shop names wrap. Days with no visitors show no bar. Returns a standalone SVG string.
  *
  * @example
  * conversionChart([
@@ -68,23 +75,31 @@ export function conversionChart(rows: readonly ConversionRow[], options: Convers
     throw new RangeError(`conversionChart: currency must be an ISO 4217 code, got ${currency}`);
   }
   const oneDay = new Set(rows.map((r) => r.date)).size <= 1;
+  const width = chartTheme.width;
+  // Long shop names wrap onto more lines instead of running off the left edge.
+  const wrapKey = (key: string): string => wrapText(key, width * 0.35 - 20);
   const data = rows.map((r) => ({
-    key: oneDay ? r.shop : `${r.shop} · ${r.date}`,
+    key: wrapKey(oneDay ? r.shop : `${r.shop} · ${r.date}`),
     conversion: r.visitors > 0 ? r.receipts / r.visitors : 0,
+    // The amount goes on a second line: one long line is what ran past the right edge.
     label:
       r.visitors > 0
         ? `${((100 * r.receipts) / r.visitors).toFixed(1)} %  (${r.receipts} / ${r.visitors})` +
-          (r.amount === undefined ? "" : `  ${money.format(r.amount / r.visitors)} per visitor`)
+          (r.amount === undefined ? "" : `\n${money.format(r.amount / r.visitors)} per visitor`)
         : `no visitors  (${r.receipts} receipts)`,
   }));
-  const keys = data.map((d) => d.key);
-  const marginLeft = Math.min(Math.round(chartTheme.width * 0.4), 28 + 7.5 * Math.max(4, ...keys.map((k) => k.length)));
-  // Widen the x domain until every bar's label fits to its right: bar_i + label_i ≤ plot width.
-  const plotWidth = chartTheme.width - marginLeft - 24;
+  const keys = [...new Set(data.map((d) => d.key))];
+  const lines = Math.max(1, ...data.map((d) => d.key.split("\n").length), ...data.map((d) => d.label.split("\n").length));
+  const marginLeft = Math.max(60, Math.ceil(20 + Math.max(0, ...keys.map((k) => linesWidth(k)))));
+  const marginRight = 24;
+  const plotWidth = width - marginLeft - marginRight;
+  // Labels may reach into the right margin, not past the picture's edge: each bar is short
+  // enough that bar + gap + label ≤ room, which sets the upper end of the x domain.
+  const room = width - marginLeft - EDGE;
   let max = 0.05;
   for (const d of data) {
-    const labelPx = 12 + d.label.length * chartTheme.fontSize * 0.56;
-    max = Math.max(max, d.conversion * (plotWidth / Math.max(plotWidth * 0.25, plotWidth - labelPx)));
+    const free = Math.max(room * 0.1, room - LABEL_GAP - linesWidth(d.label));
+    max = Math.max(max, (d.conversion * plotWidth) / free);
   }
   return renderPlot(
     {
@@ -95,14 +110,14 @@ export function conversionChart(rows: readonly ConversionRow[], options: Convers
       ...(options.note === undefined ? {} : { note: options.note }),
     },
     {
-      height: 76 + 36 * Math.max(1, keys.length),
+      height: 76 + (22 + 14 * lines) * Math.max(1, keys.length),
       marginLeft,
-      marginRight: 24,
+      marginRight,
       x: { domain: [0, max], label: "conversion (%)", grid: true, tickFormat: (v: number) => `${Math.round(v * 100)}` },
       y: { domain: keys, label: null, tickSize: 0, padding: 0.2 },
       marks: [
         Plot.barX(data, { y: "key", x: "conversion", fill: chartTheme.color.sales }),
-        Plot.text(data, { y: "key", x: "conversion", text: "label", textAnchor: "start", dx: 6, fill: chartTheme.ink, ...chartTheme.halo }),
+        Plot.text(data, { y: "key", x: "conversion", text: "label", textAnchor: "start", dx: LABEL_GAP, fill: chartTheme.ink, ...chartTheme.halo }),
         Plot.ruleX([0], { stroke: chartTheme.ink }),
       ],
     },

@@ -36,6 +36,13 @@ export interface HourlyChartOptions {
   readonly note?: string;
   /** What `sales` counts, for the legend and subtitle. @default "receipts" */
   readonly salesLabel?: string;
+  /**
+   * Stack passers-by on the visitors' bars. `false` draws visitors only, so visitors and sales
+   * share the shop floor's scale and the gap between a bar and the line is that hour's
+   * conversion (passers-by outnumber visitors tenfold and would flatten both).
+   * @default true
+   */
+  readonly passersBy?: boolean;
   /** Height of the plot with its axes, px (title and legend come on top). @default 300 */
   readonly height?: number;
 }
@@ -50,6 +57,7 @@ export const defaultHourlyChart = Object.freeze({
   title: "Visitors and passers-by per hour",
   salesLabel: "receipts",
   height: 300,
+  passersBy: true,
 });
 
 const pad2 = (h: number): string => (h < 10 ? `0${h}` : String(h));
@@ -62,7 +70,8 @@ function hourRange(from: number, to: number): string[] {
 
 /**
  * Stacked bars of visitors and passers-by per hour of the day, with sales per hour as a line
- * on the same axis when given: when people come, and whether buying follows them. Numeric
+ * on the same axis when given: when people come, and whether buying follows them. With
+ * `passersBy: false` the bars are visitors only (what the HTML report shows next to receipts). Numeric
  * hours are drawn on a continuous axis (missing hours as gaps); labels keep their order. Returns a
  * standalone SVG string (Observable Plot, rendered server-side; works under Node and Deno).
  *
@@ -72,6 +81,7 @@ function hourRange(from: number, to: number): string[] {
  *   { hour: 10, visitors: 30, passersBy: 120, sales: 8 },
  * ]);
  * svg.includes("xmlns"); // true
+ * hourlyChart(rows, { passersBy: false, title: "Did buying follow the visitors?" });
  */
 export function hourlyChart(rows: readonly HourlyRow[], options: HourlyChartOptions = {}): string {
   checkRows("hourlyChart", rows, ["visitors", "passersBy", "sales"], true);
@@ -79,6 +89,9 @@ export function hourlyChart(rows: readonly HourlyRow[], options: HourlyChartOpti
   const salesLabel = options.salesLabel ?? defaultHourlyChart.salesLabel;
   const height = options.height ?? defaultHourlyChart.height;
   if (!(height > 0)) throw new RangeError(`hourlyChart: height must be > 0 px, got ${height}`);
+  const passersBy = options.passersBy ?? defaultHourlyChart.passersBy;
+  if (typeof passersBy !== "boolean") throw new TypeError(`hourlyChart: passersBy must be a boolean, got ${typeof passersBy}`);
+  const series = passersBy ? ["visitors", "passers-by"] : ["visitors"];
   const numeric = rows.every((r) => typeof r.hour === "number");
   const ordered = numeric ? [...rows].sort((a, b) => (a.hour as number) - (b.hour as number)) : rows;
   const label = (h: string | number): string => (typeof h === "number" ? pad2(h) : h);
@@ -90,29 +103,31 @@ export function hourlyChart(rows: readonly HourlyRow[], options: HourlyChartOpti
   const bars: { hour: string; series: string; count: number }[] = [];
   for (const r of ordered) {
     bars.push({ hour: label(r.hour), series: "visitors", count: r.visitors });
-    bars.push({ hour: label(r.hour), series: "passers-by", count: r.passersBy });
+    if (passersBy) bars.push({ hour: label(r.hour), series: "passers-by", count: r.passersBy });
   }
   const sales = hasSales ? ordered.filter((r) => r.sales !== undefined).map((r) => ({ hour: label(r.hour), sales: r.sales as number })) : [];
-  const legend: LegendItem[] = [
-    { label: "visitors", color: chartTheme.color.visitors },
-    { label: "passers-by", color: chartTheme.color.passersBy },
-  ];
+  const legend: LegendItem[] = [{ label: "visitors", color: chartTheme.color.visitors }];
+  if (passersBy) legend.push({ label: "passers-by", color: chartTheme.color.passersBy });
   if (hasSales) legend.push({ label: salesLabel, color: chartTheme.color.sales, shape: "line" });
 
   return renderPlot(
     {
       title,
-      subtitle: options.subtitle ?? `Devices seen per hour (stacked: visitors + passers-by)${hasSales ? `, ${salesLabel} per hour as a line` : ""}`,
+      subtitle:
+        options.subtitle ??
+        (passersBy
+          ? `Devices seen per hour (stacked: visitors + passers-by)${hasSales ? `, ${salesLabel} per hour as a line` : ""}`
+          : `Visitors per hour (bars)${hasSales ? `, ${salesLabel} per hour (line)` : ""}, passers-by left out`),
       legend,
       ...(options.note === undefined ? {} : { note: options.note }),
     },
     {
       height,
       x: { type: "band", domain, label: numeric ? "hour of day (shop time)" : "hour", padding: 0.15 },
-      y: { grid: true, label: hasSales ? `devices / ${salesLabel} per hour` : "devices per hour", nice: true, zero: true },
-      color: { domain: ["visitors", "passers-by"], range: [chartTheme.color.visitors, chartTheme.color.passersBy] },
+      y: { grid: true, label: `${passersBy ? "devices" : "visitors"}${hasSales ? ` / ${salesLabel}` : ""} per hour`, nice: true, zero: true },
+      color: { domain: series, range: [chartTheme.color.visitors, chartTheme.color.passersBy].slice(0, series.length) },
       marks: [
-        Plot.barY(bars, { x: "hour", y: "count", fill: "series", order: ["visitors", "passers-by"], title: (d: { series: string; count: number }) => `${d.series}: ${d.count}` }),
+        Plot.barY(bars, { x: "hour", y: "count", fill: "series", order: series, title: (d: { series: string; count: number }) => `${d.series}: ${d.count}` }),
         Plot.ruleY([0], { stroke: chartTheme.ink }),
         ...(hasSales
           ? [

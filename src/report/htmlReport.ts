@@ -5,7 +5,6 @@ import { dwellHistogram, type DwellBucketCount } from "./dwellHistogram.ts";
 import { hourlyChart, type HourlyRow } from "./hourlyChart.ts";
 import { proximityZonesChart, type ZoneTimeRow } from "./proximityZonesChart.ts";
 import { randomizedShareChart, type ShareRow } from "./randomizedShareChart.ts";
-import { visitorsReceiptsChart } from "./reportCharts.ts";
 import { escapeHtml } from "./tableHtml.ts";
 
 /**
@@ -157,7 +156,7 @@ export function htmlReport(input: HtmlReportInput): string {
   const overview: string[] = [];
   const hourly = sumHourly(shops);
   overview.push(card(hourlyChart(hourly, { title: "When people came", subtitle: "Devices heard per hour, all shops (stacked: visitors + passers-by)" })));
-  if (t.hasSales) overview.push(card(visitorsReceiptsChart(hourly, { title: "Did buying follow the visitors?" })));
+  if (t.hasSales) overview.push(card(hourlyChart(hourly, { passersBy: false, title: "Did buying follow the visitors?", height: 260 })));
   if (t.hasSales) {
     // Amounts stay out of the bar labels (they are in the tiles and the table): long labels
     // would run past the chart's right edge.
@@ -377,7 +376,7 @@ function shopSection(s: ReportShop, date: string, money: Intl.NumberFormat): str
   ];
   const charts = [
     s.receipts !== undefined
-      ? card(visitorsReceiptsChart(s.hourly, { title: `${s.name}: visitors and receipts per hour`, height: 240 }))
+      ? card(hourlyChart(s.hourly, { passersBy: false, title: `${s.name}: visitors and receipts per hour`, height: 240 }))
       : card(hourlyChart(s.hourly, { title: `${s.name}: devices per hour`, height: 240 })),
   ];
   if (s.zones.length > 0) {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { accuracyChart } from "../../src/report/accuracyChart.ts";
 import { chartTheme } from "../../src/report/chartTheme.ts";
-import { expectStandaloneSvg, markElements, texts } from "./svgAssertions.ts";
+import { textWidth } from "../../src/report/textWidth.ts";
+import { expectStandaloneSvg, markElements, textExtents, texts } from "./svgAssertions.ts";
 
 describe("accuracyChart", () => {
   it("draws the relative error per figure, coloured by the tolerance", () => {
@@ -22,6 +23,25 @@ describe("accuracyChart", () => {
   it("labels a figure whose truth is 0 instead of dividing by it", () => {
     const root = expectStandaloneSvg(accuracyChart([{ label: "x", estimated: 3, truth: 0 }]));
     expect(texts(root)).toContain("3 vs 0  (truth is 0)");
+  });
+
+  it("wraps long figure names and keeps every label inside the picture", () => {
+    const long = "Cafe Mori Jamsil Lotte World Mall · median dwell (min)";
+    const root = expectStandaloneSvg(
+      accuracyChart([
+        { label: long, estimated: 17.5, truth: 19 },
+        { label: "Cafe Mori Hongdae Station Exit 9 · passers-by", estimated: 5200, truth: 4300 },
+        { label: "visitors", estimated: 900, truth: 100 },
+      ]),
+    );
+    const extents = textExtents(root, (t) => textWidth(t));
+    const name = extents.find((e) => e.text.replace(/\n/g, " ") === long);
+    expect(name?.text).toContain("\n");
+    expect(extents.map((e) => e.text)).toContain("900 vs 100  (+800.0 %)");
+    for (const e of extents) {
+      expect(e.left, e.text).toBeGreaterThanOrEqual(0);
+      expect(e.right, e.text).toBeLessThanOrEqual(chartTheme.width);
+    }
   });
 
   it("rejects a negative tolerance", () => {

@@ -50,6 +50,25 @@ describe("hourlyChart", () => {
     expect(all.indexOf("b")).toBeLessThan(all.indexOf("a"));
   });
 
+  it("leaves passers-by out when asked: visitors' bars and the sales line on one scale", () => {
+    const root = expectStandaloneSvg(hourlyChart(rows, { passersBy: false }));
+    const bars = markElements(root, "bar", "rect");
+    expect(bars.map((b) => b.querySelector("title")?.textContent)).toEqual(["visitors: 5", "visitors: 20", "visitors: 30"]);
+    expect(markElements(root, "line", "path")).toHaveLength(1);
+    const all = texts(root);
+    expect(all).not.toContain("passers-by");
+    expect(all).toEqual(expect.arrayContaining(["visitors", "receipts", "↑ visitors / receipts per hour"]));
+    // Without the passers-by on top, the most visitors (30) set the scale, not the tallest stack (45).
+    const top = Math.max(...markElements(root, "y-axis tick label", "text").map((t) => Number(t.textContent)));
+    expect(top).toBeGreaterThanOrEqual(30);
+    expect(top).toBeLessThan(45);
+    expect(() => hourlyChart(rows, { passersBy: "no" as unknown as boolean })).toThrow(TypeError);
+  });
+
+  it("rejects a bad height", () => {
+    expect(() => hourlyChart([], { height: 0 })).toThrow(RangeError);
+  });
+
   it("rejects negative or non-finite counts", () => {
     expect(() => hourlyChart([{ hour: 1, visitors: -1, passersBy: 0 }])).toThrow(RangeError);
     expect(() => hourlyChart([{ hour: 1, visitors: 1, passersBy: Number.NaN }])).toThrow(RangeError);

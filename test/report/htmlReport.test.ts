@@ -1,7 +1,6 @@
 import { parseHTML } from "linkedom";
 import { describe, expect, it } from "vitest";
 import { htmlReport } from "../../src/report/htmlReport.ts";
-import { visitorsReceiptsChart } from "../../src/report/reportCharts.ts";
 import { expectSelfContained, sampleReportInput } from "./reportFixture.ts";
 import { expectStandaloneSvg } from "./svgAssertions.ts";
 
@@ -79,23 +78,5 @@ describe("htmlReport", () => {
     const base = sampleReportInput();
     expect(() => htmlReport({ ...base, shops: [{ ...base.shops[0]!, visitors: -1 }] })).toThrow(RangeError);
     expect(() => htmlReport({ ...base, currency: "NOPE" })).toThrow(RangeError);
-  });
-});
-
-describe("visitorsReceiptsChart", () => {
-  it("is a standalone SVG with one bar per hour and a receipts line", () => {
-    const svg = visitorsReceiptsChart([
-      { hour: 13, visitors: 35, passersBy: 420, sales: 15 },
-      { hour: 12, visitors: 40, passersBy: 500, sales: 18 },
-    ]);
-    const root = expectStandaloneSvg(svg);
-    expect(root.textContent).toContain("receipts");
-    const bars = Array.from(root.querySelectorAll("rect")).filter((r) => r.closest("g[aria-label='bar']") !== null);
-    expect(bars).toHaveLength(2);
-    expect(root.querySelectorAll("g[aria-label='line'] path")).toHaveLength(1);
-  });
-
-  it("rejects a bad height", () => {
-    expect(() => visitorsReceiptsChart([], { height: 0 })).toThrow(RangeError);
   });
 });

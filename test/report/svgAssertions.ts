@@ -74,3 +74,28 @@ export function markElements(svg: Element, mark: string, element: string): Eleme
 export function texts(svg: Element): string[] {
   return Array.from(svg.querySelectorAll("text"), (t) => t.textContent ?? "");
 }
+
+/**
+ * Horizontal extent (px, from the picture's left edge) of each text element of a data mark or
+ * axis (frame text left out), by the sum of `translate()`s on the way down, the inherited
+ * `text-anchor` and a width function for the widest line (`<tspan>`s are lines).
+ */
+export function textExtents(svg: Element, width: (text: string) => number): { text: string; left: number; right: number }[] {
+  const out: { text: string; left: number; right: number }[] = [];
+  for (const t of Array.from(svg.querySelectorAll("text"))) {
+    if (t.closest(".footfall-frame") !== null) continue;
+    let x = Number(t.getAttribute("x") ?? 0) || 0;
+    let anchor: string | null = null;
+    for (let el: Element | null = t; el !== null && el !== svg.parentElement; el = el.parentElement) {
+      const m = /translate\(\s*(-?[\d.e+-]+)/.exec(el.getAttribute("transform") ?? "");
+      if (m) x += Number(m[1]);
+      anchor ??= el.getAttribute("text-anchor");
+    }
+    const spans = Array.from(t.querySelectorAll("tspan"));
+    const lines = spans.length > 0 ? spans.map((s) => s.textContent ?? "") : [t.textContent ?? ""];
+    const w = Math.max(...lines.map(width));
+    const left = anchor === "end" ? x - w : anchor === "middle" ? x - w / 2 : x;
+    out.push({ text: lines.join("\n"), left, right: left + w });
+  }
+  return out;
+}
