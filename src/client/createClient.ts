@@ -18,6 +18,7 @@ import { NetworkError } from "../errors/NetworkError.ts";
 import { ShopNotFoundError } from "../errors/ShopNotFoundError.ts";
 import { TimeoutError } from "../errors/TimeoutError.ts";
 import type { CallOptions, Client, SignalsPageRequest } from "./Client.ts";
+import { AttemptGuard } from "./AttemptGuard.ts";
 import { backoffDelay } from "./backoffDelay.ts";
 import { createRedactor } from "./createRedactor.ts";
 import { createSemaphore, type Semaphore } from "./createSemaphore.ts";
@@ -27,7 +28,6 @@ import { linkSignals } from "./linkSignals.ts";
 import { matchBrand } from "./matchBrand.ts";
 import { maskEmail } from "./maskEmail.ts";
 import { parseRetryAfter } from "./parseRetryAfter.ts";
-import { raceSignal } from "./raceSignal.ts";
 import { sanitizeCause } from "./sanitizeCause.ts";
 import { sleep } from "./sleep.ts";
 import { validateBrandsResponse } from "./validateBrandsResponse.ts";
@@ -170,6 +170,8 @@ const RETRY_KEYS = new Set(["retries", "minTimeout", "maxTimeout", "factor", "ma
 const BODY_EXCERPT_CHARS = 200;
 const MAX_TIMER_MS = 2_147_483_647;
 const INSPECT = Symbol.for("nodejs.util.inspect.custom");
+/** Stateless between calls (no `stream` option), so one decoder serves every request. */
+const utf8 = new TextDecoder();
 
 /**
  * Creates a typed client for the four endpoints of the service. Every request carries
@@ -347,17 +349,61 @@ class FootfallClient implements Client {
     return `FootfallClient ${inspect(this.toJSON(), options)}`;
   }
 
-  /** One call: linked abort signal, p-retry loop, our own backoff wait inside `shouldRetry`. */
+  /**
+   * One call: the first attempt runs bare; only after it fails does p-retry take over (with
+   * our own backoff wait inside `shouldRetry`). Nearly every call succeeds at once, and a
+   * backfill makes thousands of them, so the success path skips p-retry's set-up and the
+   * signal linking it would need; the retry sequence is unchanged because p-retry is
+   * handed the first failure as its own first attempt.
+   */
   async #call<T>(spec: RequestSpec, options: CallOptions | undefined, decode: (text: string, res: Response) => T): Promise<T> {
-    if (options !== undefined && options.signal !== undefined && !isAbortSignal(options.signal)) {
-      throw new TypeError("Expected `signal` to be an AbortSignal.");
-    }
-    const link = linkSignals([this.#signal, options?.signal]);
-    const signal = link.signal;
+    const theirs = options?.signal;
+    if (theirs !== undefined && !isAbortSignal(theirs)) throw new TypeError("Expected `signal` to be an AbortSignal.");
+    const own = this.#signal;
+    // A second controller only when there really are two signals to follow.
+    const link = own !== undefined && theirs !== undefined ? linkSignals([own, theirs]) : undefined;
+    const signal = link !== undefined ? link.signal : (own ?? theirs);
     const state: CallState = { start: undefined };
-    const retry = this.#retry;
     try {
-      return await pRetry(() => this.#attempt(spec, signal, state, decode), {
+      if (signal?.aborted) throw signal.reason;
+      let result: T;
+      try {
+        result = await this.#attempt(spec, signal, state, decode);
+      } catch (error) {
+        if (signal?.aborted) throw error; // turned into the abort reason below
+        return await this.#retryAfter(spec, signal, state, decode, error);
+      }
+      if (signal?.aborted) throw signal.reason;
+      return result;
+    } catch (error) {
+      // An abort wins over whatever the attempt was failing with, and keeps its own reason
+      // (p-retry would wrap a non-Error reason in a TypeError).
+      if (signal?.aborted) throw signal.reason;
+      throw error;
+    } finally {
+      link?.dispose();
+    }
+  }
+
+  /** The retry loop after a failed first attempt: p-retry replays `failure` as attempt 1. */
+  #retryAfter<T>(
+    spec: RequestSpec,
+    signal: AbortSignal | undefined,
+    state: CallState,
+    decode: (text: string, res: Response) => T,
+    failure: unknown,
+  ): Promise<T> {
+    const retry = this.#retry;
+    let replay = true;
+    return pRetry(
+      () => {
+        if (replay) {
+          replay = false;
+          throw failure;
+        }
+        return this.#attempt(spec, signal, state, decode);
+      },
+      {
         retries: retry.retries,
         // p-retry's own delay is switched off: it has no full jitter and no Retry-After,
         // so the wait happens in shouldRetry, which p-retry only calls when a retry is allowed.
@@ -366,7 +412,7 @@ class FootfallClient implements Client {
         maxRetryTime: Number.POSITIVE_INFINITY,
         signal,
         shouldRetry: async ({ error, attemptNumber, retriesLeft, retriesConsumed }) => {
-          if (signal.aborted || !isRetryable(error)) return false;
+          if (signal?.aborted || !isRetryable(error)) return false;
           const delayMs = this.#delayFor(error, retriesConsumed);
           const elapsed = performance.now() - (state.start ?? performance.now());
           // A retry that could only start after the deadline is not worth waiting for.
@@ -375,15 +421,8 @@ class FootfallClient implements Client {
           await sleep(delayMs, signal);
           return true;
         },
-      });
-    } catch (error) {
-      // An abort wins over whatever the attempt was failing with, and keeps its own reason
-      // (p-retry would wrap a non-Error reason in a TypeError).
-      if (signal.aborted) throw signal.reason;
-      throw error;
-    } finally {
-      link.dispose();
-    }
+      },
+    );
   }
 
   #delayFor(error: Error, retriesConsumed: number): number {
@@ -394,38 +433,42 @@ class FootfallClient implements Client {
   }
 
   /** One request: a slot, a timer over headers and body, typed errors, then `decode`. */
-  async #attempt<T>(spec: RequestSpec, callSignal: AbortSignal, state: CallState, decode: (text: string, res: Response) => T): Promise<T> {
-    await this.#slots.acquire(callSignal);
+  async #attempt<T>(
+    spec: RequestSpec,
+    callSignal: AbortSignal | undefined,
+    state: CallState,
+    decode: (text: string, res: Response) => T,
+  ): Promise<T> {
+    if (callSignal?.aborted) throw callSignal.reason;
+    const slots = this.#slots;
+    // The uncontended path takes its slot without a promise.
+    if (!slots.tryAcquire()) await slots.acquire(callSignal);
     state.start ??= performance.now();
-    const controller = new AbortController();
-    const onCallAbort = () => controller.abort(callSignal.reason);
-    callSignal.addEventListener("abort", onCallAbort, { once: true });
-    let timedOut = false;
-    const timer = Number.isFinite(this.#timeoutMs)
-      ? setTimeout(() => {
-          timedOut = true;
-          controller.abort();
-        }, this.#timeoutMs)
-      : undefined;
+    const guard = new AttemptGuard(callSignal, this.#timeoutMs);
     let phase: "headers" | "body" = "headers";
     let response: Response;
     let text: string;
     let bytes: number;
     try {
+      // The caller may have aborted while this attempt waited for its slot.
+      if (guard.signal.aborted) throw guard.signal.reason;
       // Built per request and handed only to fetch, so nothing long-lived holds the token.
       const headers: Record<string, string> = { accept: "application/json", [HEADER_EMAIL]: this.#email, [HEADER_TOKEN]: this.#token };
-      if (spec.body !== undefined) headers["content-type"] = "application/json";
+      const init: RequestInit = { method: spec.method, headers, signal: guard.signal, redirect: "manual" };
+      if (spec.body !== undefined) {
+        headers["content-type"] = "application/json";
+        init.body = spec.body;
+      }
       const fetchImpl = this.#fetch;
-      const init: RequestInit = { method: spec.method, headers, signal: controller.signal, redirect: "manual" };
-      if (spec.body !== undefined) init.body = spec.body;
-      response = await raceSignal(fetchImpl(spec.url, init), controller.signal);
+      response = await guard.race(fetchImpl(spec.url, init));
       phase = "body";
-      const buffer = await raceSignal(response.arrayBuffer(), controller.signal);
+      // Bytes, not text(): the byte count is what a cut-short body is judged by.
+      const buffer = await guard.race(response.arrayBuffer());
       bytes = buffer.byteLength;
-      text = new TextDecoder().decode(buffer);
+      text = utf8.decode(buffer);
     } catch (error) {
-      if (callSignal.aborted) throw callSignal.reason;
-      if (timedOut) throw new TimeoutError({ method: spec.method, url: spec.url, timeoutMs: this.#timeoutMs, phase });
+      if (callSignal?.aborted) throw callSignal.reason;
+      if (guard.timedOut) throw new TimeoutError({ method: spec.method, url: spec.url, timeoutMs: this.#timeoutMs, phase });
       const cause = sanitizeCause(error, this.#redact);
       // undici says only "fetch failed"; the useful part ("connect ECONNREFUSED …") is in the causes.
       const chain: string[] = [];
@@ -434,9 +477,8 @@ class FootfallClient implements Client {
       const reason = phase === "body" ? `connection failed while reading the body: ${detail}` : detail;
       throw new NetworkError({ method: spec.method, url: spec.url, reason, cause });
     } finally {
-      clearTimeout(timer);
-      callSignal.removeEventListener("abort", onCallAbort);
-      this.#slots.release();
+      guard.dispose();
+      slots.release();
     }
     if (response.status < 200 || response.status > 299) {
       throw new HttpError({

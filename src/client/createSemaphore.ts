@@ -13,6 +13,12 @@ export interface Semaphore {
    * first; the waiter is then removed and holds nothing.
    */
   acquire(signal?: AbortSignal): Promise<void>;
+  /**
+   * Takes a permit if one is free right now and says whether it did; never waits. Lets a
+   * caller skip the promise (and the await) of {@link Semaphore.acquire} on the common
+   * uncontended path. A free permit implies nobody is waiting, so this never jumps the queue.
+   */
+  tryAcquire(): boolean;
   /** Returns one permit, handing it to the oldest waiter if any. */
   release(): void;
   /** Permits currently held. */
@@ -66,6 +72,11 @@ export function createSemaphore(permits: number): Semaphore {
     },
     get waiting() {
       return live;
+    },
+    tryAcquire(): boolean {
+      if (inUse >= permits) return false;
+      inUse++;
+      return true;
     },
     acquire(signal?: AbortSignal): Promise<void> {
       if (signal?.aborted) return Promise.reject(signal.reason);

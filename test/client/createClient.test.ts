@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createClient, defaultClientOptions, type ClientOptions, type RetryEvent } from "../../src/client/createClient.ts";
 import { isHttpError, HttpError } from "../../src/errors/HttpError.ts";
@@ -522,5 +523,31 @@ describe("createClient: the client object", () => {
       expect(text).not.toContain("tok-SHOULD-NOT-LEAK");
       expect(text).not.toContain("person@example.com");
     }
+  });
+});
+
+describe("createClient: signals after many calls", () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("leaves no listener on a long-lived caller or client signal, after successes and after retries", async () => {
+    const clientAc = new AbortController();
+    const callAc = new AbortController();
+    const ok = json({ brands: [] });
+    // Each client answers 503 once (so one backoff wait), then 200 from then on.
+    const { client: c } = client([status(503), ok], { signal: clientAc.signal });
+    const { client: bare } = client([status(503), ok]);
+    for (let i = 0; i < 3; i++) {
+      expect(await settle(c.listBrands({ signal: callAc.signal }))).toEqual({ ok: true, value: [] });
+      expect(await settle(c.listBrands())).toEqual({ ok: true, value: [] });
+      expect(await settle(bare.listBrands({ signal: callAc.signal }))).toEqual({ ok: true, value: [] });
+    }
+    expect(getEventListeners(clientAc.signal, "abort")).toHaveLength(0);
+    expect(getEventListeners(callAc.signal, "abort")).toHaveLength(0);
+    expect(vi.getTimerCount()).toBe(0);
   });
 });

@@ -46,3 +46,25 @@ describe("createSemaphore", () => {
     expect(s.inUse).toBe(0);
   });
 });
+
+describe("createSemaphore: tryAcquire", () => {
+  it("takes a free permit without waiting and refuses when none is free", () => {
+    const s = createSemaphore(2);
+    expect(s.tryAcquire()).toBe(true);
+    expect(s.tryAcquire()).toBe(true);
+    expect(s.tryAcquire()).toBe(false);
+    expect(s.inUse).toBe(2);
+    s.release();
+    expect(s.tryAcquire()).toBe(true);
+  });
+
+  it("does not jump the queue: a released permit goes to the waiter", async () => {
+    const s = createSemaphore(1);
+    expect(s.tryAcquire()).toBe(true);
+    const waiter = s.acquire();
+    s.release();
+    expect(s.tryAcquire()).toBe(false);
+    await waiter;
+    expect(s.inUse).toBe(1);
+  });
+});
