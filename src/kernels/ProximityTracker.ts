@@ -1,13 +1,12 @@
 import type { Signal } from "../codec/Signal.ts";
 import {
-  createKalmanState,
   kalmanFilter,
   kalmanFilterOptions,
   type KalmanFilterOptions,
   type KalmanState,
   type ResolvedKalmanFilterOptions,
 } from "./kalmanFilter.ts";
-import { pathLossOptions, rssiToDistance, type PathLossModel, type PathLossOptions } from "./pathLoss.ts";
+import { log10Distance, pathLossOptions, type PathLossModel, type PathLossOptions } from "./pathLoss.ts";
 import {
   PROXIMITY_ZONES,
   proximityZoneIndex,
@@ -241,13 +240,16 @@ export interface ProximityTrackerStats {
   readonly expiredSummaries: number;
 }
 
-interface SensorState {
+// Per (device, sensor). The Kalman filter's state (x, p, t) lives in this object itself, so a
+// sensor costs one allocation per session.
+interface SensorState extends KalmanState {
   readonly sensor: string;
   readonly model: PathLossModel;
-  readonly kalman: KalmanState | null;
   readonly trimmed: TrimmedMeanState | null;
   smoothed: number;
   lastTime: number;
+  /** log10 of the distance at the slice being finished (scratch of #finishSlice). */
+  logDistance: number;
 }
 
 interface DeviceState {
@@ -277,6 +279,9 @@ interface DeviceState {
   timeline: ProximityTimelineEntry[];
   timelineTruncated: boolean;
   pending: ProximitySummary[];
+  /** Neighbours in the shop's device list, which keeps the Map's insertion order for #sweep. */
+  prevDevice: DeviceState | undefined;
+  nextDevice: DeviceState | undefined;
 }
 
 interface ShopState {
@@ -288,6 +293,12 @@ interface ShopState {
   /** Signals awaiting the watermark, in canonical order from `head`. */
   readonly buffer: Signal[];
   head: number;
+  /**
+   * The devices of `devices` linked in the Map's own (insertion) order: #sweep walks this list,
+   * visiting devices in the same order as iterating the Map but without an iterator per step.
+   */
+  firstDevice: DeviceState | undefined;
+  lastDevice: DeviceState | undefined;
 }
 
 const NO_SLICE = Number.NaN;
@@ -420,6 +431,8 @@ export class ProximityTracker {
           sweptSlice: Number.NEGATIVE_INFINITY,
           buffer: [],
           head: 0,
+          firstDevice: undefined,
+          lastDevice: undefined,
         };
         this.#shops.set(signal.shopId, shop);
       }
@@ -551,6 +564,10 @@ export class ProximityTracker {
     if (d === undefined) {
       d = newDevice(signal.shopId, signal.device);
       devices.set(signal.device, d);
+      d.prevDevice = shop.lastDevice;
+      if (shop.lastDevice === undefined) shop.firstDevice = d;
+      else shop.lastDevice.nextDevice = d;
+      shop.lastDevice = d;
       this.#devices++;
     } else if (d.open && time > d.last + this.#gapMs) {
       this.#closeSession(d);
@@ -589,16 +606,21 @@ export class ProximityTracker {
       s = {
         sensor: signal.sensor,
         model: this.#models.get(signal.sensor) ?? this.#defaultModel,
-        kalman: this.#kalman === null ? null : createKalmanState(),
+        // A fresh Kalman state (see createKalmanState); unused with the trimmed mean.
+        x: Number.NaN,
+        p: Number.NaN,
+        t: Number.NaN,
         trimmed: this.#trimmed === null ? null : createTrimmedMeanState(this.#trimmed),
         smoothed: Number.NaN,
         lastTime: time,
+        logDistance: Number.NaN,
       };
       sensors.push(s);
     }
+    const kalman = this.#kalman;
     s.smoothed =
-      s.kalman !== null
-        ? kalmanFilter(s.kalman, signal.rssi, time, this.#kalman as ResolvedKalmanFilterOptions)
+      kalman !== null
+        ? kalmanFilter(s, signal.rssi, time, kalman)
         : runningTrimmedMean(s.trimmed as TrimmedMeanState, signal.rssi, time, this.#trimmed as ResolvedRunningTrimmedMeanOptions);
     s.lastTime = time;
     d.sliceSignals++;
@@ -609,15 +631,28 @@ export class ProximityTracker {
   #finishSlice(d: DeviceState): void {
     const sliceEnd = d.sliceStart + this.#sliceMs;
     const freshFrom = sliceEnd - this.#staleMs;
-    let best: SensorState | undefined;
-    let bestDistance = Number.POSITIVE_INFINITY;
     let competing = 0;
+    let minLog = Number.POSITIVE_INFINITY;
     const sensors = d.sensors;
     for (let i = 0; i < sensors.length; i++) {
       const s = sensors[i] as SensorState;
       if (s.lastTime < freshFrom) continue;
       competing++;
-      const distance = rssiToDistance(s.smoothed, s.model);
+      const l = log10Distance(s.smoothed, s.model);
+      s.logDistance = l;
+      if (l < minLog) minLog = l;
+    }
+    // Only sensors whose log-distance is within rounding of the smallest can be nearest: any other
+    // is farther by a factor of at least 10^1e-9, far beyond the error of a power. Those few are
+    // raised to distances (usually one) and compared exactly as distances, so the winner and its
+    // distance are those of converting every sensor.
+    const within = minLog + 1e-9 * (1 + Math.abs(minLog));
+    let best: SensorState | undefined;
+    let bestDistance = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < sensors.length; i++) {
+      const s = sensors[i] as SensorState;
+      if (s.lastTime < freshFrom || s.logDistance > within) continue;
+      const distance = 10 ** s.logDistance;
       // Ties go to the lexicographically smaller MAC so the result is independent of arrival order.
       if (distance < bestDistance || (distance === bestDistance && best !== undefined && s.sensor < best.sensor)) {
         best = s;
@@ -713,7 +748,7 @@ export class ProximityTracker {
   // accepted, so slices ending by it and sessions whose gap it passed are final.
   #sweep(shop: ShopState, watermark: number): void {
     const sliceMs = this.#sliceMs;
-    for (const d of shop.devices.values()) {
+    for (let d = shop.firstDevice; d !== undefined; d = d.nextDevice) {
       if (d.open) {
         if (watermark > d.last + this.#gapMs) this.#closeSession(d);
         else if (d.sliceStart === d.sliceStart && watermark >= d.sliceStart + sliceMs) this.#finishSlice(d);
@@ -727,7 +762,17 @@ export class ProximityTracker {
 
   // Shops themselves stay (a few numbers each): their watermark must survive idle devices.
   #forget(d: DeviceState): void {
-    if (this.#shops.get(d.shopId)?.devices.delete(d.device) === true) this.#devices--;
+    const shop = this.#shops.get(d.shopId);
+    if (shop?.devices.delete(d.device) !== true) return;
+    this.#devices--;
+    // Unlinked, `d.nextDevice` is left as it was, so a #sweep standing on `d` goes on to its successor.
+    const prev = d.prevDevice;
+    const next = d.nextDevice;
+    if (prev === undefined) shop.firstDevice = next;
+    else prev.nextDevice = next;
+    if (next === undefined) shop.lastDevice = prev;
+    else next.prevDevice = prev;
+    d.prevDevice = undefined;
   }
 }
 
@@ -758,6 +803,8 @@ function newDevice(shopId: number, device: string): DeviceState {
     timeline: [],
     timelineTruncated: false,
     pending: [],
+    prevDevice: undefined,
+    nextDevice: undefined,
   };
 }
 

@@ -66,7 +66,24 @@ export function pathLossOptions(options: PathLossOptions = {}): PathLossModel {
  * rssiToDistance(-72); // 10 (27 dB more loss at n = 2.7)
  */
 export function rssiToDistance(rssi: number, model: PathLossModel = defaultPathLoss): number {
-  return 10 ** ((model.rssiAt1m - rssi) / (10 * model.exponent));
+  return 10 ** log10Distance(rssi, model);
+}
+
+/**
+ * log10 of {@link rssiToDistance}: `(rssiAt1m − rssi) / (10 · n)`, and `10 ** log10Distance(…)`
+ * is exactly `rssiToDistance(…)`. Cheap (no power), and monotone in the distance, so a caller
+ * comparing several sensors can rank them with this and raise only the nearest to a distance.
+ *
+ * @param rssi dBm
+ * @param model see {@link pathLossOptions}; defaults when omitted
+ * @returns log10 of metres
+ *
+ * @example
+ * log10Distance(-72); // 1 (10 m)
+ * 10 ** log10Distance(-60) === rssiToDistance(-60); // true
+ */
+export function log10Distance(rssi: number, model: PathLossModel = defaultPathLoss): number {
+  return (model.rssiAt1m - rssi) / (10 * model.exponent);
 }
 
 /**

@@ -8,7 +8,7 @@ import {
   type ProximitySummary,
   type ProximityTrackerOptions,
 } from "../../src/kernels/ProximityTracker.ts";
-import { distanceToRssi, rssiToDistance } from "../../src/kernels/pathLoss.ts";
+import { distanceToRssi, pathLossOptions, rssiToDistance } from "../../src/kernels/pathLoss.ts";
 
 const A = "b8:27:eb:00:00:0a";
 const B = "b8:27:eb:00:00:0b";
@@ -240,6 +240,27 @@ describe("ProximityTracker", () => {
           if (own.some((x) => x.distanceM < s.closestDistanceM)) return false;
         }
         return summaries.reduce((n, s) => n + s.signals, 0) === signals.length;
+      }),
+    );
+  });
+
+  it("property: the nearest sensor is the exact argmin of rssiToDistance, ties to the smaller MAC", () => {
+    const C = "b8:27:eb:00:00:0c";
+    // Models whose distances tie exactly (A at r and B at r + 5) or nearly (C's exponent differs).
+    const models: Record<string, { rssiAt1m: number; exponent: number }> = { [A]: { rssiAt1m: -45, exponent: 2 }, [B]: { rssiAt1m: -40, exponent: 2 }, [C]: { rssiAt1m: -45, exponent: 2.0000000001 } };
+    const calibration = { sensors: models };
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: -90, max: -40 }), fc.integer({ min: -90, max: -40 }), fc.integer({ min: -90, max: -40 })), { minLength: 1, maxLength: 30 }), (rows) => {
+        // Each slice: every sensor hears the device once; smoothing off (window of one reading).
+        const signals = rows.flatMap(([a, b, c], i) => [sig(T0 + i * 10_000, A, a), sig(T0 + i * 10_000, B, b), sig(T0 + i * 10_000, C, c)]);
+        const { slices } = run(signals, { calibration, smoothing: { method: "trimmedMean", size: 1, trim: 0 }, sensorStaleMs: 10_000 });
+        expect(slices).toHaveLength(rows.length);
+        rows.forEach((row, i) => {
+          const ranked = [A, B, C]
+            .map((sensor, k) => ({ sensor, distanceM: rssiToDistance(row[k]!, pathLossOptions(models[sensor])) }))
+            .sort((x, y) => x.distanceM - y.distanceM || (x.sensor < y.sensor ? -1 : 1));
+          expect({ sensor: slices[i]!.sensor, distanceM: slices[i]!.distanceM }).toEqual(ranked[0]);
+        });
       }),
     );
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { defaultPathLoss, distanceToRssi, pathLossOptions, rssiToDistance } from "../../src/kernels/pathLoss.ts";
+import { defaultPathLoss, distanceToRssi, log10Distance, pathLossOptions, rssiToDistance } from "../../src/kernels/pathLoss.ts";
 
 describe("pathLoss", () => {
   it("anchors at rssiAt1m and loses 10·n dB per decade", () => {
@@ -36,6 +36,16 @@ describe("pathLoss", () => {
         return Math.abs(rssiToDistance(distanceToRssi(d, m), m) - d) <= 1e-9 * d;
       }),
     );
+  });
+
+  it("property: 10 ** log10Distance is exactly rssiToDistance", () => {
+    fc.assert(
+      fc.property(model, fc.double({ min: -127, max: 0, noNaN: true }), (opts, rssi) => {
+        const m = pathLossOptions(opts);
+        return 10 ** log10Distance(rssi, m) === rssiToDistance(rssi, m);
+      }),
+    );
+    expect(log10Distance(-72)).toBe(1);
   });
 
   it("property: distance decreases strictly as RSSI rises", () => {
