@@ -1,10 +1,25 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 
-/** Exit statuses of every `footfall` command (DESIGN.md). */
+/**
+ * Exit status: all done (DESIGN.md).
+ *
+ * @example
+ * return EXIT_OK;
+ */
 export const EXIT_OK = 0;
-/** Something was rejected, failed or not uploaded; or the service failed. */
+/**
+ * Exit status: something was rejected, failed or not uploaded; or the service failed.
+ *
+ * @example
+ * return report.failed > 0 ? EXIT_FAILED : EXIT_OK;
+ */
 export const EXIT_FAILED = 1;
-/** Bad usage: unknown flag, missing setting, malformed value. */
+/**
+ * Exit status: bad usage (unknown flag, missing setting, malformed value).
+ *
+ * @example
+ * if (error instanceof UsageError) return EXIT_USAGE;
+ */
 export const EXIT_USAGE = 2;
 
 /**
@@ -55,7 +70,12 @@ export function parseFlags<const O extends NonNullable<ParseArgsConfig["options"
   }
 }
 
-/** Connection flags shared by every command that talks to the service. */
+/**
+ * Connection flags shared by every command that talks to the service.
+ *
+ * @example
+ * const { values } = parseFlags(argv, { format: { type: "string" }, ...connectionFlags });
+ */
 export const connectionFlags = {
   "base-url": { type: "string" },
   "signal-url": { type: "string" },
@@ -132,7 +152,12 @@ function cellText(value: unknown): string {
   return String(value);
 }
 
-/** Output formats for `--format`. */
+/**
+ * Reads `--format`, falling back to `fallback`; anything else is a {@link UsageError}.
+ *
+ * @example
+ * parseFormat("ndjson", ["table", "ndjson"] as const, "table"); // "ndjson"
+ */
 export function parseFormat<F extends string>(value: unknown, allowed: readonly F[], fallback: F): F {
   if (value === undefined) return fallback;
   if (typeof value === "string" && (allowed as readonly string[]).includes(value)) return value as F;

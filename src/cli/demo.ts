@@ -42,7 +42,12 @@ export interface DemoOptions {
   readonly world?: WorldOptions;
 }
 
-/** Defaults of {@link DemoOptions}. */
+/**
+ * Defaults of {@link DemoOptions}.
+ *
+ * @example
+ * const options: DemoOptions = { ...defaultDemoOptions, shops: 2, speed: 3000 };
+ */
 export const defaultDemoOptions: DemoOptions = Object.freeze({
   seed: defaultWorldOptions.seed,
   shops: defaultWorldOptions.shops,
@@ -149,7 +154,12 @@ function numberFlag(flag: string, text: string): number {
   return v;
 }
 
-/** `footfall demo`: the live demo (what `npm start` runs). */
+/**
+ * `footfall demo`: the live demo (what `npm start` runs).
+ *
+ * @example
+ * const status = await command.run(["--shops", "2", "--out", "/tmp/day"], io);
+ */
 export const command: Command = {
   summary: "live demo: a simulated day of shops, watched, uploaded, scored and reported (npm start)",
   help,

@@ -21,7 +21,12 @@ export interface DemoTimelineOptions {
   readonly fastForward?: number;
 }
 
-/** Defaults of {@link DemoTimelineOptions}. */
+/**
+ * Defaults of {@link DemoTimelineOptions}.
+ *
+ * @example
+ * demoTimeline({ dayStartMs, dayEndMs, openMs, closeMs, ...defaultDemoTimeline, speed: 3000 });
+ */
 export const defaultDemoTimeline = Object.freeze({ speed: 900, marginMs: 1_800_000, fastForward: 10 });
 
 /**

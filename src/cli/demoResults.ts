@@ -90,7 +90,12 @@ const countsOf = (r: DemoShopResult) => ({
   uniqueDevices: r.counts?.uniqueDevices ?? 0,
 });
 
-/** Median true dwell of the true visitors, ms (`NaN` without any). */
+/**
+ * Median true dwell of the true visitors, ms (`NaN` without any).
+ *
+ * @example
+ * truthMedianDwellMs(world.truth(101)); // e.g. 870000
+ */
 export function truthMedianDwellMs(truth: readonly TruthVisit[]): number {
   const dwells: number[] = [];
   for (const t of truth) if (t.kind === "visitor") dwells.push(t.end - t.start);

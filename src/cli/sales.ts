@@ -147,7 +147,12 @@ export function salesCommand(deps: ClientDeps = defaultClientDeps): Command {
   };
 }
 
-/** `footfall sales`. */
+/**
+ * `footfall sales`, as `main` loads it.
+ *
+ * @example
+ * const status = await command.run(["upload", "pos.csv", "--dry-run"], io);
+ */
 export const command: Command = salesCommand();
 
 function uploadOptions(values: Readonly<Record<string, unknown>>): UploadSalesOptions {

@@ -1,11 +1,31 @@
-/** Page size the service uses when `limit` is omitted. */
+/**
+ * Page size the service uses when `limit` is omitted.
+ *
+ * @example
+ * SIGNALS_LIMIT_DEFAULT; // 20
+ */
 export const SIGNALS_LIMIT_DEFAULT = 20;
-/** Largest `limit` the service accepts for the signals list. */
+/**
+ * Largest `limit` the service accepts for the signals list (records per page).
+ *
+ * @example
+ * Math.min(requested, SIGNALS_LIMIT_MAX); // never ask for more than 200
+ */
 export const SIGNALS_LIMIT_MAX = 200;
 
-/** Authentication header carrying the account e-mail (names are case-insensitive). */
+/**
+ * Authentication header carrying the account e-mail (names are case-insensitive).
+ *
+ * @example
+ * headers.set(HEADER_EMAIL, "analyst@example.com");
+ */
 export const HEADER_EMAIL = "x-user-email";
-/** Authentication header carrying the account's `authentication_token`. */
+/**
+ * Authentication header carrying the account's `authentication_token`.
+ *
+ * @example
+ * headers.set(HEADER_TOKEN, token);
+ */
 export const HEADER_TOKEN = "x-user-token";
 
 /**
@@ -52,6 +72,9 @@ export function wifiSignalsPath(shopId: number): string {
 /**
  * Matchers for the four endpoint paths, used by servers (the simulator) to route.
  * Each captures the numeric path parameter as group 1.
+ *
+ * @example
+ * pathPatterns.wifiSignals.exec("/api/v1/shops/101/wifi_signals")?.[1]; // "101"
  */
 export const pathPatterns = {
   brands: /^\/api\/v1\/brands\/?$/,

@@ -114,7 +114,12 @@ export interface HtmlReportInput {
   readonly notes?: readonly string[];
 }
 
-/** Defaults of {@link HtmlReportInput}. */
+/**
+ * Defaults of {@link HtmlReportInput}.
+ *
+ * @example
+ * htmlReport({ ...input, notes: [...defaultHtmlReport.notes, "Shop 3 opened late."] });
+ */
 export const defaultHtmlReport = Object.freeze({
   title: "footfall — a day in the shops",
   currency: "KRW",
