@@ -6,6 +6,7 @@ import {
   type KalmanState,
   type ResolvedKalmanFilterOptions,
 } from "./kalmanFilter.ts";
+import { EventTimeReorder } from "./EventTimeReorder.ts";
 import { log10Distance, pathLossOptions, type PathLossModel, type PathLossOptions } from "./pathLoss.ts";
 import {
   PROXIMITY_ZONES,
@@ -287,12 +288,9 @@ interface DeviceState {
 interface ShopState {
   readonly shopId: number;
   readonly devices: Map<string, DeviceState>;
-  maxTime: number;
-  watermark: number;
+  /** Watermark and reorder buffer, in this tracker's canonical order (see `proximityOrder`). */
+  readonly lane: EventTimeReorder;
   sweptSlice: number;
-  /** Signals awaiting the watermark, in canonical order from `head`. */
-  readonly buffer: Signal[];
-  head: number;
   /**
    * The devices of `devices` linked in the Map's own (insertion) order: #sweep walks this list,
    * visiting devices in the same order as iterating the Map but without an iterator per step.
@@ -411,7 +409,7 @@ export class ProximityTracker {
    * tracker.watermark(101); // -Infinity
    */
   watermark(shopId: number): number {
-    return this.#shops.get(shopId)?.watermark ?? Number.NEGATIVE_INFINITY;
+    return this.#shops.get(shopId)?.lane.watermark ?? Number.NEGATIVE_INFINITY;
   }
 
   /**
@@ -426,11 +424,8 @@ export class ProximityTracker {
         shop = {
           shopId: signal.shopId,
           devices: new Map(),
-          maxTime: Number.NEGATIVE_INFINITY,
-          watermark: Number.NEGATIVE_INFINITY,
+          lane: new EventTimeReorder({ allowedLatenessMs: this.#latenessMs, order: proximityOrder }),
           sweptSlice: Number.NEGATIVE_INFINITY,
-          buffer: [],
-          head: 0,
           firstDevice: undefined,
           lastDevice: undefined,
         };
@@ -438,32 +433,19 @@ export class ProximityTracker {
       }
       this.#lastShop = shop;
     }
-    const time = signal.time;
-    // `!(time >= watermark)` also rejects NaN.
-    if (!(time >= shop.watermark)) {
+    const lane = shop.lane;
+    const before = lane.watermark;
+    if (!lane.add(signal)) {
       this.#late++;
       return false;
     }
-    // Insert in canonical order: pages arrive nearly sorted, so this scans a step or two.
-    const buffer = shop.buffer;
-    let i = buffer.length;
-    buffer.push(signal);
-    while (i > shop.head && before(signal, buffer[i - 1] as Signal)) {
-      buffer[i] = buffer[i - 1] as Signal;
-      i--;
-    }
-    buffer[i] = signal;
-    if (time > shop.maxTime) {
-      shop.maxTime = time;
-      const watermark = time - this.#latenessMs;
-      if (watermark > shop.watermark) {
-        shop.watermark = watermark;
-        this.#release(shop, watermark);
-        const slice = Math.floor(watermark / this.#sliceMs);
-        if (slice > shop.sweptSlice) {
-          shop.sweptSlice = slice;
-          this.#sweep(shop, watermark);
-        }
+    const watermark = lane.watermark;
+    if (watermark > before) {
+      this.#release(shop, watermark);
+      const slice = Math.floor(watermark / this.#sliceMs);
+      if (slice > shop.sweptSlice) {
+        shop.sweptSlice = slice;
+        this.#sweep(shop, watermark);
       }
     }
     return true;
@@ -482,7 +464,7 @@ export class ProximityTracker {
         if (d.pending.length === 0) this.#forget(d);
       }
       // Later signals must not reach back into what was just closed.
-      if (shop.maxTime > shop.watermark) shop.watermark = shop.maxTime;
+      if (shop.lane.maxSeen > shop.lane.watermark) shop.lane.watermark = shop.lane.maxSeen;
     }
   }
 
@@ -533,27 +515,17 @@ export class ProximityTracker {
 
   #buffered(): number {
     let n = 0;
-    for (const shop of this.#shops.values()) n += shop.buffer.length - shop.head;
+    for (const shop of this.#shops.values()) n += shop.lane.size;
     return n;
   }
 
   /**
    * Processes a shop's buffered signals earlier than `upTo` (ms; strictly, so signals at the
-   * watermark, which may still gain equal-time company, stay sorted), and compacts now and then.
+   * watermark, which may still gain equal-time company, stay sorted), in canonical order.
    */
   #release(shop: ShopState, upTo: number): void {
-    const buffer = shop.buffer;
-    let head = shop.head;
-    while (head < buffer.length && (buffer[head] as Signal).time < upTo) this.#process(shop, buffer[head++] as Signal);
-    if (head === buffer.length) {
-      buffer.length = 0;
-      head = 0;
-    } else if (head >= 1024 && head * 2 >= buffer.length) {
-      buffer.copyWithin(0, head);
-      buffer.length -= head;
-      head = 0;
-    }
-    shop.head = head;
+    const lane = shop.lane;
+    for (let s = lane.take(upTo); s !== undefined; s = lane.take(upTo)) this.#process(shop, s);
   }
 
   #process(shop: ShopState, signal: Signal): void {
@@ -876,8 +848,12 @@ function mergeSensorZones(a: readonly SensorZoneMs[], b: readonly SensorZoneMs[]
   return sensorZoneList(sensors, ms);
 }
 
-/** Total order for the reorder buffer: event time, then sensor, device, rssi (ties are rare). */
-function before(a: Signal, b: Signal): boolean {
+/**
+ * Order of the reorder buffer: event time, then sensor, device, rssi. Per device it is the
+ * session tracker's canonical order; across devices at one instant it decides only the order in
+ * which slices and summaries of different devices come out.
+ */
+function proximityOrder(a: Signal, b: Signal): boolean {
   if (a.time !== b.time) return a.time < b.time;
   if (a.sensor !== b.sensor) return a.sensor < b.sensor;
   if (a.device !== b.device) return a.device < b.device;

@@ -1,7 +1,7 @@
 import type { Signal } from "../codec/Signal.ts";
 import { checkNumberOption } from "./checkNumberOption.ts";
+import { EventTimeReorder } from "./EventTimeReorder.ts";
 import {
-  createKalmanState,
   defaultKalmanFilter,
   kalmanFilter,
   kalmanFilterOptions,
@@ -122,15 +122,15 @@ export interface SessionTrackerStats {
 /** Signals closer together than this (ms) are counted as one probe in `Session.probeCount`. */
 const PROBE_MERGE_MS = 1000;
 
-// Per (session, sensor) accumulator. Plain mutable object with a fixed shape.
-interface SensorAcc {
+// Per (session, sensor) accumulator. Plain mutable object with a fixed shape; it is its own
+// Kalman state (x, p, t), so a sensor costs one allocation per session.
+interface SensorAcc extends KalmanState {
   readonly sensor: string;
   count: number;
   first: number;
   last: number;
   peakRssi: number;
   peakSmoothed: number;
-  readonly kalman: KalmanState;
 }
 
 // The open session of one device at one shop, linked into two intrusive lists of its shop:
@@ -153,11 +153,8 @@ interface OpenSession {
 
 interface ShopState {
   readonly shopId: number;
-  maxSeen: number;
-  watermark: number;
-  /** Reorder buffer in canonical order; `head` is the first unreleased slot. */
-  buffer: Signal[];
-  head: number;
+  /** Watermark and reorder buffer, in canonical order (see `canonicalSignalOrder`). */
+  readonly lane: EventTimeReorder;
   readonly open: Map<string, OpenSession>;
   endHead: OpenSession | undefined;
   endTail: OpenSession | undefined;
@@ -222,7 +219,7 @@ export class SessionTracker {
   /** Counters so far (a fresh snapshot object). */
   get stats(): SessionTrackerStats {
     let buffered = 0;
-    for (const shop of this.#shops.values()) buffered += shop.buffer.length - shop.head;
+    for (const shop of this.#shops.values()) buffered += shop.lane.size;
     return {
       signals: this.#signals,
       late: this.#late,
@@ -239,7 +236,7 @@ export class SessionTracker {
    * tracker.watermark(101); // -Infinity
    */
   watermark(shopId: number): number {
-    return this.#shops.get(shopId)?.watermark ?? Number.NEGATIVE_INFINITY;
+    return this.#shops.get(shopId)?.lane.watermark ?? Number.NEGATIVE_INFINITY;
   }
 
   /**
@@ -254,10 +251,7 @@ export class SessionTracker {
       if (shop === undefined) {
         shop = {
           shopId: signal.shopId,
-          maxSeen: Number.NEGATIVE_INFINITY,
-          watermark: Number.NEGATIVE_INFINITY,
-          buffer: [],
-          head: 0,
+          lane: new EventTimeReorder({ allowedLatenessMs: this.#lateness }),
           open: new Map(),
           endHead: undefined,
           endTail: undefined,
@@ -268,25 +262,14 @@ export class SessionTracker {
       }
       this.#lastShop = shop;
     }
-    const t = signal.time;
-    // `!(t >= w)` also rejects NaN.
-    if (!(t >= shop.watermark)) {
+    const lane = shop.lane;
+    const before = lane.watermark;
+    if (!lane.add(signal)) {
       this.#late++;
-      this.#sink.late?.(signal, shop.watermark);
+      this.#sink.late?.(signal, lane.watermark);
       return;
     }
-    const buffer = shop.buffer;
-    // In-order delivery (the common case) appends without the full comparison.
-    if (buffer.length === shop.head || buffer[buffer.length - 1]!.time < t) buffer.push(signal);
-    else insertCanonical(shop, signal);
-    if (t > shop.maxSeen) {
-      shop.maxSeen = t;
-      const w = t - this.#lateness;
-      if (w > shop.watermark) {
-        shop.watermark = w;
-        this.#advance(shop, w);
-      }
-    }
+    if (lane.watermark > before) this.#advance(shop, lane.watermark);
   }
 
   /**
@@ -296,36 +279,16 @@ export class SessionTracker {
    */
   flush(): void {
     for (const shop of this.#shops.values()) {
-      const buffer = shop.buffer;
-      for (let i = shop.head; i < buffer.length; i++) this.#apply(shop, buffer[i]!);
-      buffer.length = 0;
-      shop.head = 0;
+      const lane = shop.lane;
+      for (let s = lane.take(Infinity); s !== undefined; s = lane.take(Infinity)) this.#apply(shop, s);
       this.#closeUntil(shop, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
     }
   }
 
   // Releases buffered signals below the watermark in order, then closes what the watermark passed.
   #advance(shop: ShopState, watermark: number): void {
-    const buffer = shop.buffer;
-    let i = shop.head;
-    while (i < buffer.length) {
-      const s = buffer[i]!;
-      if (s.time >= watermark) break;
-      this.#apply(shop, s);
-      i++;
-    }
-    if (i === buffer.length) {
-      buffer.length = 0;
-      shop.head = 0;
-    } else {
-      shop.head = i;
-      // Compact now and then so the array does not grow with the records ever seen.
-      if (i > 1024 && i * 2 > buffer.length) {
-        buffer.copyWithin(0, i);
-        buffer.length -= i;
-        shop.head = 0;
-      }
-    }
+    const lane = shop.lane;
+    for (let s = lane.take(watermark); s !== undefined; s = lane.take(watermark)) this.#apply(shop, s);
     this.#closeUntil(shop, watermark, watermark);
   }
 
@@ -395,14 +358,17 @@ export class SessionTracker {
         last: t,
         peakRssi: Number.NEGATIVE_INFINITY,
         peakSmoothed: Number.NEGATIVE_INFINITY,
-        kalman: createKalmanState(),
+        // A fresh Kalman state (see createKalmanState).
+        x: Number.NaN,
+        p: Number.NaN,
+        t: Number.NaN,
       };
       sensors.push(acc);
     }
     acc.count++;
     acc.last = t;
     if (s.rssi > acc.peakRssi) acc.peakRssi = s.rssi;
-    const smoothed = kalmanFilter(acc.kalman, s.rssi, t, this.#kalman);
+    const smoothed = kalmanFilter(acc, s.rssi, t, this.#kalman);
     if (smoothed > acc.peakSmoothed) acc.peakSmoothed = smoothed;
   }
 
@@ -470,7 +436,7 @@ function toSession(shop: ShopState, open: OpenSession, complete: number): Sessio
     peakSmoothedRssi: peakSmoothed,
     nearestSensor: nearest,
     sensors,
-    watermark: shop.watermark,
+    watermark: shop.lane.watermark,
     complete,
   };
 }
@@ -484,25 +450,4 @@ function toSession(shop: ShopState, open: OpenSession, complete: number): Sessio
  */
 export function estimatedDwell(dwellMs: number, probeCount: number): number {
   return probeCount > 1 ? dwellMs + dwellMs / (probeCount - 1) : dwellMs;
-}
-
-/**
- * Canonical order of signals: event time, then device, sensor, RSSI and RTS, so equal times
- * never depend on arrival order.
- */
-function before(a: Signal, b: Signal): boolean {
-  if (a.time !== b.time) return a.time < b.time;
-  if (a.device !== b.device) return a.device < b.device;
-  if (a.sensor !== b.sensor) return a.sensor < b.sensor;
-  if (a.rssi !== b.rssi) return a.rssi < b.rssi;
-  return a.rts < b.rts;
-}
-
-function insertCanonical(shop: ShopState, s: Signal): void {
-  const buffer = shop.buffer;
-  let i = buffer.length;
-  // In-order delivery (the common case) appends; otherwise walk back over the few it overtook.
-  while (i > shop.head && before(s, buffer[i - 1]!)) i--;
-  if (i === buffer.length) buffer.push(s);
-  else buffer.splice(i, 0, s);
 }

@@ -1,0 +1,180 @@
+import type { Signal } from "../codec/Signal.ts";
+import { checkNumberOption } from "./checkNumberOption.ts";
+
+/**
+ * A strict order of signals for {@link EventTimeReorder}: true when `a` comes before `b`. It must
+ * order by `time` first (earlier first); the rest only breaks ties of equal times.
+ *
+ * @example
+ * const byTimeThenSensor: SignalOrder = (a, b) => (a.time !== b.time ? a.time < b.time : a.sensor < b.sensor);
+ */
+export type SignalOrder = (a: Signal, b: Signal) => boolean;
+
+/**
+ * Options of {@link EventTimeReorder}.
+ *
+ * @example
+ * const options: EventTimeReorderOptions = { allowedLatenessMs: 30_000 };
+ */
+export interface EventTimeReorderOptions {
+  /**
+   * How far (ms of event time) a signal may arrive behind the newest one seen and still be
+   * taken; the watermark is the newest time − this. The trackers' `allowedLatenessMs`.
+   * @default 60_000
+   */
+  readonly allowedLatenessMs?: number;
+  /**
+   * Canonical order of the held signals, so equal times never depend on arrival order.
+   * @default canonicalSignalOrder (time, device, sensor, RSSI, RTS)
+   */
+  readonly order?: SignalOrder;
+}
+
+/**
+ * Canonical order of signals: event time, then device, sensor, RSSI and RTS, so equal times
+ * never depend on arrival order. The session tracker's order (sessions with equal ends come out
+ * in it).
+ *
+ * @example
+ * [...signals].sort((a, b) => (canonicalSignalOrder(a, b) ? -1 : canonicalSignalOrder(b, a) ? 1 : 0));
+ */
+export function canonicalSignalOrder(a: Signal, b: Signal): boolean {
+  if (a.time !== b.time) return a.time < b.time;
+  if (a.device !== b.device) return a.device < b.device;
+  if (a.sensor !== b.sensor) return a.sensor < b.sensor;
+  if (a.rssi !== b.rssi) return a.rssi < b.rssi;
+  return a.rts < b.rts;
+}
+
+/**
+ * Defaults of {@link EventTimeReorderOptions}.
+ *
+ * @example
+ * defaultEventTimeReorder.allowedLatenessMs; // 60000
+ */
+export const defaultEventTimeReorder = Object.freeze({
+  allowedLatenessMs: 60_000,
+  order: canonicalSignalOrder as SignalOrder,
+});
+
+/** Released slots are reused from the front once this many are free and they are the majority. */
+const COMPACT_AFTER = 1024;
+
+/**
+ * The event-time rule of one shop's signals, in one place for every tracker: a watermark
+ * (newest event time seen − `allowedLatenessMs`), a signal behind it is late and not taken, and
+ * the others are held in canonical order until the watermark passes them, then handed out in
+ * that order — so any arrival order within the allowed lateness gives the same sequence.
+ *
+ * The buffer is one array used from `head` to `end` and compacted in place now and then; it
+ * never shrinks, so a steady stream neither allocates nor copies after warm-up. Memory: the
+ * signals within the lateness horizon.
+ *
+ * @example
+ * const lane = new EventTimeReorder({ allowedLatenessMs: 60_000 });
+ * for (const signal of signals) {
+ *   const before = lane.watermark;
+ *   if (!lane.add(signal)) continue; // late
+ *   if (lane.watermark === before) continue;
+ *   for (let s = lane.take(lane.watermark); s !== undefined; s = lane.take(lane.watermark)) apply(s);
+ * }
+ * for (let s = lane.take(Infinity); s !== undefined; s = lane.take(Infinity)) apply(s);
+ */
+export class EventTimeReorder {
+  /** Newest event time added, epoch ms (−∞ before the first). */
+  maxSeen = Number.NEGATIVE_INFINITY;
+  /**
+   * Newest event time − allowed lateness, epoch ms (−∞ before the first signal). Only rises; a
+   * caller may raise it further (e.g. to `maxSeen` once the input has ended).
+   */
+  watermark = Number.NEGATIVE_INFINITY;
+  readonly #lateness: number;
+  readonly #order: SignalOrder;
+  readonly #buffer: (Signal | undefined)[] = [];
+  #head = 0;
+  #end = 0;
+
+  /** @param options see {@link EventTimeReorderOptions}; validated here (TypeError/RangeError) */
+  constructor(options: EventTimeReorderOptions = {}) {
+    this.#lateness = checkNumberOption("allowedLatenessMs", options.allowedLatenessMs ?? defaultEventTimeReorder.allowedLatenessMs, {
+      min: 0,
+      unit: "ms",
+    });
+    const order = options.order ?? defaultEventTimeReorder.order;
+    if (typeof order !== "function") throw new TypeError("order must be a function (a, b) => boolean");
+    this.#order = order;
+  }
+
+  /** Signals held now. */
+  get size(): number {
+    return this.#end - this.#head;
+  }
+
+  /**
+   * Holds `signal` in canonical order and moves the watermark up with its time. Returns false,
+   * changing nothing, when the signal is behind the watermark (or its time is NaN): it is late.
+   */
+  add(signal: Signal): boolean {
+    const t = signal.time;
+    // `!(t >= w)` also rejects NaN.
+    if (!(t >= this.watermark)) return false;
+    const buffer = this.#buffer;
+    let i = this.#end;
+    if (i === buffer.length) buffer.push(signal);
+    else buffer[i] = signal;
+    this.#end = i + 1;
+    // In-order delivery (the common case) appends; otherwise walk back over the few it overtook
+    // (equal times, which the order breaks, or a late page), moving each up one slot.
+    const head = this.#head;
+    if (i > head && buffer[i - 1]!.time >= t) {
+      const order = this.#order;
+      while (i > head && order(signal, buffer[i - 1]!)) {
+        buffer[i] = buffer[i - 1];
+        i--;
+      }
+      buffer[i] = signal;
+    }
+    if (t > this.maxSeen) {
+      this.maxSeen = t;
+      const w = t - this.#lateness;
+      if (w > this.watermark) this.watermark = w;
+    }
+    return true;
+  }
+
+  /**
+   * Removes and returns the oldest held signal if its time is earlier than `until` (epoch ms;
+   * usually the watermark, `Infinity` to drain), else `undefined`. Signals come out in canonical
+   * order. Strictly earlier, so signals at the watermark, which may still gain equal-time
+   * company, stay held.
+   */
+  take(until: number): Signal | undefined {
+    const head = this.#head;
+    if (head < this.#end) {
+      const buffer = this.#buffer;
+      const s = buffer[head]!;
+      if (s.time < until) {
+        // Cleared, so a released signal is not kept alive by its old slot.
+        buffer[head] = undefined;
+        this.#head = head + 1;
+        return s;
+      }
+    }
+    this.#compact();
+    return undefined;
+  }
+
+  #compact(): void {
+    const head = this.#head;
+    if (head === this.#end) {
+      this.#head = this.#end = 0;
+    } else if (head >= COMPACT_AFTER && head * 2 >= this.#end) {
+      const buffer = this.#buffer;
+      const end = this.#end;
+      buffer.copyWithin(0, head, end);
+      buffer.fill(undefined, end - head, end);
+      this.#head = 0;
+      this.#end = end - head;
+    }
+  }
+}
