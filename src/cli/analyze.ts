@@ -1,12 +1,9 @@
 import { createReadStream } from "node:fs";
-import { createInterface } from "node:readline";
-import { TZDate } from "@date-fns/tz";
 import { Analyzer, type AnalyzeOptions, type AnalyzeResult, type AnalyzedSession, type ShopDaySummary } from "../analyze.ts";
 import type { Client } from "../client/Client.ts";
 import type { InvalidRecord } from "../codec/decodeSignal.ts";
 import { assertTimeZone } from "../kernels/LocalCalendar.ts";
 import { defaultVisitClassifier } from "../kernels/VisitClassifier.ts";
-import { signals } from "../source/signals.ts";
 import {
   EXIT_FAILED,
   EXIT_OK,
@@ -16,11 +13,12 @@ import {
   oneLine,
   parseFlags,
   parseFormat,
-  writeNdjson,
   type CliIo,
   type Command,
 } from "./common.ts";
-import { defaultClientDeps, serviceClient, type ClientDeps } from "./serviceClient.ts";
+// Type only: the service path (client, source, rxjs, time zones) is imported when --shop is used,
+// so `--input` does not pay for loading it.
+import type { ClientDeps } from "./serviceClient.ts";
 
 const flags = {
   shop: { type: "string" },
@@ -85,12 +83,13 @@ Examples:
   footfall analyze --input day.ndjson --format ndjson`;
 
 /**
- * Builds the `footfall analyze` command over the given dependencies.
+ * Builds the `footfall analyze` command over the given dependencies (default: the real client,
+ * loaded only when the command reads from the service).
  *
  * @example
  * const status = await analyzeCommand().run(["--input", "day.ndjson"], io);
  */
-export function analyzeCommand(deps: ClientDeps = defaultClientDeps): Command {
+export function analyzeCommand(deps?: ClientDeps): Command {
   return {
     summary: "sessions, visits, dwell and proximity from signals (table or NDJSON)",
     help,
@@ -106,7 +105,7 @@ export function analyzeCommand(deps: ClientDeps = defaultClientDeps): Command {
  */
 export const command: Command = analyzeCommand();
 
-async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps): Promise<number> {
+async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps | undefined): Promise<number> {
   const { values } = parseFlags(argv, flags);
   const format = parseFormat(values.format, ["table", "ndjson"] as const, "table");
   const timeZone = values.tz ?? defaultVisitClassifier.timeZone;
@@ -125,11 +124,15 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps):
   const showInvalid = (where: string, reason: string): void => {
     if (++invalidShown <= 10) io.stderr.write(`footfall analyze: rejected ${where}: ${reason}\n`);
   };
-  // The decoder reports through one callback; `where` names the record at hand.
-  const at = { where: "a record" };
+  // The decoder reports through one callback; `line` is the input line at hand (0: not from a file),
+  // named only when a record is rejected.
+  const at = { line: 0 };
   let analyzer: Analyzer;
   try {
-    analyzer = new Analyzer({ ...options, decode: { onInvalid: (x: InvalidRecord) => showInvalid(at.where, x.message) } });
+    analyzer = new Analyzer({
+      ...options,
+      decode: { onInvalid: (x: InvalidRecord) => showInvalid(at.line === 0 ? "a record" : `line ${at.line}`, x.message) },
+    });
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
@@ -147,7 +150,7 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps):
     return EXIT_FAILED;
   }
   const result = analyzer.finish();
-  if (format === "ndjson") writeNdjson(io.stdout, ndjsonRows(result));
+  if (format === "ndjson") writeNdjsonChunked(io.stdout, ndjsonRows(result));
   else writeTables(io, result);
   return summarize(io, result, rejectedElsewhere);
 }
@@ -192,42 +195,115 @@ async function readInput(
   analyzer: Analyzer,
   io: CliIo,
   showInvalid: (where: string, reason: string) => void,
-  at: { where: string },
+  at: { line: number },
 ): Promise<number> {
-  let stream: NodeJS.ReadableStream = process.stdin;
+  let stream: NodeJS.ReadableStream & { destroy?: () => void } = process.stdin;
   if (path !== "-") {
-    const file = createReadStream(path);
+    // Large reads: the file is split into lines here, synchronously per chunk, not one await per line.
+    const file = createReadStream(path, { highWaterMark: 1 << 20 });
     await new Promise<void>((resolve, reject) => {
       file.once("open", () => resolve());
       file.once("error", (e: Error) => reject(new UsageError(`--input: cannot read ${path}: ${e.message}`)));
     });
     stream = file;
   }
-  const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
-  let lineNo = 0;
-  let bad = 0;
-  const abort = (): void => lines.close();
+  stream.setEncoding("utf8");
+  const lines = new LineReader(analyzer, showInvalid, at);
+  const abort = (): void => stream.destroy?.();
   io.signal.addEventListener("abort", abort, { once: true });
   try {
-    for await (const line of lines) {
-      lineNo++;
-      if (line.trim() === "") continue;
-      at.where = `line ${lineNo}`;
-      let record: unknown;
-      try {
-        record = JSON.parse(line);
-      } catch {
-        bad++;
-        showInvalid(`line ${lineNo}`, "not JSON");
-        continue;
-      }
-      analyzer.pushRaw(record);
+    for await (const chunk of stream) {
+      if (io.signal.aborted) break;
+      lines.chunk(chunk as string);
     }
+    if (!io.signal.aborted) lines.end();
+  } catch (error) {
+    // Destroyed by Ctrl-C: reported as interrupted below.
+    if (!io.signal.aborted) throw error;
   } finally {
     io.signal.removeEventListener("abort", abort);
   }
   if (io.signal.aborted) throw new Error("interrupted");
-  return bad;
+  return lines.bad;
+}
+
+/**
+ * Splits text into lines as `readline` does with `crlfDelay: Infinity` (LF, CRLF and a lone CR
+ * each end a line, also across chunks; a last line without an end still counts), skips blank
+ * lines, parses each other line as JSON and feeds it to the analyzer. Lines are numbered from 1.
+ */
+class LineReader {
+  /** Lines that were not JSON. */
+  bad = 0;
+  #rest = "";
+  #lineNo = 0;
+  readonly #analyzer: Analyzer;
+  readonly #showInvalid: (where: string, reason: string) => void;
+  readonly #at: { line: number };
+
+  constructor(analyzer: Analyzer, showInvalid: (where: string, reason: string) => void, at: { line: number }) {
+    this.#analyzer = analyzer;
+    this.#showInvalid = showInvalid;
+    this.#at = at;
+  }
+
+  chunk(chunk: string): void {
+    const text = this.#rest === "" ? chunk : this.#rest + chunk;
+    let start = 0;
+    let nl = text.indexOf("\n");
+    while (nl !== -1) {
+      this.#segment(text.slice(start, nl));
+      start = nl + 1;
+      nl = text.indexOf("\n", start);
+    }
+    // A CR at the very end stays here: the next chunk may begin with its LF.
+    this.#rest = text.slice(start);
+  }
+
+  end(): void {
+    if (this.#rest !== "") this.#segment(this.#rest);
+    this.#rest = "";
+  }
+
+  // Text between two LFs: one line, or several when lone CRs end lines inside it.
+  #segment(text: string): void {
+    if (text.indexOf("\r") === -1) {
+      this.#line(text);
+      return;
+    }
+    const parts = text.split("\r");
+    // A CR right before the LF (CRLF) ends the last line, not an empty one after it.
+    if (parts[parts.length - 1] === "") parts.pop();
+    for (const part of parts) this.#line(part);
+  }
+
+  #line(line: string): void {
+    const lineNo = ++this.#lineNo;
+    if (line.trim() === "") return;
+    this.#at.line = lineNo;
+    let record: unknown;
+    try {
+      record = JSON.parse(line);
+    } catch {
+      this.bad++;
+      this.#showInvalid(`line ${lineNo}`, "not JSON");
+      return;
+    }
+    this.#analyzer.pushRaw(record);
+  }
+}
+
+// NDJSON rows joined into writes of about 64 KiB: one write per row is one system call per session.
+function writeNdjsonChunked(out: NodeJS.WritableStream, rows: Iterable<unknown>): void {
+  let buffer = "";
+  for (const row of rows) {
+    buffer += `${JSON.stringify(row)}\n`;
+    if (buffer.length >= 1 << 16) {
+      out.write(buffer);
+      buffer = "";
+    }
+  }
+  if (buffer !== "") out.write(buffer);
 }
 
 async function readService(
@@ -235,14 +311,19 @@ async function readService(
   timeZone: string,
   analyzer: Analyzer,
   io: CliIo,
-  deps: ClientDeps,
+  deps: ClientDeps | undefined,
   showInvalid: (where: string, reason: string) => void,
 ): Promise<number> {
+  const [{ TZDate }, { signals }, { defaultClientDeps, serviceClient }] = await Promise.all([
+    import("@date-fns/tz"),
+    import("../source/signals.ts"),
+    import("./serviceClient.ts"),
+  ]);
   const shop = values.shop;
   if (shop === undefined || !/^\d+$/.test(shop) || !Number.isSafeInteger(Number(shop))) throw new UsageError("--shop ID (a number) is required");
   const shopId = Number(shop);
-  const since = timeFlag("--since", values.since, timeZone);
-  const until = timeFlag("--until", values.until, timeZone);
+  const since = timeFlag("--since", values.since, timeZone, TZDate);
+  const until = timeFlag("--until", values.until, timeZone, TZDate);
   if (since === undefined || until === undefined) throw new UsageError("--since and --until are required with --shop");
   if (until <= since) throw new UsageError("--until must be after --since");
   const controller = new AbortController();
@@ -250,7 +331,7 @@ async function readService(
   io.signal.addEventListener("abort", onAbort, { once: true });
   let client: Client;
   try {
-    client = serviceClient(values, io, deps, { name: "analyze", uses: "signals", signal: controller.signal });
+    client = serviceClient(values, io, deps ?? defaultClientDeps, { name: "analyze", uses: "signals", signal: controller.signal });
   } catch (error) {
     io.signal.removeEventListener("abort", onAbort);
     throw error;
@@ -388,7 +469,12 @@ function numberFlag(name: string, value: string | undefined, min: number, max = 
   return n;
 }
 
-function timeFlag(name: string, value: string | undefined, timeZone: string): number | undefined {
+function timeFlag(
+  name: string,
+  value: string | undefined,
+  timeZone: string,
+  TZDate: typeof import("@date-fns/tz").TZDate,
+): number | undefined {
   if (value === undefined) return undefined;
   const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   // A bare date is that day's local midnight in the shop's zone.

@@ -119,6 +119,27 @@ describe("footfall analyze", () => {
     expect(ok.text.out).toMatch(/sessions: \d+ visitor/);
   });
 
+  it("reads lines as readline does: LF, CRLF and lone CR end lines, blank lines count, the last needs no end", async () => {
+    const records = [...world.rawSignals(world.shops[0]!.id)].slice(0, 400).map((r) => JSON.stringify(r));
+    // Line numbers: 1 record, 2 blank, 3 bad, 4 record (CRLF), 5 bad (lone CR), 6.. records, last without an end.
+    const text = `${records[0]}\n\n{bad\n${records[1]}\r\n[1,\r${records.slice(2).join("\r\n")}`;
+    const mixed = join(dir, "mixed.ndjson");
+    await writeFile(mixed, text);
+    const plain = join(dir, "plain.ndjson");
+    await writeFile(plain, records.join("\n"));
+    const a = fakeIo();
+    expect(await main(["analyze", "--input", mixed, "--format", "ndjson"], a.io)).toBe(1);
+    expect(a.text.err).toContain("rejected line 3: not JSON");
+    expect(a.text.err).toContain("rejected line 5: not JSON");
+    expect(a.text.err).toContain("2 record(s) rejected");
+    const b = fakeIo();
+    expect(await main(["analyze", "--input", plain, "--format", "ndjson"], b.io)).toBe(0);
+    // Every record was read: the same sessions and days as the clean file.
+    const withoutQuality = (out: string) => lines(out).filter((r) => r.type !== "quality");
+    expect(withoutQuality(a.text.out)).toEqual(withoutQuality(b.text.out));
+    expect(withoutQuality(a.text.out).length).toBeGreaterThan(1);
+  });
+
   it("reads a shop from the service and gives what the file gives", async () => {
     const shop = world.shops[0]!;
     const since = new Date(world.startMs).toISOString();
