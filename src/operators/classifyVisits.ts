@@ -1,4 +1,4 @@
-import { Observable, type OperatorFunction } from "rxjs";
+import { Observable, type OperatorFunction, type Subscriber } from "rxjs";
 import type { Session } from "../kernels/Session.ts";
 import {
   VisitClassifier,
@@ -6,6 +6,7 @@ import {
   type ClassifiedSession,
   type VisitClassifierOptions,
 } from "../kernels/VisitClassifier.ts";
+import { OperatorObserver } from "./OperatorObserver.ts";
 
 /**
  * Options of {@link classifyVisits}: those of `VisitClassifier`.
@@ -33,26 +34,29 @@ export type ClassifyVisitsOptions = VisitClassifierOptions;
 export function classifyVisits(options: ClassifyVisitsOptions = {}): OperatorFunction<Session, ClassifiedSession> {
   visitClassifierOptions(options); // validates eagerly
   return (source) =>
-    new Observable<ClassifiedSession>((subscriber) => {
-      const classifier = new VisitClassifier(options, { session: (s) => subscriber.next(s) });
-      return source.subscribe({
-        next(session) {
-          try {
-            classifier.push(session);
-          } catch (error) {
-            subscriber.error(error);
-          }
-        },
-        error: (error: unknown) => subscriber.error(error),
-        complete() {
-          try {
-            classifier.flush();
-          } catch (error) {
-            subscriber.error(error);
-            return;
-          }
-          subscriber.complete();
-        },
-      });
-    });
+    new Observable<ClassifiedSession>((subscriber) =>
+      source.subscribe(new ClassifyObserver(subscriber, new VisitClassifier(options, { session: (s) => subscriber.next(s) }))),
+    );
+}
+
+class ClassifyObserver extends OperatorObserver<Session, ClassifiedSession> {
+  readonly #classifier: VisitClassifier;
+
+  constructor(destination: Subscriber<ClassifiedSession>, classifier: VisitClassifier) {
+    super(destination);
+    this.#classifier = classifier;
+  }
+
+  next(session: Session): void {
+    if (this.stopped) return;
+    try {
+      this.#classifier.push(session);
+    } catch (error) {
+      this.error(error);
+    }
+  }
+
+  protected override finish(): void {
+    this.#classifier.flush();
+  }
 }

@@ -1,6 +1,7 @@
-import { Observable, type OperatorFunction } from "rxjs";
+import { Observable, type OperatorFunction, type Subscriber } from "rxjs";
 import { VisitCounter, visitCounterOptions, type VisitCounterOptions, type VisitCounts } from "../kernels/VisitCounter.ts";
 import type { ClassifiedSession } from "../kernels/VisitClassifier.ts";
+import { OperatorObserver } from "./OperatorObserver.ts";
 
 /**
  * Options of {@link countVisits}: those of `VisitCounter` (`window`, `timeZone`, `history`) plus the
@@ -32,26 +33,29 @@ export function countVisits(options: CountVisitsOptions = {}): OperatorFunction<
   visitCounterOptions(counterOptions); // validates eagerly
   if (onLate !== undefined && typeof onLate !== "function") throw new TypeError("onLate must be a function");
   return (source) =>
-    new Observable<VisitCounts>((subscriber) => {
-      const counter = new VisitCounter(counterOptions, (c) => subscriber.next(c), onLate);
-      return source.subscribe({
-        next(session) {
-          try {
-            counter.push(session);
-          } catch (error) {
-            subscriber.error(error);
-          }
-        },
-        error: (error: unknown) => subscriber.error(error),
-        complete() {
-          try {
-            counter.flush();
-          } catch (error) {
-            subscriber.error(error);
-            return;
-          }
-          subscriber.complete();
-        },
-      });
-    });
+    new Observable<VisitCounts>((subscriber) =>
+      source.subscribe(new CountObserver(subscriber, new VisitCounter(counterOptions, (c) => subscriber.next(c), onLate))),
+    );
+}
+
+class CountObserver extends OperatorObserver<ClassifiedSession, VisitCounts> {
+  readonly #counter: VisitCounter;
+
+  constructor(destination: Subscriber<VisitCounts>, counter: VisitCounter) {
+    super(destination);
+    this.#counter = counter;
+  }
+
+  next(session: ClassifiedSession): void {
+    if (this.stopped) return;
+    try {
+      this.#counter.push(session);
+    } catch (error) {
+      this.error(error);
+    }
+  }
+
+  protected override finish(): void {
+    this.#counter.flush();
+  }
 }

@@ -1,6 +1,7 @@
-import { Observable, type OperatorFunction } from "rxjs";
+import { Observable, type OperatorFunction, type Subscriber } from "rxjs";
 import { SignalDecoder, type SignalDecoderOptions } from "../codec/decodeSignal.ts";
 import type { Signal } from "../codec/Signal.ts";
+import { OperatorObserver } from "./OperatorObserver.ts";
 
 /**
  * Options of {@link decodeSignals}: those of `SignalDecoder` (`shopId`, `tsUnit`, `vendors`,
@@ -41,22 +42,27 @@ export function decodeSignals(options: DecodeSignalsOptions = {}): OperatorFunct
     new SignalDecoder(decoderOptions); // validates eagerly, before anyone subscribes
   }
   return (source) =>
-    new Observable<Signal>((subscriber) => {
-      const d = decoder ?? new SignalDecoder(decoderOptions);
-      return source.subscribe({
-        next(raw) {
-          let signal: Signal | undefined;
-          try {
-            signal = d.decode(raw);
-          } catch (error) {
-            // Only a throwing onInvalid callback gets here.
-            subscriber.error(error);
-            return;
-          }
-          if (signal !== undefined) subscriber.next(signal);
-        },
-        error: (error: unknown) => subscriber.error(error),
-        complete: () => subscriber.complete(),
-      });
-    });
+    new Observable<Signal>((subscriber) => source.subscribe(new DecodeObserver(subscriber, decoder ?? new SignalDecoder(decoderOptions))));
+}
+
+class DecodeObserver extends OperatorObserver<unknown, Signal> {
+  readonly #decoder: SignalDecoder;
+
+  constructor(destination: Subscriber<Signal>, decoder: SignalDecoder) {
+    super(destination);
+    this.#decoder = decoder;
+  }
+
+  next(raw: unknown): void {
+    if (this.stopped) return;
+    let signal: Signal | undefined;
+    try {
+      signal = this.#decoder.decode(raw);
+    } catch (error) {
+      // Only a throwing onInvalid callback gets here.
+      this.error(error);
+      return;
+    }
+    if (signal !== undefined) this.destination.next(signal);
+  }
 }

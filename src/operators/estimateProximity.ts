@@ -1,4 +1,4 @@
-import { Observable, type OperatorFunction } from "rxjs";
+import { Observable, type OperatorFunction, type Subscriber } from "rxjs";
 import type { Signal } from "../codec/Signal.ts";
 import {
   ProximityTracker,
@@ -6,6 +6,7 @@ import {
   type ProximitySummary,
   type ProximityTrackerOptions,
 } from "../kernels/ProximityTracker.ts";
+import { OperatorObserver } from "./OperatorObserver.ts";
 
 /**
  * Options of {@link estimateProximity}: those of `ProximityTracker` (calibration, smoothing,
@@ -68,26 +69,28 @@ export function estimateProximity(options: EstimateProximityOptions = {}): Opera
         // Without onSummary the tracker would retain summaries for takeSummary; push them instead.
         onSummary: emit !== "slices" ? next : () => {},
       });
-      return source.subscribe({
-        next(signal) {
-          try {
-            tracker.add(signal);
-          } catch (error) {
-            subscriber.error(error);
-          }
-        },
-        error(error) {
-          subscriber.error(error);
-        },
-        complete() {
-          try {
-            tracker.flush();
-          } catch (error) {
-            subscriber.error(error);
-            return;
-          }
-          subscriber.complete();
-        },
-      });
+      return source.subscribe(new ProximityObserver(subscriber, tracker));
     });
+}
+
+class ProximityObserver extends OperatorObserver<Signal, ProximityEvent> {
+  readonly #tracker: ProximityTracker;
+
+  constructor(destination: Subscriber<ProximityEvent>, tracker: ProximityTracker) {
+    super(destination);
+    this.#tracker = tracker;
+  }
+
+  next(signal: Signal): void {
+    if (this.stopped) return;
+    try {
+      this.#tracker.add(signal);
+    } catch (error) {
+      this.error(error);
+    }
+  }
+
+  protected override finish(): void {
+    this.#tracker.flush();
+  }
 }

@@ -1,6 +1,7 @@
-import { Observable, type OperatorFunction } from "rxjs";
+import { Observable, type OperatorFunction, type Subscriber } from "rxjs";
 import { DwellMeter, dwellMeterOptions, type DwellMeterOptions, type WindowDwell } from "../kernels/DwellMeter.ts";
 import type { ClassifiedSession } from "../kernels/VisitClassifier.ts";
+import { OperatorObserver } from "./OperatorObserver.ts";
 
 /**
  * Options of {@link measureDwell}: those of `DwellMeter` plus the late side channel.
@@ -29,26 +30,29 @@ export function measureDwell(options: MeasureDwellOptions = {}): OperatorFunctio
   dwellMeterOptions(meterOptions); // validates eagerly
   if (onLate !== undefined && typeof onLate !== "function") throw new TypeError("onLate must be a function");
   return (source) =>
-    new Observable<WindowDwell>((subscriber) => {
-      const meter = new DwellMeter(meterOptions, (d) => subscriber.next(d), onLate);
-      return source.subscribe({
-        next(session) {
-          try {
-            meter.push(session);
-          } catch (error) {
-            subscriber.error(error);
-          }
-        },
-        error: (error: unknown) => subscriber.error(error),
-        complete() {
-          try {
-            meter.flush();
-          } catch (error) {
-            subscriber.error(error);
-            return;
-          }
-          subscriber.complete();
-        },
-      });
-    });
+    new Observable<WindowDwell>((subscriber) =>
+      source.subscribe(new DwellObserver(subscriber, new DwellMeter(meterOptions, (d) => subscriber.next(d), onLate))),
+    );
+}
+
+class DwellObserver extends OperatorObserver<ClassifiedSession, WindowDwell> {
+  readonly #meter: DwellMeter;
+
+  constructor(destination: Subscriber<WindowDwell>, meter: DwellMeter) {
+    super(destination);
+    this.#meter = meter;
+  }
+
+  next(session: ClassifiedSession): void {
+    if (this.stopped) return;
+    try {
+      this.#meter.push(session);
+    } catch (error) {
+      this.error(error);
+    }
+  }
+
+  protected override finish(): void {
+    this.#meter.flush();
+  }
 }

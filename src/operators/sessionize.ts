@@ -1,7 +1,8 @@
-import { Observable, type OperatorFunction } from "rxjs";
+import { Observable, type OperatorFunction, type Subscriber } from "rxjs";
 import type { Signal } from "../codec/Signal.ts";
 import type { Session } from "../kernels/Session.ts";
 import { SessionTracker, sessionTrackerOptions, type SessionTrackerOptions } from "../kernels/SessionTracker.ts";
+import { OperatorObserver } from "./OperatorObserver.ts";
 
 /**
  * Options of {@link sessionize}: those of `SessionTracker` (`gapMs`, `allowedLatenessMs`,
@@ -39,29 +40,34 @@ export function sessionize(options: SessionizeOptions = {}): OperatorFunction<Si
   sessionTrackerOptions(trackerOptions); // validates eagerly
   if (onLate !== undefined && typeof onLate !== "function") throw new TypeError("onLate must be a function");
   return (source) =>
-    new Observable<Session>((subscriber) => {
-      const tracker = new SessionTracker(trackerOptions, {
-        session: (s) => subscriber.next(s),
-        ...(onLate === undefined ? {} : { late: onLate }),
-      });
-      return source.subscribe({
-        next(signal) {
-          try {
-            tracker.push(signal);
-          } catch (error) {
-            subscriber.error(error);
-          }
-        },
-        error: (error: unknown) => subscriber.error(error),
-        complete() {
-          try {
-            tracker.flush();
-          } catch (error) {
-            subscriber.error(error);
-            return;
-          }
-          subscriber.complete();
-        },
-      });
-    });
+    new Observable<Session>((subscriber) =>
+      source.subscribe(
+        new SessionizeObserver(subscriber, new SessionTracker(trackerOptions, {
+          session: (s) => subscriber.next(s),
+          ...(onLate === undefined ? {} : { late: onLate }),
+        })),
+      ),
+    );
+}
+
+class SessionizeObserver extends OperatorObserver<Signal, Session> {
+  readonly #tracker: SessionTracker;
+
+  constructor(destination: Subscriber<Session>, tracker: SessionTracker) {
+    super(destination);
+    this.#tracker = tracker;
+  }
+
+  next(signal: Signal): void {
+    if (this.stopped) return;
+    try {
+      this.#tracker.push(signal);
+    } catch (error) {
+      this.error(error);
+    }
+  }
+
+  protected override finish(): void {
+    this.#tracker.flush();
+  }
 }
