@@ -249,10 +249,13 @@ class LineReader {
 
   chunk(chunk: string): void {
     const text = this.#rest === "" ? chunk : this.#rest + chunk;
+    // Files with LF endings (the usual case) skip the per-line look for CRs.
+    const crs = text.indexOf("\r") !== -1;
     let start = 0;
     let nl = text.indexOf("\n");
     while (nl !== -1) {
-      this.#segment(text.slice(start, nl));
+      if (crs) this.#segment(text.slice(start, nl));
+      else this.#line(text.slice(start, nl));
       start = nl + 1;
       nl = text.indexOf("\n", start);
     }
