@@ -180,9 +180,16 @@ export class Analyzer {
         this.#dwell.push(s);
       },
     });
+    const proximity = this.#proximity;
     this.#tracker = new SessionTracker(sessionOptions, {
       session: (s) => this.#onSession(s),
       ...(options.onLate === undefined ? {} : { late: options.onLate }),
+      // The proximity tracker follows the session tracker's event-time order (same lateness)
+      // instead of buffering every signal a second time; it sees each batch before the sessions
+      // it belongs to close, so takeSummary finds their proximity complete.
+      ...(proximity === undefined
+        ? {}
+        : { released: (shopId: number, signals: readonly Signal[], watermark: number) => proximity.addReleased(shopId, signals, watermark) }),
     });
   }
 
@@ -212,15 +219,13 @@ export class Analyzer {
   pushSignal(signal: Signal): void {
     if (this.#finished !== undefined) throw new Error("Analyzer: push after finish");
     if (this.#quality !== undefined) updateDataQuality(this.#quality, signal);
-    this.#proximity?.add(signal);
     this.#tracker.push(signal);
   }
 
   /** Flushes every stage and returns the result (once; later calls return the same result). */
   finish(): AnalyzeResult {
     if (this.#finished !== undefined) return this.#finished;
-    // Proximity first, in pull mode: its sessions wait to be taken by the tracker's.
-    this.#proximity?.flush();
+    // Also ends the proximity tracker's input, shop by shop, before the last sessions close.
     this.#tracker.flush();
     this.#classifier.flush();
     this.#days.flush();

@@ -417,22 +417,7 @@ export class ProximityTracker {
    * May call `onSlice` / `onSummary` synchronously for slices and sessions it completes.
    */
   add(signal: Signal): boolean {
-    let shop = this.#lastShop;
-    if (shop === undefined || shop.shopId !== signal.shopId) {
-      shop = this.#shops.get(signal.shopId);
-      if (shop === undefined) {
-        shop = {
-          shopId: signal.shopId,
-          devices: new Map(),
-          lane: new EventTimeReorder({ allowedLatenessMs: this.#latenessMs, order: proximityOrder }),
-          sweptSlice: Number.NEGATIVE_INFINITY,
-          firstDevice: undefined,
-          lastDevice: undefined,
-        };
-        this.#shops.set(signal.shopId, shop);
-      }
-      this.#lastShop = shop;
-    }
+    const shop = this.#shopOf(signal.shopId);
     const lane = shop.lane;
     const before = lane.watermark;
     if (!lane.add(signal)) {
@@ -459,13 +444,70 @@ export class ProximityTracker {
   flush(): void {
     for (const shop of this.#shops.values()) {
       this.#release(shop, Number.POSITIVE_INFINITY);
-      for (const d of shop.devices.values()) {
-        if (d.open) this.#closeSession(d);
-        if (d.pending.length === 0) this.#forget(d);
-      }
-      // Later signals must not reach back into what was just closed.
-      if (shop.lane.maxSeen > shop.lane.watermark) shop.lane.watermark = shop.lane.maxSeen;
+      this.#closeShop(shop);
     }
+  }
+
+  /**
+   * Instead of {@link add}: takes one shop's signals that another tracker's event-time rule
+   * released — in its canonical order, with the same `allowedLatenessMs` — as
+   * `SessionSink.released` hands them over, then moves the shop to `watermark` (finishing
+   * slices and sessions it passed); `Infinity` ends the shop's input, as {@link flush} does.
+   * The results are those of `add`ing the same signals (per device both orders agree), without
+   * a second reorder buffer. Use one way of feeding per tracker; late signals never reach it, so
+   * `stats.late` stays 0.
+   *
+   * @example
+   * const proximity = new ProximityTracker();
+   * const sessions = new SessionTracker({}, {
+   *   released: (shopId, signals, watermark) => proximity.addReleased(shopId, signals, watermark),
+   *   session: (s) => console.log(s.device, proximity.takeSummary(s.shopId, s.device, s.start, s.end)?.closestZone),
+   * });
+   * for (const signal of signals) sessions.push(signal);
+   * sessions.flush();
+   */
+  addReleased(shopId: number, signals: readonly Signal[], watermark: number): void {
+    const shop = this.#shopOf(shopId);
+    for (let i = 0; i < signals.length; i++) this.#process(shop, signals[i] as Signal);
+    if (watermark === Number.POSITIVE_INFINITY) {
+      this.#closeShop(shop);
+      return;
+    }
+    if (watermark > shop.lane.watermark) shop.lane.watermark = watermark;
+    const slice = Math.floor(watermark / this.#sliceMs);
+    if (slice > shop.sweptSlice) {
+      shop.sweptSlice = slice;
+      this.#sweep(shop, watermark);
+    }
+  }
+
+  #shopOf(shopId: number): ShopState {
+    let shop = this.#lastShop;
+    if (shop !== undefined && shop.shopId === shopId) return shop;
+    shop = this.#shops.get(shopId);
+    if (shop === undefined) {
+      shop = {
+        shopId,
+        devices: new Map(),
+        lane: new EventTimeReorder({ allowedLatenessMs: this.#latenessMs, order: proximityOrder }),
+        sweptSlice: Number.NEGATIVE_INFINITY,
+        firstDevice: undefined,
+        lastDevice: undefined,
+      };
+      this.#shops.set(shopId, shop);
+    }
+    this.#lastShop = shop;
+    return shop;
+  }
+
+  // End of a shop's input: closes every session; devices with nothing to take are forgotten.
+  #closeShop(shop: ShopState): void {
+    for (const d of shop.devices.values()) {
+      if (d.open) this.#closeSession(d);
+      if (d.pending.length === 0) this.#forget(d);
+    }
+    // Later signals must not reach back into what was just closed.
+    if (shop.lane.maxSeen > shop.lane.watermark) shop.lane.watermark = shop.lane.maxSeen;
   }
 
   /**

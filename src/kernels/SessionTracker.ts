@@ -98,6 +98,15 @@ export interface SessionSink {
    * already be closed, so it is not used. Not called for a late signal when omitted (it is still counted).
    */
   late?(signal: Signal, watermark: number): void;
+  /**
+   * The signals of one shop the watermark just released, in canonical order, before the tracker
+   * applies them; `watermark` is the shop's new watermark (`Infinity` when flushing). Called on
+   * every advance of a shop's watermark, also with no signals. For a second tracker to follow
+   * the same event-time order without a reorder buffer of its own (`analyze()` feeds its
+   * `ProximityTracker` this way, see `ProximityTracker.addReleased`). The array is reused: copy
+   * what must outlive the call, and do not push into this tracker from it.
+   */
+  released?(shopId: number, signals: readonly Signal[], watermark: number): void;
 }
 
 /**
@@ -196,6 +205,9 @@ export class SessionTracker {
   readonly #gap: number;
   readonly #lateness: number;
   readonly #kalman: ResolvedKalmanFilterOptions;
+  /** Whether the sink observes released signals (`sink.released`), and the batch handed to it. */
+  readonly #observed: boolean;
+  readonly #batch: Signal[] = [];
   readonly #shops = new Map<number, ShopState>();
   #lastShop: ShopState | undefined;
   #signals = 0;
@@ -210,7 +222,9 @@ export class SessionTracker {
   constructor(options: SessionTrackerOptions, sink: SessionSink) {
     this.options = sessionTrackerOptions(options);
     if (typeof sink?.session !== "function") throw new TypeError("SessionTracker needs a sink with a session() method");
+    if (sink.released !== undefined && typeof sink.released !== "function") throw new TypeError("sink.released must be a function");
     this.#sink = sink;
+    this.#observed = sink.released !== undefined;
     this.#gap = this.options.gapMs;
     this.#lateness = this.options.allowedLatenessMs;
     this.#kalman = this.options.smoothing;
@@ -279,17 +293,32 @@ export class SessionTracker {
    */
   flush(): void {
     for (const shop of this.#shops.values()) {
-      const lane = shop.lane;
-      for (let s = lane.take(Infinity); s !== undefined; s = lane.take(Infinity)) this.#apply(shop, s);
+      this.#applyReleased(shop, Number.POSITIVE_INFINITY);
       this.#closeUntil(shop, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
     }
+    this.#batch.length = 0;
   }
 
   // Releases buffered signals below the watermark in order, then closes what the watermark passed.
   #advance(shop: ShopState, watermark: number): void {
-    const lane = shop.lane;
-    for (let s = lane.take(watermark); s !== undefined; s = lane.take(watermark)) this.#apply(shop, s);
+    this.#applyReleased(shop, watermark);
     this.#closeUntil(shop, watermark, watermark);
+  }
+
+  // Applies the shop's held signals earlier than `until`, showing them to `sink.released` first.
+  #applyReleased(shop: ShopState, until: number): void {
+    const lane = shop.lane;
+    if (!this.#observed) {
+      for (let s = lane.take(until); s !== undefined; s = lane.take(until)) this.#apply(shop, s);
+      return;
+    }
+    const batch = this.#batch;
+    let n = 0;
+    for (let s = lane.take(until); s !== undefined; s = lane.take(until)) batch[n++] = s;
+    // Shrinking a small array keeps its storage, so a reused batch allocates nothing.
+    batch.length = n;
+    this.#sink.released!(shop.shopId, batch, until);
+    for (let i = 0; i < n; i++) this.#apply(shop, batch[i]!);
   }
 
   // Applies one signal in canonical order: every signal before it has been applied.

@@ -9,6 +9,7 @@ import {
   type ProximityTrackerOptions,
 } from "../../src/kernels/ProximityTracker.ts";
 import { distanceToRssi, pathLossOptions, rssiToDistance } from "../../src/kernels/pathLoss.ts";
+import { SessionTracker } from "../../src/kernels/SessionTracker.ts";
 
 const A = "b8:27:eb:00:00:0a";
 const B = "b8:27:eb:00:00:0b";
@@ -261,6 +262,33 @@ describe("ProximityTracker", () => {
             .sort((x, y) => x.distanceM - y.distanceM || (x.sensor < y.sensor ? -1 : 1));
           expect({ sensor: slices[i]!.sensor, distanceM: slices[i]!.distanceM }).toEqual(ranked[0]);
         });
+      }),
+    );
+  });
+
+  it("property: fed through SessionSink.released (addReleased), it gives what add gives", () => {
+    const latenessMs = 30_000;
+    fc.assert(
+      fc.property(stream, fc.array(fc.integer({ min: 0, max: 2 * latenessMs })), (signals, jitter) => {
+        // Arrival up to twice the lateness late, so some signals are late and never reach addReleased.
+        const arrival = signals
+          .map((s, i) => ({ s, key: s.time + (jitter[i % Math.max(1, jitter.length)] ?? 0), i }))
+          .sort((a, b) => a.key - b.key || a.i - b.i)
+          .map((x) => x.s);
+        const options = { gapMs: 60_000, idleMs: 120_000, allowedLatenessMs: latenessMs };
+        const direct = run(arrival, options);
+        const slices: ProximitySlice[] = [];
+        const summaries: ProximitySummary[] = [];
+        const follower = new ProximityTracker({ ...options, onSlice: (s) => slices.push(s), onSummary: (s) => summaries.push(s) });
+        const sessions = new SessionTracker(
+          { gapMs: 60_000, allowedLatenessMs: latenessMs },
+          { session: () => {}, released: (shopId, batch, watermark) => follower.addReleased(shopId, batch, watermark) },
+        );
+        for (const s of arrival) sessions.push(s);
+        sessions.flush();
+        expect(sortSlices(summaries)).toEqual(sortSlices(direct.summaries));
+        expect(sortSlices(slices)).toEqual(sortSlices(direct.slices));
+        expect(follower.stats.signals + sessions.stats.late).toBe(arrival.length);
       }),
     );
   });

@@ -109,6 +109,30 @@ describe("SessionTracker", () => {
     ]);
   });
 
+  it("shows each shop's released signals to sink.released, in canonical order, before applying them", () => {
+    const seen: [number, number[], number][] = [];
+    const applied: number[] = [];
+    const tracker = new SessionTracker(
+      { gapMs: 5 * MIN, allowedLatenessMs: MIN },
+      {
+        session: (s) => applied.push(s.end),
+        released: (shopId, signals, watermark) => seen.push([shopId, signals.map((s) => s.time), watermark]),
+      },
+    );
+    for (const t of [0, 2 * MIN, MIN, 10 * MIN]) tracker.push(sig(t));
+    expect(seen).toEqual([
+      [1, [], -MIN],
+      [1, [0], MIN],
+      [1, [MIN, 2 * MIN], 9 * MIN],
+    ]);
+    // The session 0 … 2 min closed once the watermark passed 7 min, after its last signals were shown.
+    expect(applied).toEqual([2 * MIN]);
+    tracker.flush();
+    expect(seen.at(-1)).toEqual([1, [10 * MIN], Infinity]);
+    expect(applied).toEqual([2 * MIN, 10 * MIN]);
+    expect(() => new SessionTracker({}, { session: () => {}, released: 1 as never })).toThrow(TypeError);
+  });
+
   it("validates options eagerly", () => {
     expect(() => sessionTrackerOptions({ gapMs: -1 })).toThrow(RangeError);
     expect(() => sessionTrackerOptions({ allowedLatenessMs: Number.NaN })).toThrow(RangeError);
