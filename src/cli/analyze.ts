@@ -1,5 +1,5 @@
 import { createReadStream } from "node:fs";
-import { Analyzer, type AnalyzeOptions, type AnalyzeResult, type AnalyzedSession, type ShopDaySummary } from "../analyze.ts";
+import { Analyzer, type AnalyzeOptions, type AnalyzeResult, type ShopDaySummary } from "../analyze.ts";
 import type { Client } from "../client/Client.ts";
 import type { InvalidRecord } from "../codec/decodeSignal.ts";
 import { assertTimeZone } from "../kernels/LocalCalendar.ts";
@@ -19,6 +19,7 @@ import {
 // Type only: the service path (client, source, rxjs, time zones) is imported when --shop is used,
 // so `--input` does not pay for loading it.
 import type { ClientDeps } from "./serviceClient.ts";
+import { sessionRecord } from "./sessionRecord.ts";
 
 const flags = {
   shop: { type: "string" },
@@ -361,34 +362,12 @@ async function readService(
 }
 
 function* ndjsonRows(result: AnalyzeResult): Iterable<unknown> {
-  for (const s of result.sessions) yield sessionRow(s);
+  for (const s of result.sessions) yield sessionRecord(s);
   for (const d of result.days) yield summaryRow(d);
   if (result.quality !== undefined) {
     const { type: _type, ...quality } = result.quality;
     yield { type: "quality", ...quality, lateSessions: result.lateSessions };
   }
-}
-
-function sessionRow(s: AnalyzedSession): Record<string, unknown> {
-  return {
-    type: "session",
-    shopId: s.shopId,
-    device: s.device,
-    start: s.start,
-    end: s.end,
-    date: s.date,
-    dwellMs: s.dwellMs,
-    estimatedDwellMs: Math.round(s.estimatedDwellMs),
-    signals: s.signalCount,
-    kind: s.kind,
-    randomized: s.randomized,
-    vendor: s.vendor ?? null,
-    peakRssi: round1(s.peakSmoothedRssi),
-    nearestSensor: s.nearestSensor,
-    closestZone: s.proximity?.closestZone ?? null,
-    closestDistanceM: s.proximity === undefined ? null : round1(s.proximity.closestDistanceM),
-    late: s.late,
-  };
 }
 
 function summaryRow(d: ShopDaySummary): Record<string, unknown> {
@@ -484,10 +463,6 @@ function timeFlag(
   const ms = date !== null ? new TZDate(Number(date[1]), Number(date[2]) - 1, Number(date[3]), timeZone).getTime() : Date.parse(value);
   if (!Number.isFinite(ms)) throw new UsageError(`${name} must be an ISO 8601 date or date-time, got ${JSON.stringify(value)}`);
   return ms;
-}
-
-function round1(x: number): number | null {
-  return Number.isFinite(x) ? Math.round(x * 10) / 10 : null;
 }
 
 function roundOrNull(x: number): number | null {

@@ -8,6 +8,7 @@ import type { HtmlReportInput, ReportShop } from "../report/htmlReport.ts";
 import type { ZoneTimeRow } from "../report/proximityZonesChart.ts";
 import type { TruthVisit } from "../sim/World.ts";
 import { alignTable, int, minutes, moneyFormat, pct } from "./demoFormat.ts";
+import { sessionRecord } from "./sessionRecord.ts";
 
 /**
  * The day's point-of-sale figures of one shop, as the demo uploaded them.
@@ -289,7 +290,7 @@ export function csvCell(text: string): string {
  * One `sessions.ndjson` line per classified session, with the fields and names of the session
  * lines of `footfall analyze --format ndjson`: `type: "session"`, shopId, device, start/end
  * (epoch ms), local date, dwell (observed and estimated, ms), signals, kind, randomized MAC,
- * vendor, peak smoothed RSSI (dBm), nearest sensor, late.
+ * vendor, peak smoothed RSSI (dBm), nearest sensor, late (see {@link sessionRecord}).
  *
  * @example
  * for (const line of sessionLines(results)) stream.write(line);
@@ -297,23 +298,7 @@ export function csvCell(text: string): string {
 export function* sessionLines(results: readonly DemoShopResult[]): Generator<string> {
   for (const r of results) {
     for (const s of r.sessions) {
-      yield `${JSON.stringify({
-        type: "session",
-        shopId: s.shopId,
-        device: s.device,
-        start: s.start,
-        end: s.end,
-        date: s.date,
-        dwellMs: s.dwellMs,
-        estimatedDwellMs: Math.round(s.estimatedDwellMs),
-        signals: s.signalCount,
-        kind: s.kind,
-        randomized: s.randomized,
-        vendor: s.vendor ?? null,
-        peakRssi: Math.round(s.peakSmoothedRssi * 10) / 10,
-        nearestSensor: s.nearestSensor,
-        late: s.late,
-      })}\n`;
+      yield `${JSON.stringify(sessionRecord(s))}\n`;
     }
   }
 }
