@@ -450,25 +450,25 @@ export class ProximityTracker {
 
   /**
    * Instead of {@link add}: takes one shop's signals that another tracker's event-time rule
-   * released — in its canonical order, with the same `allowedLatenessMs` — as
-   * `SessionSink.released` hands them over, then moves the shop to `watermark` (finishing
-   * slices and sessions it passed); `Infinity` ends the shop's input, as {@link flush} does.
-   * The results are those of `add`ing the same signals (per device both orders agree), without
+   * released — `signals[0 … count − 1]`, in its canonical order, with the same
+   * `allowedLatenessMs` — as `SessionSink.released` hands them over, then moves the shop to
+   * `watermark` (finishing slices and sessions it passed); `Infinity` ends the shop's input, as
+   * {@link flush} does. The results are those of `add`ing the same signals (per device both orders agree), without
    * a second reorder buffer. Use one way of feeding per tracker; late signals never reach it, so
    * `stats.late` stays 0.
    *
    * @example
    * const proximity = new ProximityTracker();
    * const sessions = new SessionTracker({}, {
-   *   released: (shopId, signals, watermark) => proximity.addReleased(shopId, signals, watermark),
+   *   released: (shopId, signals, count, watermark) => proximity.addReleased(shopId, signals, count, watermark),
    *   session: (s) => console.log(s.device, proximity.takeSummary(s.shopId, s.device, s.start, s.end)?.closestZone),
    * });
    * for (const signal of signals) sessions.push(signal);
    * sessions.flush();
    */
-  addReleased(shopId: number, signals: readonly Signal[], watermark: number): void {
+  addReleased(shopId: number, signals: readonly Signal[], count: number, watermark: number): void {
     const shop = this.#shopOf(shopId);
-    for (let i = 0; i < signals.length; i++) this.#process(shop, signals[i] as Signal);
+    for (let i = 0; i < count; i++) this.#process(shop, signals[i] as Signal);
     if (watermark === Number.POSITIVE_INFINITY) {
       this.#closeShop(shop);
       return;

@@ -99,14 +99,15 @@ export interface SessionSink {
    */
   late?(signal: Signal, watermark: number): void;
   /**
-   * The signals of one shop the watermark just released, in canonical order, before the tracker
-   * applies them; `watermark` is the shop's new watermark (`Infinity` when flushing). Called on
-   * every advance of a shop's watermark, also with no signals. For a second tracker to follow
-   * the same event-time order without a reorder buffer of its own (`analyze()` feeds its
-   * `ProximityTracker` this way, see `ProximityTracker.addReleased`). The array is reused: copy
-   * what must outlive the call, and do not push into this tracker from it.
+   * The signals of one shop the watermark just released — `signals[0 … count − 1]`, in canonical
+   * order — before the tracker applies them; `watermark` is the shop's new watermark (`Infinity`
+   * when flushing). Called on every advance of a shop's watermark, also with no signals. For a
+   * second tracker to follow the same event-time order without a reorder buffer of its own
+   * (`analyze()` feeds its `ProximityTracker` this way, see `ProximityTracker.addReleased`). The
+   * array is reused and may hold more than `count` entries: copy what must outlive the call, and
+   * do not push into this tracker from it.
    */
-  released?(shopId: number, signals: readonly Signal[], watermark: number): void;
+  released?(shopId: number, signals: readonly Signal[], count: number, watermark: number): void;
 }
 
 /**
@@ -312,12 +313,11 @@ export class SessionTracker {
       for (let s = lane.take(until); s !== undefined; s = lane.take(until)) this.#apply(shop, s);
       return;
     }
+    // Reused, with a count instead of a length: setting an array's length costs more than the rest.
     const batch = this.#batch;
     let n = 0;
     for (let s = lane.take(until); s !== undefined; s = lane.take(until)) batch[n++] = s;
-    // Shrinking a small array keeps its storage, so a reused batch allocates nothing.
-    batch.length = n;
-    this.#sink.released!(shop.shopId, batch, until);
+    this.#sink.released!(shop.shopId, batch, n, until);
     for (let i = 0; i < n; i++) this.#apply(shop, batch[i]!);
   }
 

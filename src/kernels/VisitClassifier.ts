@@ -210,7 +210,11 @@ export function visitOrPass(
  * const sink: ClassifiedSessionSink = { session: (s) => out.push(s) };
  */
 export interface ClassifiedSessionSink {
-  session(session: ClassifiedSession): void;
+  /**
+   * One classified session; `source` is the very `Session` object that was pushed, so a caller
+   * can find what it kept for it (in a Map keyed by the object) without building keys.
+   */
+  session(session: ClassifiedSession, source: Session): void;
 }
 
 // Presence of one device on one local day, ms.
@@ -396,7 +400,7 @@ export class VisitClassifier {
       }
       const complete = i + 1 < sessions.length ? s.start : day.day.end;
       if (complete > shop.complete) shop.complete = complete;
-      this.#sink.session(classified(s, kind, day.day.date, shop.complete, false, shop.visitorRssi));
+      this.#sink.session(classified(s, kind, day.day.date, shop.complete, false, shop.visitorRssi), s);
     }
     if (day.day.end > shop.closedUntil) shop.closedUntil = day.day.end;
     if (day.day.end > shop.complete) shop.complete = day.day.end;
@@ -410,7 +414,7 @@ export class VisitClassifier {
       const opening = overlap(s.start, s.end, day.start + this.#openFromMs, day.start + this.#openToMs);
       kind = opening >= this.#staffMs ? "staff" : visitOrPass(s, { minDwellMs: this.options.minDwellMs, visitorRssi: shop.visitorRssi });
     }
-    this.#sink.session(classified(s, kind, day.date, shop.complete, true, shop.visitorRssi));
+    this.#sink.session(classified(s, kind, day.date, shop.complete, true, shop.visitorRssi), s);
   }
 
   #coversADay(s: Session): boolean {

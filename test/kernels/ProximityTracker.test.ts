@@ -282,7 +282,7 @@ describe("ProximityTracker", () => {
         const follower = new ProximityTracker({ ...options, onSlice: (s) => slices.push(s), onSummary: (s) => summaries.push(s) });
         const sessions = new SessionTracker(
           { gapMs: 60_000, allowedLatenessMs: latenessMs },
-          { session: () => {}, released: (shopId, batch, watermark) => follower.addReleased(shopId, batch, watermark) },
+          { session: () => {}, released: (shopId, batch, count, watermark) => follower.addReleased(shopId, batch, count, watermark) },
         );
         for (const s of arrival) sessions.push(s);
         sessions.flush();

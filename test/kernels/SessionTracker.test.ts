@@ -116,7 +116,7 @@ describe("SessionTracker", () => {
       { gapMs: 5 * MIN, allowedLatenessMs: MIN },
       {
         session: (s) => applied.push(s.end),
-        released: (shopId, signals, watermark) => seen.push([shopId, signals.map((s) => s.time), watermark]),
+        released: (shopId, signals, count, watermark) => seen.push([shopId, signals.slice(0, count).map((s) => s.time), watermark]),
       },
     );
     for (const t of [0, 2 * MIN, MIN, 10 * MIN]) tracker.push(sig(t));

@@ -84,6 +84,21 @@ describe("VisitClassifier", () => {
     ]);
   });
 
+  it("hands the sink the pushed Session object with each classified session, late ones too", () => {
+    const day0 = session(D0 + 12 * H, D0 + 12 * H + 20 * MIN, { complete: D0 });
+    const later = session(D0 + DAY + 7 * H, D0 + DAY + 7 * H + 10 * MIN, { complete: D0, watermark: D0 + DAY + 7 * H });
+    const straggler = session(D0, D0 + 2 * DAY - H, { device: "aa:00:00:00:00:09" });
+    const pairs: [ClassifiedSession, Session][] = [];
+    const c = new VisitClassifier({ timeZone: "UTC", visitorRssi: -65, maxDayWaitMs: 6 * H }, { session: (s, source) => pairs.push([s, source]) });
+    for (const s of [day0, later, straggler]) c.push(s);
+    c.flush();
+    expect(pairs.map(([, source]) => source)).toEqual([day0, straggler, later]);
+    for (const [s, source] of pairs) {
+      expect([day0, later, straggler]).toContain(source);
+      expect([s.device, s.start, s.end]).toEqual([source.device, source.start, source.end]);
+    }
+  });
+
   it("learns the threshold per shop from bimodal data when visitorRssi is auto", () => {
     const sessions: Session[] = [];
     // Deterministic spread: insiders around −55 dBm, people at the window around −78 dBm.
