@@ -297,9 +297,20 @@ interface ShopState {
    */
   firstDevice: DeviceState | undefined;
   lastDevice: DeviceState | undefined;
+  /**
+   * The device of the last signal processed: the signals of one probe heard by several sensors
+   * come one after another and then skip the Map lookup.
+   */
+  recent: DeviceState | undefined;
 }
 
 const NO_SLICE = Number.NaN;
+
+/**
+ * The timeline of a device between sessions: every session starts a fresh array (entries are
+ * only added while a session is open), so closed ones share this frozen empty one.
+ */
+const NO_TIMELINE = Object.freeze([]) as unknown as ProximityTimelineEntry[];
 
 /**
  * Per-device proximity in event time: smoothed RSSI per (shop, device, sensor), per time slice
@@ -493,6 +504,7 @@ export class ProximityTracker {
         sweptSlice: Number.NEGATIVE_INFINITY,
         firstDevice: undefined,
         lastDevice: undefined,
+        recent: undefined,
       };
       this.#shops.set(shopId, shop);
     }
@@ -574,7 +586,8 @@ export class ProximityTracker {
     this.#signals++;
     const time = signal.time;
     const devices = shop.devices;
-    let d = devices.get(signal.device);
+    let d = shop.recent;
+    if (d === undefined || d.device !== signal.device) d = devices.get(signal.device);
     if (d === undefined) {
       d = newDevice(signal.shopId, signal.device);
       devices.set(signal.device, d);
@@ -586,6 +599,7 @@ export class ProximityTracker {
     } else if (d.open && time > d.last + this.#gapMs) {
       this.#closeSession(d);
     }
+    shop.recent = d;
     if (!d.open) {
       d.open = true;
       d.first = time;
@@ -753,7 +767,8 @@ export class ProximityTracker {
       timeline: d.timeline,
       timelineTruncated: d.timelineTruncated,
     };
-    d.timeline = [];
+    // The summary keeps the array; the next session of the device starts a new one.
+    d.timeline = NO_TIMELINE;
     if (this.#onSummary !== undefined) this.#onSummary(summary);
     else d.pending.push(summary);
   }
@@ -779,6 +794,7 @@ export class ProximityTracker {
     const shop = this.#shops.get(d.shopId);
     if (shop?.devices.delete(d.device) !== true) return;
     this.#devices--;
+    if (shop.recent === d) shop.recent = undefined;
     // Unlinked, `d.nextDevice` is left as it was, so a #sweep standing on `d` goes on to its successor.
     const prev = d.prevDevice;
     const next = d.nextDevice;
@@ -814,7 +830,7 @@ function newDevice(shopId: number, device: string): DeviceState {
     closestDistanceM: Number.POSITIVE_INFINITY,
     closestRssi: Number.NaN,
     closestTime: Number.NaN,
-    timeline: [],
+    timeline: NO_TIMELINE,
     timelineTruncated: false,
     pending: [],
     prevDevice: undefined,
@@ -868,7 +884,18 @@ function sensorZoneList(sensors: readonly string[], ms: readonly number[]): Sens
   for (let i = 0; i < sensors.length; i++) {
     out.push({ sensor: sensors[i] as string, immediate: ms[i * 3] as number, near: ms[i * 3 + 1] as number, far: ms[i * 3 + 2] as number });
   }
-  return out.sort((a, b) => (a.sensor < b.sensor ? -1 : a.sensor > b.sensor ? 1 : 0));
+  // Insertion sort by MAC (sensors are distinct): a session has one to a few nearest sensors, and
+  // Array.prototype.sort allocates a work copy and a comparator per session.
+  for (let i = 1; i < out.length; i++) {
+    const x = out[i] as SensorZoneMs;
+    let j = i;
+    while (j > 0 && (out[j - 1] as SensorZoneMs).sensor > x.sensor) {
+      out[j] = out[j - 1] as SensorZoneMs;
+      j--;
+    }
+    out[j] = x;
+  }
+  return out;
 }
 
 function mergeSensorZones(a: readonly SensorZoneMs[], b: readonly SensorZoneMs[]): SensorZoneMs[] {

@@ -166,6 +166,12 @@ interface ShopState {
   /** Watermark and reorder buffer, in canonical order (see `canonicalSignalOrder`). */
   readonly lane: EventTimeReorder;
   readonly open: Map<string, OpenSession>;
+  /**
+   * The open session of the last signal applied: a probe heard by several sensors gives
+   * consecutive signals of one device (device is the second key of the canonical order), which
+   * then skip the Map lookup.
+   */
+  recent: OpenSession | undefined;
   endHead: OpenSession | undefined;
   endTail: OpenSession | undefined;
   startHead: OpenSession | undefined;
@@ -268,6 +274,7 @@ export class SessionTracker {
           shopId: signal.shopId,
           lane: new EventTimeReorder({ allowedLatenessMs: this.#lateness }),
           open: new Map(),
+          recent: undefined,
           endHead: undefined,
           endTail: undefined,
           startHead: undefined,
@@ -327,7 +334,8 @@ export class SessionTracker {
     // Sessions that cannot reach t close first, so emission order follows `end` exactly.
     const oldest = shop.endHead;
     if (oldest !== undefined && oldest.end + this.#gap < t) this.#closeUntil(shop, t, t);
-    let open = shop.open.get(s.device);
+    let open = shop.recent;
+    if (open === undefined || open.device !== s.device) open = shop.open.get(s.device);
     if (open === undefined) {
       open = {
         device: s.device,
@@ -371,6 +379,7 @@ export class SessionTracker {
         shop.endTail = open;
       }
     }
+    shop.recent = open;
     const sensors = open.sensors;
     let acc: SensorAcc | undefined;
     for (let i = 0; i < sensors.length; i++) {
@@ -417,6 +426,7 @@ export class SessionTracker {
       if (ns === undefined) shop.startTail = ps;
       else ns.prevByStart = ps;
       shop.open.delete(open.device);
+      if (shop.recent === open) shop.recent = undefined;
       this.#openCount--;
       const oldest = shop.startHead;
       const complete = oldest === undefined || oldest.start > frontier ? frontier : oldest.start;
