@@ -120,7 +120,7 @@ export {
   defaultRunningTrimmedMean,
 } from "./kernels/trimmedMean.ts";
 export type { PathLossOptions, PathLossModel } from "./kernels/pathLoss.ts";
-export { rssiToDistance, distanceToRssi, pathLossOptions, defaultPathLoss } from "./kernels/pathLoss.ts";
+export { rssiToDistance, distanceToRssi, log10Distance, pathLossOptions, defaultPathLoss } from "./kernels/pathLoss.ts";
 export type { ProximityZone, ProximityZoneOptions, ResolvedProximityZoneOptions } from "./kernels/proximityZone.ts";
 export {
   proximityZone,
@@ -175,6 +175,8 @@ export type {
   SessionTrackerStats,
 } from "./kernels/SessionTracker.ts";
 export { SessionTracker, sessionTrackerOptions, defaultSessionTracker, estimatedDwell } from "./kernels/SessionTracker.ts";
+export type { EventTimeReorderOptions, SignalOrder } from "./kernels/EventTimeReorder.ts";
+export { EventTimeReorder, canonicalSignalOrder, defaultEventTimeReorder } from "./kernels/EventTimeReorder.ts";
 export type { LocalDay, WindowUnit } from "./kernels/LocalCalendar.ts";
 export { LocalCalendar, assertTimeZone } from "./kernels/LocalCalendar.ts";
 export type {
