@@ -1,28 +1,14 @@
-import { Writable } from "node:stream";
+import { fakeIo } from "./fakeIo.ts";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import { command } from "../../src/cli/analyze.ts";
-import type { CliIo } from "../../src/cli/common.ts";
 import { analyze } from "../../src/analyze.ts";
 import { startSimulator, type RunningSimulator } from "../../src/sim/startSimulator.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";
 import type { World } from "../../src/sim/World.ts";
-
-function fakeIo(env: Record<string, string | undefined> = {}) {
-  const text = { out: "", err: "" };
-  const sink = (key: "out" | "err") =>
-    new Writable({
-      write(chunk, _encoding, done) {
-        text[key] += String(chunk);
-        done();
-      },
-    });
-  const io: CliIo = { stdout: sink("out"), stderr: sink("err"), env, signal: new AbortController().signal };
-  return { io, text };
-}
 
 const lines = (text: string): Record<string, unknown>[] =>
   text

@@ -1,26 +1,12 @@
-import { Writable } from "node:stream";
+import { fakeIo } from "./fakeIo.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "../../src/client/Client.ts";
 import type { ClientOptions } from "../../src/client/createClient.ts";
 import { brandsCommand, command } from "../../src/cli/brands.ts";
 import { main } from "../../src/cli/main.ts";
-import type { CliIo } from "../../src/cli/common.ts";
 import { NetworkError } from "../../src/errors/NetworkError.ts";
 import { HttpError } from "../../src/errors/HttpError.ts";
 import { startSimulator, type RunningSimulator } from "../../src/sim/startSimulator.ts";
-
-function fakeIo(env: Record<string, string> = {}) {
-  const text = { out: "", err: "" };
-  const sink = (key: "out" | "err") =>
-    new Writable({
-      write(chunk, _encoding, done) {
-        text[key] += String(chunk);
-        done();
-      },
-    });
-  const io: CliIo = { stdout: sink("out"), stderr: sink("err"), env, signal: new AbortController().signal };
-  return { io, text };
-}
 
 /** A client whose every method fails the given way (for failures a simulator can't stage quickly). */
 function failingClient(error: Error): Client {

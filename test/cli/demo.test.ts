@@ -1,10 +1,9 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { fakeIo } from "./fakeIo.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Signal } from "../../src/codec/Signal.ts";
-import type { CliIo } from "../../src/cli/common.ts";
 import { UsageError } from "../../src/cli/common.ts";
 import { command, defaultDemoOptions, parseDemoFlags } from "../../src/cli/demo.ts";
 import { demoTimeline } from "../../src/cli/demoClock.ts";
@@ -18,25 +17,6 @@ import type { Session } from "../../src/kernels/Session.ts";
 import type { SignalPage } from "../../src/source/SignalPage.ts";
 import { expectSelfContained } from "../report/reportFixture.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";
-
-function fakeIo(options: { tty?: boolean; signal?: AbortSignal } = {}) {
-  const text = { out: "", err: "" };
-  const sink = (key: "out" | "err") => {
-    const w = new Writable({
-      write(chunk, _encoding, done) {
-        text[key] += String(chunk);
-        done();
-      },
-    }) as Writable & { isTTY?: boolean; columns?: number };
-    if (options.tty) {
-      w.isTTY = true;
-      w.columns = 200;
-    }
-    return w;
-  };
-  const io: CliIo = { stdout: sink("out"), stderr: sink("err"), env: {}, signal: options.signal ?? new AbortController().signal };
-  return { io, text };
-}
 
 const snap = (name: string, n: number, extra: Partial<ShopLiveSnapshot> = {}): ShopLiveSnapshot => ({
   shopId: 100 + n,
@@ -189,7 +169,7 @@ describe("dashboard rendering (made-up numbers)", () => {
   });
 
   it("redraws in place on a terminal and gives the cursor back", async () => {
-    const { io, text } = fakeIo({ tty: true });
+    const { io, text } = fakeIo({}, { tty: true });
     const dash = new TerminalDashboard(io.stderr, shops.length);
     dash.update(frame(shops));
     dash.log("footfall demo: sales uploaded");
@@ -355,7 +335,7 @@ describe("footfall demo, interrupted", () => {
     const dir = await mkdtemp(join(tmpdir(), "footfall-demo-stop-"));
     try {
       const controller = new AbortController();
-      const { io, text } = fakeIo({ signal: controller.signal });
+      const { io, text } = fakeIo({}, { signal: controller.signal });
       // Slow enough that the day is far from over when the signal comes.
       const running = main(["demo", "--shops", "1", "--hours", "10-12", "--speed", "600", "--out", dir], io);
       const started = Date.now();

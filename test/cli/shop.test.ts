@@ -1,24 +1,10 @@
-import { Writable } from "node:stream";
+import { fakeIo } from "./fakeIo.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "../../src/client/Client.ts";
 import { shopCommand } from "../../src/cli/shop.ts";
 import { main } from "../../src/cli/main.ts";
-import type { CliIo } from "../../src/cli/common.ts";
 import { AmbiguousBrandError } from "../../src/errors/AmbiguousBrandError.ts";
 import { startSimulator, type RunningSimulator } from "../../src/sim/startSimulator.ts";
-
-function fakeIo(env: Record<string, string> = {}) {
-  const text = { out: "", err: "" };
-  const sink = (key: "out" | "err") =>
-    new Writable({
-      write(chunk, _encoding, done) {
-        text[key] += String(chunk);
-        done();
-      },
-    });
-  const io: CliIo = { stdout: sink("out"), stderr: sink("err"), env, signal: new AbortController().signal };
-  return { io, text };
-}
 
 const SETTINGS = { FOOTFALL_BASE_URL: "http://svc.test", FOOTFALL_EMAIL: "a@b.test", FOOTFALL_TOKEN: "t" };
 

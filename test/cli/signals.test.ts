@@ -1,28 +1,13 @@
-import { Writable } from "node:stream";
+import { fakeIo } from "./fakeIo.ts";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import { command } from "../../src/cli/signals.ts";
-import type { CliIo } from "../../src/cli/common.ts";
 import { startSimulator, type RunningSimulator } from "../../src/sim/startSimulator.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";
 import type { World } from "../../src/sim/World.ts";
-
-function fakeIo(env: Record<string, string | undefined> = {}, signal = new AbortController().signal, onOut?: (chunk: string) => void) {
-  const text = { out: "", err: "" };
-  const sink = (key: "out" | "err") =>
-    new Writable({
-      write(chunk, _encoding, done) {
-        text[key] += String(chunk);
-        if (key === "out") onOut?.(String(chunk));
-        done();
-      },
-    });
-  const io: CliIo = { stdout: sink("out"), stderr: sink("err"), env, signal };
-  return { io, text };
-}
 
 const lines = (text: string): Record<string, unknown>[] =>
   text
@@ -122,9 +107,9 @@ describe("footfall signals", () => {
     const argv = ["signals", "backfill", "--shop", String(shopId), "--since", iso(world.startMs), "--limit", "50", "--checkpoint", checkpoint];
     const controller = new AbortController();
     let chunks = 0;
-    const first = fakeIo(env, controller.signal, () => {
+    const first = fakeIo(env, { signal: controller.signal, onOut: () => {
       if (++chunks === 3) controller.abort();
-    });
+    } });
     expect(await main(argv, first.io)).toBe(1);
     expect(first.text.err).toMatch(/interrupted .*resume/);
     const second = fakeIo(env);
@@ -151,11 +136,11 @@ describe("footfall signals", () => {
     expect(expected).toBeGreaterThan(10);
     const controller = new AbortController();
     let seen = 0;
-    const { io, text } = fakeIo(env, controller.signal, (chunk) => {
+    const { io, text } = fakeIo(env, { signal: controller.signal, onOut: (chunk) => {
       seen += chunk.split("\n").length - 1;
       // Once caught up, let it poll a few more times on the real port (nothing new), then stop it.
       if (seen >= expected) setTimeout(() => controller.abort(), 100);
-    });
+    } });
     const status = await main(["signals", "tail", "--shop", String(shopId), "--since", iso(since), "--poll-ms", "20"], io);
     expect(status).toBe(0);
     expect(text.err).toMatch(/interrupted/);
