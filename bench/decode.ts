@@ -8,7 +8,7 @@
 import ouiData from "oui-data" with { type: "json" };
 import { pathToFileURL } from "node:url";
 import { SignalDecoder } from "../src/codec/decodeSignal.ts";
-import { rate, timePair, type BenchRow } from "./lib.ts";
+import { hex2, prng, rate, timePair, type BenchRow } from "./lib.ts";
 
 const PAGES = 1000;
 const PAGE_SIZE = 200;
@@ -17,20 +17,6 @@ const DEVICES = 5000;
 const LOCAL_SHARE = 0.4;
 /** Vendors whose real prefixes the universal devices get (the usual suspects in a shop). */
 const VENDORS = ["Apple, Inc.", "Samsung Electronics Co.,Ltd", "Google, Inc.", "HUAWEI TECHNOLOGIES CO.,LTD", "Xiaomi Communications Co Ltd", "OnePlus Technology (Shenzhen) Co., Ltd", "Intel Corporate", "Sony Corporation"];
-
-/** mulberry32: a small seeded PRNG, so every run benches the same data. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const hex2 = (n: number): string => n.toString(16).padStart(2, "0");
 
 /** Deterministic pages of realistic records, as the JSON texts the service would send. */
 export function makePages(seed = 1): string[] {

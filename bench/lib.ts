@@ -136,3 +136,28 @@ export function rate(value: number, unit: string): string {
   if (value >= 1e3) return `${(value / 1e3).toFixed(2)} k ${unit}`;
   return `${value.toFixed(1)} ${unit}`;
 }
+
+/**
+ * mulberry32: a small seeded PRNG, so every run benches the same data. Uniform in [0, 1).
+ *
+ * @example
+ * const random = prng(1); random(); // same value on every run
+ */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * A byte as two lowercase hex digits (MAC octets).
+ *
+ * @example
+ * hex2(10); // "0a"
+ */
+export const hex2 = (n: number): string => n.toString(16).padStart(2, "0");

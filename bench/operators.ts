@@ -28,7 +28,7 @@ import { measureDwell } from "../src/operators/measureDwell.ts";
 import { estimateProximity } from "../src/operators/estimateProximity.ts";
 import type { VisitCounts } from "../src/kernels/VisitCounter.ts";
 import { handWrittenLoop } from "./baselines/handWrittenLoop.ts";
-import { rate, timePair, type BenchRow } from "./lib.ts";
+import { hex2, prng, rate, timePair, type BenchRow } from "./lib.ts";
 
 /** The whole chain over a source of raw records; resolves when it completes, with the daily counts. */
 export function runChain(source: Observable<unknown>): VisitCounts[] {
@@ -54,20 +54,6 @@ export function runChain(source: Observable<unknown>): VisitCounts[] {
   if (error !== undefined) throw error;
   return days;
 }
-
-/** Deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const hex2 = (n: number): string => n.toString(16).padStart(2, "0");
 
 /**
  * An endless-looking shop: devices arrive about every 4 s and stay 1–60 min (a few stay for
