@@ -99,6 +99,17 @@ describe("analyze", () => {
     );
   });
 
+  it("gives every session its proximity, also one followed by a quiet spell longer than the tracker's idle time", async () => {
+    // The next record comes 20 minutes later, so one watermark step releases, closes and
+    // (before the fix) aged the first session's summary past idleMs in the same sweep.
+    const records = [raw(D0, "f0:18:98:00:00:01", -44, 0), raw(D0 + 20 * MIN, "f0:18:98:00:00:02", -60, 1)];
+    const result = await analyze(records, { timeZone: "Asia/Seoul", quality: false });
+    expect(result.sessions.map((s) => [s.device, s.proximity?.closestSensor])).toEqual([
+      ["f0:18:98:00:00:01", "b8:27:eb:00:00:00"],
+      ["f0:18:98:00:00:02", "b8:27:eb:00:00:01"],
+    ]);
+  });
+
   it("accepts decoded signals, iterables and async iterables, and counts invalid records", async () => {
     const records = [raw(D0, "f0:18:98:00:00:01", -50, 1), raw(D0 + 4 * MIN, "f0:18:98:00:00:01", -52, 1), { row_key: "bad" }];
     async function* gen() {

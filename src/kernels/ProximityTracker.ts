@@ -190,8 +190,9 @@ export interface ProximityTrackerOptions {
    */
   readonly allowedLatenessMs?: number;
   /**
-   * A device not heard for longer than this (by the watermark) is forgotten, including a
-   * summary nobody took with {@link ProximityTracker.takeSummary}. Must exceed `gapMs`.
+   * Pull mode: a session summary nobody took with {@link ProximityTracker.takeSummary} for
+   * longer than this after its session closed (by the watermark, ms) is forgotten, and with it
+   * the idle device. Must exceed `gapMs`.
    * @default 900_000
    */
   readonly idleMs?: number;
@@ -280,6 +281,12 @@ interface DeviceState {
   timeline: ProximityTimelineEntry[];
   timelineTruncated: boolean;
   pending: ProximitySummary[];
+  /**
+   * The shop's watermark when the last session closed: untaken summaries age from here, not from
+   * the last signal, so a watermark that jumps further than `idleMs` at once (a quiet hour, late
+   * records arriving in a burst) cannot expire a summary in the sweep that closed it.
+   */
+  closedAt: number;
   /** Neighbours in the shop's device list, which keeps the Map's insertion order for #sweep. */
   prevDevice: DeviceState | undefined;
   nextDevice: DeviceState | undefined;
@@ -318,11 +325,11 @@ const NO_TIMELINE = Object.freeze([]) as unknown as ProximityTimelineEntry[];
  * approach, time per zone and a nearest-sensor timeline.
  *
  * State lives in one nested Map (shop → device) of plain objects and is bounded by active
- * devices: a session closes when the shop's watermark passes its last signal + `gapMs`, and a
- * device not heard for `idleMs` is forgotten. Each shop has its own watermark (newest time seen
- * − `allowedLatenessMs`) and a small sorted buffer, and signals are processed in canonical
- * event-time order, so the output does not depend on arrival order within the allowed lateness
- * nor on how shops are interleaved.
+ * devices: a session closes when the shop's watermark passes its last signal + `gapMs`, and the
+ * idle device is forgotten then (pull mode: once its summaries are taken, or `idleMs` later).
+ * Each shop has its own watermark (newest time seen − `allowedLatenessMs`) and a small sorted
+ * buffer, and signals are processed in canonical event-time order, so the output does not
+ * depend on arrival order within the allowed lateness nor on how shops are interleaved.
  *
  * Two ways to consume results:
  * - push: `onSlice` / `onSummary` callbacks (what `estimateProximity` uses);
@@ -479,12 +486,13 @@ export class ProximityTracker {
    */
   addReleased(shopId: number, signals: readonly Signal[], count: number, watermark: number): void {
     const shop = this.#shopOf(shopId);
+    // Raised first, so sessions these signals close are stamped with the watermark that closed them.
+    if (watermark !== Number.POSITIVE_INFINITY && watermark > shop.lane.watermark) shop.lane.watermark = watermark;
     for (let i = 0; i < count; i++) this.#process(shop, signals[i] as Signal);
     if (watermark === Number.POSITIVE_INFINITY) {
       this.#closeShop(shop);
       return;
     }
-    if (watermark > shop.lane.watermark) shop.lane.watermark = watermark;
     const slice = Math.floor(watermark / this.#sliceMs);
     if (slice > shop.sweptSlice) {
       shop.sweptSlice = slice;
@@ -514,12 +522,12 @@ export class ProximityTracker {
 
   // End of a shop's input: closes every session; devices with nothing to take are forgotten.
   #closeShop(shop: ShopState): void {
+    // Later signals must not reach back into what is closed here.
+    if (shop.lane.maxSeen > shop.lane.watermark) shop.lane.watermark = shop.lane.maxSeen;
     for (const d of shop.devices.values()) {
-      if (d.open) this.#closeSession(d);
+      if (d.open) this.#closeSession(d, shop.lane.watermark);
       if (d.pending.length === 0) this.#forget(d);
     }
-    // Later signals must not reach back into what was just closed.
-    if (shop.lane.maxSeen > shop.lane.watermark) shop.lane.watermark = shop.lane.maxSeen;
   }
 
   /**
@@ -532,9 +540,10 @@ export class ProximityTracker {
    * const p = tracker.takeSummary(session.shopId, session.device, session.start, session.end);
    */
   takeSummary(shopId: number, device: string, start: number, end: number): ProximitySummary | undefined {
-    const d = this.#shops.get(shopId)?.devices.get(device);
-    if (d === undefined) return undefined;
-    if (d.open && d.first <= end && d.last >= start) this.#closeSession(d);
+    const shop = this.#shops.get(shopId);
+    const d = shop?.devices.get(device);
+    if (shop === undefined || d === undefined) return undefined;
+    if (d.open && d.first <= end && d.last >= start) this.#closeSession(d, shop.lane.watermark);
     let merged: ProximitySummary | undefined;
     const pending = d.pending;
     let kept = 0;
@@ -597,7 +606,7 @@ export class ProximityTracker {
       shop.lastDevice = d;
       this.#devices++;
     } else if (d.open && time > d.last + this.#gapMs) {
-      this.#closeSession(d);
+      this.#closeSession(d, shop.lane.watermark);
     }
     shop.recent = d;
     if (!d.open) {
@@ -743,7 +752,8 @@ export class ProximityTracker {
     (d.zoneSensorMs[i * 3 + d.zone] as number) += ms;
   }
 
-  #closeSession(d: DeviceState): void {
+  #closeSession(d: DeviceState, watermark: number): void {
+    d.closedAt = watermark;
     if (d.sliceStart === d.sliceStart) this.#finishSlice(d);
     if (d.zone >= 0) this.#addZoneTime(d, d.last - d.zoneFrom);
     d.open = false;
@@ -779,10 +789,10 @@ export class ProximityTracker {
     const sliceMs = this.#sliceMs;
     for (let d = shop.firstDevice; d !== undefined; d = d.nextDevice) {
       if (d.open) {
-        if (watermark > d.last + this.#gapMs) this.#closeSession(d);
+        if (watermark > d.last + this.#gapMs) this.#closeSession(d, watermark);
         else if (d.sliceStart === d.sliceStart && watermark >= d.sliceStart + sliceMs) this.#finishSlice(d);
       }
-      if (!d.open && (d.pending.length === 0 || watermark > d.last + this.#idleMs)) {
+      if (!d.open && (d.pending.length === 0 || watermark > d.closedAt + this.#idleMs)) {
         this.#expired += d.pending.length;
         this.#forget(d);
       }
@@ -833,6 +843,7 @@ function newDevice(shopId: number, device: string): DeviceState {
     timeline: NO_TIMELINE,
     timelineTruncated: false,
     pending: [],
+    closedAt: Number.NEGATIVE_INFINITY,
     prevDevice: undefined,
     nextDevice: undefined,
   };

@@ -14,6 +14,7 @@ import { SessionTracker } from "../../src/kernels/SessionTracker.ts";
 const A = "b8:27:eb:00:00:0a";
 const B = "b8:27:eb:00:00:0b";
 const PHONE = "f0:18:98:12:34:56";
+const OTHER = "aa:aa:aa:aa:aa:aa";
 const T0 = 1_763_600_000_000; // a multiple of 10 s
 
 function sig(time: number, sensor: string, rssi: number, device = PHONE, shopId = 101): Signal {
@@ -145,17 +146,35 @@ describe("ProximityTracker", () => {
     expect([merged?.start, merged?.end, merged?.signals, merged?.closestRssi]).toEqual([T0, T0 + 15_000, 2, -40]);
   });
 
-  it("pull mode: forgets untaken summaries after idleMs and counts them", () => {
+  it("pull mode: forgets summaries untaken for idleMs after their session closed, and counts them", () => {
     const tracker = new ProximityTracker({ gapMs: 60_000, idleMs: 120_000, allowedLatenessMs: 0 });
     tracker.add(sig(T0, A, -50));
-    tracker.add(sig(T0 + 100_000, A, -50, "aa:aa:aa:aa:aa:aa"));
-    // PHONE's session closed (awaiting takeSummary); the newest signal waits at the watermark.
-    expect(tracker.stats).toMatchObject({ devices: 1, buffered: 1 });
-    tracker.add(sig(T0 + 130_000, A, -50, "aa:aa:aa:aa:aa:aa"));
+    tracker.add(sig(T0 + 100_000, A, -50, OTHER));
+    // PHONE's session closed at watermark T0 + 100 s (awaiting takeSummary); the newest signal
+    // waits at the watermark.
+    expect(tracker.stats).toMatchObject({ devices: 1, buffered: 1, expiredSummaries: 0 });
+    tracker.add(sig(T0 + 130_000, A, -50, OTHER));
+    // More than idleMs after PHONE's last signal, but not after its session closed: kept.
+    expect(tracker.stats).toMatchObject({ devices: 2, expiredSummaries: 0 });
+    tracker.add(sig(T0 + 221_000, A, -50, OTHER));
     expect(tracker.stats).toMatchObject({ devices: 1, expiredSummaries: 1 });
     tracker.flush();
-    expect(tracker.takeAllSummaries().map((s) => s.device)).toEqual(["aa:aa:aa:aa:aa:aa"]);
+    expect(tracker.takeAllSummaries().map((s) => [s.device, s.start - T0])).toEqual([
+      [OTHER, 100_000],
+      [OTHER, 221_000],
+    ]);
     expect(tracker.stats.devices).toBe(0);
+  });
+
+  it("pull mode: a watermark jumping further than idleMs keeps the summary it closes for takeSummary", () => {
+    // One signal, then nothing for 20 minutes (a quiet shop, or late records arriving in a
+    // burst): the jump releases, closes and would age the first session all in one sweep.
+    const tracker = new ProximityTracker({ gapMs: 300_000, idleMs: 900_000, allowedLatenessMs: 60_000 });
+    tracker.add(sig(T0, A, -50));
+    tracker.add(sig(T0 + 1_200_000, A, -50, OTHER));
+    const summary = tracker.takeSummary(101, PHONE, T0, T0);
+    expect([summary?.start, summary?.signals, summary?.closestSensor]).toEqual([T0, 1, A]);
+    expect(tracker.stats.expiredSummaries).toBe(0);
   });
 
   it("counts and skips signals older than the watermark", () => {
