@@ -136,7 +136,8 @@ export function vendorOfNormal(mac: string): string | undefined {
  * a locally administered (e.g. randomised) MAC, whose prefix means nothing even when the
  * list has it, for an unassigned prefix, and for a block the IEEE subdivided
  * ("IEEE Registration Authority") when no longer prefix matches. "Private" is returned as
- * listed (an assignee that asked for its name to be withheld).
+ * listed (an assignee that asked for its name to be withheld), and so is the IEEE's name on
+ * the one 36-bit block it assigned to itself (there it is the assignee, not a pointer).
  *
  * Accepts any layout {@link normalizeMac} accepts; throws a {@link DecodeError} otherwise.
  * The list (~54,000 prefixes) is turned into maps on the first call (tens of ms); lookups

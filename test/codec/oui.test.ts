@@ -35,6 +35,12 @@ describe("vendorOf: known answers", () => {
     expect(vendorOf("70:b3:d5:00:20:00")).toBe("Gogo BA");
   });
 
+  it("names the IEEE itself for the 36-bit block it assigned to itself (not a placeholder there)", () => {
+    expect(firstLine("70B3D59F3")).toBe("IEEE Registration Authority");
+    expect(vendorOf("70:b3:d5:9f:30:00")).toBe("IEEE Registration Authority");
+    expect(vendorOf("70:b3:d5:9f:40:00")).toBe(firstLine("70B3D59F4"));
+  });
+
   it("gives no vendor under a placeholder when no longer prefix is assigned", () => {
     expect(registry["70B3D5000"]).toBeUndefined();
     expect(vendorOf("70:b3:d5:00:00:01")).toBeUndefined();
@@ -58,7 +64,9 @@ describe("vendorOf: known answers", () => {
 });
 
 describe("vendorOf: against the registry", () => {
-  // A reference lookup written the plain way (string slices), as in oui-data's README.
+  // A reference lookup written the plain way (string slices), as in oui-data's README. The
+  // IEEE's name is a placeholder only on a 24-bit block it subdivided; on a 36-bit block it is
+  // the assignee (the IEEE holds one for itself).
   function reference(mac: string): string | undefined {
     const hex = mac.replace(/:/g, "").toUpperCase();
     if ((Number.parseInt(hex[1]!, 16) & 2) !== 0) return undefined;
@@ -66,7 +74,7 @@ describe("vendorOf: against the registry", () => {
       const entry = registry[hex.slice(0, len)];
       if (entry !== undefined) {
         const name = entry.split("\n")[0]!.trim();
-        if (name !== "IEEE Registration Authority") return name;
+        if (len > 6 || name !== "IEEE Registration Authority") return name;
       }
     }
     return undefined;
