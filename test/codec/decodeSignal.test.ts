@@ -168,7 +168,7 @@ describe("decodeSignal: invalid records", () => {
     fc.assert(
       fc.property(fc.oneof(fc.jsonValue(), fc.anything()), (x) => {
         const result = decodeSignal(x);
-        return isInvalidRecord(result) ? INVALID_REASONS.includes(result.reason) && result.record === x : Object.keys(result).join() === SIGNAL_KEYS.join();
+        return isInvalidRecord(result) ? INVALID_REASONS.includes(result.reason) && Object.is(result.record, x) : Object.keys(result).join() === SIGNAL_KEYS.join();
       }),
     );
   });
