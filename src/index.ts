@@ -178,7 +178,9 @@ export { SessionTracker, sessionTrackerOptions, defaultSessionTracker, estimated
 export type { EventTimeReorderOptions, SignalOrder } from "./kernels/EventTimeReorder.ts";
 export { EventTimeReorder, canonicalSignalOrder, defaultEventTimeReorder } from "./kernels/EventTimeReorder.ts";
 export type { LocalDay, WindowUnit } from "./kernels/LocalCalendar.ts";
-export { LocalCalendar, assertTimeZone } from "./kernels/LocalCalendar.ts";
+export { LocalCalendar } from "./kernels/LocalCalendar.ts";
+export { assertTimeZone, localDayOf, localMidnight, zoneOffsetMinutes } from "./time/timeZone.ts";
+export { dateOfEpochDay, epochDayOfDate } from "./time/calendarDate.ts";
 export type {
   VisitKind,
   ClassifiedSession,

@@ -2,7 +2,7 @@ import { createReadStream } from "node:fs";
 import { Analyzer, type AnalyzeOptions, type AnalyzeResult, type ShopDaySummary } from "../analyze.ts";
 import type { Client } from "../client/Client.ts";
 import type { InvalidRecord } from "../codec/decodeSignal.ts";
-import { assertTimeZone } from "../kernels/LocalCalendar.ts";
+import { assertTimeZone } from "../time/timeZone.ts";
 import { defaultVisitClassifier } from "../kernels/VisitClassifier.ts";
 import {
   EXIT_FAILED,

@@ -1,6 +1,6 @@
 import { SingleBar } from "cli-progress";
 import { CURRENCY_MINOR_DIGITS } from "../contract/currencies.ts";
-import { assertTimeZone } from "../sales/LocalDateResolver.ts";
+import { assertTimeZone } from "../time/timeZone.ts";
 import { uploadSales, type UploadSalesOptions } from "../sales/uploadSales.ts";
 import type { SalesReport, SalesReportRow } from "../sales/uploadDailySales.ts";
 import type { RowRef } from "../sales/SalesInputRow.ts";

@@ -1,8 +1,8 @@
-import { tzOffset } from "@date-fns/tz";
+import { MS_PER_DAY, dateOfEpochDay } from "../time/calendarDate.ts";
+import { assertTimeZone, localDayOf, localMidnight, zoneOffsetMinutes } from "../time/timeZone.ts";
 
 const MS_PER_MINUTE = 60_000;
 const MS_PER_HOUR = 3_600_000;
-const MS_PER_DAY = 86_400_000;
 
 /**
  * One local calendar day of a time zone: its `YYYY-MM-DD` date and the epoch-ms instants
@@ -142,51 +142,23 @@ export class LocalCalendar {
    */
   offsetMinutes(timeMs: number): number {
     const d = this.day(timeMs);
-    return Number.isNaN(d.offsetMinutes) ? tzOffset(this.timeZone, new Date(timeMs)) : d.offsetMinutes;
+    return Number.isNaN(d.offsetMinutes) ? zoneOffsetMinutes(this.timeZone, timeMs) : d.offsetMinutes;
   }
 
   #compute(timeMs: number): LocalDay {
     const zone = this.timeZone;
-    const offsetAt = (ms: number) => tzOffset(zone, new Date(ms));
-    const dayNumber = Math.floor((timeMs + offsetAt(timeMs) * MS_PER_MINUTE) / MS_PER_DAY);
-    const start = localMidnight(dayNumber, offsetAt);
-    const end = localMidnight(dayNumber + 1, offsetAt);
-    const startOffset = offsetAt(start);
-    const endOffset = offsetAt(end - 1);
+    const dayNumber = localDayOf(timeMs, zone);
+    const start = localMidnight(dayNumber, zone);
+    const end = localMidnight(dayNumber + 1, zone);
+    const startOffset = zoneOffsetMinutes(zone, start);
+    const endOffset = zoneOffsetMinutes(zone, end - 1);
     return Object.freeze({
-      date: formatDayNumber(dayNumber),
+      date: dateOfEpochDay(dayNumber),
       start,
       end,
       offsetMinutes: startOffset === endOffset ? startOffset : Number.NaN,
     });
   }
-}
-
-/**
- * Throws a RangeError unless `timeZone` is an IANA zone the runtime knows or a `±hh:mm` offset.
- *
- * @example
- * assertTimeZone("Asia/Seoul"); // ok
- * assertTimeZone("Mars/Base");  // RangeError
- */
-export function assertTimeZone(timeZone: unknown): asserts timeZone is string {
-  if (typeof timeZone !== "string" || timeZone === "") {
-    throw new RangeError(`timeZone must be an IANA zone name or ±hh:mm offset, got ${String(timeZone)}`);
-  }
-  if (/^[+-]\d{2}(:?\d{2})?$/.test(timeZone)) return;
-  try {
-    new Intl.DateTimeFormat("en", { timeZone });
-  } catch {
-    throw new RangeError(`unknown time zone ${JSON.stringify(timeZone)}`);
-  }
-}
-
-function localMidnight(dayNumber: number, offsetAt: (ms: number) => number): number {
-  const wall = dayNumber * MS_PER_DAY;
-  // Two fixed-point steps settle the offset around a DST change.
-  let guess = wall - offsetAt(wall) * MS_PER_MINUTE;
-  guess = wall - offsetAt(guess) * MS_PER_MINUTE;
-  return guess;
 }
 
 function mod(a: number, n: number): number {
@@ -196,18 +168,4 @@ function mod(a: number, n: number): number {
 
 function pad2(n: number): string {
   return n < 10 ? `0${n}` : String(n);
-}
-
-// Days since 1970-01-01 → YYYY-MM-DD (Hinnant's civil_from_days, exact proleptic Gregorian).
-function formatDayNumber(z0: number): string {
-  const z = z0 + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp < 10 ? mp + 3 : mp - 9;
-  const y = era * 400 + yoe + (m <= 2 ? 1 : 0);
-  return `${String(y).padStart(4, "0")}-${pad2(m)}-${pad2(d)}`;
 }

@@ -1,5 +1,6 @@
 import { checkNumberOption } from "./checkNumberOption.ts";
-import { LocalCalendar, assertTimeZone, type LocalDay } from "./LocalCalendar.ts";
+import { assertTimeZone } from "../time/timeZone.ts";
+import { LocalCalendar, type LocalDay } from "./LocalCalendar.ts";
 import type { Session } from "./Session.ts";
 import { PeakRssiHistogram } from "./suggestRssiThreshold.ts";
 

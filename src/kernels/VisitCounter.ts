@@ -1,4 +1,5 @@
-import { assertTimeZone, type WindowUnit } from "./LocalCalendar.ts";
+import { assertTimeZone } from "../time/timeZone.ts";
+import type { WindowUnit } from "./LocalCalendar.ts";
 import { MemoryVisitHistory, type VisitHistoryStore } from "./MemoryVisitHistory.ts";
 import { SessionWindows, type SessionWindow } from "./SessionWindows.ts";
 import type { ClassifiedSession } from "./VisitClassifier.ts";

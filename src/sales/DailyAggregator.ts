@@ -1,6 +1,7 @@
 import { CURRENCY_MINOR_DIGITS } from "../contract/currencies.ts";
-import { parseCalendarDate } from "./calendar.ts";
-import { LocalDateResolver, assertTimeZone } from "./LocalDateResolver.ts";
+import { epochDayOfDate } from "../time/calendarDate.ts";
+import { assertTimeZone } from "../time/timeZone.ts";
+import { LocalDateResolver } from "./LocalDateResolver.ts";
 import { formatMinorUnits, minorToMajor, parseMinorUnits } from "./money.ts";
 import { foldBrandName } from "../client/matchBrand.ts";
 import { parseSalesTimestamp } from "./parseSalesTimestamp.ts";
@@ -221,7 +222,7 @@ export class DailyAggregator {
     if (hasDate && hasTimestamp) {
       (reasons ??= []).push("has both date and timestamp: a row is either a daily total or a transaction");
     } else if (hasDate) {
-      date = typeof row.date === "string" ? parseCalendarDate(row.date.trim()) : undefined;
+      date = typeof row.date === "string" ? calendarDateText(row.date.trim()) : undefined;
       if (date === undefined) (reasons ??= []).push(`date ${JSON.stringify(row.date)} is not a real calendar date (YYYY-MM-DD)`);
     } else if (hasTimestamp) {
       const parsed = typeof row.timestamp === "string" ? parseSalesTimestamp(row.timestamp.trim()) : undefined;
@@ -369,4 +370,9 @@ function quantityOf(value: unknown): number | string {
   const n = Number(text);
   if (!Number.isInteger(n)) return `quantity ${JSON.stringify(text)} is not an integer`;
   return Number.isSafeInteger(n) ? n : `quantity ${text} is too large`;
+}
+
+/** `text` when it is a real `YYYY-MM-DD` date, else `undefined`. */
+function calendarDateText(text: string): string | undefined {
+  return epochDayOfDate(text) === undefined ? undefined : text;
 }

@@ -1,11 +1,12 @@
 import { tzOffset } from "@date-fns/tz";
-import { MS_PER_DAY, dateOfEpochDay } from "./calendar.ts";
+import { MS_PER_DAY, dateOfEpochDay } from "../time/calendarDate.ts";
+import { assertTimeZone } from "../time/timeZone.ts";
 
 const MS_PER_HOUR = 3_600_000;
 
 /**
- * Maps instants (epoch milliseconds) to the `YYYY-MM-DD` local date in one IANA time zone,
- * using @date-fns/tz's `tzOffset` for the zone rules. The offset is looked up once per UTC
+ * Maps instants (epoch milliseconds) to the `YYYY-MM-DD` local date in one time zone (IANA
+ * name or UTC offset), using @date-fns/tz's `tzOffset` for the zone rules. The offset is looked up once per UTC
  * hour and cached when it is the same at both ends of that hour (no transition inside), so a
  * file of transactions costs one `Date` per distinct hour, not one per row. Hours that
  * contain a transition are looked up per instant.
@@ -15,7 +16,7 @@ const MS_PER_HOUR = 3_600_000;
  * seoul.dateOf(Date.parse("2026-11-19T15:30:00Z")); // "2026-11-20" (00:30 KST)
  */
 export class LocalDateResolver {
-  /** The IANA zone, e.g. `"Asia/Seoul"`. */
+  /** The zone, e.g. `"Asia/Seoul"` or `"+09:00"`. */
   readonly timeZone: string;
   // hour index → offset in minutes, or NaN when the offset changes within that hour
   readonly #offsets = new Map<number, number>();
@@ -43,20 +44,5 @@ export class LocalDateResolver {
     }
     if (Number.isNaN(offset)) offset = tzOffset(this.timeZone, new Date(ms));
     return dateOfEpochDay(Math.floor((ms + offset * 60_000) / MS_PER_DAY));
-  }
-}
-
-/**
- * Throws a RangeError naming `timeZone` unless the runtime knows it (IANA name or offset).
- *
- * @example
- * assertTimeZone("Asia/Seoul"); // ok
- * assertTimeZone("Mars/Olympus"); // throws RangeError
- */
-export function assertTimeZone(timeZone: string): void {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone });
-  } catch {
-    throw new RangeError(`unknown time zone ${JSON.stringify(timeZone)} (expected an IANA name such as "Asia/Seoul")`);
   }
 }

@@ -1,4 +1,4 @@
-import { MS_PER_DAY, daysFromCivil, isCalendarDate } from "./calendar.ts";
+import { MS_PER_DAY, daysFromCivil, isCalendarDate } from "../time/calendarDate.ts";
 
 // Extended ISO 8601: date, optional time (T or space), optional fraction, optional offset.
 const TIMESTAMP_RE =

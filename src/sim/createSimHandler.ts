@@ -3,7 +3,7 @@ import { isCurrencyCode } from "../contract/currencies.ts";
 import { HEADER_EMAIL, HEADER_TOKEN, SIGNALS_LIMIT_DEFAULT, SIGNALS_LIMIT_MAX, pathPatterns } from "../contract/paths.ts";
 import type { SalesStatsDaily } from "../contract/salesStatsDaily.ts";
 import { createWorld, type WorldOptions } from "./createWorld.ts";
-import { parseCalendarDate } from "./localTime.ts";
+import { epochDayOfDate } from "../time/calendarDate.ts";
 import { BytesResponse } from "./BytesResponse.ts";
 import { PageEncoder } from "./PageEncoder.ts";
 import { createRng, hashSeed, type Rng } from "./prng.ts";
@@ -355,7 +355,7 @@ function validateSales(body: unknown): SalesStatsDaily | string {
   if (!isObject(r)) return "sales_stats_daily: expected an object";
   const { date, amount, quantity, amount_currency: currency } = r;
   if (date === undefined) return "sales_stats_daily.date: missing";
-  if (typeof date !== "string" || parseCalendarDate(date) === undefined) return "sales_stats_daily.date: expected a real date as YYYY-MM-DD";
+  if (typeof date !== "string" || epochDayOfDate(date) === undefined) return "sales_stats_daily.date: expected a real date as YYYY-MM-DD";
   if (amount === undefined) return "sales_stats_daily.amount: missing";
   if (typeof amount !== "number" || !Number.isFinite(amount)) return "sales_stats_daily.amount: expected a finite number";
   if (amount < 0) return "sales_stats_daily.amount: must not be negative";

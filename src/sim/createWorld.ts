@@ -1,7 +1,9 @@
 import type { RawSignal } from "../contract/rawSignal.ts";
 import { formatRowKey } from "../codec/rowKey.ts";
 import { millisToRts } from "../codec/rts.ts";
-import { assertTimeZone, formatLocalIso, localDayOf, localMidnight, parseCalendarDate, zoneOffsetMinutes } from "./localTime.ts";
+import { MS_PER_DAY, epochDayOfDate } from "../time/calendarDate.ts";
+import { assertTimeZone, localDayOf, localMidnight, zoneOffsetMinutes } from "../time/timeZone.ts";
+import { formatLocalIso } from "./formatLocalIso.ts";
 import { createRng, hashSeed, type Rng } from "./prng.ts";
 import { SignalColumns } from "./signalTable.ts";
 import { PHONE_VENDORS, SENSOR_VENDORS, STATIONARY_VENDORS, type VendorOuis } from "./vendorOuis.ts";
@@ -115,7 +117,6 @@ type Resolved = { -readonly [K in Exclude<keyof WorldOptions, "conversion">]-?: 
 
 const MS_MIN = 60_000;
 const MS_HOUR = 3_600_000;
-const MS_DAY = 86_400_000;
 /** Sensors hang at the ceiling, phones are carried: the vertical gap the model adds to floor distance. */
 const MOUNT_HEIGHT_M = 1.3;
 /** A sensor timestamps a probe 0–2 ms after it was sent; probes stop this long before departure. */
@@ -330,7 +331,7 @@ function resolveOptions(options: WorldOptions): Resolved {
   if (typeof o.timeZone !== "string") throw new TypeError("timeZone must be a string");
   assertTimeZone(o.timeZone);
   if (typeof o.start === "string") {
-    if (parseCalendarDate(o.start) === undefined) throw new RangeError(`start must be YYYY-MM-DD or epoch ms, got ${JSON.stringify(o.start)}`);
+    if (epochDayOfDate(o.start) === undefined) throw new RangeError(`start must be YYYY-MM-DD or epoch ms, got ${JSON.stringify(o.start)}`);
   } else if (typeof o.start !== "number" || !Number.isSafeInteger(o.start) || o.start < 0) {
     throw new RangeError("start must be YYYY-MM-DD or a non-negative integer of epoch ms");
   }
@@ -361,8 +362,8 @@ function pair(name: string, v: unknown, min: number, max: number, ascending = tr
 }
 
 function spanOf(o: Resolved): [number, number] {
-  if (typeof o.start === "number") return [o.start, o.start + o.days * MS_DAY];
-  const day = parseCalendarDate(o.start)!;
+  if (typeof o.start === "number") return [o.start, o.start + o.days * MS_PER_DAY];
+  const day = epochDayOfDate(o.start)!;
   return [localMidnight(day, o.timeZone), localMidnight(day + o.days, o.timeZone)];
 }
 
@@ -507,7 +508,7 @@ function buildShop(o: Resolved, model: PathLossModel, index: number, seed: ShopS
   }
   const layout: ShopLayout = { widthM, depthM, doorXM: round1(widthM * rng.uniform(0.3, 0.7)), sensors: sensorPos };
   const popularity = rng.uniform(0.7, 1.3);
-  const days = Math.max(1, Math.round((seed.endMs - seed.startMs) / MS_DAY));
+  const days = Math.max(1, Math.round((seed.endMs - seed.startMs) / MS_PER_DAY));
   const estimate = Math.ceil(days * (o.visitorsPerDay * 60 + o.passersByPerDay * 6 + o.staffPerShop * 2500 + o.stationaryPerShop * 8000) * popularity);
   const b = new ShopBuilder(seed.id, o, layout, seed.usedMacs, estimate);
 

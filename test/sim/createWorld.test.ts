@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createWorld } from "../../src/sim/createWorld.ts";
-import { parseCalendarDate, localMidnight } from "../../src/sim/localTime.ts";
+import { epochDayOfDate } from "../../src/time/calendarDate.ts";
+import { localMidnight } from "../../src/time/timeZone.ts";
 import { PHONE_VENDORS, SENSOR_VENDORS, STATIONARY_VENDORS } from "../../src/sim/vendorOuis.ts";
 import type { TruthVisit, World } from "../../src/sim/World.ts";
 import { smallWorld, smallWorldOptions } from "./fixtures.ts";
@@ -52,7 +53,7 @@ describe("createWorld: shape", () => {
   });
 
   it("spans local midnight to midnight of the start date by default", () => {
-    expect(world.startMs).toBe(localMidnight(parseCalendarDate("2026-11-16")!, "Asia/Seoul"));
+    expect(world.startMs).toBe(localMidnight(epochDayOfDate("2026-11-16")!, "Asia/Seoul"));
     expect(world.startMs).toBe(Date.parse("2026-11-16T00:00:00+09:00"));
     expect(world.endMs - world.startMs).toBe(24 * HOUR);
   });

@@ -1,6 +1,8 @@
 /**
- * Proleptic-Gregorian calendar arithmetic on plain numbers, so the sales path needs no
- * `Date` objects per row. Days are counted from 1970-01-01 (day 0), like epoch days.
+ * Calendar dates as the service writes them (`YYYY-MM-DD`, e.g. a sales record's `date`) and
+ * as day numbers since 1970-01-01 (day 0, like epoch days): proleptic-Gregorian arithmetic on
+ * plain numbers (Howard Hinnant's days_from_civil / civil_from_days), so hot paths need no
+ * `Date` per row. One copy for the kernels, the sales path and the simulator.
  */
 
 /**
@@ -38,7 +40,7 @@ export function daysInMonth(year: number, month: number): number {
 }
 
 /**
- * Days since 1970-01-01 of a civil date (H. Hinnant's days_from_civil). Valid for any year.
+ * Days since 1970-01-01 of a civil date (days_from_civil). Valid for any year.
  *
  * @example
  * daysFromCivil(1970, 1, 1); // 0
@@ -76,15 +78,18 @@ export function dateOfEpochDay(epochDay: number): string {
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /**
- * Checks a `YYYY-MM-DD` day string; returns it unchanged, or `undefined` when it is not
+ * Day number since 1970-01-01 of a `YYYY-MM-DD` date, or `undefined` when the text is not
  * that format or not a real calendar day (2026-02-30).
  *
  * @example
- * parseCalendarDate("2026-11-20"); // "2026-11-20"
- * parseCalendarDate("2026-02-30"); // undefined
+ * epochDayOfDate("2026-11-20"); // 20777
+ * epochDayOfDate("2026-02-30"); // undefined
  */
-export function parseCalendarDate(text: string): string | undefined {
+export function epochDayOfDate(text: string): number | undefined {
   const m = DATE_RE.exec(text);
   if (m === null) return undefined;
-  return isCalendarDate(Number(m[1]), Number(m[2]), Number(m[3])) ? text : undefined;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  return isCalendarDate(year, month, day) ? daysFromCivil(year, month, day) : undefined;
 }

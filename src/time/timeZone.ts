@@ -1,0 +1,78 @@
+import { tzOffset } from "@date-fns/tz";
+import { MS_PER_DAY } from "./calendarDate.ts";
+
+const MS_PER_MINUTE = 60_000;
+const OFFSET = /^[+-](\d{2})(?::?(\d{2}))?$/;
+/** Names already checked: asserting a zone per window or per row costs a Set read, not an Intl object. */
+const known = new Set<string>();
+
+/**
+ * Throws a RangeError unless `timeZone` is an IANA zone name the runtime knows
+ * (`"Asia/Seoul"`, `"UTC"`) or a fixed UTC offset `±hh:mm`, `±hhmm` or `±hh` within ±14:00 —
+ * exactly what {@link zoneOffsetMinutes} (@date-fns/tz) can read.
+ *
+ * @example
+ * assertTimeZone("Asia/Seoul"); // ok
+ * assertTimeZone("+05:30");     // ok
+ * assertTimeZone("Mars/Base");  // RangeError
+ */
+export function assertTimeZone(timeZone: unknown): asserts timeZone is string {
+  if (typeof timeZone === "string" && known.has(timeZone)) return;
+  if (typeof timeZone !== "string" || timeZone === "") {
+    throw new RangeError(`timeZone must be an IANA zone name or ±hh:mm offset, got ${String(timeZone)}`);
+  }
+  const offset = OFFSET.exec(timeZone);
+  const valid =
+    offset === null
+      ? isIanaZone(timeZone)
+      : Number(offset[1]) * 60 + Number(offset[2] ?? 0) <= 14 * 60 && Number(offset[2] ?? 0) < 60;
+  if (!valid) {
+    throw new RangeError(`unknown time zone ${JSON.stringify(timeZone)} (expected an IANA name such as "Asia/Seoul" or an offset such as "+09:00")`);
+  }
+  known.add(timeZone);
+}
+
+/**
+ * UTC offset of `timeZone` at the instant `ms` (epoch ms), in minutes (+540 for Asia/Seoul).
+ *
+ * @example
+ * zoneOffsetMinutes("Asia/Seoul", 0); // 540
+ */
+export function zoneOffsetMinutes(timeZone: string, ms: number): number {
+  return tzOffset(timeZone, new Date(ms));
+}
+
+/**
+ * Epoch ms of the local midnight that starts day `epochDay` (days since 1970-01-01) in
+ * `timeZone`. Two fixed-point steps settle the offset around a DST change.
+ *
+ * @example
+ * localMidnight(20773, "Asia/Seoul"); // 1794754800000 (2026-11-16T00:00+09:00)
+ */
+export function localMidnight(epochDay: number, timeZone: string): number {
+  const wall = epochDay * MS_PER_DAY;
+  let guess = wall - zoneOffsetMinutes(timeZone, wall) * MS_PER_MINUTE;
+  guess = wall - zoneOffsetMinutes(timeZone, guess) * MS_PER_MINUTE;
+  return guess;
+}
+
+/**
+ * Local calendar day (days since 1970-01-01) containing the instant `ms` in `timeZone`.
+ *
+ * @example
+ * localDayOf(1794754800000, "Asia/Seoul"); // 20773 (2026-11-16)
+ */
+export function localDayOf(ms: number, timeZone: string): number {
+  return Math.floor((ms + zoneOffsetMinutes(timeZone, ms) * MS_PER_MINUTE) / MS_PER_DAY);
+}
+
+// Intl itself, not tzOffset: tzOffset falls back to finding an offset anywhere in the text
+// ("x+09:00" reads as +09:00).
+function isIanaZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
