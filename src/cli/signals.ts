@@ -45,8 +45,8 @@ order (ascending RTS), and writes them to stdout.
 
   backfill  records at or after --since and before --until; ends at --until, or once it
             has caught up with the newest data when --until is not given
-  tail      from --since (default: now) and then keeps polling for new records until
-            Ctrl-C
+  tail      from --since (default: where --checkpoint stopped, else now), then keeps polling
+            for new records until Ctrl-C
 
 Flags:
   --shop ID          SHOP ID (the service's shop id; see \`footfall shop\`)

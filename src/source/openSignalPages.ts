@@ -41,8 +41,10 @@ export async function openSignalPages(
   let start: SignalCursor = { rts: sinceRts, delivered: [] };
   if (o.checkpoint !== undefined) {
     const saved = await o.checkpoint.load(o.checkpointKey);
-    // A checkpoint behind `since` belongs to an earlier, wider run: `since` wins.
-    if (saved !== undefined && saved.rts >= sinceRts) start = saved;
+    // Without `since` (a tail), the saved cursor is where the last run stopped: resuming from
+    // it, not from "now", is what makes a restart lose nothing. With `since`, a checkpoint
+    // behind it belongs to an earlier, wider run: `since` wins.
+    if (saved !== undefined && (o.sinceRts === undefined || saved.rts >= sinceRts)) start = saved;
   }
   const base = {
     client,

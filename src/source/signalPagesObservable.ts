@@ -7,9 +7,10 @@ import { sourceObservable } from "./sourceObservable.ts";
 /**
  * The page-level form of {@link signals}: one emission per page, `{ records, cursor, … }`,
  * for consumers that batch (writers, bulk decoders) or want the cursor. Same options, pull
- * semantics and checkpointing: the next request starts once `next(page)` has returned, and
- * the checkpoint is saved after each emitted page, before the next request. Pages with no
- * new records are emitted too (e.g. every caught-up poll of a tail).
+ * semantics and checkpointing as `signals`: at most one page is fetched ahead while the
+ * consumer's `next(page)` runs, and the checkpoint is saved after each emitted page, before
+ * the page after it is emitted. Pages with no new records are emitted too (e.g. every
+ * caught-up poll of a tail).
  *
  * @example
  * signalPagesObservable(client, { shopId: 101, since: new Date("2026-11-20T00:00:00Z") })

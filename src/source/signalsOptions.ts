@@ -29,7 +29,7 @@ export interface SignalsOptions {
   /**
    * First time wanted, inclusive: records with RTS ≥ since. A `Date` or epoch ms is converted
    * with `rtsCodec`; a string must be an RTS. Required for `"backfill"`; a tail without it
-   * starts at the scheduler's "now" (subscription time).
+   * resumes from its checkpoint, or starts at the scheduler's "now" (subscription time).
    */
   readonly since?: SignalTime;
   /** End, exclusive: records with RTS ≥ until are not delivered and end the stream. */
@@ -69,7 +69,8 @@ export interface SignalsOptions {
   readonly sliceBufferPages?: number;
   /**
    * Where to load and save the cursor. Loaded on subscription: a saved cursor at or after
-   * `since` takes its place. Saved after each page is delivered, before the next page is.
+   * `since` takes its place, and without `since` (a tail) any saved cursor does, so a restarted
+   * tail picks up where it stopped. Saved after each page is delivered, before the next page is.
    */
   readonly checkpoint?: CursorStore;
   /** Key of this stream in `checkpoint`. @default `shop:${shopId}` */

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { VirtualTimeScheduler } from "rxjs";
 import { signals } from "../../src/source/signals.ts";
+import { memoryCursorStore } from "../../src/source/memoryCursorStore.ts";
 import type { RawSignal } from "../../src/contract/rawSignal.ts";
 import { fakeClient, makeRecord, rtsOf, type FakeRecord } from "./fakeService.ts";
 import { advanceTo } from "./virtualTime.ts";
@@ -64,6 +65,26 @@ describe("tail mode in virtual time", () => {
     const count = client.requests.length;
     await advanceTo(scheduler, 10_000);
     expect(client.requests).toHaveLength(count);
+  });
+
+  it("a tail without since resumes from its checkpoint, not from now: nothing lost, nothing twice", async () => {
+    const scheduler = new VirtualTimeScheduler();
+    const client = fakeClient([at(10, 0), at(20, 0)], { sinceMode: "inclusive", now: () => scheduler.now() });
+    const checkpoint = memoryCursorStore();
+    const got: RawSignal[] = [];
+    const tail = () => signals(client, { shopId: SHOP, mode: "tail", pollIntervalMs: 1_000, checkpoint, scheduler }).subscribe((r) => got.push(r));
+
+    const first = tail();
+    await advanceTo(scheduler, 500);
+    expect(got.map((r) => r.ts)).toEqual([10, 20]);
+    first.unsubscribe(); // the process stops…
+    const whileDown = [at(30, 600), at(40, 4_000)];
+    client.add(whileDown);
+    await advanceTo(scheduler, 5_000); // …and restarts long after those records arrived.
+    tail();
+    await advanceTo(scheduler, 5_500);
+    expect(got.map((r) => r.ts)).toEqual([10, 20, 30, 40]);
+    expect(got.slice(2)).toEqual(whileDown.map((r) => r.record));
   });
 
   it("a tail with until completes there", async () => {
