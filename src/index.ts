@@ -32,7 +32,7 @@ export { ContractError, isContractError } from "./errors/ContractError.ts";
 export { TieOverflowError, isTieOverflowError } from "./errors/TieOverflowError.ts";
 
 // --- codec ----------------------------------------------------------------
-export type { RtsCodec } from "./codec/rts.ts";
+export type { PresetRtsCodec, RtsCodec } from "./codec/rts.ts";
 export {
   millisRts,
   secondsRts,

@@ -16,12 +16,16 @@ import { describeValue } from "./describeValue.ts";
  * codec.decode("000000006553f100"); // 1700000000000
  */
 export interface RtsCodec {
-  /** Unit of the integer inside the RTS, e.g. `"ms"`. */
-  readonly unit: EpochUnit;
+  /**
+   * Unit of the integer inside the RTS, e.g. `"ms"`: the presets say; a codec of your own
+   * (any other rule) may leave it out.
+   */
+  readonly unit?: EpochUnit;
   /**
    * Epoch milliseconds → RTS. A fraction below the unit is truncated toward −∞, so
    * `decode(encode(ms)) ≤ ms` while the unit count is below 2^53 (always for s and ms, until
-   * 2255 for µs; a ns count above 2^53 is the nearest double, off by under a µs). Throws a
+   * 2255 for µs; a ns count above 2^53 is the nearest double, off by under a µs until 2112,
+   * by a double's step between epoch-ms values after). Throws a
    * RangeError for a negative or non-finite time or one beyond 2^64 − 1 units, a TypeError
    * for a non-number.
    */
@@ -31,6 +35,18 @@ export interface RtsCodec {
    * Throws a {@link DecodeError} for anything but 16 lowercase hex digits.
    */
   decode(rts: string): number;
+}
+
+/**
+ * One of the four preset codecs ({@link millisRts}, {@link secondsRts}, {@link microsRts},
+ * {@link nanosRts}): an {@link RtsCodec} whose RTS is a plain count of `unit` since the epoch.
+ *
+ * @example
+ * const codec: PresetRtsCodec = microsRts;
+ * codec.unit; // "us"
+ */
+export interface PresetRtsCodec extends RtsCodec {
+  readonly unit: EpochUnit;
 }
 
 /** Number of hex digits in an RTS. */
@@ -119,7 +135,7 @@ function encodeIn(unit: EpochUnit, ms: number): string {
 }
 
 /** The four presets share this class, so the decoder can recognise them and read RTS in place. */
-class PresetRtsCodec implements RtsCodec {
+class UnitRtsCodec implements PresetRtsCodec {
   readonly unit: EpochUnit;
   constructor(unit: EpochUnit) {
     this.unit = unit;
@@ -139,7 +155,7 @@ class PresetRtsCodec implements RtsCodec {
  * millisRts.encode(Date.UTC(2025, 10, 20)); // "0000019a9e8f9000"
  * millisRts.decode("0000019a9e8f9000");      // 1763596800000
  */
-export const millisRts: RtsCodec = new PresetRtsCodec("ms");
+export const millisRts: PresetRtsCodec = new UnitRtsCodec("ms");
 /**
  * RTS as 16 hex digits of epoch seconds.
  *
@@ -147,7 +163,7 @@ export const millisRts: RtsCodec = new PresetRtsCodec("ms");
  * secondsRts.decode("000000006553f100"); // 1700000000000
  * secondsRts.encode(1_700_000_000_999);  // "000000006553f100" (truncated to the second)
  */
-export const secondsRts: RtsCodec = new PresetRtsCodec("s");
+export const secondsRts: PresetRtsCodec = new UnitRtsCodec("s");
 /**
  * RTS as 16 hex digits of epoch microseconds.
  *
@@ -155,7 +171,7 @@ export const secondsRts: RtsCodec = new PresetRtsCodec("s");
  * microsRts.encode(1);                  // "00000000000003e8"
  * microsRts.decode("00000000000003e9"); // 1.001
  */
-export const microsRts: RtsCodec = new PresetRtsCodec("us");
+export const microsRts: PresetRtsCodec = new UnitRtsCodec("us");
 /**
  * RTS as 16 hex digits of epoch nanoseconds (64 bits hold them until 2554). Decoded times
  * after mid-1970 exceed 2^53 ns, so they are the nearest double (sub-µs rounding).
@@ -164,10 +180,10 @@ export const microsRts: RtsCodec = new PresetRtsCodec("us");
  * nanosRts.encode(1);                  // "00000000000f4240"
  * nanosRts.decode("00000000000f4240"); // 1
  */
-export const nanosRts: RtsCodec = new PresetRtsCodec("ns");
+export const nanosRts: PresetRtsCodec = new UnitRtsCodec("ns");
 
 /** Presets in tie-break order for {@link inferRtsCodec}: the default first. */
-const PRESETS: readonly RtsCodec[] = [millisRts, secondsRts, microsRts, nanosRts];
+const PRESETS: readonly PresetRtsCodec[] = [millisRts, secondsRts, microsRts, nanosRts];
 
 /**
  * The preset codec for a unit.
@@ -175,7 +191,7 @@ const PRESETS: readonly RtsCodec[] = [millisRts, secondsRts, microsRts, nanosRts
  * @example
  * rtsCodecForUnit("us") === microsRts; // true
  */
-export function rtsCodecForUnit(unit: EpochUnit): RtsCodec {
+export function rtsCodecForUnit(unit: EpochUnit): PresetRtsCodec {
   switch (unit) {
     case "s":
       return secondsRts;
@@ -198,7 +214,7 @@ export function rtsCodecForUnit(unit: EpochUnit): RtsCodec {
  * presetUnitOf(millisRts); // "ms"
  */
 export function presetUnitOf(codec: RtsCodec): EpochUnit | undefined {
-  return codec instanceof PresetRtsCodec ? codec.unit : undefined;
+  return codec instanceof UnitRtsCodec ? codec.unit : undefined;
 }
 
 /**

@@ -256,7 +256,7 @@ describe("SignalDecoder", () => {
     const bySeconds = new SignalDecoder({ rtsCodec: secondsRts });
     bySeconds.decode(raw({ row_key: secondsKey }));
     expect(bySeconds.stats.tsRtsMismatch).toBe(0);
-    const custom = new SignalDecoder({ rtsCodec: { unit: "s", encode: (ms) => secondsRts.encode(ms), decode: (r) => secondsRts.decode(r) } });
+    const custom = new SignalDecoder({ rtsCodec: { encode: (ms) => secondsRts.encode(ms), decode: (r) => secondsRts.decode(r) } });
     custom.decode(raw({ row_key: secondsKey }));
     expect(custom.stats.tsRtsMismatch).toBe(0);
     // Infinity turns the check off.

@@ -12,6 +12,7 @@ import {
   rtsToMillis,
   secondsRts,
   stepRts,
+  type PresetRtsCodec,
   type RtsCodec,
 } from "../../src/codec/rts.ts";
 import { isDecodeError } from "../../src/errors/DecodeError.ts";
@@ -24,7 +25,7 @@ const safeValue = fc.bigInt({ min: 0n, max: BigInt(Number.MAX_SAFE_INTEGER) });
 const hex16 = (v: bigint): string => v.toString(16).padStart(16, "0");
 
 /** A codec's integer range that decodes to an exactly representable ms value for round trips. */
-const presets: ReadonlyArray<[string, RtsCodec, fc.Arbitrary<number>]> = [
+const presets: ReadonlyArray<[string, PresetRtsCodec, fc.Arbitrary<number>]> = [
   // whole ms up to 2^53
   ["ms", millisRts, fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER })],
   // whole seconds, as ms (≤ 2^53 / 1000 seconds keeps ×1000 exact)
