@@ -29,6 +29,33 @@ describe("classifyVisits (marbles)", () => {
     });
   });
 
+  it("decides a day after maxDayWaitMs and emits a session arriving afterwards at once, on its own, flagged late", () => {
+    scheduler().run(({ cold, expectObservable }) => {
+      const DAY = 24 * H;
+      // A device that never leaves, seen from 08:00 until 20:00 the next day: while its session is
+      // open, `complete` stays at its start (08:00) and cannot decide the first day.
+      const printer = "aa:00:00:00:00:09";
+      const a = session(D0 + 12 * H, D0 + 12 * H + 20 * MIN, { complete: D0 + 8 * H });
+      // Its watermark (11:00 next day) is more than maxDayWaitMs (6 h) past the first day's end,
+      // so the first day is decided now, without the printer.
+      const n = session(D0 + DAY + 10 * H, D0 + DAY + 11 * H, { device: "aa:00:00:00:00:02", complete: D0 + 8 * H });
+      const s = session(D0 + 8 * H, D0 + DAY + 20 * H, { device: printer, complete: D0 + DAY + 10 * H });
+      const source = cold<Session>("-a-n-s---|", { a, n, s });
+      const out = source.pipe(
+        classifyVisits({ timeZone: "UTC", visitorRssi: -65 }),
+        map((c) => `${c.date} ${c.device.slice(-1)} ${c.kind} ${c.late ? "late" : "on time"} complete${(c.complete - D0) / H}h`),
+      );
+      // The printer's session starts on the decided day: it is not held for the second day or for
+      // completion but classified alone at once — it covers 20 of the second day's 24 h (≥ 75 %),
+      // so stationary — and dated by its start. The first day's `complete` (its end, 24 h) stands.
+      expectObservable(out).toBe("---x-y---(z|)", {
+        x: "2026-11-16 1 visitor on time complete24h",
+        y: "2026-11-16 9 stationary late complete24h",
+        z: "2026-11-17 2 visitor on time complete48h",
+      });
+    });
+  });
+
   it("drops held sessions on unsubscribe and passes errors through", () => {
     scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold<Session>("-a---|", { a: session(D0 + 12 * H, D0 + 13 * H) });

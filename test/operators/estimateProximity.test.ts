@@ -93,6 +93,77 @@ describe("estimateProximity", () => {
     expect(two).toEqual(one);
   });
 
+  describe("with allowed lateness", () => {
+    const allowedLatenessMs = 30_000;
+    const op = () => estimateProximity({ gapMs, idleMs: 2 * gapMs, allowedLatenessMs });
+    const summaries = (events: ProximityEvent[]) => events.filter((e): e is ProximitySummary => e.type === "proximitySummary");
+
+    it("uses a signal arriving out of order within the lateness exactly as if it came in order", () => {
+      // e (T0 + 5 s) arrives after b (T0 + 12 s): the watermark is then T0 − 18 s, so e is on time.
+      const e = sig(T0 + 5_000, -60);
+      const sorted = viaKernel([a, e, b, c], gapMs);
+      const [x, y, z, w, v] = sorted as [ProximitySlice, ProximitySlice, ProximitySummary, ProximitySlice, ProximitySummary];
+      expect([x.signals, z.signals]).toEqual([2, 3]); // e counts in the first slice and the first session
+      scheduler().run(({ cold, expectObservable }) => {
+        const source = cold("a-b-e-c-----|", { a, b, e, c });
+        // Nothing is processed until c moves the watermark to T0 + 170 s: then a, e, b in time order
+        // (b finishes the first slice) and the sweep closes the session; completion flushes c.
+        expectObservable(source.pipe(op())).toBe("------(xyz)-(wv|)", { x, y, z, w, v });
+      });
+    });
+
+    it("drops a signal later than the lateness: the output is that of the input without it", () => {
+      const b40 = sig(T0 + 40_000, -55);
+      // g (T0 + 5 s) arrives after b40 moved the watermark to T0 + 10 s. Its strong RSSI would
+      // change the first slice and the closest approach if it were used.
+      const g = sig(T0 + 5_000, -40);
+      const [x, y, z, w, v] = viaKernel([a, b40, c], gapMs) as [ProximitySlice, ProximitySlice, ProximitySummary, ProximitySlice, ProximitySummary];
+      expect([x.signals, z.signals]).toEqual([1, 2]);
+      scheduler().run(({ cold, expectObservable }) => {
+        const source = cold("a-b-g-c-----|", { a, b: b40, g, c });
+        // b40's watermark (T0 + 10 s) releases a and ends its slice; g changes nothing.
+        expectObservable(source.pipe(op())).toBe("--x---(yz)--(wv|)", { x, y, z, w, v });
+      });
+      // The operator has no late channel; the tracker it wraps counts g as late and skips it.
+      const tracker = new ProximityTracker({ gapMs, idleMs: 2 * gapMs, allowedLatenessMs, onSummary: () => {} });
+      expect([a, b40, g, c].map((s) => tracker.add(s))).toEqual([true, true, false, true]);
+      expect(tracker.stats.late).toBe(1);
+    });
+
+    it("merges two sessions of a device when a signal in the gap arrives late, within the lateness", () => {
+      // b (T0 + 12 s) and x (T0 + 85 s) are 73 s apart, more than gapMs: two sessions without m.
+      const x85 = sig(T0 + 85_000, -52);
+      // m (T0 + 60 s) is within gapMs of both; it arrives after x85, above its watermark (T0 + 55 s),
+      // which has not yet passed b + gapMs (T0 + 72 s), so the first session is still open.
+      const m = sig(T0 + 60_000, -58);
+      expect(summaries(viaKernel([a, b, x85, c], gapMs)).map((s) => [s.start, s.end])).toEqual([
+        [T0, T0 + 12_000],
+        [T0 + 85_000, T0 + 85_000],
+        [T0 + 200_000, T0 + 200_000],
+      ]);
+      const sorted = viaKernel([a, b, m, x85, c], gapMs);
+      expect(summaries(sorted).map((s) => [s.start, s.end, s.signals])).toEqual([
+        [T0, T0 + 85_000, 4],
+        [T0 + 200_000, T0 + 200_000, 1],
+      ]);
+      const [p, q, r, s, u, v, w] = sorted as [
+        ProximitySlice,
+        ProximitySlice,
+        ProximitySlice,
+        ProximitySlice,
+        ProximitySummary,
+        ProximitySlice,
+        ProximitySummary,
+      ];
+      scheduler().run(({ cold, expectObservable }) => {
+        const source = cold("a-b-x---m-c-----|", { a, b, x: x85, m, c });
+        // x85 releases a and b and finishes both their slices; c releases m and x85 and closes the
+        // one merged session; completion flushes c.
+        expectObservable(source.pipe(op())).toBe("----(pq)--(rsu)-(vw|)", { p, q, r, s, u, v, w });
+      });
+    });
+  });
+
   it("validates options when created", () => {
     expect(() => estimateProximity({ sliceMs: -1 })).toThrow(RangeError);
     expect(() => estimateProximity({ emit: "all" as never })).toThrow(RangeError);
