@@ -1,15 +1,13 @@
+import type { Brand } from "../contract/brand.ts";
 import type { RawSignal } from "../contract/rawSignal.ts";
 
 /**
- * A brand of the simulated world (`GET /api/v1/brands` lists these).
+ * A brand of the simulated world (`GET /api/v1/brands` lists these): the contract's `Brand`.
  *
  * @example
  * const brand: SimBrand = { id: 1, name: "Cafe Mori" };
  */
-export interface SimBrand {
-  readonly id: number;
-  readonly name: string;
-}
+export type SimBrand = Brand;
 
 /**
  * A shop of the simulated world, as `GET /__sim/world` returns it.

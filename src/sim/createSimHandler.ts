@@ -1,7 +1,9 @@
 import { isRts, millisToRts, rtsToMillis } from "../codec/rts.ts";
 import { isCurrencyCode } from "../contract/currencies.ts";
 import { HEADER_EMAIL, HEADER_TOKEN, SIGNALS_LIMIT_DEFAULT, SIGNALS_LIMIT_MAX, pathPatterns } from "../contract/paths.ts";
+import type { BrandsResponse } from "../contract/brand.ts";
 import type { SalesStatsDaily } from "../contract/salesStatsDaily.ts";
+import type { ShopResponse } from "../contract/shop.ts";
 import { createWorld, type WorldOptions } from "./createWorld.ts";
 import { epochDayOfDate } from "../time/calendarDate.ts";
 import { BytesResponse } from "./BytesResponse.ts";
@@ -306,7 +308,8 @@ async function withFaults(state: State, route: () => Promise<Response> | Respons
 // Endpoints
 
 function brands(state: State): Response {
-  return json(200, { brands: state.world.brands.map((b) => ({ id: b.id, name: b.name })) });
+  const body: BrandsResponse = { brands: state.world.brands.map((b) => ({ id: b.id, name: b.name })) };
+  return json(200, body);
 }
 
 function shopByExternalKey(state: State, brandText: string, url: URL): Response {
@@ -320,7 +323,8 @@ function shopByExternalKey(state: State, brandText: string, url: URL): Response 
   if (vendor !== brand.name) return error(404, `vendor ${JSON.stringify(vendor)} is not the name of brand ${brand.id}`);
   const shop = state.world.shops.find((s) => s.brandId === brand.id && s.externalKey === key);
   if (shop === undefined) return error(404, `brand ${brand.id} has no shop with External Key ${JSON.stringify(key)}`);
-  return json(200, { shop: { id: shop.id, name: shop.name } });
+  const body: ShopResponse = { shop: { id: shop.id, name: shop.name } };
+  return json(200, body);
 }
 
 function listSales(state: State, shopText: string): Response {
