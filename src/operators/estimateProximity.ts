@@ -22,6 +22,12 @@ export interface EstimateProximityOptions extends Omit<ProximityTrackerOptions, 
    * @default "both"
    */
   readonly emit?: "slices" | "summaries" | "both";
+  /**
+   * Receives each signal that arrived more than `allowedLatenessMs` behind its shop's newest
+   * event time, with the shop's watermark then (epoch ms). Such signals are not used, as in
+   * `sessionize`. @default undefined (late signals are only skipped)
+   */
+  readonly onLate?: (signal: Signal, watermark: number) => void;
 }
 
 /**
@@ -45,7 +51,7 @@ export const defaultEstimateProximity = Object.freeze({ emit: "both" as const })
  * and zone per time slice, and per device session the closest approach, time per zone and
  * nearest-sensor timeline. A thin wrapper over one {@link ProximityTracker} per subscription;
  * in event time, so it runs the same on a live stream and a replay. On completion every open
- * session is flushed; unsubscribing drops the state.
+ * session is flushed; unsubscribing drops the state. Too-late signals go to `onLate`.
  *
  * Options are validated when the operator is created (RangeError / TypeError).
  *
@@ -58,7 +64,8 @@ export function estimateProximity(options: EstimateProximityOptions = {}): Opera
   if (emit !== "slices" && emit !== "summaries" && emit !== "both") {
     throw new RangeError(`emit must be "slices", "summaries" or "both", got ${String(emit)}`);
   }
-  const { emit: _emit, ...trackerOptions } = options;
+  const { emit: _emit, onLate, ...trackerOptions } = options;
+  if (onLate !== undefined && typeof onLate !== "function") throw new TypeError("onLate must be a function");
   new ProximityTracker(trackerOptions); // validates eagerly, before anyone subscribes
   return (source) =>
     new Observable<ProximityEvent>((subscriber) => {
@@ -69,22 +76,24 @@ export function estimateProximity(options: EstimateProximityOptions = {}): Opera
         // Without onSummary the tracker would retain summaries for takeSummary; push them instead.
         onSummary: emit !== "slices" ? next : () => {},
       });
-      return source.subscribe(new ProximityObserver(subscriber, tracker));
+      return source.subscribe(new ProximityObserver(subscriber, tracker, onLate));
     });
 }
 
 class ProximityObserver extends OperatorObserver<Signal, ProximityEvent> {
   readonly #tracker: ProximityTracker;
+  readonly #onLate: ((signal: Signal, watermark: number) => void) | undefined;
 
-  constructor(destination: Subscriber<ProximityEvent>, tracker: ProximityTracker) {
+  constructor(destination: Subscriber<ProximityEvent>, tracker: ProximityTracker, onLate: ((signal: Signal, watermark: number) => void) | undefined) {
     super(destination);
     this.#tracker = tracker;
+    this.#onLate = onLate;
   }
 
   next(signal: Signal): void {
     if (this.stopped) return;
     try {
-      this.#tracker.add(signal);
+      if (!this.#tracker.add(signal) && this.#onLate !== undefined) this.#onLate(signal, this.#tracker.watermark(signal.shopId));
     } catch (error) {
       this.error(error);
     }
