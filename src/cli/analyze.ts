@@ -10,14 +10,17 @@ import {
   UsageError,
   connectionFlags,
   formatTable,
+  integerFlag,
+  numberFlag,
   oneLine,
   parseFlags,
   parseFormat,
+  timeFlag,
   type CliIo,
   type Command,
 } from "./common.ts";
-// Type only: the service path (client, source, rxjs, time zones) is imported when --shop is used,
-// so `--input` does not pay for loading it.
+// Type only: the service path (client, source, rxjs) is imported when --shop is used, so
+// `--input` does not pay for loading it.
 import type { ClientDeps } from "./serviceClient.ts";
 import { sessionRecord } from "./sessionRecord.ts";
 
@@ -80,7 +83,8 @@ than --lateness-ms); 2 bad usage.
 
 Examples:
   footfall analyze --shop 101 --since 2026-11-16 --until 2026-11-17
-  footfall signals backfill --shop 101 --since 2026-11-16 > day.ndjson
+  footfall signals backfill --shop 101 --since 2026-11-16T00:00+09:00 \\
+    --until 2026-11-17T00:00+09:00 > day.ndjson
   footfall analyze --input day.ndjson --format ndjson`;
 
 /**
@@ -157,9 +161,9 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
 }
 
 function analyzeOptions(values: Readonly<Record<string, string | undefined>>, timeZone: string): AnalyzeOptions {
-  const gapMs = numberFlag("--gap-ms", values["gap-ms"], 0);
-  const allowedLatenessMs = numberFlag("--lateness-ms", values["lateness-ms"], 0);
-  const minDwellMs = numberFlag("--min-dwell-ms", values["min-dwell-ms"], 0);
+  const gapMs = numberFlag("--gap-ms", values["gap-ms"], 0, Number.MAX_SAFE_INTEGER);
+  const allowedLatenessMs = numberFlag("--lateness-ms", values["lateness-ms"], 0, Number.MAX_SAFE_INTEGER);
+  const minDwellMs = numberFlag("--min-dwell-ms", values["min-dwell-ms"], 0, Number.MAX_SAFE_INTEGER);
   const fallbackVisitorRssi = numberFlag("--fallback-rssi", values["fallback-rssi"], -127, 0);
   let visitorRssi: number | "auto" | undefined;
   if (values["visitor-rssi"] === "auto") visitorRssi = "auto";
@@ -325,16 +329,15 @@ async function readService(
   deps: ClientDeps | undefined,
   showInvalid: (where: string, reason: string) => void,
 ): Promise<number> {
-  const [{ TZDate }, { signals }, { defaultClientDeps, serviceClient }] = await Promise.all([
-    import("@date-fns/tz"),
+  const [{ signals }, { defaultClientDeps, serviceClient }] = await Promise.all([
     import("../source/signals.ts"),
     import("./serviceClient.ts"),
   ]);
-  const shop = values.shop;
-  if (shop === undefined || !/^\d+$/.test(shop) || !Number.isSafeInteger(Number(shop))) throw new UsageError("--shop ID (a number) is required");
-  const shopId = Number(shop);
-  const since = timeFlag("--since", values.since, timeZone, TZDate);
-  const until = timeFlag("--until", values.until, timeZone, TZDate);
+  const shopId = integerFlag("--shop", values.shop, 0);
+  if (shopId === undefined) throw new UsageError("--shop ID (a number) is required");
+  // A bare date is local midnight in the shop's zone: the days analyze reports are local days.
+  const since = timeFlag("--since", values.since, timeZone);
+  const until = timeFlag("--until", values.until, timeZone);
   if (since === undefined || until === undefined) throw new UsageError("--since and --until are required with --shop");
   if (until <= since) throw new UsageError("--until must be after --since");
   const controller = new AbortController();
@@ -449,27 +452,6 @@ function summarize(io: CliIo, result: AnalyzeResult, rejectedElsewhere: number):
   if (parts.length === 0) return EXIT_OK;
   io.stderr.write(`footfall analyze: ${parts.join("; ")}\n`);
   return EXIT_FAILED;
-}
-
-function numberFlag(name: string, value: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (value.trim() === "" || !Number.isFinite(n) || n < min || n > max) throw new UsageError(`${name} must be a number in ${min}…${max}, got ${JSON.stringify(value)}`);
-  return n;
-}
-
-function timeFlag(
-  name: string,
-  value: string | undefined,
-  timeZone: string,
-  TZDate: typeof import("@date-fns/tz").TZDate,
-): number | undefined {
-  if (value === undefined) return undefined;
-  const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  // A bare date is that day's local midnight in the shop's zone.
-  const ms = date !== null ? new TZDate(Number(date[1]), Number(date[2]) - 1, Number(date[3]), timeZone).getTime() : Date.parse(value);
-  if (!Number.isFinite(ms)) throw new UsageError(`${name} must be an ISO 8601 date or date-time, got ${JSON.stringify(value)}`);
-  return ms;
 }
 
 function roundOrNull(x: number): number | null {

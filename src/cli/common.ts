@@ -1,4 +1,8 @@
+import { readFileSync } from "node:fs";
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import type { WorldOptions } from "../sim/createWorld.ts";
+import { epochDayOfDate } from "../time/calendarDate.ts";
+import { localMidnight } from "../time/timeZone.ts";
 
 /**
  * Exit status: all done (DESIGN.md).
@@ -162,6 +166,122 @@ export function parseFormat<F extends string>(value: unknown, allowed: readonly 
   if (value === undefined) return fallback;
   if (typeof value === "string" && (allowed as readonly string[]).includes(value)) return value as F;
   throw new UsageError(`--format must be one of ${allowed.join(", ")}`);
+}
+
+/**
+ * A number flag: `undefined` when absent, else a finite number within [`min`, `max`]; anything
+ * else is a {@link UsageError} naming the flag.
+ *
+ * @example
+ * numberFlag("--speed", "60", 0); // 60
+ */
+export function numberFlag(name: string, value: string, min?: number, max?: number): number;
+export function numberFlag(name: string, value: string | undefined, min?: number, max?: number): number | undefined;
+export function numberFlag(name: string, value: string | undefined, min = -Infinity, max = Infinity): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n)) throw new UsageError(`${name} must be a number, got ${JSON.stringify(value)}`);
+  if (n < min || n > max) throw new UsageError(`${name} must be a number in ${min}…${max}, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+/**
+ * An integer flag (decimal digits, optionally negative): `undefined` when absent, else a safe
+ * integer within [`min`, `max`]; anything else is a {@link UsageError} naming the flag.
+ *
+ * @example
+ * integerFlag("--limit", "200", 1, 200); // 200
+ */
+export function integerFlag(name: string, value: string, min?: number, max?: number): number;
+export function integerFlag(name: string, value: string | undefined, min?: number, max?: number): number | undefined;
+export function integerFlag(
+  name: string,
+  value: string | undefined,
+  min = Number.MIN_SAFE_INTEGER,
+  max = Number.MAX_SAFE_INTEGER,
+): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(n)) throw new UsageError(`${name} must be an integer, got ${JSON.stringify(value)}`);
+  if (n < min || n > max) throw new UsageError(`${name} must be ${min}-${max}, got ${value}`);
+  return n;
+}
+
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?$/i;
+
+/**
+ * A time flag → epoch ms, `undefined` when absent: an ISO 8601 date-time (with an offset; without
+ * one it is the machine's local time), or a bare date `YYYY-MM-DD`, which means local midnight in
+ * `bareDateZone` (each command says which zone its dates are in). Anything else, an impossible
+ * date or a time before 1970 is a {@link UsageError}.
+ *
+ * @example
+ * timeFlag("--since", "2026-11-20", "Asia/Seoul");         // 1795100400000 (00:00 KST)
+ * timeFlag("--since", "2026-11-20T09:00:00+09:00", "UTC"); // 1795132800000
+ */
+export function timeFlag(name: string, value: string | undefined, bareDateZone: string): number | undefined {
+  if (value === undefined) return undefined;
+  let ms = Number.NaN;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    const day = epochDayOfDate(value);
+    if (day !== undefined) ms = localMidnight(day, bareDateZone);
+  } else if (ISO_DATE_TIME.test(value)) {
+    ms = Date.parse(value);
+  }
+  if (!Number.isFinite(ms) || ms < 0) {
+    throw new UsageError(`${name} must be an ISO date or date-time, e.g. 2026-11-20T09:00:00+09:00; got ${JSON.stringify(value)}`);
+  }
+  return ms;
+}
+
+/**
+ * `--seed`: decimal digits are a number, other text a string seed (the simulator hashes it);
+ * `undefined` when absent. An empty seed is a {@link UsageError}.
+ *
+ * @example
+ * seedFlag("7");    // 7
+ * seedFlag("demo"); // "demo"
+ */
+export function seedFlag(value: string | undefined): number | string | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() === "") throw new UsageError("--seed must not be empty");
+  return /^-?\d+$/.test(value) ? Number(value) : value;
+}
+
+/**
+ * `--world FILE`: a JSON object of the simulator's `WorldOptions`; an unreadable file, bad JSON
+ * or a non-object is a {@link UsageError}.
+ *
+ * @example
+ * const world = readWorldFile("world.json"); // e.g. { shops: 2, seed: 7 }
+ */
+export function readWorldFile(path: string): WorldOptions {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new UsageError(`--world: cannot read ${path}: ${(error as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new UsageError(`--world: ${path} is not JSON`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new UsageError("--world: expected a JSON object of WorldOptions");
+  return parsed as WorldOptions;
+}
+
+/**
+ * One CSV cell (RFC 4180): quoted only when it holds a quote, comma or line break; `undefined`
+ * and `null` are empty.
+ *
+ * @example
+ * csvCell('a "b", c'); // '"a ""b"", c"'
+ */
+export function csvCell(value: unknown): string {
+  const text = value === undefined || value === null ? "" : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /**

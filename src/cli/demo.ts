@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -12,12 +11,12 @@ import type { SalesReport } from "../sales/uploadDailySales.ts";
 import { createWorld, defaultWorldOptions, type WorldOptions } from "../sim/createWorld.ts";
 import { startSimulator } from "../sim/startSimulator.ts";
 import type { SimShop, World } from "../sim/World.ts";
-import { EXIT_FAILED, EXIT_OK, UsageError, parseFlags, type CliIo, type Command } from "./common.ts";
+import { EXIT_FAILED, EXIT_OK, UsageError, csvCell, numberFlag, parseFlags, readWorldFile, seedFlag, type CliIo, type Command } from "./common.ts";
 import { defaultDemoTimeline, demoTimeline, type DemoTimeline } from "./demoClock.ts";
 import { TerminalDashboard, plainLine, type DashboardFrame } from "./demoDashboard.ts";
 import { int, moneyFormat } from "./demoFormat.ts";
 import { ShopLive, runShopPipeline, type ShopPipelineResult } from "./demoPipeline.ts";
-import { csvCell, dailyCsv, reportInput, sessionLines, summaryText, type DemoRun, type DemoSales, type DemoShopResult } from "./demoResults.ts";
+import { dailyCsv, reportInput, sessionLines, summaryText, type DemoRun, type DemoSales, type DemoShopResult } from "./demoResults.ts";
 
 const H = 3_600_000;
 
@@ -116,8 +115,7 @@ export function parseDemoFlags(argv: readonly string[]): DemoOptions {
   const { values } = parseFlags(argv, flags);
   const d = defaultDemoOptions;
   const world = values.world === undefined ? {} : readWorldFile(values.world);
-  const seed = values.seed === undefined ? (world.seed ?? d.seed) : /^-?\d+$/.test(values.seed) ? Number(values.seed) : values.seed;
-  if (typeof seed === "string" && seed.trim() === "") throw new UsageError("--seed must not be empty");
+  const seed = seedFlag(values.seed) ?? world.seed ?? d.seed;
   const shops = values.shops === undefined ? (world.shops ?? d.shops) : numberFlag("--shops", values.shops);
   if (!Number.isInteger(shops) || shops < 1 || shops > 50) throw new UsageError(`--shops must be an integer from 1 to 50, got ${JSON.stringify(values.shops)}`);
   const speed = values.speed === undefined ? d.speed : numberFlag("--speed", values.speed);
@@ -135,23 +133,6 @@ export function parseDemoFlags(argv: readonly string[]): DemoOptions {
     hours = [open, close];
   }
   return { seed, shops, speed, out, hours, world };
-}
-
-function readWorldFile(path: string): WorldOptions {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(path, "utf8"));
-  } catch (error) {
-    throw new UsageError(`--world: cannot read ${path} as JSON: ${(error as Error).message}`);
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new UsageError("--world: expected a JSON object of WorldOptions");
-  return parsed as WorldOptions;
-}
-
-function numberFlag(flag: string, text: string): number {
-  const v = Number(text);
-  if (text.trim() === "" || !Number.isFinite(v)) throw new UsageError(`${flag} must be a number, got ${JSON.stringify(text)}`);
-  return v;
 }
 
 /**

@@ -8,6 +8,7 @@ import type { HtmlReportInput, ReportShop } from "../report/htmlReport.ts";
 import type { ZoneTimeRow } from "../report/proximityZonesChart.ts";
 import type { TruthVisit } from "../sim/World.ts";
 import { alignTable, int, minutes, moneyFormat, pct } from "./demoFormat.ts";
+import { csvCell } from "./common.ts";
 import { sessionRecord } from "./sessionRecord.ts";
 
 /**
@@ -274,16 +275,6 @@ export function dailyCsv(results: readonly DemoShopResult[]): string {
     lines.push(CSV_COLUMNS.map((k) => csvCell(row[k] ?? "")).join(","));
   }
   return `${lines.join("\n")}\n`;
-}
-
-/**
- * A CSV cell, quoted when it holds a comma, quote or line break (RFC 4180).
- *
- * @example
- * csvCell('a "b", c'); // '"a ""b"", c"'
- */
-export function csvCell(text: string): string {
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /**

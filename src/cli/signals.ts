@@ -12,9 +12,12 @@ import {
   EXIT_OK,
   UsageError,
   connectionFlags,
+  csvCell,
+  integerFlag,
   oneLine,
   parseFlags,
   parseFormat,
+  timeFlag,
   type CliIo,
   type Command,
 } from "./common.ts";
@@ -113,9 +116,10 @@ async function runSignals(argv: readonly string[], io: CliIo, deps: ClientDeps):
   if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
   const shopId = integerFlag("--shop", values.shop, 0, Number.MAX_SAFE_INTEGER);
   if (shopId === undefined) throw new UsageError("--shop is required");
-  const since = timeFlag("--since", values.since);
+  // A bare date is midnight UTC here (the help says so): records are not yet tied to a shop's zone.
+  const since = timeFlag("--since", values.since, "UTC");
   if (since === undefined && mode === "backfill") throw new UsageError("--since is required for a backfill");
-  const until = timeFlag("--until", values.until);
+  const until = timeFlag("--until", values.until, "UTC");
   if (since !== undefined && until !== undefined && until <= since) throw new UsageError("--until must be after --since");
   const limit = integerFlag("--limit", values.limit, 1, 200);
   const slices = integerFlag("--slices", values.slices, 1, 64);
@@ -248,11 +252,6 @@ function csvLine(raw: RawSignal, s: Signal | undefined, invalid: InvalidRecord |
   return `${cells.map(csvCell).join(",")}\n`;
 }
 
-function csvCell(value: unknown): string {
-  const text = value === undefined || value === null ? "" : String(value);
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 function summarize(io: CliIo, rowKeyRejected: number, decodeRejected: number): number {
   if (rowKeyRejected === 0 && decodeRejected === 0) return EXIT_OK;
   const parts: string[] = [];
@@ -302,23 +301,4 @@ function drained(stream: NodeJS.WritableStream, signal: AbortSignal): Promise<vo
     stream.on("drain", done);
     signal.addEventListener("abort", aborted, { once: true });
   });
-}
-
-function integerFlag(name: string, value: string | undefined, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new UsageError(`${name} must be an integer, got ${JSON.stringify(value)}`);
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`${name} must be ${min}-${max}, got ${value}`);
-  return n;
-}
-
-const ISO_PATTERN = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
-
-function timeFlag(name: string, value: string | undefined): Date | undefined {
-  if (value === undefined) return undefined;
-  const ms = ISO_PATTERN.test(value) ? Date.parse(value) : Number.NaN;
-  if (!Number.isFinite(ms) || ms < 0) {
-    throw new UsageError(`${name} must be an ISO date or date-time, e.g. 2026-11-20T09:00:00+09:00; got ${JSON.stringify(value)}`);
-  }
-  return new Date(ms);
 }

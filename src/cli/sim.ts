@@ -1,9 +1,9 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { performance } from "node:perf_hooks";
 import type { WorldOptions } from "../sim/createWorld.ts";
 import { defaultSimulatorOptions, type FaultOptions } from "../sim/createSimHandler.ts";
 import { startSimulator, type StartSimulatorOptions } from "../sim/startSimulator.ts";
-import { EXIT_OK, UsageError, parseFlags, type CliIo, type Command } from "./common.ts";
+import { EXIT_OK, UsageError, integerFlag, numberFlag, parseFlags, readWorldFile, seedFlag, type CliIo, type Command } from "./common.ts";
 
 const help = `usage: footfall sim [flags]
 
@@ -64,7 +64,7 @@ export const command: Command = {
   help,
   async run(argv, io) {
     const { values } = parseFlags(argv, flags);
-    const options = await optionsFrom(values);
+    const options = optionsFrom(values);
     const t0 = performance.now();
     let sim;
     try {
@@ -94,34 +94,18 @@ export const command: Command = {
 
 type Values = ReturnType<typeof parseFlags<typeof flags>>["values"];
 
-async function optionsFrom(values: Values): Promise<StartSimulatorOptions> {
-  let world: WorldOptions = {};
-  if (values.world !== undefined) {
-    let text: string;
-    try {
-      text = await readFile(values.world, "utf8");
-    } catch (error) {
-      throw new UsageError(`--world: cannot read ${values.world}: ${(error as Error).message}`);
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new UsageError(`--world: ${values.world} is not JSON`);
-    }
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new UsageError("--world: expected a JSON object of WorldOptions");
-    world = parsed as WorldOptions;
-  }
-  const seed = values.seed === undefined ? undefined : /^-?\d+$/.test(values.seed) ? Number(values.seed) : values.seed;
+function optionsFrom(values: Values): StartSimulatorOptions {
+  let world: WorldOptions = values.world === undefined ? {} : readWorldFile(values.world);
+  const seed = seedFlag(values.seed);
   if (seed !== undefined) world = { ...world, seed };
   if (values.start !== undefined) world = { ...world, start: /^\d+$/.test(values.start) ? Number(values.start) : values.start };
-  if (values.days !== undefined) world = { ...world, days: integer("--days", values.days) };
+  if (values.days !== undefined) world = { ...world, days: integerFlag("--days", values.days) };
   const faults: { -readonly [K in keyof FaultOptions]: FaultOptions[K] } = {};
-  if (values["fail-rate"] !== undefined) faults.failRate = number("--fail-rate", values["fail-rate"]);
-  if (values["throttle-rate"] !== undefined) faults.throttleRate = number("--throttle-rate", values["throttle-rate"]);
-  if (values["truncate-rate"] !== undefined) faults.truncateRate = number("--truncate-rate", values["truncate-rate"]);
-  if (values["latency-ms"] !== undefined) faults.latencyMs = number("--latency-ms", values["latency-ms"]);
-  if (values["retry-after"] !== undefined) faults.retryAfterS = integer("--retry-after", values["retry-after"]);
+  if (values["fail-rate"] !== undefined) faults.failRate = numberFlag("--fail-rate", values["fail-rate"]);
+  if (values["throttle-rate"] !== undefined) faults.throttleRate = numberFlag("--throttle-rate", values["throttle-rate"]);
+  if (values["truncate-rate"] !== undefined) faults.truncateRate = numberFlag("--truncate-rate", values["truncate-rate"]);
+  if (values["latency-ms"] !== undefined) faults.latencyMs = numberFlag("--latency-ms", values["latency-ms"]);
+  if (values["retry-after"] !== undefined) faults.retryAfterS = integerFlag("--retry-after", values["retry-after"]);
   const sinceMode = values["since-mode"];
   if (sinceMode !== undefined && sinceMode !== "inclusive" && sinceMode !== "exclusive") throw new UsageError("--since-mode must be inclusive or exclusive");
   const tsUnit = values["ts-unit"];
@@ -130,27 +114,15 @@ async function optionsFrom(values: Values): Promise<StartSimulatorOptions> {
     world,
     faults,
     ...(seed !== undefined ? { seed } : {}),
-    ...(values.port !== undefined ? { port: integer("--port", values.port) } : {}),
-    ...(values["signal-port"] !== undefined ? { signalPort: integer("--signal-port", values["signal-port"]) } : {}),
-    ...(values.speed !== undefined ? { speed: number("--speed", values.speed) } : {}),
+    ...(values.port !== undefined ? { port: integerFlag("--port", values.port) } : {}),
+    ...(values["signal-port"] !== undefined ? { signalPort: integerFlag("--signal-port", values["signal-port"]) } : {}),
+    ...(values.speed !== undefined ? { speed: numberFlag("--speed", values.speed) } : {}),
     ...(values.email !== undefined ? { email: values.email } : {}),
     ...(values.token !== undefined ? { token: values.token } : {}),
     ...(values["data-dir"] !== undefined ? { dataDir: values["data-dir"] } : {}),
     ...(sinceMode !== undefined ? { sinceMode } : {}),
     ...(tsUnit !== undefined ? { tsUnit } : {}),
   };
-}
-
-function number(flag: string, text: string): number {
-  const v = Number(text);
-  if (text.trim() === "" || !Number.isFinite(v)) throw new UsageError(`${flag} must be a number, got ${JSON.stringify(text)}`);
-  return v;
-}
-
-function integer(flag: string, text: string): number {
-  const v = number(flag, text);
-  if (!Number.isInteger(v)) throw new UsageError(`${flag} must be an integer, got ${JSON.stringify(text)}`);
-  return v;
 }
 
 function summarize(io: CliIo, sim: Awaited<ReturnType<typeof startSimulator>>, buildMs: number, truthFile: string | undefined): void {

@@ -10,7 +10,7 @@ import { demoTimeline } from "../../src/cli/demoClock.ts";
 import { TerminalDashboard, dashboardLines, dashboardTable, plainLine, type DashboardFrame } from "../../src/cli/demoDashboard.ts";
 import { alignTable, int } from "../../src/cli/demoFormat.ts";
 import { ShopLive, type ShopLiveSnapshot } from "../../src/cli/demoPipeline.ts";
-import { csvCell } from "../../src/cli/demoResults.ts";
+import { csvCell } from "../../src/cli/common.ts";
 import { main } from "../../src/cli/main.ts";
 import type { ProximitySlice, ProximitySummary } from "../../src/kernels/ProximityTracker.ts";
 import type { Session } from "../../src/kernels/Session.ts";
