@@ -1,32 +1,21 @@
 import { SignalDecoder, type SignalDecoderOptions, type SignalDecoderStats } from "./codec/decodeSignal.ts";
 import type { Signal } from "./codec/Signal.ts";
-import {
-  createDataQuality,
-  dataQualityReport,
-  updateDataQuality,
-  type DataQualityOptions,
-  type DataQualityReport,
-  type DataQualityState,
-} from "./kernels/dataQuality.ts";
+import { DataQuality, type DataQualityOptions, type DataQualityReport } from "./kernels/dataQuality.ts";
 import { DwellMeter, type DwellMeterOptions, type WindowDwell } from "./kernels/DwellMeter.ts";
 import type { DwellStats } from "./kernels/dwellStats.ts";
-import type { VisitHistoryStore } from "./kernels/MemoryVisitHistory.ts";
-import { ProximityTracker, type ProximitySummary, type ProximityTrackerOptions } from "./kernels/ProximityTracker.ts";
-import type { Session } from "./kernels/Session.ts";
-import { SessionTracker, sessionTrackerOptions, type SessionTrackerOptions } from "./kernels/SessionTracker.ts";
 import {
-  VisitClassifier,
-  defaultVisitClassifier,
-  visitClassifierOptions,
-  type ClassifiedSession,
-  type VisitClassifierOptions,
-} from "./kernels/VisitClassifier.ts";
+  EventTimeEngine,
+  type EngineAccumulator,
+  type EventTimeEngineOptions,
+  type ProximityOptions,
+} from "./kernels/EventTimeEngine.ts";
+import type { VisitHistoryStore } from "./kernels/MemoryVisitHistory.ts";
+import { VisitClassifier, defaultVisitClassifier, visitClassifierOptions, type ClassifiedSession, type VisitClassifierOptions } from "./kernels/VisitClassifier.ts";
 import { VisitCounter, type VisitCounts } from "./kernels/VisitCounter.ts";
 
 /**
  * Options of {@link analyze} and {@link Analyzer}, grouped by stage. Every stage's own defaults
- * apply (see `SignalDecoder`, `SessionTracker`, `VisitClassifier`, `DwellMeter`, `ProximityTracker`,
- * `createDataQuality`).
+ * apply (see `SignalDecoder`, `EventTimeEngine`, `VisitClassifier`, `DwellMeter`, `DataQuality`).
  *
  * @example
  * const options: AnalyzeOptions = {
@@ -41,8 +30,8 @@ export interface AnalyzeOptions {
   readonly timeZone?: string;
   /** Decoding of raw records (ignored for records that are already `Signal`s). @default {} */
   readonly decode?: SignalDecoderOptions;
-  /** Sessions: `gapMs`, `allowedLatenessMs`, `smoothing`. The proximity tracker uses the same gap and lateness. @default {} */
-  readonly sessions?: SessionTrackerOptions;
+  /** The event-time engine: `gapMs`, `allowedLatenessMs`, `smoothing` (RSSI, once per device × sensor). @default {} */
+  readonly sessions?: Omit<EventTimeEngineOptions, "proximity">;
   /** Visit classification (its `timeZone` is the top-level one). @default {} */
   readonly classify?: Omit<VisitClassifierOptions, "timeZone">;
   /** Dwell statistics: `kinds`, `dwell` (estimated/observed). @default {} */
@@ -51,28 +40,18 @@ export interface AnalyzeOptions {
   readonly history?: VisitHistoryStore;
   /** Also count per local hour (`hours` in the result). @default true */
   readonly hourly?: boolean;
+  /** Proximity per session (`Session.proximity`: calibration, zones, slices), or `false` to skip it. @default {} */
+  readonly proximity?: ProximityOptions | false;
+  /** Data-quality report options (not windowed), or `false` to skip it. @default {} */
+  readonly quality?: Omit<DataQualityOptions, "windowMs"> | false;
   /**
-   * Proximity per session (`ProximityTracker` options without callbacks, gap or lateness), or
-   * `false` to skip it.
-   * @default {}
+   * The extension point for per-signal and per-interval estimators: each sees every signal the
+   * engine applies, every session as it closes and every watermark advance (see
+   * `EngineAccumulator`), and delivers its own results. @default []
    */
-  readonly proximity?: Omit<ProximityTrackerOptions, "onSlice" | "onSummary" | "gapMs" | "allowedLatenessMs"> | false;
-  /** Data-quality report options, or `false` to skip it. @default {} */
-  readonly quality?: DataQualityOptions | false;
+  readonly accumulators?: readonly EngineAccumulator[];
   /** Receives each signal that came later than the allowed lateness (not used). @default undefined */
   readonly onLate?: (signal: Signal, watermark: number) => void;
-}
-
-/**
- * A classified session with its proximity summary (closest approach, time per zone, nearest sensor
- * over time), when proximity is on.
- *
- * @example
- * const s: AnalyzedSession = result.sessions[0]!;
- * s.kind; s.proximity?.closestZone;
- */
-export interface AnalyzedSession extends ClassifiedSession {
-  readonly proximity: ProximitySummary | undefined;
 }
 
 /**
@@ -97,8 +76,8 @@ export interface ShopDaySummary extends VisitCounts {
  * const { sessions, days, quality } = await analyze(records);
  */
 export interface AnalyzeResult {
-  /** Classified sessions, per shop in the order their days were decided, by start within a day. */
-  readonly sessions: readonly AnalyzedSession[];
+  /** Classified sessions with their proximity, per shop in the order their days were decided, by start within a day. */
+  readonly sessions: readonly ClassifiedSession[];
   /** Per shop and local day, in order. */
   readonly days: readonly ShopDaySummary[];
   /** Per shop and local hour, in order (empty when `hourly` is false). */
@@ -114,10 +93,11 @@ export interface AnalyzeResult {
 }
 
 /**
- * The batch engine: drives the same kernels as the operator chain (`decodeSignals` →
- * `sessionize` → `classifyVisits` → `countVisits` / `measureDwell`, and `estimateProximity`,
- * data quality), record by record, collecting the results. {@link analyze} is this over an array
- * or async iterable; use it directly to feed records from anywhere, then call {@link Analyzer.finish}.
+ * The batch engine: drives exactly the kernels the operator chain wraps (`decodeSignals` →
+ * `sessionize` → `classifyVisits` → `countVisits` / `measureDwell`, with data quality as an
+ * accumulator of the engine), wired the same way, record by record, collecting the results.
+ * {@link analyze} is this over an array or async iterable; use it directly to feed records from
+ * anywhere, then call {@link Analyzer.finish}.
  *
  * @example
  * const analyzer = new Analyzer({ timeZone: "Asia/Seoul" });
@@ -126,16 +106,13 @@ export interface AnalyzeResult {
  */
 export class Analyzer {
   readonly #decoder: SignalDecoder;
-  readonly #tracker: SessionTracker;
+  readonly #engine: EventTimeEngine;
   readonly #classifier: VisitClassifier;
   readonly #days: VisitCounter;
   readonly #hours: VisitCounter | undefined;
   readonly #dwell: DwellMeter;
-  readonly #proximity: ProximityTracker | undefined;
-  readonly #quality: DataQualityState | undefined;
-  /** Proximity of sessions on their way through the classifier, keyed by the tracker's Session object. */
-  readonly #pendingProximity = new Map<Session, ProximitySummary>();
-  readonly #sessions: AnalyzedSession[] = [];
+  readonly #quality: DataQuality | undefined;
+  readonly #sessions: ClassifiedSession[] = [];
   readonly #dayCounts: VisitCounts[] = [];
   readonly #dayDwell = new Map<string, WindowDwell>();
   readonly #dayRssi = new Map<string, number>();
@@ -147,53 +124,38 @@ export class Analyzer {
   constructor(options: AnalyzeOptions = {}) {
     if (typeof options !== "object" || options === null) throw new TypeError("analyze options must be an object");
     const timeZone = options.timeZone ?? defaultVisitClassifier.timeZone;
-    const sessionOptions = sessionTrackerOptions(options.sessions ?? {});
     const classifyOptions = visitClassifierOptions({ ...options.classify, timeZone });
     this.#decoder = new SignalDecoder(options.decode);
-    if (options.proximity !== false) {
-      this.#proximity = new ProximityTracker({
-        ...options.proximity,
-        gapMs: sessionOptions.gapMs,
-        allowedLatenessMs: sessionOptions.allowedLatenessMs,
-      });
-    }
-    if (options.quality !== false) this.#quality = createDataQuality(options.quality ?? {});
-    const lateSession = () => void this.#lateSessions++;
+    if (options.quality !== false) this.#quality = new DataQuality(options.quality ?? {});
+    const lateSession = { emit: () => {}, late: () => void this.#lateSessions++ };
     this.#days = new VisitCounter(
       { window: "day", timeZone, ...(options.history === undefined ? {} : { history: options.history }) },
-      (c) => this.#dayCounts.push(c),
-      lateSession,
+      { emit: (c) => this.#dayCounts.push(c), late: lateSession.late },
     );
     if (options.hourly !== false) {
       // Its own history: hourly "repeat" means seen before that hour, which must not consume the daily one.
-      this.#hours = new VisitCounter({ window: "hour", timeZone }, (c) => this.#hourCounts.push(c));
+      this.#hours = new VisitCounter({ window: "hour", timeZone }, { emit: (c) => this.#hourCounts.push(c) });
     }
-    this.#dwell = new DwellMeter({ ...options.dwell, window: "day", timeZone }, (d) => this.#dayDwell.set(`${d.shopId} ${d.start}`, d));
+    this.#dwell = new DwellMeter({ ...options.dwell, window: "day", timeZone }, { emit: (d) => this.#dayDwell.set(`${d.shopId} ${d.start}`, d) });
     this.#classifier = new VisitClassifier(classifyOptions, {
-      session: (s, source) => {
-        const proximity = this.#pendingProximity.get(source);
-        if (proximity !== undefined) this.#pendingProximity.delete(source);
-        this.#sessions.push(analyzedSession(s, proximity));
+      emit: (s) => {
+        this.#sessions.push(s);
         if (!s.late) this.#dayRssi.set(`${s.shopId} ${s.date}`, s.visitorRssi);
         this.#days.push(s);
         this.#hours?.push(s);
         this.#dwell.push(s);
       },
     });
-    const proximity = this.#proximity;
-    this.#tracker = new SessionTracker(sessionOptions, {
-      session: (s) => this.#onSession(s),
-      ...(options.onLate === undefined ? {} : { late: options.onLate }),
-      // The proximity tracker follows the session tracker's event-time order (same lateness)
-      // instead of buffering every signal a second time; it sees each batch before the sessions
-      // it belongs to close, so takeSummary finds their proximity complete.
-      ...(proximity === undefined
-        ? {}
-        : {
-            released: (shopId: number, signals: readonly Signal[], count: number, watermark: number) =>
-              proximity.addReleased(shopId, signals, count, watermark),
-          }),
-    });
+    const accumulators = [...(this.#quality === undefined ? [] : [this.#quality]), ...(options.accumulators ?? [])];
+    const classifier = this.#classifier;
+    this.#engine = new EventTimeEngine(
+      { ...options.sessions, proximity: options.proximity ?? {} },
+      {
+        emit: (s) => classifier.push(s),
+        ...(options.onLate === undefined ? {} : { late: options.onLate }),
+      },
+      accumulators,
+    );
   }
 
   /** Feeds one record: a raw service record (decoded here; invalid ones are counted) or a `Signal`. */
@@ -205,7 +167,7 @@ export class Analyzer {
       signal = this.#decoder.decode(record);
       if (signal === undefined) return;
     }
-    this.pushSignal(signal);
+    this.#engine.push(signal);
   }
 
   /**
@@ -215,21 +177,19 @@ export class Analyzer {
   pushRaw(record: unknown): void {
     if (this.#finished !== undefined) throw new Error("Analyzer: push after finish");
     const signal = this.#decoder.decode(record);
-    if (signal !== undefined) this.pushSignal(signal);
+    if (signal !== undefined) this.#engine.push(signal);
   }
 
   /** Feeds one decoded signal (skips the raw/decoded check of {@link Analyzer.push}). */
   pushSignal(signal: Signal): void {
     if (this.#finished !== undefined) throw new Error("Analyzer: push after finish");
-    if (this.#quality !== undefined) updateDataQuality(this.#quality, signal);
-    this.#tracker.push(signal);
+    this.#engine.push(signal);
   }
 
   /** Flushes every stage and returns the result (once; later calls return the same result). */
   finish(): AnalyzeResult {
     if (this.#finished !== undefined) return this.#finished;
-    // Also ends the proximity tracker's input, shop by shop, before the last sessions close.
-    this.#tracker.flush();
+    this.#engine.flush();
     this.#classifier.flush();
     this.#days.flush();
     this.#hours?.flush();
@@ -245,24 +205,18 @@ export class Analyzer {
         visitorRssi: this.#dayRssi.get(`${c.shopId} ${c.label}`) ?? Number.NaN,
       };
     });
-    const trackerStats = this.#tracker.stats;
+    const late = this.#engine.stats.late;
     const decoder = this.#decoder.stats;
     this.#finished = {
       sessions: this.#sessions,
       days,
       hours: this.#hourCounts,
-      quality: this.#quality === undefined ? undefined : dataQualityReport(this.#quality, { ...decoder, late: trackerStats.late }),
+      quality: this.#quality?.report({ ...decoder, late }),
       decoder,
-      late: trackerStats.late,
+      late,
       lateSessions: this.#lateSessions,
     };
     return this.#finished;
-  }
-
-  #onSession(s: Session): void {
-    const p = this.#proximity?.takeSummary(s.shopId, s.device, s.start, s.end);
-    if (p !== undefined) this.#pendingProximity.set(s, p);
-    this.#classifier.push(s);
   }
 }
 
@@ -272,9 +226,10 @@ export class Analyzer {
  * (visitors, visits, passers-by, unique devices, capture rate, new/repeat, dwell statistics and
  * buckets), hourly counts and a data-quality report.
  *
- * It drives exactly the kernels the RxJS operators wrap, in the same order, so a batch run and a
- * streaming run over the same records give identical results (a property test checks it). Records
- * may arrive out of order within `sessions.allowedLatenessMs` without changing anything.
+ * It drives exactly the kernels the RxJS operators wrap, wired the same way, so a batch run and a
+ * streaming run over the same records give identical results, proximity included (a property test
+ * checks it). Records may arrive out of order within `sessions.allowedLatenessMs` without changing
+ * anything.
  *
  * @example
  * const result = await analyze(world.rawSignals(101), { timeZone: "Asia/Seoul" });
@@ -295,35 +250,6 @@ export async function analyze(
     throw new TypeError("analyze: records must be an array, an iterable or an async iterable");
   }
   return analyzer.finish();
-}
-
-// Field by field rather than `{ ...s, proximity }`: V8 copies a spread that adds a property
-// generically, ~1 µs per session; the literal is one allocation of a fixed shape.
-function analyzedSession(s: ClassifiedSession, proximity: ProximitySummary | undefined): AnalyzedSession {
-  return {
-    shopId: s.shopId,
-    device: s.device,
-    start: s.start,
-    end: s.end,
-    dwellMs: s.dwellMs,
-    estimatedDwellMs: s.estimatedDwellMs,
-    signalCount: s.signalCount,
-    probeCount: s.probeCount,
-    randomized: s.randomized,
-    local: s.local,
-    vendor: s.vendor,
-    peakRssi: s.peakRssi,
-    peakSmoothedRssi: s.peakSmoothedRssi,
-    nearestSensor: s.nearestSensor,
-    sensors: s.sensors,
-    watermark: s.watermark,
-    complete: s.complete,
-    kind: s.kind,
-    date: s.date,
-    late: s.late,
-    visitorRssi: s.visitorRssi,
-    proximity,
-  };
 }
 
 function isSignal(record: unknown): record is Signal {

@@ -131,50 +131,39 @@ export {
 } from "./kernels/proximityZone.ts";
 export type { PathLossSample, PathLossFit } from "./kernels/fitPathLoss.ts";
 export { fitPathLoss } from "./kernels/fitPathLoss.ts";
+export type { ProximitySlice, ProximityTimelineEntry, SensorZoneMs, SessionProximity } from "./kernels/SessionProximity.ts";
 export type {
   ProximityCalibration,
-  ProximitySmoothing,
-  ProximitySlice,
-  ProximitySummary,
-  ProximityTimelineEntry,
-  ProximityTrackerOptions,
-  ProximityTrackerStats,
-  SensorZoneMs,
-} from "./kernels/ProximityTracker.ts";
-export { ProximityTracker, mergeProximitySummaries, defaultProximityTracker } from "./kernels/ProximityTracker.ts";
+  ProximityOptions,
+  RssiSmoothing,
+  EventTimeEngineOptions,
+  ResolvedEventTimeEngineOptions,
+  ResolvedProximityOptions,
+  EngineSink,
+  EngineAccumulator,
+  EventTimeEngineStats,
+} from "./kernels/EventTimeEngine.ts";
+export { EventTimeEngine, eventTimeEngineOptions, defaultEventTimeEngine, estimatedDwell } from "./kernels/EventTimeEngine.ts";
+export type { Sink, Kernel } from "./kernels/Sink.ts";
 export type { ZoneCounts, SensorZoneTime, ZoneOccupancyOptions } from "./kernels/ZoneOccupancy.ts";
 export { ZoneOccupancy, zoneTimeBySensor, defaultZoneOccupancy } from "./kernels/ZoneOccupancy.ts";
-export type { EstimateProximityOptions, ProximityEvent } from "./operators/estimateProximity.ts";
-export { estimateProximity, defaultEstimateProximity } from "./operators/estimateProximity.ts";
+export type { EstimateProximityOptions } from "./operators/estimateProximity.ts";
+export { estimateProximity } from "./operators/estimateProximity.ts";
 export type {
   DataQualityOptions,
   ResolvedDataQualityOptions,
   DataQualityCounts,
   DataQualityReport,
-  DataQualityState,
   QualityGap,
   SensorQuality,
 } from "./kernels/dataQuality.ts";
-export {
-  dataQuality,
-  createDataQuality,
-  updateDataQuality,
-  dataQualityReport,
-  resetDataQuality,
-  defaultDataQuality,
-} from "./kernels/dataQuality.ts";
+export { DataQuality, dataQuality, dataQualityOptions, defaultDataQuality } from "./kernels/dataQuality.ts";
 export type { AssessQualityOptions } from "./operators/assessQuality.ts";
-export { assessQuality, defaultAssessQuality } from "./operators/assessQuality.ts";
+export { assessQuality } from "./operators/assessQuality.ts";
+export { kernelOperator } from "./operators/kernelOperator.ts";
 // (end proximity/quality exports)
 // sessions, visits, dwell, counts, batch analysis, accuracy:
 export type { Session, SessionSensor } from "./kernels/Session.ts";
-export type {
-  SessionTrackerOptions,
-  ResolvedSessionTrackerOptions,
-  SessionSink,
-  SessionTrackerStats,
-} from "./kernels/SessionTracker.ts";
-export { SessionTracker, sessionTrackerOptions, defaultSessionTracker, estimatedDwell } from "./kernels/SessionTracker.ts";
 export type { EventTimeReorderOptions, SignalOrder } from "./kernels/EventTimeReorder.ts";
 export { EventTimeReorder, canonicalSignalOrder, defaultEventTimeReorder } from "./kernels/EventTimeReorder.ts";
 export type { LocalDay, WindowUnit } from "./kernels/LocalCalendar.ts";
@@ -186,9 +175,8 @@ export type {
   ClassifiedSession,
   VisitClassifierOptions,
   ResolvedVisitClassifierOptions,
-  ClassifiedSessionSink,
 } from "./kernels/VisitClassifier.ts";
-export { VisitClassifier, visitClassifierOptions, defaultVisitClassifier, visitOrPass } from "./kernels/VisitClassifier.ts";
+export { VisitClassifier, visitClassifierOptions, defaultVisitClassifier, visitOrPass, staffPresenceMs } from "./kernels/VisitClassifier.ts";
 export type { SuggestRssiThresholdOptions, RssiThresholdSuggestion, RssiMode } from "./kernels/suggestRssiThreshold.ts";
 export { suggestRssiThreshold, PeakRssiHistogram, defaultSuggestRssiThreshold } from "./kernels/suggestRssiThreshold.ts";
 export type { DwellBuckets, DwellStats } from "./kernels/dwellStats.ts";
@@ -219,7 +207,7 @@ export type { MeasureDwellOptions } from "./operators/measureDwell.ts";
 export { measureDwell } from "./operators/measureDwell.ts";
 export type { CountVisitsOptions } from "./operators/countVisits.ts";
 export { countVisits } from "./operators/countVisits.ts";
-export type { AnalyzeOptions, AnalyzedSession, ShopDaySummary, AnalyzeResult } from "./analyze.ts";
+export type { AnalyzeOptions, ShopDaySummary, AnalyzeResult } from "./analyze.ts";
 export { analyze, Analyzer } from "./analyze.ts";
 // (end sessions/visits exports)
 

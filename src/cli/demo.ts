@@ -5,6 +5,7 @@ import { Observable } from "rxjs";
 import type { Client } from "../client/Client.ts";
 import { createClient } from "../client/createClient.ts";
 import { scoreAgainstTruth, type AccuracyScore } from "../kernels/scoreAgainstTruth.ts";
+import { zoneTimeBySensor } from "../kernels/ZoneOccupancy.ts";
 import { htmlReport } from "../report/htmlReport.ts";
 import { defaultJournalPath, uploadSales } from "../sales/uploadSales.ts";
 import type { SalesReport } from "../sales/uploadDailySales.ts";
@@ -300,8 +301,6 @@ async function watchDay(c: DayContext): Promise<number> {
   const shopResults: DemoShopResult[] = shops.map((shop, i) => {
     const r = results[i]!;
     const snap = snaps[i]!;
-    const visitors = new Set<string>();
-    for (const s of r.sessions) if (s.kind === "visitor") visitors.add(s.device);
     const truth = world.truth(shop.id).filter((t) => t.start <= cutoff(i));
     return {
       id: shop.id,
@@ -318,7 +317,8 @@ async function watchDay(c: DayContext): Promise<number> {
       hours: r.hours,
       dwell: r.dwell.find((d) => d.label === date) ?? r.dwell[0],
       sessions: r.sessions,
-      zones: lives[i]!.zoneTime((device) => visitors.has(device)),
+      // The visitors' own sessions: a visitor's earlier walk past the window is not visitor time.
+      zones: zoneTimeBySensor(r.sessions.filter((s) => s.kind === "visitor"), { sensors: shop.sensors }),
       sales: sales.forShop(shop, cutoff(i)),
       truth,
       score: scoreAgainstTruth(r.sessions, truth, { timeZone }),

@@ -17,16 +17,15 @@ import {
 import { median } from "simple-statistics";
 import type { Client } from "../client/Client.ts";
 import type { Signal } from "../codec/Signal.ts";
-import type { ProximitySlice, ProximitySummary } from "../kernels/ProximityTracker.ts";
+import type { ProximitySlice } from "../kernels/SessionProximity.ts";
 import type { Session } from "../kernels/Session.ts";
 import type { VisitCounts } from "../kernels/VisitCounter.ts";
-import { defaultVisitClassifier, visitOrPass, type ClassifiedSession, type VisitClassifierOptions } from "../kernels/VisitClassifier.ts";
+import { defaultVisitClassifier, staffPresenceMs, visitOrPass, type ClassifiedSession, type VisitClassifierOptions } from "../kernels/VisitClassifier.ts";
 import type { WindowDwell } from "../kernels/DwellMeter.ts";
-import { ZoneOccupancy, type SensorZoneTime, type ZoneCounts } from "../kernels/ZoneOccupancy.ts";
+import { ZoneOccupancy, type ZoneCounts } from "../kernels/ZoneOccupancy.ts";
 import { classifyVisits } from "../operators/classifyVisits.ts";
 import { countVisits } from "../operators/countVisits.ts";
 import { decodeSignals } from "../operators/decodeSignals.ts";
-import { estimateProximity } from "../operators/estimateProximity.ts";
 import { measureDwell } from "../operators/measureDwell.ts";
 import { sessionize } from "../operators/sessionize.ts";
 import type { SignalPage } from "../source/SignalPage.ts";
@@ -68,9 +67,9 @@ export interface ShopLiveSnapshot {
 
 /**
  * Live state of one shop in `footfall demo`, fed by taps on the real pipeline: the dashboard's
- * figures (devices in range, provisional visitors and dwell, zone occupancy) and the device-time
- * per sensor and zone for the report (both from the `ZoneOccupancy` kernel). Visitors are provisional — `visitOrPass` with the
- * classifier's fallback threshold on each finished session — because staff and the learned
+ * figures (devices in range, provisional visitors and dwell, zone occupancy now from the
+ * `ZoneOccupancy` kernel). Visitors are provisional — `visitOrPass` with the classifier's
+ * fallback threshold on each finished session shorter than `staffPresenceMs` — because staff and the learned
  * per-shop threshold can only be decided once the day is over; the summary uses the real
  * classifier's output.
  *
@@ -106,7 +105,7 @@ export class ShopLive {
     this.name = shop.name;
     this.sensors = [...shop.sensors];
     this.#endMs = endMs;
-    this.#staffMs = defaultVisitClassifier.staffShare * (openingHours[1] - openingHours[0]) * 3_600_000;
+    this.#staffMs = staffPresenceMs({ openingHours });
     this.#occupancy = new ZoneOccupancy({ sensors: shop.sensors });
   }
 
@@ -155,11 +154,6 @@ export class ShopLive {
     this.#occupancy.addSlice(slice);
   }
 
-  /** A finished proximity session (for the zone time per sensor). */
-  onProximitySummary(summary: ProximitySummary): void {
-    this.#occupancy.addSummary(summary);
-  }
-
   /** A finished session (provisional visitors, passers-by and dwell). */
   onSession(s: Session): void {
     if (s.dwellMs >= this.#staffMs) return;
@@ -194,14 +188,6 @@ export class ShopLive {
       done: this.#done,
       ...(this.#error === undefined ? {} : { error: this.#error }),
     };
-  }
-
-  /**
-   * Device-time per sensor and zone, ms, of the proximity sessions finished so far, summed over
-   * the devices `include` accepts (e.g. the day's visitors), sensors in the shop's order.
-   */
-  zoneTime(include: (device: string) => boolean): SensorZoneTime[] {
-    return this.#occupancy.zoneTime(include);
   }
 }
 
@@ -249,8 +235,8 @@ export interface ShopPipelineResult {
 /**
  * Tails one shop's signals through the real source and operators until the day is read (see
  * {@link ShopLive.onPage}) or `stop$` emits: `signalPagesObservable` (tail) → `decodeSignals` →
- * {`sessionize` → `classifyVisits` → `countVisits` (day, hour), `measureDwell`} and
- * `estimateProximity`, with taps feeding `live`. Stopping completes the source, so every
+ * `sessionize` (sessions with proximity; its slices feed the zones now) → `classifyVisits` →
+ * `countVisits` (day, hour), `measureDwell`, with taps feeding `live`. Stopping completes the source, so every
  * operator flushes what it holds and the result covers the day up to then. A failing source
  * (the service gave up) also ends the reading; the error is kept in `live`.
  *
@@ -285,15 +271,8 @@ export function runShopPipeline(options: ShopPipelineOptions): Promise<ShopPipel
           ignoreElements(),
         ),
         signals$.pipe(
-          estimateProximity({ emit: "both" }),
-          tap((e) => {
-            if (e.type === "proximitySlice") live.onSlice(e);
-            else live.onProximitySummary(e);
-          }),
-          ignoreElements(),
-        ),
-        signals$.pipe(
-          sessionize(),
+          // One engine: sessions carry their proximity, and its slices feed the zones now.
+          sessionize({ onSlice: (slice) => live.onSlice(slice) }),
           tap((s) => live.onSession(s)),
           classifyVisits(classify),
           connect((classified$) =>

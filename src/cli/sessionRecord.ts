@@ -1,4 +1,3 @@
-import type { ProximitySummary } from "../kernels/ProximityTracker.ts";
 import type { ClassifiedSession } from "../kernels/VisitClassifier.ts";
 
 /**
@@ -11,7 +10,7 @@ import type { ClassifiedSession } from "../kernels/VisitClassifier.ts";
  * @example
  * for (const s of result.sessions) out.write(`${JSON.stringify(sessionRecord(s))}\n`);
  */
-export function sessionRecord(s: ClassifiedSession & { readonly proximity?: ProximitySummary | undefined }): Record<string, unknown> {
+export function sessionRecord(s: ClassifiedSession): Record<string, unknown> {
   return {
     type: "session",
     shopId: s.shopId,

@@ -27,4 +27,26 @@ export interface Signal {
   readonly randomized: boolean;
   /** IEEE OUI vendor of a universal MAC; `undefined` for local MACs or unknown prefixes. */
   readonly vendor: string | undefined;
+  /**
+   * Data-quality findings of the decoder, a bit set ({@link SIGNAL_LOCAL_FLAG_MISMATCH},
+   * {@link SIGNAL_TS_RTS_MISMATCH}); 0 or absent when there are none. Computed once, where the
+   * record is decoded, so the data-quality accumulator reads them instead of checking again.
+   */
+  readonly flags?: number;
 }
+
+/**
+ * `Signal.flags` bit: the service's `local` flag disagrees with the MAC's locally administered bit.
+ *
+ * @example
+ * const mismatch = ((signal.flags ?? 0) & SIGNAL_LOCAL_FLAG_MISMATCH) !== 0;
+ */
+export const SIGNAL_LOCAL_FLAG_MISMATCH = 1;
+
+/**
+ * `Signal.flags` bit: the time in the RTS and `ts` differ by more than the decoder's `tsToleranceMs`.
+ *
+ * @example
+ * const mismatch = ((signal.flags ?? 0) & SIGNAL_TS_RTS_MISMATCH) !== 0;
+ */
+export const SIGNAL_TS_RTS_MISMATCH = 2;

@@ -4,7 +4,7 @@ import { toNormalMac } from "./mac.ts";
 import { vendorOfNormal } from "./oui.ts";
 import { rowKeyProblem, scanRowKey } from "./rowKey.ts";
 import { millisRts, presetUnitOf, type RtsCodec } from "./rts.ts";
-import type { Signal } from "./Signal.ts";
+import { SIGNAL_LOCAL_FLAG_MISMATCH, SIGNAL_TS_RTS_MISMATCH, type Signal } from "./Signal.ts";
 import { describeValue } from "./describeValue.ts";
 
 /**
@@ -336,22 +336,21 @@ function decodeRecord(raw: unknown, config: Config, counters: Counters | undefin
   const vendor = config.vendors && !localBit ? vendorOfNormal(device) : undefined;
   const rts = rowKey.slice(rowKey.length - 16);
 
+  let flags = local === localBit ? 0 : SIGNAL_LOCAL_FLAG_MISMATCH;
+  if (config.tsToleranceMs !== Infinity) {
+    const rtsMs = config.rtsUnit !== undefined ? scaleToMillis(scan.rtsValue, config.rtsUnit) : config.rtsCodec.decode(rts);
+    if (!(Math.abs(rtsMs - time) <= config.tsToleranceMs)) flags |= SIGNAL_TS_RTS_MISMATCH;
+  }
   if (counters !== undefined) {
     counters.decoded++;
-    if (local !== localBit) counters.localFlagMismatch++;
+    if ((flags & SIGNAL_LOCAL_FLAG_MISMATCH) !== 0) counters.localFlagMismatch++;
+    if ((flags & SIGNAL_TS_RTS_MISMATCH) !== 0) counters.tsRtsMismatch++;
     if (randomized) counters.randomized++;
     if (vendor === undefined && config.vendors && !localBit) counters.vendorless++;
-    if (config.tsToleranceMs !== Infinity) {
-      const rtsMs =
-        config.rtsUnit !== undefined
-          ? scaleToMillis(scan.rtsValue, config.rtsUnit)
-          : config.rtsCodec.decode(rts);
-      if (!(Math.abs(rtsMs - time) <= config.tsToleranceMs)) counters.tsRtsMismatch++;
-    }
   }
 
   // One literal, fields always in this order: every Signal shares one hidden class.
-  return { shopId, rts, time, device, rssi, sensor, local, randomized, vendor };
+  return { shopId, rts, time, device, rssi, sensor, local, randomized, vendor, flags };
 }
 
 let defaultConfig: Config | undefined;

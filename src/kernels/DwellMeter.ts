@@ -1,6 +1,7 @@
 import { dwellStats, type DwellStats } from "./dwellStats.ts";
 import { assertTimeZone } from "../time/timeZone.ts";
 import type { WindowUnit } from "./LocalCalendar.ts";
+import { checkSink, type Kernel, type Sink } from "./Sink.ts";
 import { SessionWindows, type SessionWindow } from "./SessionWindows.ts";
 import type { ClassifiedSession, VisitKind } from "./VisitClassifier.ts";
 
@@ -82,23 +83,21 @@ interface DwellAcc {
  *
  * @example
  * const out: WindowDwell[] = [];
- * const meter = new DwellMeter({ window: "day" }, (d) => out.push(d));
+ * const meter = new DwellMeter({ window: "day" }, { emit: (d) => out.push(d) });
  * for (const s of classified) meter.push(s);
  * meter.flush();
  */
-export class DwellMeter {
+export class DwellMeter implements Kernel<ClassifiedSession> {
   /** The resolved options. */
   readonly options: Required<DwellMeterOptions>;
   readonly #windows: SessionWindows<DwellAcc, WindowDwell>;
 
   /**
    * @param options see {@link DwellMeterOptions}
-   * @param emit receives each closed window
-   * @param onLate receives sessions that arrived after their window closed (not measured)
+   * @param sink `emit`: each closed window; `late`: sessions that arrived after their window closed (not used), with the end of the windows closed then (epoch ms)
    */
-  constructor(options: DwellMeterOptions, emit: (dwell: WindowDwell) => void, onLate?: (session: ClassifiedSession) => void) {
+  constructor(options: DwellMeterOptions, sink: Sink<WindowDwell, ClassifiedSession>) {
     this.options = dwellMeterOptions(options);
-    if (typeof emit !== "function") throw new TypeError("DwellMeter needs an emit function");
     const kinds = new Set<string>(this.options.kinds);
     const estimated = this.options.dwell === "estimated";
     this.#windows = new SessionWindows<DwellAcc, WindowDwell>(
@@ -111,8 +110,7 @@ export class DwellMeter {
         },
         finish: (acc, w) => ({ ...w, ...dwellStats(acc.values) }),
       },
-      emit,
-      onLate,
+      checkSink("DwellMeter", sink),
     );
   }
 

@@ -1,3 +1,5 @@
+import type { SessionProximity } from "./SessionProximity.ts";
+
 /**
  * What one sensor heard of a device during one session.
  *
@@ -24,7 +26,7 @@ export interface SessionSensor {
 
 /**
  * One session: the signals of one device at one shop, none more than `gapMs` apart.
- * Emitted by {@link SessionTracker} (and the `sessionize` operator) when it closes.
+ * Emitted by `EventTimeEngine` (and the `sessionize` operator) when it closes, with its proximity.
  *
  * `watermark` and `complete` describe the stream's progress when the session was emitted, so
  * downstream stages (visit classification, per-day counts) can close their own windows in event
@@ -36,7 +38,7 @@ export interface SessionSensor {
  *   shopId: 101, device: "f0:18:98:12:34:56", start: 1763600000000, end: 1763600420000,
  *   dwellMs: 420000, estimatedDwellMs: 472500, signalCount: 12, probeCount: 9, randomized: false, local: false, vendor: "Apple, Inc.",
  *   peakRssi: -52, peakSmoothedRssi: -56.4, nearestSensor: "b8:27:eb:00:00:01", sensors: [],
- *   watermark: 1763600800000, complete: 1763600800000,
+ *   watermark: 1763600800000, complete: 1763600800000, proximity: undefined,
  * };
  */
 export interface Session {
@@ -87,4 +89,6 @@ export interface Session {
    * this one is (it and earlier ones). `Infinity` once the source is drained.
    */
   readonly complete: number;
+  /** Closest approach, time per zone and nearest-sensor timeline; `undefined` when the engine runs with `proximity: false`. */
+  readonly proximity: SessionProximity | undefined;
 }

@@ -1,4 +1,5 @@
 import { LocalCalendar, type WindowUnit } from "./LocalCalendar.ts";
+import { checkSink, type Kernel, type Sink } from "./Sink.ts";
 import type { ClassifiedSession } from "./VisitClassifier.ts";
 
 /**
@@ -49,22 +50,21 @@ interface ShopWindows<A> {
  * time zone) and closes each window in event time: when a session's `complete` reaches the window's
  * end (every session starting in it has been seen), or on {@link SessionWindows.flush}. Windows
  * close in order per shop; windows without sessions are not emitted. A session starting in a window
- * already closed (a `late` one) is not added; it goes to `onLate` and the `late` counter.
+ * already closed (a `late` one) is not added; it goes to `sink.late` and the `late` counter.
  *
  * The shared engine of `VisitCounter` and `DwellMeter`: one implementation of windowing.
  *
  * @example
  * const out: number[] = [];
- * const w = new SessionWindows("day", "Asia/Seoul", { create: () => ({ n: 0 }), add: (a) => void a.n++, finish: (a) => a.n }, (n) => out.push(n));
+ * const w = new SessionWindows("day", "Asia/Seoul", { create: () => ({ n: 0 }), add: (a) => void a.n++, finish: (a) => a.n }, { emit: (n) => out.push(n) });
  * for (const s of classified) w.push(s);
  * w.flush();
  */
-export class SessionWindows<A, R> {
+export class SessionWindows<A, R> implements Kernel<ClassifiedSession> {
   readonly #unit: WindowUnit;
   readonly #calendar: LocalCalendar;
   readonly #aggregate: WindowAggregate<A, R>;
-  readonly #emit: (result: R) => void;
-  readonly #onLate: ((session: ClassifiedSession) => void) | undefined;
+  readonly #sink: Sink<R, ClassifiedSession>;
   readonly #shops = new Map<number, ShopWindows<A>>();
   #late = 0;
 
@@ -72,15 +72,13 @@ export class SessionWindows<A, R> {
     unit: WindowUnit,
     timeZone: string,
     aggregate: WindowAggregate<A, R>,
-    emit: (result: R) => void,
-    onLate?: (session: ClassifiedSession) => void,
+    sink: Sink<R, ClassifiedSession>,
   ) {
     if (unit !== "hour" && unit !== "day") throw new RangeError(`window must be "hour" or "day", got ${String(unit)}`);
     this.#unit = unit;
     this.#calendar = new LocalCalendar(timeZone);
     this.#aggregate = aggregate;
-    this.#emit = emit;
-    this.#onLate = onLate;
+    this.#sink = checkSink("SessionWindows", sink);
   }
 
   /** Sessions that arrived after their window closed. */
@@ -97,7 +95,7 @@ export class SessionWindows<A, R> {
     }
     if (session.start < shop.closedUntil) {
       this.#late++;
-      this.#onLate?.(session);
+      this.#sink.late?.(session, shop.closedUntil);
     } else {
       const cal = this.#calendar;
       const start = cal.windowStart(session.start, this.#unit);
@@ -132,6 +130,6 @@ export class SessionWindows<A, R> {
 
   #close(shop: ShopWindows<A>, w: OpenWindow<A>): void {
     if (w.window.end > shop.closedUntil) shop.closedUntil = w.window.end;
-    this.#emit(this.#aggregate.finish(w.acc, w.window));
+    this.#sink.emit(this.#aggregate.finish(w.acc, w.window));
   }
 }

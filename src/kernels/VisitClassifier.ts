@@ -2,6 +2,7 @@ import { checkNumberOption } from "./checkNumberOption.ts";
 import { assertTimeZone } from "../time/timeZone.ts";
 import { LocalCalendar, type LocalDay } from "./LocalCalendar.ts";
 import type { Session } from "./Session.ts";
+import { checkSink, type Kernel, type Sink } from "./Sink.ts";
 import { PeakRssiHistogram } from "./suggestRssiThreshold.ts";
 
 const MS_PER_HOUR = 3_600_000;
@@ -205,17 +206,18 @@ export function visitOrPass(
 }
 
 /**
- * Where a {@link VisitClassifier} delivers classified sessions.
+ * The staff rule's presence threshold, ms: a device present at least this long during one
+ * local day's opening hours (summed over its sessions) is staff that day — `staffShare` of the
+ * opening hours. The classifier decides with it; a live view that cannot wait for the day's end
+ * (the demo's provisional visitors) leaves sessions this long out with the same number.
  *
  * @example
- * const sink: ClassifiedSessionSink = { session: (s) => out.push(s) };
+ * staffPresenceMs(); // 17280000 (0.4 × 12 h)
+ * staffPresenceMs({ openingHours: [9, 21], staffShare: 0.5 }); // 21600000
  */
-export interface ClassifiedSessionSink {
-  /**
-   * One classified session; `source` is the very `Session` object that was pushed, so a caller
-   * can find what it kept for it (in a Map keyed by the object) without building keys.
-   */
-  session(session: ClassifiedSession, source: Session): void;
+export function staffPresenceMs(options: Pick<VisitClassifierOptions, "openingHours" | "staffShare"> = {}): number {
+  const o = visitClassifierOptions(options);
+  return o.staffShare * (o.openingHours[1] - o.openingHours[0]) * MS_PER_HOUR;
 }
 
 // Presence of one device on one local day, ms.
@@ -271,29 +273,28 @@ interface ShopDays {
  *
  * @example
  * const out: ClassifiedSession[] = [];
- * const classifier = new VisitClassifier({ timeZone: "Asia/Seoul" }, { session: (s) => out.push(s) });
+ * const classifier = new VisitClassifier({ timeZone: "Asia/Seoul" }, { emit: (s) => out.push(s) });
  * for (const s of sessions) classifier.push(s);
  * classifier.flush();
  */
-export class VisitClassifier {
+export class VisitClassifier implements Kernel<Session> {
   /** The resolved options. */
   readonly options: ResolvedVisitClassifierOptions;
-  readonly #sink: ClassifiedSessionSink;
+  readonly #sink: Sink<ClassifiedSession>;
   readonly #calendar: LocalCalendar;
   readonly #shops = new Map<number, ShopDays>();
   readonly #openFromMs: number;
   readonly #openToMs: number;
   readonly #staffMs: number;
 
-  constructor(options: VisitClassifierOptions, sink: ClassifiedSessionSink) {
+  constructor(options: VisitClassifierOptions, sink: Sink<ClassifiedSession>) {
     this.options = visitClassifierOptions(options);
-    if (typeof sink?.session !== "function") throw new TypeError("VisitClassifier needs a sink with a session() method");
-    this.#sink = sink;
+    this.#sink = checkSink("VisitClassifier", sink);
     this.#calendar = new LocalCalendar(this.options.timeZone);
     const [open, close] = this.options.openingHours;
     this.#openFromMs = open * MS_PER_HOUR;
     this.#openToMs = close * MS_PER_HOUR;
-    this.#staffMs = this.options.staffShare * (close - open) * MS_PER_HOUR;
+    this.#staffMs = staffPresenceMs(this.options);
   }
 
   /** Sessions held, waiting for their day to be decided. */
@@ -401,7 +402,7 @@ export class VisitClassifier {
       }
       const complete = i + 1 < sessions.length ? s.start : day.day.end;
       if (complete > shop.complete) shop.complete = complete;
-      this.#sink.session(classified(s, kind, day.day.date, shop.complete, false, shop.visitorRssi), s);
+      this.#sink.emit(classified(s, kind, day.day.date, shop.complete, false, shop.visitorRssi));
     }
     if (day.day.end > shop.closedUntil) shop.closedUntil = day.day.end;
     if (day.day.end > shop.complete) shop.complete = day.day.end;
@@ -415,7 +416,7 @@ export class VisitClassifier {
       const opening = overlap(s.start, s.end, day.start + this.#openFromMs, day.start + this.#openToMs);
       kind = opening >= this.#staffMs ? "staff" : visitOrPass(s, { minDwellMs: this.options.minDwellMs, visitorRssi: shop.visitorRssi });
     }
-    this.#sink.session(classified(s, kind, day.date, shop.complete, true, shop.visitorRssi), s);
+    this.#sink.emit(classified(s, kind, day.date, shop.complete, true, shop.visitorRssi));
   }
 
   #coversADay(s: Session): boolean {
@@ -469,5 +470,6 @@ function classified(
     date,
     late,
     visitorRssi,
+    proximity: s.proximity,
   };
 }

@@ -1,6 +1,7 @@
 import { assertTimeZone } from "../time/timeZone.ts";
 import type { WindowUnit } from "./LocalCalendar.ts";
 import { MemoryVisitHistory, type VisitHistoryStore } from "./MemoryVisitHistory.ts";
+import { checkSink, type Kernel, type Sink } from "./Sink.ts";
 import { SessionWindows, type SessionWindow } from "./SessionWindows.ts";
 import type { ClassifiedSession } from "./VisitClassifier.ts";
 
@@ -112,23 +113,21 @@ interface CountAcc {
  *
  * @example
  * const out: VisitCounts[] = [];
- * const counter = new VisitCounter({ window: "day" }, (c) => out.push(c));
+ * const counter = new VisitCounter({ window: "day" }, { emit: (c) => out.push(c) });
  * for (const s of classified) counter.push(s);
  * counter.flush();
  */
-export class VisitCounter {
+export class VisitCounter implements Kernel<ClassifiedSession> {
   /** The resolved options. */
   readonly options: Required<VisitCounterOptions>;
   readonly #windows: SessionWindows<CountAcc, VisitCounts>;
 
   /**
    * @param options see {@link VisitCounterOptions}
-   * @param emit receives each closed window
-   * @param onLate receives sessions that arrived after their window closed (not counted)
+   * @param sink `emit`: each closed window; `late`: sessions that arrived after their window closed (not used), with the end of the windows closed then (epoch ms)
    */
-  constructor(options: VisitCounterOptions, emit: (counts: VisitCounts) => void, onLate?: (session: ClassifiedSession) => void) {
+  constructor(options: VisitCounterOptions, sink: Sink<VisitCounts, ClassifiedSession>) {
     this.options = visitCounterOptions(options);
-    if (typeof emit !== "function") throw new TypeError("VisitCounter needs an emit function");
     const history = this.options.history;
     this.#windows = new SessionWindows<CountAcc, VisitCounts>(
       this.options.window,
@@ -145,8 +144,7 @@ export class VisitCounter {
         add: addSession,
         finish: (acc, w) => finishCounts(acc, w, history),
       },
-      emit,
-      onLate,
+      checkSink("VisitCounter", sink),
     );
   }
 

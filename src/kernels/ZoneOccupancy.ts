@@ -1,5 +1,6 @@
 import { checkNumberOption } from "./checkNumberOption.ts";
-import type { ProximitySlice, ProximitySummary } from "./ProximityTracker.ts";
+import type { Session } from "./Session.ts";
+import type { ProximitySlice, SensorZoneMs } from "./SessionProximity.ts";
 import { PROXIMITY_ZONES, type ProximityZone } from "./proximityZone.ts";
 
 /**
@@ -62,61 +63,50 @@ export interface ZoneOccupancyOptions {
 export const defaultZoneOccupancy = Object.freeze({ currentMs: 180_000, sensors: Object.freeze([]) as readonly string[] });
 
 /**
- * Sums the per-sensor zone time (`zoneMsBySensor`) of proximity summaries into chart rows:
- * sensors in `options.sensors` order (then MAC order), zones nearest first, rows with no time
- * left out. Use it on `analyze()` sessions, e.g. the visitors' ones, or on summaries collected
- * from `estimateProximity`. `undefined` entries (sessions without proximity) are skipped.
+ * Sums the per-sensor zone time (`Session.proximity.zoneMsBySensor`) of sessions into chart
+ * rows: sensors in `options.sensors` order (then MAC order), zones nearest first, rows with no
+ * time left out. Use it on the sessions of the people asked about — e.g. the day's visitor
+ * sessions, so a visitor's earlier walk past the window does not count as visitor time.
+ * Sessions without proximity are skipped.
  *
  * @example
  * const result = await analyze(records);
- * const rows = zoneTimeBySensor(result.sessions.filter((s) => s.kind === "visitor").map((s) => s.proximity));
+ * const rows = zoneTimeBySensor(result.sessions.filter((s) => s.kind === "visitor"));
  * proximityZonesChart(rows);
  */
-export function zoneTimeBySensor(summaries: Iterable<ProximitySummary | undefined>, options: Pick<ZoneOccupancyOptions, "sensors"> = {}): SensorZoneTime[] {
+export function zoneTimeBySensor(sessions: Iterable<Pick<Session, "proximity">>, options: Pick<ZoneOccupancyOptions, "sensors"> = {}): SensorZoneTime[] {
   const order = sensorOrder(options.sensors);
   const sums = new SensorZoneSums();
-  for (const s of summaries) if (s !== undefined) sums.addSummary(s);
+  for (const s of sessions) if (s.proximity !== undefined) sums.add(s.proximity.zoneMsBySensor);
   return sums.rows(order);
 }
 
 /**
- * Zone occupancy of one shop from a `ProximityTracker`'s output: devices per zone of their
- * nearest sensor right now (from slices), and device-time per sensor and zone (from session
- * summaries, whose `zoneMsBySensor` the tracker computes with the same rule as `zoneMs`, so the
- * sums here add up to the sessions' dwell). Device-time is kept per device, so it can be summed
- * over any set of devices decided later (e.g. the day's visitors, once the day is classified).
- *
- * Feed it one shop's events: in push mode `onSlice` → {@link addSlice}, `onSummary` →
- * {@link addSummary} (or `estimateProximity({ emit: "both" })`). Memory: one small entry per
- * device seen (its zone times) plus one per device with a recent slice.
+ * Devices per proximity zone of one shop right now: each device counts in the zone of its
+ * nearest sensor in its latest slice (the engine's slices, e.g. `sessionize({ onSlice })` or
+ * `estimateProximity`), if that slice ended within `currentMs`. (Zone time over a day comes
+ * from the sessions themselves: {@link zoneTimeBySensor}.) Memory: one entry per device with a
+ * recent slice.
  *
  * @example
  * const occupancy = new ZoneOccupancy({ sensors: shop.sensors });
- * const tracker = new ProximityTracker({ onSlice: (s) => occupancy.addSlice(s), onSummary: (s) => occupancy.addSummary(s) });
- * for (const s of signals) tracker.add(s);
+ * const engine = new EventTimeEngine({}, { emit: () => {}, slice: (s) => occupancy.addSlice(s) });
+ * for (const s of signals) engine.push(s);
  * occupancy.current(lastSignalTime); // { immediate: 1, near: 4, far: 12 }
- * tracker.flush();
- * occupancy.zoneTime((device) => visitors.has(device)); // [{ sensor, zone: "near", ms }, …]
  */
 export class ZoneOccupancy {
   readonly #currentMs: number;
-  readonly #order: readonly string[];
   #shopId: number | undefined;
   /** Latest slice per device: zone index and slice end (ms). */
   readonly #latest = new Map<string, { zone: number; end: number }>();
-  readonly #time = new Map<string, SensorZoneSums>();
 
   /** Validates options eagerly (TypeError / RangeError). */
   constructor(options: ZoneOccupancyOptions = {}) {
     if (typeof options !== "object" || options === null) throw new TypeError("ZoneOccupancy options must be an object");
     this.#currentMs = checkNumberOption("currentMs", options.currentMs ?? defaultZoneOccupancy.currentMs, { min: 0, unit: "ms" });
-    this.#order = sensorOrder(options.sensors);
+    sensorOrder(options.sensors); // validates
   }
 
-  /** Devices with zone time recorded. */
-  get devices(): number {
-    return this.#time.size;
-  }
 
   /** A finished slice: the device's nearest sensor and zone for that slice. */
   addSlice(slice: ProximitySlice): void {
@@ -130,13 +120,6 @@ export class ZoneOccupancy {
     }
   }
 
-  /** A finished session: adds its zone time per sensor to the device's. */
-  addSummary(summary: ProximitySummary): void {
-    this.#checkShop(summary.shopId);
-    let sums = this.#time.get(summary.device);
-    if (sums === undefined) this.#time.set(summary.device, (sums = new SensorZoneSums()));
-    sums.addSummary(summary);
-  }
 
   /**
    * Devices per zone now: those whose latest slice ended at or after `nowMs − currentMs`
@@ -153,15 +136,6 @@ export class ZoneOccupancy {
     return { immediate: counts[0] as number, near: counts[1] as number, far: counts[2] as number };
   }
 
-  /**
-   * Device-time per sensor and zone, ms, summed over the devices `include` accepts (all by
-   * default), in the order of {@link zoneTimeBySensor}.
-   */
-  zoneTime(include?: (device: string) => boolean): SensorZoneTime[] {
-    const total = new SensorZoneSums();
-    for (const [device, sums] of this.#time) if (include === undefined || include(device)) total.addSums(sums);
-    return total.rows(this.#order);
-  }
 
   #checkShop(shopId: number): void {
     if (this.#shopId === undefined) this.#shopId = shopId;
@@ -181,19 +155,12 @@ class SensorZoneSums {
   readonly sensors: string[] = [];
   readonly ms: number[] = [];
 
-  addSummary(s: ProximitySummary): void {
-    for (const z of s.zoneMsBySensor) {
+  add(zones: readonly SensorZoneMs[]): void {
+    for (const z of zones) {
       const i = this.#index(z.sensor);
       (this.ms[i] as number) += z.immediate;
       (this.ms[i + 1] as number) += z.near;
       (this.ms[i + 2] as number) += z.far;
-    }
-  }
-
-  addSums(other: SensorZoneSums): void {
-    for (let k = 0; k < other.sensors.length; k++) {
-      const i = this.#index(other.sensors[k] as string);
-      for (let z = 0; z < 3; z++) (this.ms[i + z] as number) += other.ms[k * 3 + z] as number;
     }
   }
 

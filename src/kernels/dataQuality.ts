@@ -1,11 +1,13 @@
-import type { Signal } from "../codec/Signal.ts";
-import { millisRts, type RtsCodec } from "../codec/rts.ts";
+import { SIGNAL_LOCAL_FLAG_MISMATCH, SIGNAL_TS_RTS_MISMATCH, type Signal } from "../codec/Signal.ts";
+import { checkNumberOption } from "./checkNumberOption.ts";
+import type { EngineAccumulator } from "./EventTimeEngine.ts";
+import { checkSink, type Sink } from "./Sink.ts";
 
 /**
- * Options of the data-quality kernel ({@link createDataQuality}, {@link dataQuality}).
+ * Options of {@link DataQuality} (and the `assessQuality` operator).
  *
  * @example
- * const state = createDataQuality({ gapThresholdMs: 15 * 60_000 });
+ * const quality = new DataQuality({ gapThresholdMs: 15 * 60_000 });
  */
 export interface DataQualityOptions {
   /**
@@ -18,14 +20,21 @@ export interface DataQualityOptions {
   readonly gapThresholdMs?: number;
   /** Most gaps listed per sensor in a report (the latest ones); totals count all. @default 100 */
   readonly maxGapsPerSensor?: number;
-  /** RTS rule used to compare each signal's RTS with its `ts`. @default millisRts */
-  readonly rtsCodec?: RtsCodec;
-  /** Largest |RTS time − ts| (ms) not counted as a disagreement; `Infinity` turns it off. @default 1000 */
-  readonly tsToleranceMs?: number;
+  /**
+   * Report per shop and window of this many ms of event time (aligned to the epoch), each
+   * emitted through the sink once the shop's watermark passes the window's end; `undefined`:
+   * one report over everything, from {@link DataQuality.report}.
+   * @default undefined
+   */
+  readonly windowMs?: number | undefined;
 }
 
 /** {@link DataQualityOptions} with every field present. */
-export type ResolvedDataQualityOptions = Readonly<Required<DataQualityOptions>>;
+export interface ResolvedDataQualityOptions {
+  readonly gapThresholdMs: number;
+  readonly maxGapsPerSensor: number;
+  readonly windowMs: number | undefined;
+}
 
 /**
  * Defaults of {@link DataQualityOptions}.
@@ -36,16 +45,32 @@ export type ResolvedDataQualityOptions = Readonly<Required<DataQualityOptions>>;
 export const defaultDataQuality: ResolvedDataQualityOptions = Object.freeze({
   gapThresholdMs: 1_800_000,
   maxGapsPerSensor: 100,
-  rtsCodec: millisRts,
-  tsToleranceMs: 1000,
+  windowMs: undefined,
 });
+
+/**
+ * Validates {@link DataQualityOptions} eagerly (TypeError/RangeError) and fills in defaults.
+ *
+ * @example
+ * dataQualityOptions({ windowMs: 3_600_000 }).gapThresholdMs; // 1800000
+ */
+export function dataQualityOptions(options: DataQualityOptions = {}): ResolvedDataQualityOptions {
+  if (typeof options !== "object" || options === null) throw new TypeError("data-quality options must be an object");
+  const d = defaultDataQuality;
+  const windowMs = options.windowMs ?? d.windowMs;
+  return Object.freeze({
+    gapThresholdMs: checkNumberOption("gapThresholdMs", options.gapThresholdMs ?? d.gapThresholdMs, { min: 1, unit: "ms" }),
+    maxGapsPerSensor: checkNumberOption("maxGapsPerSensor", options.maxGapsPerSensor ?? d.maxGapsPerSensor, { min: 0, integer: true }),
+    windowMs: windowMs === undefined ? undefined : checkNumberOption("windowMs", windowMs, { min: 1, integer: true, unit: "ms" }),
+  });
+}
 
 /**
  * Counters from outside the signal stream, merged into a report: the decoder's (`SignalDecoder`
  * `stats` fits as is) and the sessionizer's late count. Every field is optional.
  *
  * @example
- * const counts: DataQualityCounts = { ...decoder.stats, late: sessions.stats.late };
+ * const counts: DataQualityCounts = { ...decoder.stats, late: engine.stats.late };
  */
 export interface DataQualityCounts {
   /** Records the decoder turned into signals. */
@@ -148,7 +173,6 @@ interface MutableGap {
 }
 
 interface SensorState {
-  readonly shopId: number;
   readonly sensor: string;
   signals: number;
   first: number;
@@ -156,182 +180,219 @@ interface SensorState {
   randomized: number;
   localMismatch: number;
   tsRtsMismatch: number;
-  /** Interior gaps, sorted, non-overlapping. */
-  gaps: MutableGap[];
+  readonly gaps: MutableGap[];
 }
 
-/**
- * Mutable state of the data-quality kernel; create with {@link createDataQuality}.
- * Memory: one small record per sensor, its gaps, and one Set entry per unique device
- * (use `resetDataQuality` per reporting window on endless streams).
- *
- * @example
- * const state: DataQualityState = createDataQuality();
- */
-export interface DataQualityState {
-  readonly options: ResolvedDataQualityOptions;
-  readonly sensors: Map<number, Map<string, SensorState>>;
-  readonly devices: Map<number, Set<string>>;
+// One shop's figures (of the current window, when windowed).
+interface ShopQuality {
+  readonly shopId: number;
+  readonly sensors: Map<string, SensorState>;
+  readonly devices: Set<string>;
+  /** The device of the last signal: the several sensors hearing one probe skip the Set. */
+  lastDevice: string;
   signals: number;
-  deviceCount: number;
   randomizedDevices: number;
   randomizedSignals: number;
   localMismatch: number;
   tsRtsMismatch: number;
   first: number;
   last: number;
+  /** Start of the current window, epoch ms (NaN: none open). */
+  windowStart: number;
 }
 
 /**
- * Validates options (RangeError / TypeError) and returns an empty state.
+ * Data quality of a signal stream, as an accumulator of the event-time engine (see
+ * `EngineAccumulator`): per shop and sensor, signals, first/last, the share from randomized
+ * MACs, the decoder's findings (`local` flag vs MAC bit, `ts` vs RTS time — read from
+ * `Signal.flags`, never checked twice) and silences longer than `gapThresholdMs`; per shop,
+ * unique and randomized devices.
+ *
+ * Rules:
+ * 1. It counts the signals the engine applies (late ones are counted by the engine and given
+ *    to {@link DataQuality.report} as `counts.late`).
+ * 2. Without `windowMs`, {@link DataQuality.report} gives one report over everything so far.
+ * 3. With `windowMs`, each shop's figures are reported per window through the sink, once the
+ *    shop's watermark passes the window's end (or at the end of input), and start afresh.
+ *
+ * Memory: per shop its sensors, the gaps found and the set of devices seen (of the window).
  *
  * @example
- * const state = createDataQuality({ tsToleranceMs: Infinity });
+ * const quality = new DataQuality();
+ * const engine = new EventTimeEngine({}, { emit: () => {} }, [quality]);
+ * for (const s of signals) engine.push(s);
+ * engine.flush();
+ * const report = quality.report({ late: engine.stats.late });
  */
-export function createDataQuality(options: DataQualityOptions = {}): DataQualityState {
-  const gapThresholdMs = options.gapThresholdMs ?? defaultDataQuality.gapThresholdMs;
-  const maxGapsPerSensor = options.maxGapsPerSensor ?? defaultDataQuality.maxGapsPerSensor;
-  const rtsCodec = options.rtsCodec ?? defaultDataQuality.rtsCodec;
-  const tsToleranceMs = options.tsToleranceMs ?? defaultDataQuality.tsToleranceMs;
-  if (typeof gapThresholdMs !== "number" || !(gapThresholdMs > 0) || !Number.isFinite(gapThresholdMs)) {
-    throw new RangeError(`gapThresholdMs must be a finite number > 0 (ms), got ${String(gapThresholdMs)}`);
+export class DataQuality implements EngineAccumulator {
+  /** The resolved options. */
+  readonly options: ResolvedDataQualityOptions;
+  readonly #sink: Sink<DataQualityReport> | undefined;
+  readonly #shops = new Map<number, ShopQuality>();
+  #last: ShopQuality | undefined;
+  /** Counts given to the last windowed report (each window reports the change since). */
+  #given: DataQualityCounts = {};
+  #countsOf: (() => DataQualityCounts) | undefined;
+
+  /**
+   * @param options see {@link DataQualityOptions}; validated here (TypeError/RangeError)
+   * @param sink receives the windowed reports (needed when `windowMs` is set)
+   * @param counts where windowed reports take outside counters from (e.g. the decoder's stats); each report gets the change since the previous one
+   */
+  constructor(options: DataQualityOptions = {}, sink?: Sink<DataQualityReport>, counts?: () => DataQualityCounts) {
+    this.options = dataQualityOptions(options);
+    if (sink !== undefined) this.#sink = checkSink("DataQuality", sink);
+    if (this.options.windowMs !== undefined && sink === undefined) throw new TypeError("DataQuality: windowMs needs a sink for the reports");
+    if (counts !== undefined && typeof counts !== "function") throw new TypeError("DataQuality: counts must be a function");
+    this.#countsOf = counts;
   }
-  if (!Number.isInteger(maxGapsPerSensor) || maxGapsPerSensor < 0) {
-    throw new RangeError(`maxGapsPerSensor must be an integer ≥ 0, got ${String(maxGapsPerSensor)}`);
+
+  /** Counts one applied signal (the engine calls this in canonical order). */
+  signal(signal: Signal): void {
+    let shop = this.#last;
+    if (shop === undefined || shop.shopId !== signal.shopId) {
+      shop = this.#shops.get(signal.shopId);
+      if (shop === undefined) {
+        shop = newShop(signal.shopId);
+        this.#shops.set(signal.shopId, shop);
+      }
+      this.#last = shop;
+    }
+    const time = signal.time;
+    const windowMs = this.options.windowMs;
+    if (windowMs !== undefined) {
+      const start = Math.floor(time / windowMs) * windowMs;
+      if (shop.windowStart !== shop.windowStart) shop.windowStart = start;
+      else if (start > shop.windowStart) this.#emitWindow(shop, start);
+    }
+    shop.signals++;
+    if (time < shop.first) shop.first = time;
+    if (time > shop.last) shop.last = time;
+    if (signal.device !== shop.lastDevice) {
+      shop.lastDevice = signal.device;
+      const size = shop.devices.size;
+      if (shop.devices.add(signal.device).size > size && signal.randomized) shop.randomizedDevices++;
+    }
+    let s = shop.sensors.get(signal.sensor);
+    if (s === undefined) {
+      s = { sensor: signal.sensor, signals: 0, first: time, last: time, randomized: 0, localMismatch: 0, tsRtsMismatch: 0, gaps: [] };
+      shop.sensors.set(signal.sensor, s);
+    }
+    s.signals++;
+    if (signal.randomized) {
+      s.randomized++;
+      shop.randomizedSignals++;
+    }
+    const flags = signal.flags ?? 0;
+    if (flags !== 0) {
+      if ((flags & SIGNAL_LOCAL_FLAG_MISMATCH) !== 0) {
+        s.localMismatch++;
+        shop.localMismatch++;
+      }
+      if ((flags & SIGNAL_TS_RTS_MISMATCH) !== 0) {
+        s.tsRtsMismatch++;
+        shop.tsRtsMismatch++;
+      }
+    }
+    addTime(s, time, this.options.gapThresholdMs);
   }
-  if (typeof rtsCodec !== "object" || rtsCodec === null || typeof rtsCodec.decode !== "function") {
-    throw new TypeError("rtsCodec must be an RtsCodec (with a decode function)");
+
+  /** Windowed: emits each shop window the watermark passed (all of them at `Infinity`). */
+  advance(shopId: number, watermark: number): void {
+    const windowMs = this.options.windowMs;
+    if (windowMs === undefined) return;
+    const shop = this.#shops.get(shopId);
+    if (shop === undefined || shop.windowStart !== shop.windowStart) return;
+    if (watermark >= shop.windowStart + windowMs) this.#emitWindow(shop, Number.NaN);
   }
-  if (typeof tsToleranceMs !== "number" || !(tsToleranceMs >= 0)) {
-    throw new RangeError(`tsToleranceMs must be a number ≥ 0 (ms) or Infinity, got ${String(tsToleranceMs)}`);
+
+  /**
+   * The report over every shop since the start (or, windowed, over what no window has reported
+   * yet), with outside counters merged in (`counts`: the decoder's stats, the engine's late count).
+   *
+   * @example
+   * quality.report({ ...decoder.stats, late: engine.stats.late }).randomizedDeviceShare;
+   */
+  report(counts: DataQualityCounts = {}): DataQualityReport {
+    const shops = [...this.#shops.values()].sort((a, b) => a.shopId - b.shopId);
+    return buildReport(shops, counts, undefined, this.options);
   }
+
+  #emitWindow(shop: ShopQuality, next: number): void {
+    const windowMs = this.options.windowMs!;
+    const range = { from: shop.windowStart, to: shop.windowStart + windowMs };
+    let counts: DataQualityCounts = {};
+    if (this.#countsOf !== undefined) {
+      const now = this.#countsOf();
+      counts = difference(now, this.#given);
+      this.#given = now;
+    }
+    const report = buildReport([shop], counts, range, this.options);
+    resetShop(shop);
+    shop.windowStart = next;
+    this.#sink!.emit(report);
+  }
+}
+
+function newShop(shopId: number): ShopQuality {
   return {
-    options: Object.freeze({ gapThresholdMs, maxGapsPerSensor, rtsCodec, tsToleranceMs }),
+    shopId,
     sensors: new Map(),
-    devices: new Map(),
+    devices: new Set(),
+    lastDevice: "",
     signals: 0,
-    deviceCount: 0,
     randomizedDevices: 0,
     randomizedSignals: 0,
     localMismatch: 0,
     tsRtsMismatch: 0,
     first: Number.POSITIVE_INFINITY,
     last: Number.NEGATIVE_INFINITY,
+    windowStart: Number.NaN,
   };
 }
 
-/**
- * Empties a state (keeps its options), e.g. at the start of each reporting window.
- *
- * @example
- * resetDataQuality(state);
- */
-export function resetDataQuality(state: DataQualityState): void {
-  state.sensors.clear();
-  state.devices.clear();
-  state.signals = 0;
-  state.deviceCount = 0;
-  state.randomizedDevices = 0;
-  state.randomizedSignals = 0;
-  state.localMismatch = 0;
-  state.tsRtsMismatch = 0;
-  state.first = Number.POSITIVE_INFINITY;
-  state.last = Number.NEGATIVE_INFINITY;
+function resetShop(shop: ShopQuality): void {
+  shop.sensors.clear();
+  shop.devices.clear();
+  shop.lastDevice = "";
+  shop.signals = 0;
+  shop.randomizedDevices = 0;
+  shop.randomizedSignals = 0;
+  shop.localMismatch = 0;
+  shop.tsRtsMismatch = 0;
+  shop.first = Number.POSITIVE_INFINITY;
+  shop.last = Number.NEGATIVE_INFINITY;
 }
 
-/**
- * Adds one decoded signal. Order-independent: a signal older than a sensor's latest one
- * splits or shrinks the gap it falls into, so the report does not depend on arrival order.
- *
- * @example
- * for (const s of signals) updateDataQuality(state, s);
- */
-export function updateDataQuality(state: DataQualityState, signal: Signal): void {
-  const o = state.options;
-  const time = signal.time;
-  state.signals++;
-  if (time < state.first) state.first = time;
-  if (time > state.last) state.last = time;
-  let devices = state.devices.get(signal.shopId);
-  if (devices === undefined) {
-    devices = new Set();
-    state.devices.set(signal.shopId, devices);
-  }
-  if (!devices.has(signal.device)) {
-    devices.add(signal.device);
-    state.deviceCount++;
-    if (signal.randomized) state.randomizedDevices++;
-  }
-  let sensors = state.sensors.get(signal.shopId);
-  if (sensors === undefined) {
-    sensors = new Map();
-    state.sensors.set(signal.shopId, sensors);
-  }
-  let s = sensors.get(signal.sensor);
-  if (s === undefined) {
-    s = {
-      shopId: signal.shopId,
-      sensor: signal.sensor,
-      signals: 0,
-      first: time,
-      last: time,
-      randomized: 0,
-      localMismatch: 0,
-      tsRtsMismatch: 0,
-      gaps: [],
-    };
-    sensors.set(signal.sensor, s);
-  }
-  s.signals++;
-  if (signal.randomized) {
-    s.randomized++;
-    state.randomizedSignals++;
-  }
-  // Bit 0x02 of the first octet; the MAC is normalised to lowercase "xx:…" by the codec.
-  const localBit = (hexValue(signal.device.charCodeAt(1)) & 2) !== 0;
-  if (signal.local !== localBit) {
-    s.localMismatch++;
-    state.localMismatch++;
-  }
-  if (o.tsToleranceMs !== Number.POSITIVE_INFINITY && rtsDisagrees(signal, o)) {
-    s.tsRtsMismatch++;
-    state.tsRtsMismatch++;
-  }
-  addTime(s, time, o.gapThresholdMs);
-}
-
-/**
- * Builds the report: totals, shares, per-sensor gaps (with edge gaps measured against the
- * observed range: `range` when given, else the shop's first to last signal) and the external
- * counters.
- *
- * @param counts decoder / sessionizer counters to include
- * @param range observed window, epoch ms (e.g. the reporting window or the query's since/until)
- *
- * @example
- * const report = dataQualityReport(state, { ...decoder.stats, late: 3 });
- */
-export function dataQualityReport(
-  state: DataQualityState,
-  counts: DataQualityCounts = {},
-  range?: { readonly from: number; readonly to: number },
+function buildReport(
+  shops: readonly ShopQuality[],
+  counts: DataQualityCounts,
+  range: { readonly from: number; readonly to: number } | undefined,
+  o: ResolvedDataQualityOptions,
 ): DataQualityReport {
-  const o = state.options;
   const sensors: SensorQuality[] = [];
-  const shopIds = [...state.sensors.keys()].sort((a, b) => a - b);
-  for (const shopId of shopIds) {
-    const shopSensors = state.sensors.get(shopId) as Map<string, SensorState>;
-    let shopFirst = Number.POSITIVE_INFINITY;
-    let shopLast = Number.NEGATIVE_INFINITY;
-    for (const s of shopSensors.values()) {
-      if (s.first < shopFirst) shopFirst = s.first;
-      if (s.last > shopLast) shopLast = s.last;
-    }
-    const from = range?.from ?? shopFirst;
-    const to = range?.to ?? shopLast;
-    const macs = [...shopSensors.keys()].sort();
+  let signals = 0;
+  let devices = 0;
+  let randomizedDevices = 0;
+  let randomizedSignals = 0;
+  let localMismatch = 0;
+  let tsRtsMismatch = 0;
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const shop of shops) {
+    signals += shop.signals;
+    devices += shop.devices.size;
+    randomizedDevices += shop.randomizedDevices;
+    randomizedSignals += shop.randomizedSignals;
+    localMismatch += shop.localMismatch;
+    tsRtsMismatch += shop.tsRtsMismatch;
+    if (shop.first < first) first = shop.first;
+    if (shop.last > last) last = shop.last;
+    const from = range?.from ?? shop.first;
+    const to = range?.to ?? shop.last;
+    const macs = [...shop.sensors.keys()].sort();
     for (const mac of macs) {
-      const s = shopSensors.get(mac) as SensorState;
+      const s = shop.sensors.get(mac)!;
       const gaps: QualityGap[] = [];
       if (s.first - from > o.gapThresholdMs) gaps.push({ from, to: s.first, durationMs: s.first - from, edge: "start" });
       for (const g of s.gaps) gaps.push({ from: g.from, to: g.to, durationMs: g.to - g.from, edge: "none" });
@@ -339,7 +400,7 @@ export function dataQualityReport(
       let gapMs = 0;
       for (const g of gaps) gapMs += g.durationMs;
       sensors.push({
-        shopId,
+        shopId: shop.shopId,
         sensor: mac,
         signals: s.signals,
         first: s.first,
@@ -354,19 +415,19 @@ export function dataQualityReport(
       });
     }
   }
-  const empty = state.signals === 0;
+  const empty = signals === 0;
   return {
     type: "dataQuality",
-    from: range?.from ?? (empty ? Number.NaN : state.first),
-    to: range?.to ?? (empty ? Number.NaN : state.last),
-    signals: state.signals,
-    devices: state.deviceCount,
-    randomizedDevices: state.randomizedDevices,
-    randomizedDeviceShare: state.randomizedDevices / state.deviceCount,
-    randomizedSignals: state.randomizedSignals,
-    randomizedSignalShare: state.randomizedSignals / state.signals,
-    localFlagMismatch: state.localMismatch,
-    tsRtsMismatch: state.tsRtsMismatch,
+    from: range?.from ?? (empty ? Number.NaN : first),
+    to: range?.to ?? (empty ? Number.NaN : last),
+    signals,
+    devices,
+    randomizedDevices,
+    randomizedDeviceShare: randomizedDevices / devices,
+    randomizedSignals,
+    randomizedSignalShare: randomizedSignals / signals,
+    localFlagMismatch: localMismatch,
+    tsRtsMismatch,
     invalid: counts.invalid ?? 0,
     invalidByReason: { ...counts.invalidByReason },
     late: counts.late ?? 0,
@@ -376,23 +437,35 @@ export function dataQualityReport(
 }
 
 /**
- * Data-quality report of a batch of decoded signals: per sensor, gaps with no signals longer
- * than a threshold; shares of randomized MACs (devices and signals); disagreements between the
- * service's `local` flag and the MAC bit; ts vs RTS disagreements; plus the invalid and late
- * counts given (the kernel never sees rejected records).
+ * A data-quality report over signals in one call: each signal counted as given (in their
+ * order; no watermark, nothing late), with outside counters merged in. For a stream use
+ * {@link DataQuality} in the engine, or the `assessQuality` operator.
  *
  * @example
- * const report = dataQuality(signals, {}, decoder.stats);
- * report.sensors.filter((s) => s.gapCount > 0);
+ * const r = dataQuality(signals, {}, decoder.stats);
+ * console.log(r.randomizedDeviceShare, r.sensors.map((s) => s.gapCount));
  */
-export function dataQuality(
-  signals: Iterable<Signal>,
-  options: DataQualityOptions = {},
-  counts: DataQualityCounts = {},
-): DataQualityReport {
-  const state = createDataQuality(options);
-  for (const s of signals) updateDataQuality(state, s);
-  return dataQualityReport(state, counts);
+export function dataQuality(signals: Iterable<Signal>, options: Omit<DataQualityOptions, "windowMs"> = {}, counts: DataQualityCounts = {}): DataQualityReport {
+  const quality = new DataQuality(options);
+  for (const s of signals) quality.signal(s);
+  return quality.report(counts);
+}
+
+// Counters that grow (numbers and per-reason maps): what changed between two readings.
+function difference(now: DataQualityCounts, before: DataQualityCounts): DataQualityCounts {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(now)) {
+    const prev = (before as Record<string, unknown>)[key];
+    if (typeof value === "number") out[key] = value - (typeof prev === "number" ? prev : 0);
+    else if (typeof value === "object" && value !== null) {
+      const byReason: Record<string, number> = {};
+      for (const [reason, n] of Object.entries(value as Record<string, number>)) {
+        byReason[reason] = n - ((prev as Record<string, number> | undefined)?.[reason] ?? 0);
+      }
+      out[key] = byReason;
+    }
+  }
+  return out as DataQualityCounts;
 }
 
 function addTime(s: SensorState, time: number, threshold: number): void {
@@ -406,10 +479,10 @@ function addTime(s: SensorState, time: number, threshold: number): void {
     s.first = time;
     return;
   }
-  // Inside the seen range (out of order): it may fall into a recorded gap, latest first.
+  // Inside the seen range (out of order, possible in `dataQuality`): it may fall into a recorded gap, latest first.
   const gaps = s.gaps;
   for (let i = gaps.length - 1; i >= 0; i--) {
-    const g = gaps[i] as MutableGap;
+    const g = gaps[i]!;
     if (time >= g.to) return;
     if (time > g.from) {
       const left = time - g.from > threshold;
@@ -421,21 +494,4 @@ function addTime(s: SensorState, time: number, threshold: number): void {
       return;
     }
   }
-}
-
-function rtsDisagrees(signal: Signal, o: ResolvedDataQualityOptions): boolean {
-  let rtsMs: number;
-  try {
-    rtsMs = o.rtsCodec.decode(signal.rts);
-  } catch {
-    return true; // a decoded signal always has a valid RTS; a custom codec may still refuse it
-  }
-  return !(Math.abs(rtsMs - signal.time) <= o.tsToleranceMs);
-}
-
-function hexValue(code: number): number {
-  if (code >= 48 && code <= 57) return code - 48;
-  if (code >= 97 && code <= 102) return code - 87;
-  if (code >= 65 && code <= 70) return code - 55;
-  return 0;
 }

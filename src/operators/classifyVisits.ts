@@ -1,62 +1,40 @@
-import { Observable, type OperatorFunction, type Subscriber } from "rxjs";
+import type { OperatorFunction } from "rxjs";
 import type { Session } from "../kernels/Session.ts";
-import {
-  VisitClassifier,
-  visitClassifierOptions,
-  type ClassifiedSession,
-  type VisitClassifierOptions,
-} from "../kernels/VisitClassifier.ts";
-import { OperatorObserver } from "./OperatorObserver.ts";
+import { VisitClassifier, visitClassifierOptions, type ClassifiedSession, type VisitClassifierOptions } from "../kernels/VisitClassifier.ts";
+import { kernelOperator } from "./kernelOperator.ts";
 
 /**
  * Options of {@link classifyVisits}: those of `VisitClassifier`.
  *
  * @example
- * const options: ClassifyVisitsOptions = { minDwellMs: 60_000, visitorRssi: "auto", timeZone: "Asia/Seoul" };
+ * const options: ClassifyVisitsOptions = { minDwellMs: 120_000, visitorRssi: -68, timeZone: "Asia/Seoul" };
  */
 export type ClassifyVisitsOptions = VisitClassifierOptions;
 
 /**
- * RxJS operator: sessions (from {@link sessionize}) → classified sessions: `visitor` (dwell ≥
- * `minDwellMs` and smoothed RSSI reached `visitorRssi`), `passerby`, `staff` (present most of the
- * opening hours that day) or `stationary` (never leaves).
+ * RxJS operator: sessions → the same sessions classified as visitor, passer-by, staff or
+ * stationary, with their local date; one `VisitClassifier` per subscription.
  *
- * Staff presence is a property of a whole local day, so sessions are held per shop until their
- * day is decided (every session starting in it has arrived, per `Session.complete`) and then
- * emitted in order of start; see `VisitClassifier`. On completion every held day is emitted.
- * A thin wrapper over one `VisitClassifier` per subscription; options are validated when the
- * operator is created.
+ * ```
+ * sessions:    -s1--s2----s3(day 1 complete)----s4-|
+ * classified:  -----------(c1 c2 c3)---------------(c4|)   a day at a time, by start
+ * ```
+ *
+ * State rules:
+ * 1. Sessions are held per shop and local day until every session starting in that day has
+ *    arrived (`Session.complete` passes the day's end), or the watermark is `maxDayWaitMs` past it.
+ * 2. Then the day is decided: staff and stationary devices from their presence over the whole
+ *    day; with `visitorRssi: "auto"` the shop's threshold is refitted over its sessions so far;
+ *    the day's sessions are emitted sorted by start.
+ * 3. A session whose day was already decided is classified on its own and emitted with
+ *    `late: true`.
+ * 4. On completion every held day is decided.
  *
  * @example
- * signals$.pipe(decodeSignals(), sessionize(), classifyVisits({ timeZone: "Asia/Seoul" }))
- *   .subscribe((s) => console.log(s.date, s.device, s.kind));
+ * signals$.pipe(decodeSignals(), sessionize(), classifyVisits({ visitorRssi: -70 }))
+ *   .subscribe((s) => console.log(s.date, s.kind, s.device));
  */
 export function classifyVisits(options: ClassifyVisitsOptions = {}): OperatorFunction<Session, ClassifiedSession> {
   visitClassifierOptions(options); // validates eagerly
-  return (source) =>
-    new Observable<ClassifiedSession>((subscriber) =>
-      source.subscribe(new ClassifyObserver(subscriber, new VisitClassifier(options, { session: (s) => subscriber.next(s) }))),
-    );
-}
-
-class ClassifyObserver extends OperatorObserver<Session, ClassifiedSession> {
-  readonly #classifier: VisitClassifier;
-
-  constructor(destination: Subscriber<ClassifiedSession>, classifier: VisitClassifier) {
-    super(destination);
-    this.#classifier = classifier;
-  }
-
-  next(session: Session): void {
-    if (this.stopped) return;
-    try {
-      this.#classifier.push(session);
-    } catch (error) {
-      this.error(error);
-    }
-  }
-
-  protected override finish(): void {
-    this.#classifier.flush();
-  }
+  return kernelOperator<Session, ClassifiedSession>((emit) => new VisitClassifier(options, { emit }));
 }

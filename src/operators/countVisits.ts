@@ -1,7 +1,7 @@
-import { Observable, type OperatorFunction, type Subscriber } from "rxjs";
+import type { OperatorFunction } from "rxjs";
 import { VisitCounter, visitCounterOptions, type VisitCounterOptions, type VisitCounts } from "../kernels/VisitCounter.ts";
 import type { ClassifiedSession } from "../kernels/VisitClassifier.ts";
-import { OperatorObserver } from "./OperatorObserver.ts";
+import { kernelOperator } from "./kernelOperator.ts";
 
 /**
  * Options of {@link countVisits}: those of `VisitCounter` (`window`, `timeZone`, `history`) plus the
@@ -19,10 +19,21 @@ export interface CountVisitsOptions extends VisitCounterOptions {
  * RxJS operator: classified sessions → per shop and local window (hour or day, shop time zone)
  * visitors (unique visitor devices), visits (visitor sessions), passers-by, unique devices,
  * capture rate (visitors ÷ unique devices), new vs repeat visitors (from the visit-history store),
- * staff and equipment — overall and for universal and randomized MACs separately. A window is
- * emitted once every session starting in it has arrived, the rest on completion. A thin wrapper
- * over one `VisitCounter` per subscription (without a `history` option, each subscription gets
- * its own in-memory history).
+ * staff and equipment — overall and for universal and randomized MACs separately. One
+ * `VisitCounter` per subscription (without a `history` option, each subscription gets its own
+ * in-memory history).
+ *
+ * ```
+ * classified:  -c1-c2-----c3(window 1 complete)---c4-|
+ * counts:      -----------W1-------------------------(W2|)
+ * ```
+ *
+ * State rules:
+ * 1. A session counts in the window of its start.
+ * 2. A window is emitted once every session starting in it has arrived
+ *    (`ClassifiedSession.complete` passes its end); windows without sessions are not emitted.
+ * 3. A session arriving after its window was emitted goes to `onLate`, not into any count.
+ * 4. On completion every open window is emitted, in order.
  *
  * @example
  * signals$.pipe(decodeSignals(), sessionize(), classifyVisits(), countVisits({ window: "hour" }))
@@ -32,30 +43,7 @@ export function countVisits(options: CountVisitsOptions = {}): OperatorFunction<
   const { onLate, ...counterOptions } = options;
   visitCounterOptions(counterOptions); // validates eagerly
   if (onLate !== undefined && typeof onLate !== "function") throw new TypeError("onLate must be a function");
-  return (source) =>
-    new Observable<VisitCounts>((subscriber) =>
-      source.subscribe(new CountObserver(subscriber, new VisitCounter(counterOptions, (c) => subscriber.next(c), onLate))),
-    );
-}
-
-class CountObserver extends OperatorObserver<ClassifiedSession, VisitCounts> {
-  readonly #counter: VisitCounter;
-
-  constructor(destination: Subscriber<VisitCounts>, counter: VisitCounter) {
-    super(destination);
-    this.#counter = counter;
-  }
-
-  next(session: ClassifiedSession): void {
-    if (this.stopped) return;
-    try {
-      this.#counter.push(session);
-    } catch (error) {
-      this.error(error);
-    }
-  }
-
-  protected override finish(): void {
-    this.#counter.flush();
-  }
+  return kernelOperator<ClassifiedSession, VisitCounts>(
+    (emit) => new VisitCounter(counterOptions, onLate === undefined ? { emit } : { emit, late: (s) => onLate(s) }),
+  );
 }

@@ -1,7 +1,7 @@
-import { Observable, type OperatorFunction, type Subscriber } from "rxjs";
+import type { OperatorFunction } from "rxjs";
 import { SignalDecoder, type SignalDecoderOptions } from "../codec/decodeSignal.ts";
 import type { Signal } from "../codec/Signal.ts";
-import { OperatorObserver } from "./OperatorObserver.ts";
+import { kernelOperator } from "./kernelOperator.ts";
 
 /**
  * Options of {@link decodeSignals}: those of `SignalDecoder` (`shopId`, `tsUnit`, `vendors`,
@@ -23,8 +23,15 @@ export interface DecodeSignalsOptions extends SignalDecoderOptions {
 /**
  * RxJS operator: raw service records (as parsed from JSON) → decoded {@link Signal}s. Invalid
  * records are not emitted: each goes to `onInvalid` with its typed reason (and the decoder's
- * counters), so bad input neither kills the stream nor disappears. A thin wrapper over one
- * `SignalDecoder` per subscription. Options are validated when the operator is created.
+ * counters), so bad input neither kills the stream nor disappears. One `SignalDecoder` per
+ * subscription (or the one given). Options are validated when the operator is created.
+ *
+ * ```
+ * records:  -r1-r2-bad-r3-|
+ * signals:  -s1-s2-----s3-|        bad → onInvalid(InvalidRecord)
+ * ```
+ *
+ * State rules: none beyond the decoder's counters; a throw from `onInvalid` errors the stream.
  *
  * @example
  * signals(client, { shopId: 101, since, until })
@@ -41,28 +48,14 @@ export function decodeSignals(options: DecodeSignalsOptions = {}): OperatorFunct
   } else {
     new SignalDecoder(decoderOptions); // validates eagerly, before anyone subscribes
   }
-  return (source) =>
-    new Observable<Signal>((subscriber) => source.subscribe(new DecodeObserver(subscriber, decoder ?? new SignalDecoder(decoderOptions))));
-}
-
-class DecodeObserver extends OperatorObserver<unknown, Signal> {
-  readonly #decoder: SignalDecoder;
-
-  constructor(destination: Subscriber<Signal>, decoder: SignalDecoder) {
-    super(destination);
-    this.#decoder = decoder;
-  }
-
-  next(raw: unknown): void {
-    if (this.stopped) return;
-    let signal: Signal | undefined;
-    try {
-      signal = this.#decoder.decode(raw);
-    } catch (error) {
-      // Only a throwing onInvalid callback gets here.
-      this.error(error);
-      return;
-    }
-    if (signal !== undefined) this.destination.next(signal);
-  }
+  return kernelOperator<unknown, Signal>((emit) => {
+    const d = decoder ?? new SignalDecoder(decoderOptions);
+    return {
+      push: (raw) => {
+        const signal = d.decode(raw);
+        if (signal !== undefined) emit(signal);
+      },
+      flush: () => {},
+    };
+  });
 }

@@ -1,7 +1,7 @@
-import { Observable, type OperatorFunction, type Subscriber } from "rxjs";
+import type { OperatorFunction } from "rxjs";
 import { DwellMeter, dwellMeterOptions, type DwellMeterOptions, type WindowDwell } from "../kernels/DwellMeter.ts";
 import type { ClassifiedSession } from "../kernels/VisitClassifier.ts";
-import { OperatorObserver } from "./OperatorObserver.ts";
+import { kernelOperator } from "./kernelOperator.ts";
 
 /**
  * Options of {@link measureDwell}: those of `DwellMeter` plus the late side channel.
@@ -17,9 +17,17 @@ export interface MeasureDwellOptions extends DwellMeterOptions {
 /**
  * RxJS operator: classified sessions → per shop and local window (hour or day of the session's
  * start, shop time zone) the dwell count, mean, median, p90 and buckets (<5 min, 5–20 min,
- * 20–60 min, 1–6 h, ≥6 h) of visitors (or the `kinds` asked for). A window is emitted once every
- * session starting in it has arrived (`ClassifiedSession.complete`), the rest on completion.
- * A thin wrapper over one `DwellMeter` per subscription.
+ * 20–60 min, 1–6 h, ≥6 h) of visitors (or the `kinds` asked for). One `DwellMeter` per
+ * subscription.
+ *
+ * ```
+ * classified:  -c1-c2-----c3(window 1 complete)---c4-|
+ * dwell:       -----------W1-------------------------(W2|)
+ * ```
+ *
+ * State rules: windows as in `countVisits` (a session in the window of its start; a window
+ * emitted once every session starting in it has arrived; later ones to `onLate`; the rest on
+ * completion).
  *
  * @example
  * signals$.pipe(decodeSignals(), sessionize(), classifyVisits(), measureDwell({ window: "day" }))
@@ -29,30 +37,7 @@ export function measureDwell(options: MeasureDwellOptions = {}): OperatorFunctio
   const { onLate, ...meterOptions } = options;
   dwellMeterOptions(meterOptions); // validates eagerly
   if (onLate !== undefined && typeof onLate !== "function") throw new TypeError("onLate must be a function");
-  return (source) =>
-    new Observable<WindowDwell>((subscriber) =>
-      source.subscribe(new DwellObserver(subscriber, new DwellMeter(meterOptions, (d) => subscriber.next(d), onLate))),
-    );
-}
-
-class DwellObserver extends OperatorObserver<ClassifiedSession, WindowDwell> {
-  readonly #meter: DwellMeter;
-
-  constructor(destination: Subscriber<WindowDwell>, meter: DwellMeter) {
-    super(destination);
-    this.#meter = meter;
-  }
-
-  next(session: ClassifiedSession): void {
-    if (this.stopped) return;
-    try {
-      this.#meter.push(session);
-    } catch (error) {
-      this.error(error);
-    }
-  }
-
-  protected override finish(): void {
-    this.#meter.flush();
-  }
+  return kernelOperator<ClassifiedSession, WindowDwell>(
+    (emit) => new DwellMeter(meterOptions, onLate === undefined ? { emit } : { emit, late: (s) => onLate(s) }),
+  );
 }

@@ -1,73 +1,71 @@
-import { Observable, type OperatorFunction, type Subscriber } from "rxjs";
+import type { OperatorFunction } from "rxjs";
 import type { Signal } from "../codec/Signal.ts";
+import { EventTimeEngine, eventTimeEngineOptions, type EventTimeEngineOptions } from "../kernels/EventTimeEngine.ts";
 import type { Session } from "../kernels/Session.ts";
-import { SessionTracker, sessionTrackerOptions, type SessionTrackerOptions } from "../kernels/SessionTracker.ts";
-import { OperatorObserver } from "./OperatorObserver.ts";
+import type { ProximitySlice } from "../kernels/SessionProximity.ts";
+import { kernelOperator } from "./kernelOperator.ts";
 
 /**
- * Options of {@link sessionize}: those of `SessionTracker` (`gapMs`, `allowedLatenessMs`,
- * `smoothing`) plus the late side channel.
+ * Options of {@link sessionize}: those of the `EventTimeEngine` (`gapMs`, `allowedLatenessMs`,
+ * `smoothing`, `proximity`) plus the late side channel.
  *
  * @example
  * const options: SessionizeOptions = { gapMs: 300_000, allowedLatenessMs: 60_000, onLate: (s) => late.push(s) };
  */
-export interface SessionizeOptions extends SessionTrackerOptions {
+export interface SessionizeOptions extends EventTimeEngineOptions {
   /**
    * Receives each signal that arrived more than `allowedLatenessMs` behind its shop's newest event
    * time, with the shop's watermark then (epoch ms). Such signals are not used.
    * @default undefined (late signals are only counted)
    */
   readonly onLate?: (signal: Signal, watermark: number) => void;
+  /**
+   * Receives each finished proximity slice (nearest sensor, distance and zone of one device in
+   * one `sliceMs`), from the same engine that builds the sessions — e.g. for a live "who is
+   * where now" view next to the sessions (`estimateProximity` emits only these).
+   * @default undefined (slices are only folded into `Session.proximity`)
+   */
+  readonly onSlice?: (slice: ProximitySlice) => void;
 }
 
 /**
- * RxJS operator: decoded signals → sessions, per shop and device, in event time (DESIGN.md
- * "Session"). Signals no more than `gapMs` apart (inclusive) form a session; a signal that bridges
- * two sessions merges them; a session is emitted once the shop's watermark (newest event time −
- * `allowedLatenessMs`) passes its end + `gapMs`, and every open session is emitted when the source
- * completes. Too-late signals go to `onLate`.
+ * RxJS operator: decoded signals → sessions with their proximity, per shop and device, in event
+ * time (DESIGN.md "Session"); one `EventTimeEngine` per subscription.
  *
- * A thin wrapper over one `SessionTracker` per subscription: all state is one Map of open
- * sessions per shop (no per-device `groupBy`), so memory follows active devices. Unsubscribing
- * drops the state without emitting. Options are validated when the operator is created.
+ * ```
+ * signals:   -a1-b1-a2--------------b2-----------|       (a, b: devices; gap 5 min)
+ * sessions:  ------------------(A)----------------(B|)   A = a1…a2 once the watermark passes a2 + gap
+ * ```
+ *
+ * State rules:
+ * 1. Per shop, the watermark is the newest event time seen − `allowedLatenessMs`; a signal
+ *    behind it goes to `onLate` and changes nothing.
+ * 2. Other signals are applied in canonical event-time order once the watermark passes them,
+ *    so arrival order within the allowed lateness changes nothing.
+ * 3. Signals of one shop and device no more than `gapMs` apart (inclusive) form a session; a
+ *    signal that bridges two sessions merges them.
+ * 4. A session is emitted once the watermark passes its end + `gapMs`, with its proximity
+ *    (`Session.proximity`, unless `proximity: false`); on completion every open session is
+ *    emitted, in order of end.
+ * 5. Unsubscribing drops the state without emitting. Options are validated when the operator is
+ *    created.
  *
  * @example
  * signals$.pipe(decodeSignals(), sessionize({ gapMs: 5 * 60_000 }))
- *   .subscribe((s) => console.log(s.device, s.dwellMs / 60_000, "min"));
+ *   .subscribe((s) => console.log(s.device, s.dwellMs / 60_000, "min", s.proximity?.closestZone));
  */
 export function sessionize(options: SessionizeOptions = {}): OperatorFunction<Signal, Session> {
-  const { onLate, ...trackerOptions } = options;
-  sessionTrackerOptions(trackerOptions); // validates eagerly
+  const { onLate, onSlice, ...engineOptions } = options;
+  const resolved = eventTimeEngineOptions(engineOptions); // validates eagerly
   if (onLate !== undefined && typeof onLate !== "function") throw new TypeError("onLate must be a function");
-  return (source) =>
-    new Observable<Session>((subscriber) =>
-      source.subscribe(
-        new SessionizeObserver(subscriber, new SessionTracker(trackerOptions, {
-          session: (s) => subscriber.next(s),
-          ...(onLate === undefined ? {} : { late: onLate }),
-        })),
-      ),
-    );
-}
-
-class SessionizeObserver extends OperatorObserver<Signal, Session> {
-  readonly #tracker: SessionTracker;
-
-  constructor(destination: Subscriber<Session>, tracker: SessionTracker) {
-    super(destination);
-    this.#tracker = tracker;
-  }
-
-  next(signal: Signal): void {
-    if (this.stopped) return;
-    try {
-      this.#tracker.push(signal);
-    } catch (error) {
-      this.error(error);
-    }
-  }
-
-  protected override finish(): void {
-    this.#tracker.flush();
-  }
+  if (onSlice !== undefined && typeof onSlice !== "function") throw new TypeError("onSlice must be a function");
+  if (onSlice !== undefined && resolved.proximity === false) throw new TypeError("onSlice needs proximity on");
+  return kernelOperator<Signal, Session>(
+    (emit) =>
+      new EventTimeEngine(engineOptions, {
+        emit,
+        ...(onLate === undefined ? {} : { late: onLate }),
+        ...(onSlice === undefined ? {} : { slice: onSlice }),
+      }),
+  );
 }
