@@ -125,29 +125,24 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
     throw new UsageError("give either --input FILE or --shop ID --since ISO --until ISO");
   }
 
-  let invalidShown = 0;
-  const showInvalid = (where: string, reason: string): void => {
-    if (++invalidShown <= 10) io.stderr.write(`footfall analyze: rejected ${where}: ${reason}\n`);
-  };
-  // The decoder reports through one callback; `line` is the input line at hand (0: not from a file),
-  // named only when a record is rejected.
+  // One invalid-record channel: the file reader, the source and the decoder all report here.
   const at = { line: 0 };
+  let invalid = 0;
+  const onInvalid = (x: InvalidRecord): void => {
+    if (++invalid <= 10) io.stderr.write(`footfall analyze: rejected ${at.line === 0 ? "a record" : `line ${at.line}`}: ${x.message}\n`);
+  };
   let analyzer: Analyzer;
   try {
-    analyzer = new Analyzer({
-      ...options,
-      decode: { onInvalid: (x: InvalidRecord) => showInvalid(at.line === 0 ? "a record" : `line ${at.line}`, x.message) },
-    });
+    analyzer = new Analyzer({ ...options, decode: { onInvalid } });
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
-  let rejectedElsewhere = 0;
 
   try {
     if (values.input !== undefined) {
-      rejectedElsewhere = await readInput(values.input, analyzer, io, showInvalid, at);
+      await readInput(values.input, analyzer, io, onInvalid, at);
     } else {
-      rejectedElsewhere = await readService(values, timeZone, analyzer, io, deps, showInvalid);
+      await readService(values, timeZone, analyzer, io, deps, onInvalid);
     }
   } catch (error) {
     if (error instanceof UsageError) throw error;
@@ -157,7 +152,7 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
   const result = analyzer.finish();
   if (format === "ndjson") writeNdjsonChunked(io.stdout, ndjsonRows(result));
   else writeTables(io, result);
-  return summarize(io, result, rejectedElsewhere);
+  return summarize(io, result, invalid);
 }
 
 function analyzeOptions(values: Readonly<Record<string, string | undefined>>, timeZone: string): AnalyzeOptions {
@@ -194,14 +189,13 @@ function analyzeOptions(values: Readonly<Record<string, string | undefined>>, ti
   };
 }
 
-// Returns the number of lines that were not JSON (the decoder counts the rest).
 async function readInput(
   path: string,
   analyzer: Analyzer,
   io: CliIo,
-  showInvalid: (where: string, reason: string) => void,
+  onInvalid: (invalid: InvalidRecord) => void,
   at: { line: number },
-): Promise<number> {
+): Promise<void> {
   let stream: NodeJS.ReadableStream & { destroy?: () => void } = process.stdin;
   if (path !== "-") {
     // Large reads: the file is split into lines here, synchronously per chunk, not one await per line.
@@ -213,7 +207,7 @@ async function readInput(
     stream = file;
   }
   stream.setEncoding("utf8");
-  const lines = new LineReader(analyzer, showInvalid, at);
+  const lines = new LineReader(analyzer, onInvalid, at);
   const abort = (): void => stream.destroy?.();
   io.signal.addEventListener("abort", abort, { once: true });
   try {
@@ -229,7 +223,6 @@ async function readInput(
     io.signal.removeEventListener("abort", abort);
   }
   if (io.signal.aborted) throw new Error("interrupted");
-  return lines.bad;
 }
 
 /**
@@ -243,12 +236,12 @@ class LineReader {
   #rest = "";
   #lineNo = 0;
   readonly #analyzer: Analyzer;
-  readonly #showInvalid: (where: string, reason: string) => void;
+  readonly #onInvalid: (invalid: InvalidRecord) => void;
   readonly #at: { line: number };
 
-  constructor(analyzer: Analyzer, showInvalid: (where: string, reason: string) => void, at: { line: number }) {
+  constructor(analyzer: Analyzer, onInvalid: (invalid: InvalidRecord) => void, at: { line: number }) {
     this.#analyzer = analyzer;
-    this.#showInvalid = showInvalid;
+    this.#onInvalid = onInvalid;
     this.#at = at;
   }
 
@@ -300,8 +293,7 @@ class LineReader {
     try {
       record = JSON.parse(line);
     } catch {
-      this.bad++;
-      this.#showInvalid(`line ${lineNo}`, "not JSON");
+      this.#onInvalid({ reason: "not-json", field: "", message: "not JSON", record: line });
       return;
     }
     this.#analyzer.pushRaw(record);
@@ -327,8 +319,8 @@ async function readService(
   analyzer: Analyzer,
   io: CliIo,
   deps: ClientDeps | undefined,
-  showInvalid: (where: string, reason: string) => void,
-): Promise<number> {
+  onInvalid: (invalid: InvalidRecord) => void,
+): Promise<void> {
   const [{ signals }, { defaultClientDeps, serviceClient }] = await Promise.all([
     import("../source/signals.ts"),
     import("./serviceClient.ts"),
@@ -350,8 +342,6 @@ async function readService(
     io.signal.removeEventListener("abort", onAbort);
     throw error;
   }
-  // Records with an unusable row_key never leave the source; it reports them here.
-  let unusable = 0;
   try {
     await new Promise<void>((resolve, reject) => {
       signals(client, {
@@ -359,16 +349,13 @@ async function readService(
         since,
         until,
         signal: controller.signal,
-        onInvalid: (_record, error) => {
-          unusable++;
-          showInvalid("a record", error.message);
-        },
+        // Records with an unusable row_key never leave the source; it reports them like the decoder.
+        onInvalid,
       }).subscribe({ next: (record) => analyzer.pushRaw(record), error: reject, complete: resolve });
     });
   } finally {
     io.signal.removeEventListener("abort", onAbort);
   }
-  return unusable;
 }
 
 function* ndjsonRows(result: AnalyzeResult): Iterable<unknown> {
@@ -444,8 +431,7 @@ function writeTables(io: CliIo, result: AnalyzeResult): void {
   );
 }
 
-function summarize(io: CliIo, result: AnalyzeResult, rejectedElsewhere: number): number {
-  const invalid = result.decoder.invalid + rejectedElsewhere;
+function summarize(io: CliIo, result: AnalyzeResult, invalid: number): number {
   const parts: string[] = [];
   if (invalid > 0) parts.push(`${invalid} record(s) rejected`);
   if (result.late > 0) parts.push(`${result.late} record(s) later than the allowed lateness were not used`);

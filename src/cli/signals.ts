@@ -171,9 +171,9 @@ async function runSignals(argv: readonly string[], io: CliIo, deps: ClientDeps):
     ...(pollIntervalMs === undefined ? {} : { pollIntervalMs }),
     ...(settleMs === undefined ? {} : { settleMs }),
     ...(checkpointPath === undefined ? {} : { checkpoint: fileCursorStore(checkpointPath) }),
-    onInvalid: (record, error) => {
+    onInvalid: (bad) => {
       rowKeyRejected++;
-      if (rowKeyRejected <= 10) io.stderr.write(`footfall signals: rejected a record: ${oneLine(error.message)}\n`);
+      if (rowKeyRejected <= 10) io.stderr.write(`footfall signals: rejected a record: ${oneLine(bad.message)}\n`);
     },
     ...(bar === undefined ? {} : { onProgress: (p: SignalProgress) => bar.update(p) }),
   };

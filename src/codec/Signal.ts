@@ -39,7 +39,8 @@ export interface Signal {
  * `Signal.flags` bit: the service's `local` flag disagrees with the MAC's locally administered bit.
  *
  * @example
- * const mismatch = ((signal.flags ?? 0) & SIGNAL_LOCAL_FLAG_MISMATCH) !== 0;
+ * const signal = decodeSignal({ row_key: "101:0000019a9ec06410", device_id: "f0:18:98:12:34:56", rssi: -61, square_mac: "b8:27:eb:00:00:01", ts: 1763600000016, local: true }) as Signal;
+ * ((signal.flags ?? 0) & SIGNAL_LOCAL_FLAG_MISMATCH) !== 0; // true: a universal MAC sent as local
  */
 export const SIGNAL_LOCAL_FLAG_MISMATCH = 1;
 
@@ -47,6 +48,7 @@ export const SIGNAL_LOCAL_FLAG_MISMATCH = 1;
  * `Signal.flags` bit: the time in the RTS and `ts` differ by more than the decoder's `tsToleranceMs`.
  *
  * @example
- * const mismatch = ((signal.flags ?? 0) & SIGNAL_TS_RTS_MISMATCH) !== 0;
+ * const signal = decodeSignal({ row_key: "101:0000019a9ec06410", device_id: "f0:18:98:12:34:56", rssi: -61, square_mac: "b8:27:eb:00:00:01", ts: 1763600009000, local: false }) as Signal;
+ * ((signal.flags ?? 0) & SIGNAL_TS_RTS_MISMATCH) !== 0; // true: ts is 9 s after the RTS time
  */
 export const SIGNAL_TS_RTS_MISMATCH = 2;

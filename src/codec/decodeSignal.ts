@@ -16,7 +16,9 @@ import { describeValue } from "./describeValue.ts";
  * - `bad-mac`: `device_id` or `square_mac` is not a MAC address;
  * - `rssi-out-of-range`: `rssi` is outside −127…0 dBm;
  * - `shop-mismatch`: the row_key's shop is not the shop that was asked for;
- * - `bad-ts`: `ts` is negative, or beyond what a Date can hold once converted to ms.
+ * - `bad-ts`: `ts` is negative, or beyond what a Date can hold once converted to ms;
+ * - `not-json`: a line of an NDJSON input that is not JSON (never from the decoder itself,
+ *   which gets parsed values; readers of files report it through the same channel).
  *
  * @example
  * const reason: InvalidReason = "bad-mac";
@@ -29,7 +31,8 @@ export type InvalidReason =
   | "bad-mac"
   | "rssi-out-of-range"
   | "shop-mismatch"
-  | "bad-ts";
+  | "bad-ts"
+  | "not-json";
 
 /**
  * Every {@link InvalidReason}, in a fixed order (for tables and counters).
@@ -46,6 +49,7 @@ export const INVALID_REASONS: readonly InvalidReason[] = Object.freeze([
   "rssi-out-of-range",
   "shop-mismatch",
   "bad-ts",
+  "not-json",
 ]);
 const REASON_SET: ReadonlySet<unknown> = new Set(INVALID_REASONS);
 
@@ -270,6 +274,43 @@ function tsNumber(ts: unknown): number {
 }
 
 /**
+ * The row_key rule, shared by the decoder and the source (which must find each record's RTS
+ * before anything else): the SHOP ID, or why the record is invalid (`missing-field`,
+ * `wrong-type`, `bad-row-key`, `shop-mismatch` when `shopId` ≥ 0 is not the key's). Leaves the
+ * key's RTS value in `scan`.
+ */
+function checkRowKey(raw: unknown, rowKey: unknown, shopId: number): number | InvalidRecord {
+  if (typeof rowKey !== "string") {
+    return rowKey == null ? missing("row_key", raw) : wrongType("row_key", "a string", rowKey, raw);
+  }
+  const id = scanRowKey(rowKey, scan);
+  if (id < 0) return invalid("bad-row-key", "row_key", `row_key: ${rowKeyProblem(id)}`, raw);
+  if (shopId >= 0 && id !== shopId) {
+    return invalid("shop-mismatch", "row_key", `row_key: shop ${id} is not the requested shop ${shopId}`, raw);
+  }
+  return id;
+}
+
+/**
+ * Why a raw record's `row_key` is unusable for shop `shopId`, as the decoder would say it
+ * (`not-an-object`, `missing-field`, `wrong-type`, `bad-row-key`, `shop-mismatch`), or
+ * `undefined` when it is usable. The source calls it for each record before it pages on, so a
+ * record is rejected through the same {@link InvalidRecord} channel, with the same reasons, as
+ * one the decoder rejects — there is one invalid-record channel from the source to the decoder.
+ *
+ * @example
+ * rowKeyInvalid({ row_key: "102:0000019a9ec06410" }, 101)?.reason; // "shop-mismatch"
+ * rowKeyInvalid({ row_key: "101:0000019a9ec06410" }, 101);         // undefined
+ */
+export function rowKeyInvalid(raw: unknown, shopId: number): InvalidRecord | undefined {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    return invalid("not-an-object", "", `record: expected an object, got ${typeName(raw)}`, raw);
+  }
+  const id = checkRowKey(raw, (raw as Record<string, unknown>).row_key, shopId);
+  return typeof id === "number" ? undefined : id;
+}
+
+/**
  * The one decoding rule, shared by {@link decodeSignal} and {@link SignalDecoder}: checks
  * fields in wire order (row_key, device_id, rssi, square_mac, ts, local) and stops at the
  * first problem. Counts data-quality findings into `counters` when given.
@@ -282,14 +323,8 @@ function decodeRecord(raw: unknown, config: Config, counters: Counters | undefin
   const record = raw as Record<string, unknown>;
 
   const rowKey = record.row_key;
-  if (typeof rowKey !== "string") {
-    return rowKey == null ? missing("row_key", raw) : wrongType("row_key", "a string", rowKey, raw);
-  }
-  const shopId = scanRowKey(rowKey, scan);
-  if (shopId < 0) return invalid("bad-row-key", "row_key", `row_key: ${rowKeyProblem(shopId)}`, raw);
-  if (config.shopId >= 0 && shopId !== config.shopId) {
-    return invalid("shop-mismatch", "row_key", `row_key: shop ${shopId} is not the requested shop ${config.shopId}`, raw);
-  }
+  const shopId = checkRowKey(raw, rowKey, config.shopId);
+  if (typeof shopId !== "number") return shopId;
 
   const deviceId = record.device_id;
   if (typeof deviceId !== "string") {
@@ -334,7 +369,7 @@ function decodeRecord(raw: unknown, config: Config, counters: Counters | undefin
   const localBit = (bits & 2) !== 0;
   const randomized = (bits & 3) === 2;
   const vendor = config.vendors && !localBit ? vendorOfNormal(device) : undefined;
-  const rts = rowKey.slice(rowKey.length - 16);
+  const rts = (rowKey as string).slice((rowKey as string).length - 16);
 
   let flags = local === localBit ? 0 : SIGNAL_LOCAL_FLAG_MISMATCH;
   if (config.tsToleranceMs !== Infinity) {
@@ -412,6 +447,7 @@ export class SignalDecoder {
     "rssi-out-of-range": 0,
     "shop-mismatch": 0,
     "bad-ts": 0,
+    "not-json": 0,
   };
   #invalid = 0;
 

@@ -3,9 +3,9 @@ import type { Client } from "../client/Client.ts";
 import type { RawSignal } from "../contract/rawSignal.ts";
 import { SIGNALS_LIMIT_MAX } from "../contract/paths.ts";
 import { parseRowKey } from "../codec/rowKey.ts";
+import { rowKeyInvalid, type InvalidRecord } from "../codec/decodeSignal.ts";
 import { rtsValueAt, stepRts, type RtsCodec } from "../codec/rts.ts";
 import { ContractError } from "../errors/ContractError.ts";
-import { DecodeError, isDecodeError } from "../errors/DecodeError.ts";
 import { TieOverflowError } from "../errors/TieOverflowError.ts";
 import { recordIdentity } from "./recordIdentity.ts";
 import { countsOf, multisetOf, type IdentityCounts, type SignalCursor } from "./SignalCursor.ts";
@@ -33,7 +33,7 @@ export interface SlicePagerConfig {
   readonly settleMs: number;
   readonly codec: RtsCodec;
   readonly scheduler: SchedulerLike;
-  readonly onInvalid: ((record: unknown, error: DecodeError) => void) | undefined;
+  readonly onInvalid: ((invalid: InvalidRecord) => void) | undefined;
   /** Index reported in `SignalPage.slice`. */
   readonly slice: number;
 }
@@ -197,24 +197,17 @@ export class SlicePager {
    * shop share their prefix and have one length, so they compare exactly as their RTS do:
    * the hot path compares row_keys in place, with no slicing and no allocation.
    */
-  private keyOf(record: unknown): string | DecodeError {
-    if (typeof record !== "object" || record === null) return new DecodeError("signal", record, "expected an object");
-    const rowKey = (record as { row_key?: unknown }).row_key;
+  private keyOf(record: unknown): string | InvalidRecord {
+    const rowKey = typeof record === "object" && record !== null ? (record as { row_key?: unknown }).row_key : undefined;
     if (typeof rowKey === "string") {
       const prefix = this.prefix;
       if (rowKey.length === prefix.length + 16 && rowKey.startsWith(prefix) && rtsValueAt(rowKey, prefix.length) >= 0) return rowKey;
     }
-    try {
-      const key = parseRowKey(rowKey as string);
-      if (key.shopId !== this.config.shopId) {
-        return new DecodeError("row_key", rowKey, `belongs to shop ${key.shopId}, not ${this.config.shopId}`);
-      }
-      // Valid but not canonical (e.g. a shop id with leading zeros): compare by the canonical form.
-      return this.prefix + key.rts;
-    } catch (error) {
-      if (isDecodeError(error)) return error;
-      throw error;
-    }
+    // The decoder's own row_key rule and reasons: one invalid-record channel.
+    const invalid = rowKeyInvalid(record, this.config.shopId);
+    if (invalid !== undefined) return invalid;
+    // Valid but not canonical (e.g. a shop id with leading zeros): compare by the canonical form.
+    return this.prefix + parseRowKey(rowKey as string).rts;
   }
 
   /** RTS of a canonical key. */
@@ -261,7 +254,7 @@ export class SlicePager {
     let invalid = 0;
     // Invalid records since the last valid one: reported with the next valid record if new.
     let run: unknown[] | undefined;
-    let runErrors: DecodeError[] | undefined;
+    let runErrors: InvalidRecord[] | undefined;
 
     for (let i = 0; i < page.length; i++) {
       const record = page[i];
@@ -337,7 +330,7 @@ export class SlicePager {
    */
   private report(
     run: readonly unknown[],
-    errors: readonly DecodeError[],
+    errors: readonly InvalidRecord[],
     onInvalid: SlicePagerConfig["onInvalid"],
     trailing: boolean,
   ): number {
@@ -355,7 +348,7 @@ export class SlicePager {
         if (trailing) already.set(id, n);
       }
       count++;
-      onInvalid?.(record, errors[k]!);
+      onInvalid?.(errors[k]!);
     }
     return count;
   }

@@ -1,6 +1,6 @@
 import { asyncScheduler, type SchedulerLike } from "rxjs";
 import { isRts, millisRts, type RtsCodec } from "../codec/rts.ts";
-import type { DecodeError } from "../errors/DecodeError.ts";
+import type { InvalidRecord } from "../codec/decodeSignal.ts";
 import { SIGNALS_LIMIT_MAX } from "../contract/paths.ts";
 import type { CursorStore } from "./CursorStore.ts";
 import type { SignalProgress } from "./SignalPage.ts";
@@ -83,8 +83,12 @@ export interface SignalsOptions {
   readonly scheduler?: SchedulerLike;
   /** Called after each delivered page. */
   readonly onProgress?: (progress: SignalProgress) => void;
-  /** Called once per record whose `row_key` is unusable (malformed, or another shop's). */
-  readonly onInvalid?: (record: unknown, error: DecodeError) => void;
+  /**
+   * Called once per record whose `row_key` is unusable (not an object, missing, malformed, or
+   * another shop's), with the decoder's {@link InvalidRecord} (typed reason, message, the record):
+   * the same channel and reasons as `SignalDecoder`'s `onInvalid`, so one handler serves both.
+   */
+  readonly onInvalid?: (invalid: InvalidRecord) => void;
 }
 
 /**
@@ -129,7 +133,7 @@ export interface ResolvedSignalsOptions {
   readonly signal: AbortSignal | undefined;
   readonly scheduler: SchedulerLike;
   readonly onProgress: ((progress: SignalProgress) => void) | undefined;
-  readonly onInvalid: ((record: unknown, error: DecodeError) => void) | undefined;
+  readonly onInvalid: ((invalid: InvalidRecord) => void) | undefined;
 }
 
 /**

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { SIGNAL_LOCAL_FLAG_MISMATCH, SIGNAL_TS_RTS_MISMATCH } from "../../src/codec/Signal.ts";
 import {
   INVALID_REASONS,
   SignalDecoder,
@@ -35,7 +36,7 @@ function asInvalid(result: Signal | InvalidRecord): InvalidRecord {
   return result;
 }
 
-const SIGNAL_KEYS = ["shopId", "rts", "time", "device", "rssi", "sensor", "local", "randomized", "vendor"];
+const SIGNAL_KEYS = ["shopId", "rts", "time", "device", "rssi", "sensor", "local", "randomized", "vendor", "flags"];
 
 describe("decodeSignal: valid records", () => {
   it("decodes a service record into a Signal with every field, in order", () => {
@@ -50,6 +51,7 @@ describe("decodeSignal: valid records", () => {
       local: false,
       randomized: false,
       vendor: "Apple, Inc.",
+      flags: 0,
     });
     expect(Object.keys(s)).toStrictEqual(SIGNAL_KEYS);
   });
@@ -222,6 +224,7 @@ describe("SignalDecoder", () => {
       "rssi-out-of-range": 1,
       "shop-mismatch": 1,
       "bad-ts": 0,
+      "not-json": 0,
     });
     expect(stats.randomized).toBe(1);
     expect(stats.localFlagMismatch).toBe(0);
@@ -237,15 +240,20 @@ describe("SignalDecoder", () => {
     expect(c?.randomized).toBe(false);
     expect(decoder.stats.localFlagMismatch).toBe(2);
     expect(decoder.stats.randomized).toBe(1);
+    // The same finding rides on each signal, for the data-quality accumulator.
+    expect([a, b, c].map((x) => (x!.flags! & SIGNAL_LOCAL_FLAG_MISMATCH) !== 0)).toStrictEqual([true, true, false]);
   });
 
   it("counts RTS/ts disagreement beyond the tolerance, under the chosen RTS codec", () => {
     const decoder = new SignalDecoder({ tsToleranceMs: 1000 });
-    decoder.decode(raw());
-    decoder.decode(raw({ ts: TIME + 1000 }));
-    decoder.decode(raw({ ts: TIME + 1001 }));
-    decoder.decode(raw({ ts: Math.floor(TIME / 1000) })); // seconds: within a second of the RTS
+    const decoded = [
+      decoder.decode(raw()),
+      decoder.decode(raw({ ts: TIME + 1000 })),
+      decoder.decode(raw({ ts: TIME + 1001 })),
+      decoder.decode(raw({ ts: Math.floor(TIME / 1000) })), // seconds: within a second of the RTS
+    ];
     expect(decoder.stats.tsRtsMismatch).toBe(1);
+    expect(decoded.map((x) => (x!.flags! & SIGNAL_TS_RTS_MISMATCH) !== 0)).toStrictEqual([false, false, true, false]);
 
     // A server whose RTS counts seconds: every record disagrees under the default codec…
     const secondsKey = `101:${Math.floor(TIME / 1000).toString(16).padStart(16, "0")}`;

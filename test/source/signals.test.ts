@@ -6,7 +6,7 @@ import { signalPagesObservable } from "../../src/source/signalPagesObservable.ts
 import { signalsForShops } from "../../src/source/signalsForShops.ts";
 import { isContractError } from "../../src/errors/ContractError.ts";
 import { isTieOverflowError } from "../../src/errors/TieOverflowError.ts";
-import type { DecodeError } from "../../src/errors/DecodeError.ts";
+import { decodeSignal, type InvalidRecord } from "../../src/codec/decodeSignal.ts";
 import type { RawSignal } from "../../src/contract/rawSignal.ts";
 import { fakeClient, makeRecord, rtsOf, type FakeRecord } from "./fakeService.ts";
 
@@ -115,13 +115,13 @@ describe("signals", () => {
     for (const sinceMode of modes) {
       for (const limit of [1, 2, 3, 200]) {
         const client = fakeClient(data, { sinceMode });
-        const invalid: { record: unknown; error: DecodeError }[] = [];
-        const out = await collect(
-          signals(client, { shopId: SHOP, since: rtsOf(0), limit, onInvalid: (record, error) => invalid.push({ record, error }) }),
-        );
+        const invalid: InvalidRecord[] = [];
+        const out = await collect(signals(client, { shopId: SHOP, since: rtsOf(0), limit, onInvalid: (bad) => invalid.push(bad) }));
         expect(out).toEqual(good.map((d) => d.record));
         expect(invalid.map((i) => i.record)).toEqual([bad1.record, bad2.record]);
-        expect(invalid.every((i) => i.error.name === "DecodeError")).toBe(true);
+        // The decoder's reasons: one invalid-record channel from the source through the decoder.
+        expect(invalid.map((i) => i.reason)).toEqual(["bad-row-key", "shop-mismatch"]);
+        expect(invalid.map((i) => i.reason)).toEqual([bad1.record, bad2.record].map((r) => decodeSignal(r, { shopId: SHOP }) as InvalidRecord).map((i) => i.reason));
       }
     }
   });
