@@ -466,9 +466,10 @@ export class EventTimeEngine implements Kernel<Signal> {
     for (const shop of this.#shops.values()) {
       const lane = shop.lane;
       for (let s = lane.take(Number.POSITIVE_INFINITY); s !== undefined; s = lane.take(Number.POSITIVE_INFINITY)) this.#apply(shop, s);
-      // Later signals must not reach back into what is closed here.
-      if (lane.maxSeen > lane.watermark) lane.watermark = lane.maxSeen;
       this.#closeUntil(shop, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
+      // Later signals must not reach back into what is closed here (raised after closing, so the
+      // flushed sessions carry the watermark the stream had reached).
+      if (lane.maxSeen > lane.watermark) lane.watermark = lane.maxSeen;
       const advance = this.#onAdvance;
       for (let i = 0; i < advance.length; i++) advance[i]!.advance!(shop.shopId, Number.POSITIVE_INFINITY);
     }
