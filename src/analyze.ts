@@ -1,4 +1,4 @@
-import { SignalDecoder, type SignalDecoderOptions, type SignalDecoderStats } from "./codec/decodeSignal.ts";
+import { SignalDecoder, type InvalidRecord, type InvalidReason, type SignalDecoderOptions, type SignalDecoderStats } from "./codec/decodeSignal.ts";
 import type { Signal } from "./codec/Signal.ts";
 import { DataQuality, type DataQualityOptions, type DataQualityReport } from "./kernels/dataQuality.ts";
 import { DwellMeter, type DwellMeterOptions, type WindowDwell } from "./kernels/DwellMeter.ts";
@@ -186,8 +186,23 @@ export class Analyzer {
     this.#engine.push(signal);
   }
 
-  /** Flushes every stage and returns the result (once; later calls return the same result). */
-  finish(): AnalyzeResult {
+  /**
+   * Rejects a record found invalid outside the decoder (a line that is not JSON, a `row_key`
+   * the source could not page by): counted in `decoder` with the decoder's own rejections and
+   * handed to `decode.onInvalid` — one invalid-record channel.
+   */
+  reject(invalid: InvalidRecord): void {
+    this.#decoder.reject(invalid);
+  }
+
+  /**
+   * Flushes every stage and returns the result (once; later calls return the same result).
+   *
+   * @param decoded the counters of the decoder that turned the records into signals, when that
+   *   happened elsewhere (e.g. in a worker thread, feeding {@link Analyzer.pushSignal}); they
+   *   are added to this analyzer's own.
+   */
+  finish(decoded?: SignalDecoderStats): AnalyzeResult {
     if (this.#finished !== undefined) return this.#finished;
     this.#engine.flush();
     this.#classifier.flush();
@@ -206,7 +221,7 @@ export class Analyzer {
       };
     });
     const late = this.#engine.stats.late;
-    const decoder = this.#decoder.stats;
+    const decoder = decoded === undefined ? this.#decoder.stats : addDecoderStats(this.#decoder.stats, decoded);
     this.#finished = {
       sessions: this.#sessions,
       days,
@@ -265,4 +280,18 @@ function isSignal(record: unknown): record is Signal {
 function emptyDwell(): DwellStats {
   const buckets = { lt5m: 0, m5to20: 0, m20to60: 0, h1to6: 0, ge6h: 0 };
   return { count: 0, meanMs: Number.NaN, medianMs: Number.NaN, p90Ms: Number.NaN, buckets };
+}
+
+function addDecoderStats(a: SignalDecoderStats, b: SignalDecoderStats): SignalDecoderStats {
+  const invalidByReason = { ...a.invalidByReason };
+  for (const reason of Object.keys(b.invalidByReason) as InvalidReason[]) invalidByReason[reason] = (invalidByReason[reason] ?? 0) + b.invalidByReason[reason];
+  return {
+    decoded: a.decoded + b.decoded,
+    invalid: a.invalid + b.invalid,
+    invalidByReason,
+    localFlagMismatch: a.localFlagMismatch + b.localFlagMismatch,
+    tsRtsMismatch: a.tsRtsMismatch + b.tsRtsMismatch,
+    randomized: a.randomized + b.randomized,
+    vendorless: a.vendorless + b.vendorless,
+  };
 }

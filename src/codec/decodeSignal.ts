@@ -466,10 +466,28 @@ export class SignalDecoder {
   decode(raw: unknown): Signal | undefined {
     const result = decodeRecord(raw, this.#config, this.#counters);
     if ("reason" in result) {
-      this.#reject(result);
+      this.reject(result);
       return undefined;
     }
     return result;
+  }
+
+  /**
+   * Rejects a record found invalid before it reached {@link decode} — a line that is not JSON,
+   * a `row_key` the source could not page by — through this decoder's one channel: counted
+   * under its reason in `stats` and handed to `onInvalid`, exactly like a record `decode`
+   * rejects. One channel, one set of counters, whoever found the problem.
+   *
+   * @example
+   * const decoder = new SignalDecoder();
+   * decoder.reject({ reason: "not-json", field: "", message: "not JSON", record: "{oops" });
+   * decoder.stats.invalidByReason["not-json"]; // 1
+   */
+  reject(invalid: InvalidRecord): void {
+    if (!isInvalidRecord(invalid)) throw new TypeError("reject needs an InvalidRecord");
+    this.#invalid++;
+    this.#invalidByReason[invalid.reason]++;
+    this.#onInvalid?.(invalid);
   }
 
   /**
@@ -505,11 +523,5 @@ export class SignalDecoder {
       randomized: c.randomized,
       vendorless: c.vendorless,
     };
-  }
-
-  #reject(record: InvalidRecord): void {
-    this.#invalid++;
-    this.#invalidByReason[record.reason]++;
-    this.#onInvalid?.(record);
   }
 }
