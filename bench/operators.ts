@@ -31,7 +31,6 @@ import { sessionize } from "../src/operators/sessionize.ts";
 import { classifyVisits } from "../src/operators/classifyVisits.ts";
 import { countVisits } from "../src/operators/countVisits.ts";
 import { measureDwell } from "../src/operators/measureDwell.ts";
-import { estimateProximity } from "../src/operators/estimateProximity.ts";
 import type { VisitCounts } from "../src/kernels/VisitCounter.ts";
 import { handWrittenLoop } from "./baselines/handWrittenLoop.ts";
 import { hex2, prng, rate, timePair, type BenchRow } from "./lib.ts";
@@ -43,17 +42,12 @@ export function runChain(source: Observable<unknown>): VisitCounts[] {
   source
     .pipe(
       decodeSignals(),
-      connect((signals$) =>
-        merge(
-          signals$.pipe(
-            sessionize(),
-            classifyVisits(),
-            connect((sessions$) =>
-              merge(sessions$.pipe(countVisits()), sessions$.pipe(measureDwell(), ignoreElements())),
-            ),
-          ),
-          signals$.pipe(estimateProximity({ emit: "summaries" }), ignoreElements()),
-        ),
+      // sessionize's engine computes each session's proximity (what estimateProximity's
+      // summaries were) in the same pass, so proximity is part of this work.
+      sessionize(),
+      classifyVisits(),
+      connect((sessions$) =>
+        merge(sessions$.pipe(countVisits()), sessions$.pipe(measureDwell(), ignoreElements())),
       ),
     )
     .subscribe({ next: (c) => days.push(c as VisitCounts), error: (e: unknown) => (error = e) });

@@ -1,21 +1,28 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { from, lastValueFrom, toArray, type Observable } from "rxjs";
-import { analyze, Analyzer } from "../src/analyze.ts";
+import { concatMap, connect, from, lastValueFrom, map, merge, toArray, type Observable } from "rxjs";
+import { analyze, Analyzer, type AnalyzeResult } from "../src/analyze.ts";
+import { SignalDecoder, decodeSignal, type InvalidRecord } from "../src/codec/decodeSignal.ts";
 import { decodeSignals } from "../src/operators/decodeSignals.ts";
 import { sessionize } from "../src/operators/sessionize.ts";
 import { classifyVisits } from "../src/operators/classifyVisits.ts";
 import { countVisits } from "../src/operators/countVisits.ts";
 import { measureDwell } from "../src/operators/measureDwell.ts";
+import { assessQuality } from "../src/operators/assessQuality.ts";
 import type { RawSignal } from "../src/contract/rawSignal.ts";
+import type { DataQualityReport } from "../src/kernels/dataQuality.ts";
+import type { WindowDwell } from "../src/kernels/DwellMeter.ts";
+import type { EngineAccumulator } from "../src/kernels/EventTimeEngine.ts";
 import type { ClassifiedSession } from "../src/kernels/VisitClassifier.ts";
+import type { VisitCounts } from "../src/kernels/VisitCounter.ts";
 
 const MIN = 60_000;
 const H = 3_600_000;
 const D0 = Date.UTC(2026, 10, 16, 1); // 10:00 in Seoul
+const TZ = "Asia/Seoul";
 
-const raw = (ts: number, device: string, rssi: number, sensor: number): RawSignal => ({
-  row_key: `101:${ts.toString(16).padStart(16, "0")}`,
+const raw = (ts: number, device: string, rssi: number, sensor: number, shopId = 101): RawSignal => ({
+  row_key: `${shopId}:${ts.toString(16).padStart(16, "0")}`,
   device_id: device,
   rssi,
   square_mac: `b8:27:eb:00:00:0${sensor}`,
@@ -23,10 +30,12 @@ const raw = (ts: number, device: string, rssi: number, sensor: number): RawSigna
   local: device.startsWith("da"),
 });
 
-// Devices with a few bursts of presence over two days: visitors (strong), people outside (weak), staff (long).
+// Devices with a few bursts of presence over two days at two shops: visitors (strong), people
+// outside (weak), staff (long); heard by up to three sensors, so proximity has choices to make.
 const arbRecords = fc
   .array(
     fc.record({
+      shop: fc.constantFrom(101, 102),
       device: fc.constantFrom("f0:18:98:00:00:01", "f0:18:98:00:00:02", "da:a1:19:00:00:03", "f0:18:98:00:00:04", "da:a1:19:00:00:05"),
       day: fc.integer({ min: 0, max: 1 }),
       startMin: fc.integer({ min: 0, max: 11 * 60 }),
@@ -34,83 +43,229 @@ const arbRecords = fc
       everyS: fc.integer({ min: 10, max: 200 }),
       rssi: fc.integer({ min: -92, max: -40 }),
     }),
-    { minLength: 1, maxLength: 12 },
+    { minLength: 1, maxLength: 10 },
   )
   .map((visits) => {
     const records: RawSignal[] = [];
     for (const v of visits) {
       const start = D0 + v.day * 24 * H + v.startMin * MIN;
-      const n = Math.min(400, Math.floor((v.minutes * 60) / v.everyS) + 1);
+      const n = Math.min(300, Math.floor((v.minutes * 60) / v.everyS) + 1);
       for (let i = 0; i < n; i++) {
         const ts = start + i * v.everyS * 1000;
-        records.push(raw(ts, v.device, v.rssi + ((i * 7) % 9) - 4, i % 2));
+        records.push(raw(ts, v.device, v.rssi + ((i * 7) % 9) - 4, i % 3, v.shop));
       }
     }
     return records.sort((a, b) => a.ts - b.ts);
   });
 
-const withoutProximity = (s: ClassifiedSession & { proximity?: unknown }) => {
-  const { proximity: _p, ...rest } = s;
-  return rest;
-};
-
-async function stream(records: readonly RawSignal[], options: { allowedLatenessMs: number }) {
-  const chain = (): Observable<ClassifiedSession> =>
-    from(records).pipe(decodeSignals(), sessionize({ allowedLatenessMs: options.allowedLatenessMs }), classifyVisits({ timeZone: "Asia/Seoul" }));
-  const sessions = await lastValueFrom(chain().pipe(toArray()));
-  const counts = await lastValueFrom(chain().pipe(countVisits({ timeZone: "Asia/Seoul" }), toArray()));
-  const dwell = await lastValueFrom(chain().pipe(measureDwell({ timeZone: "Asia/Seoul" }), toArray()));
-  return { sessions, counts, dwell };
+/** Arrival order: each record delayed by at most `lateness` (stable for equal arrivals). */
+function arrive(records: readonly RawSignal[], delays: readonly number[]): RawSignal[] {
+  return records
+    .map((r, i) => ({ r, i, arrival: r.ts + delays[i % delays.length]! }))
+    .sort((a, b) => a.arrival - b.arrival || a.i - b.i)
+    .map((x) => x.r);
 }
 
-describe("analyze", () => {
-  it("gives exactly what the streaming operator chain gives (property)", async () => {
-    await fc.assert(
-      fc.asyncProperty(arbRecords, async (records) => {
-        const batch = await analyze(records, { timeZone: "Asia/Seoul", sessions: { allowedLatenessMs: 60_000 }, proximity: false, quality: false });
-        const live = await stream(records, { allowedLatenessMs: 60_000 });
-        expect(batch.sessions.map(withoutProximity)).toEqual(live.sessions);
-        expect(batch.days.map(({ dwell: _d, visitorRssi: _v, ...counts }) => counts)).toEqual(live.counts);
-        expect(batch.days.map((d) => d.dwell)).toEqual(live.dwell.map(({ count, meanMs, medianMs, p90Ms, buckets }) => ({ count, meanMs, medianMs, p90Ms, buckets })));
-      }),
-      { numRuns: 40 },
-    );
-  });
+/** Splits records into chunks at the given cut points (as pages would deliver them). */
+function chunk(records: readonly RawSignal[], cuts: readonly number[]): RawSignal[][] {
+  const at = [...new Set(cuts.map((c) => c % (records.length + 1)))].sort((a, b) => a - b);
+  const out: RawSignal[][] = [];
+  let from = 0;
+  for (const c of [...at, records.length]) {
+    out.push(records.slice(from, c));
+    from = c;
+  }
+  return out;
+}
 
-  it("changes nothing when records arrive shuffled within the allowed lateness (property)", async () => {
+async function* asyncChunks<T>(chunks: readonly T[][]): AsyncGenerator<T[]> {
+  for (const c of chunks) {
+    await Promise.resolve();
+    yield c;
+  }
+}
+
+type Part =
+  | { sessions: ClassifiedSession[] }
+  | { days: VisitCounts[] }
+  | { hours: VisitCounts[] }
+  | { dwell: WindowDwell[] }
+  | { quality: DataQualityReport[] };
+
+/** The operator chain, one subscription, chunks arriving asynchronously. */
+async function stream(chunks: readonly RawSignal[][], allowedLatenessMs: number) {
+  const decoder = new SignalDecoder();
+  const source: Observable<unknown> = from(asyncChunks(chunks)).pipe(concatMap((c) => from(c)));
+  const parts = await lastValueFrom(
+    source.pipe(
+      decodeSignals({ decoder }),
+      connect((signals$) =>
+        merge(
+          signals$.pipe(
+            assessQuality({ allowedLatenessMs, counts: () => decoder.stats }),
+            toArray(),
+            map((quality): Part => ({ quality })),
+          ),
+          signals$.pipe(
+            sessionize({ allowedLatenessMs }),
+            classifyVisits({ timeZone: TZ }),
+            connect((classified$) =>
+              merge(
+                classified$.pipe(toArray(), map((sessions): Part => ({ sessions }))),
+                classified$.pipe(countVisits({ timeZone: TZ }), toArray(), map((days): Part => ({ days }))),
+                classified$.pipe(countVisits({ window: "hour", timeZone: TZ }), toArray(), map((hours): Part => ({ hours }))),
+                classified$.pipe(measureDwell({ timeZone: TZ }), toArray(), map((dwell): Part => ({ dwell }))),
+              ),
+            ),
+          ),
+        ),
+      ),
+      toArray(),
+    ),
+  );
+  const all = Object.assign({}, ...parts) as { sessions: ClassifiedSession[]; days: VisitCounts[]; hours: VisitCounts[]; dwell: WindowDwell[]; quality: DataQualityReport[] };
+  return all;
+}
+
+/** The batch result's day summaries as the stream gives them: counts, dwell, threshold. */
+function expectSameAsStream(batch: AnalyzeResult, live: Awaited<ReturnType<typeof stream>>) {
+  // Sessions WITH their proximity, progress fields and all.
+  expect(batch.sessions).toEqual(live.sessions);
+  expect(batch.sessions.every((s) => s.proximity !== undefined && s.proximity.zoneMs.immediate + s.proximity.zoneMs.near + s.proximity.zoneMs.far === s.dwellMs)).toBe(true);
+  expect(batch.days.map(({ dwell: _d, visitorRssi: _v, ...counts }) => counts)).toEqual(live.days);
+  expect(batch.days.map((d) => d.dwell)).toEqual(live.dwell.map(({ count, meanMs, medianMs, p90Ms, buckets }) => ({ count, meanMs, medianMs, p90Ms, buckets })));
+  // The day's threshold is the one its (on-time) sessions were classified with.
+  for (const d of batch.days) {
+    const own = live.sessions.filter((s) => s.shopId === d.shopId && s.date === d.label && !s.late);
+    if (own.length > 0) expect(d.visitorRssi).toBe(own[0]!.visitorRssi);
+  }
+  expect(batch.hours).toEqual(live.hours);
+  expect(live.quality).toHaveLength(1);
+  expect(batch.quality).toEqual(live.quality[0]);
+}
+
+/** Stable: each shop's items in their own order, shops in id order. */
+const byShop = <T extends { shopId: number }>(items: readonly T[]): T[] => [...items].sort((a, b) => a.shopId - b.shopId);
+
+// Progress fields (watermark, complete) describe arrival; everything else must not depend on it.
+const content = (s: ClassifiedSession) => ({ ...s, watermark: 0, complete: 0 });
+
+describe("analyze", () => {
+  it("gives exactly what the streaming operator chain gives, proximity included, for any chunking and arrival order within the lateness (property)", async () => {
     const lateness = 2 * MIN;
     await fc.assert(
-      fc.asyncProperty(arbRecords, fc.array(fc.integer({ min: 0, max: lateness }), { minLength: 50, maxLength: 50 }), async (records, delays) => {
-        const shuffled = records
-          .map((r, i) => ({ r, arrival: r.ts + delays[i % delays.length]! }))
-          .sort((a, b) => a.arrival - b.arrival)
-          .map((x) => x.r);
-        const options = { timeZone: "Asia/Seoul", sessions: { allowedLatenessMs: lateness }, quality: false as const };
-        const a = await analyze(records, options);
-        const b = await analyze(shuffled, options);
-        expect(b.late).toBe(0);
-        // Progress fields (watermark, complete) describe arrival; everything else must match.
-        const strip = (s: ClassifiedSession) => ({ ...withoutProximity(s), watermark: 0, complete: 0 });
-        expect(b.sessions.map(strip)).toEqual(a.sessions.map(strip));
-        expect(b.days).toEqual(a.days);
-        expect(b.sessions.map((s) => s.proximity?.closestSensor)).toEqual(a.sessions.map((s) => s.proximity?.closestSensor));
-      }),
-      { numRuns: 40 },
+      fc.asyncProperty(
+        arbRecords,
+        fc.array(fc.integer({ min: 0, max: lateness }), { minLength: 40, maxLength: 40 }),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        async (records, delays, cuts) => {
+          const arrival = arrive(records, delays);
+          const chunks = chunk(arrival, cuts);
+          const batch = await analyze(asyncChunksFlat(chunks), { timeZone: TZ, sessions: { allowedLatenessMs: lateness } });
+          expect(batch.late).toBe(0);
+          const live = await stream(chunks, lateness);
+          expectSameAsStream(batch, live);
+          // And the same content as in event-time order. Shops interleave in output as their
+          // watermarks allow (arrival decides that); each shop's own sequence must not change.
+          const ordered = await analyze(records, { timeZone: TZ, sessions: { allowedLatenessMs: lateness } });
+          expect(byShop(batch.sessions).map(content)).toEqual(byShop(ordered.sessions).map(content));
+          expect(byShop(batch.days)).toEqual(byShop(ordered.days));
+          expect(byShop(batch.hours)).toEqual(byShop(ordered.hours));
+          expect(batch.quality).toEqual(ordered.quality);
+        },
+      ),
+      { numRuns: 25 },
     );
   });
 
-  it("gives every session its proximity, also one followed by a quiet spell longer than the tracker's idle time", async () => {
-    // The next record comes 20 minutes later, so one watermark step releases, closes and
-    // (before the fix) aged the first session's summary past idleMs in the same sweep.
-    const records = [raw(D0, "f0:18:98:00:00:01", -44, 0), raw(D0 + 20 * MIN, "f0:18:98:00:00:02", -60, 1)];
-    const result = await analyze(records, { timeZone: "Asia/Seoul", quality: false });
-    expect(result.sessions.map((s) => [s.device, s.proximity?.closestSensor])).toEqual([
-      ["f0:18:98:00:00:01", "b8:27:eb:00:00:00"],
-      ["f0:18:98:00:00:02", "b8:27:eb:00:00:01"],
-    ]);
+  it("gives each shop of a merged input exactly what it gives that shop alone (property)", async () => {
+    await fc.assert(
+      fc.asyncProperty(arbRecords, async (records) => {
+        const options = { timeZone: TZ, quality: false } as const;
+        const merged = await analyze(records, options);
+        for (const shopId of [101, 102]) {
+          const alone = await analyze(
+            records.filter((r) => r.row_key.startsWith(`${shopId}:`)),
+            options,
+          );
+          expect(merged.sessions.filter((s) => s.shopId === shopId)).toEqual(alone.sessions);
+          expect(merged.days.filter((d) => d.shopId === shopId)).toEqual(alone.days);
+          expect(merged.hours.filter((d) => d.shopId === shopId)).toEqual(alone.hours);
+        }
+      }),
+      { numRuns: 15 },
+    );
   });
 
-  it("accepts decoded signals, iterables and async iterables, and counts invalid records", async () => {
+  it("gives every session its proximity, also one followed by a quiet spell", async () => {
+    // The next record comes 20 minutes later: one watermark step applies, closes and emits the first session.
+    const records = [raw(D0, "f0:18:98:00:00:01", -44, 0), raw(D0 + 20 * MIN, "f0:18:98:00:00:02", -60, 1)];
+    const result = await analyze(records, { timeZone: TZ, quality: false });
+    expect(result.sessions.map((s) => [s.device, s.proximity?.closestSensor, s.proximity?.slices])).toEqual([
+      ["f0:18:98:00:00:01", "b8:27:eb:00:00:00", 1],
+      ["f0:18:98:00:00:02", "b8:27:eb:00:00:01", 1],
+    ]);
+    const off = await analyze(records, { timeZone: TZ, quality: false, proximity: false });
+    expect(off.sessions.map((s) => s.proximity)).toEqual([undefined, undefined]);
+    expect(off.sessions).toEqual(result.sessions.map((s) => ({ ...s, proximity: undefined })));
+    expect(off.days).toEqual(result.days);
+  });
+
+  it("uses the proximity options given (calibration, zones, slices)", async () => {
+    const records = [raw(D0, "f0:18:98:00:00:01", -60, 0), raw(D0 + 25_000, "f0:18:98:00:00:01", -60, 0)];
+    const coarse = await analyze(records, { timeZone: TZ, quality: false, proximity: { sliceMs: 30_000 } });
+    const fine = await analyze(records, { timeZone: TZ, quality: false, proximity: { sliceMs: 5_000, zones: { immediateM: 50, nearM: 60 } } });
+    expect([coarse.sessions[0]!.proximity!.slices, fine.sessions[0]!.proximity!.slices]).toEqual([1, 2]);
+    expect(fine.sessions[0]!.proximity!.closestZone).toBe("immediate");
+    expect(coarse.sessions[0]!.proximity!.closestZone).not.toBe("immediate");
+    // A sensor whose phones are louder at 1 m puts the same RSSI farther away.
+    const loud = await analyze(records, { timeZone: TZ, quality: false, proximity: { calibration: { sensors: { "b8:27:eb:00:00:00": { rssiAt1m: -30 } } } } });
+    expect(loud.sessions[0]!.proximity!.closestDistanceM).toBeGreaterThan(coarse.sessions[0]!.proximity!.closestDistanceM * 2);
+    await expect(analyze(records, { proximity: { sliceMs: 0 } })).rejects.toThrow(RangeError);
+  });
+
+  it("plugs accumulators into the engine: they see every applied signal and the watermarks", async () => {
+    const records = [raw(D0, "f0:18:98:00:00:01", -50, 1), raw(D0 + 4 * MIN, "f0:18:98:00:00:01", -52, 1), raw(D0 + MIN, "f0:18:98:00:00:02", -70, 0, 102)];
+    const seen: number[] = [];
+    const advances: [number, number][] = [];
+    const sessions: string[] = [];
+    const acc: EngineAccumulator = {
+      signal: (s) => void seen.push(s.time),
+      session: (s) => void sessions.push(s.device),
+      advance: (shopId, w) => void advances.push([shopId, w]),
+    };
+    const result = await analyze(records, { timeZone: TZ, accumulators: [acc] });
+    expect(seen.sort((a, b) => a - b)).toEqual([D0, D0 + MIN, D0 + 4 * MIN]);
+    expect(sessions.sort()).toEqual(result.sessions.map((s) => s.device).sort());
+    expect(advances.filter(([, w]) => w === Infinity).map(([shopId]) => shopId).sort()).toEqual([101, 102]);
+    // The quality report is an accumulator too, beside the ones given.
+    expect(result.quality?.signals).toBe(3);
+  });
+
+  it("counts rejections found outside the decoder (reject) and the counters of a decoder that ran elsewhere (finish)", async () => {
+    const records = [raw(D0, "f0:18:98:00:00:01", -50, 1), raw(D0 + 4 * MIN, "da:a1:19:00:00:03", -52, 1), { row_key: "bad" }];
+    const reference = await analyze([...records, { row_key: "101:nope" }]);
+    // Decoded elsewhere (e.g. a worker), rejections reported by the reader.
+    const elsewhere = new SignalDecoder();
+    const seen: InvalidRecord[] = [];
+    const analyzer = new Analyzer({ decode: { onInvalid: (x) => seen.push(x) } });
+    for (const r of records) {
+      const s = elsewhere.decode(r);
+      if (s !== undefined) analyzer.pushSignal(s);
+    }
+    const notJson = decodeSignal({ row_key: "101:nope" }) as InvalidRecord;
+    analyzer.reject(notJson);
+    expect(seen).toEqual([notJson]);
+    expect(() => analyzer.reject({ reason: "nonsense" } as never)).toThrow(TypeError);
+    const result = analyzer.finish(elsewhere.stats);
+    expect(result.decoder).toEqual(reference.decoder);
+    expect(result.decoder).toMatchObject({ decoded: 2, invalid: 2, randomized: 1 });
+    expect(result.quality).toEqual(reference.quality);
+    expect(result.sessions).toEqual(reference.sessions);
+    expect(result.days).toEqual(reference.days);
+  });
+
+  it("accepts decoded signals, iterables and async iterables, and counts invalid and late records", async () => {
     const records = [raw(D0, "f0:18:98:00:00:01", -50, 1), raw(D0 + 4 * MIN, "f0:18:98:00:00:01", -52, 1), { row_key: "bad" }];
     async function* gen() {
       yield* records;
@@ -121,7 +276,9 @@ describe("analyze", () => {
     expect(fromArray.decoder.invalid).toBe(1);
     expect(fromArray.quality?.invalid).toBe(1);
     expect(fromArray.sessions).toHaveLength(1);
-    expect(fromArray.sessions[0]!.proximity?.type).toBe("proximitySummary");
+    const p = fromArray.sessions[0]!.proximity!;
+    expect(p.zoneMs.immediate + p.zoneMs.near + p.zoneMs.far).toBe(4 * MIN);
+    expect(p.closestSensor).toBe("b8:27:eb:00:00:01");
     expect(fromArray.days[0]).toMatchObject({ label: "2026-11-16", visitors: 1, visits: 1 });
     // Already-decoded signals skip the decoder and give the same result.
     const signals = await lastValueFrom(from(records).pipe(decodeSignals(), toArray()));
@@ -129,8 +286,20 @@ describe("analyze", () => {
     for (const s of signals) analyzer.push(s);
     const fromSignals = analyzer.finish();
     expect(fromSignals.days).toEqual(fromArray.days);
+    expect(fromSignals.sessions).toEqual(fromArray.sessions);
     expect(fromSignals.decoder.decoded).toBe(0);
+    expect(analyzer.finish()).toBe(fromSignals);
     expect(() => analyzer.push(records[0])).toThrow(Error);
     await expect(analyze(42 as never)).rejects.toThrow(TypeError);
+    // A record later than the allowed lateness goes to onLate and is counted, not used.
+    const late: number[] = [];
+    const withLate = await analyze([...records, raw(D0 - 10 * MIN, "f0:18:98:00:00:09", -50, 1)], { sessions: { allowedLatenessMs: MIN }, onLate: (s) => late.push(s.time) });
+    expect(late).toEqual([D0 - 10 * MIN]);
+    expect([withLate.late, withLate.quality?.late]).toEqual([1, 1]);
+    expect(withLate.sessions).toEqual(fromArray.sessions);
   });
 });
+
+async function* asyncChunksFlat<T>(chunks: readonly T[][]): AsyncGenerator<T> {
+  for await (const c of asyncChunks(chunks)) yield* c;
+}

@@ -217,7 +217,9 @@ export function visitOrPass(
  */
 export function staffPresenceMs(options: Pick<VisitClassifierOptions, "openingHours" | "staffShare"> = {}): number {
   const o = visitClassifierOptions(options);
-  return o.staffShare * (o.openingHours[1] - o.openingHours[0]) * MS_PER_HOUR;
+  // Hours to ms first: 0.4 × 12 h × 3.6e6 is 17280000.000000004 the other way round, and a
+  // device present exactly that long must count.
+  return o.staffShare * ((o.openingHours[1] - o.openingHours[0]) * MS_PER_HOUR);
 }
 
 // Presence of one device on one local day, ms.

@@ -11,7 +11,8 @@ import type { Kernel } from "../kernels/Sink.ts";
  * 1. A throw from `push` or `flush` (a kernel bug, or a user callback such as `onLate`
  *    throwing) is sent downstream as an error, once, and the source subscription ends.
  * 2. A source error goes downstream once; the kernel is not flushed.
- * 3. After an error or completion, later notifications are ignored.
+ * 3. After an error or completion, or once downstream unsubscribed (even in the middle of a
+ *    synchronous source), later notifications are ignored and the kernel is not flushed.
  *
  * ```
  * source:    --a--b--c--|
@@ -43,9 +44,10 @@ export function kernelOperator<T, R>(create: (emit: (value: R) => void) => Kerne
       observer.kernel = create((value) => {
         if (!observer.stopped) subscriber.next(value);
       });
+      // Added before subscribing, so a downstream that unsubscribes while a synchronous source
+      // is still emitting (take(1) on an array) ends the source subscription at once.
+      subscriber.add(observer);
       source.subscribe(observer);
-      // Returned as the teardown, so unsubscribing downstream ends the source subscription.
-      return observer;
     });
 }
 
@@ -65,7 +67,7 @@ class KernelObserver<T, R> extends Subscription implements Observer<T> {
   }
 
   next(value: T): void {
-    if (this.stopped) return;
+    if (this.stopped || this.closed) return;
     try {
       this.kernel.push(value);
     } catch (error) {
@@ -81,7 +83,7 @@ class KernelObserver<T, R> extends Subscription implements Observer<T> {
   }
 
   complete(): void {
-    if (this.stopped) return;
+    if (this.stopped || this.closed) return;
     try {
       this.kernel.flush();
     } catch (error) {

@@ -12,8 +12,10 @@ import { alignTable, int } from "../../src/cli/demoFormat.ts";
 import { ShopLive, type ShopLiveSnapshot } from "../../src/cli/demoPipeline.ts";
 import { csvCell } from "../../src/cli/common.ts";
 import { main } from "../../src/cli/main.ts";
-import type { ProximitySlice, ProximitySummary } from "../../src/kernels/ProximityTracker.ts";
+import type { ProximitySlice, SessionProximity } from "../../src/kernels/SessionProximity.ts";
 import type { Session } from "../../src/kernels/Session.ts";
+import type { ClassifiedSession } from "../../src/kernels/VisitClassifier.ts";
+import { zoneTimeBySensor } from "../../src/kernels/ZoneOccupancy.ts";
 import type { SignalPage } from "../../src/source/SignalPage.ts";
 import { expectSelfContained } from "../report/reportFixture.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";
@@ -234,24 +236,36 @@ describe("ShopLive", () => {
     expect(live.done).toBe(true);
   });
 
-  it("shows the zones now from the latest slices, and sums the zone time of chosen devices from the proximity sessions", () => {
+  it("shows the zones now from the latest slices (one device counts once, in its latest zone)", () => {
     const live = new ShopLive({ id: 101, name: "Gangnam", sensors: ["s1", "s2"] }, 86_400_000);
     live.onSlice(slice("a", 0, "s1", "near"));
     live.onSlice(slice("a", 40_000, "s2", "immediate"));
     live.onSlice(slice("b", 0, "s1", "far"));
     live.onSignal(sig("a", 70_000));
     expect(live.snapshot().zones).toEqual({ immediate: 1, near: 0, far: 1 });
-    const summary = (device: string, zoneMsBySensor: ProximitySummary["zoneMsBySensor"]) => ({ type: "proximitySummary", shopId: 101, device, zoneMsBySensor }) as ProximitySummary;
-    live.onProximitySummary(summary("a", [{ sensor: "s1", immediate: 0, near: 40_000, far: 0 }, { sensor: "s2", immediate: 25_000, near: 0, far: 0 }]));
-    live.onProximitySummary(summary("b", [{ sensor: "s1", immediate: 0, near: 0, far: 5_000 }]));
-    live.onProximitySummary(summary("a", [{ sensor: "s2", immediate: 5_000, near: 0, far: 0 }])); // a's second visit
+    // More than three minutes (the occupancy's window) after a's latest slice ended: nobody is counted.
+    live.onSignal(sig("c", 50_000 + 180_001));
+    expect(live.snapshot().zones).toEqual({ immediate: 0, near: 0, far: 0 });
     live.onEnd();
-    expect(live.zoneTime((d) => d === "a")).toEqual([
-      { sensor: "s1", zone: "near", ms: 40_000 },
-      { sensor: "s2", zone: "immediate", ms: 30_000 },
-    ]);
-    expect(live.zoneTime(() => true)).toContainEqual({ sensor: "s1", zone: "far", ms: 5_000 });
     expect(live.snapshot().done).toBe(true);
+  });
+
+  it("takes the report's zone time from the visitors' own sessions (zoneTimeBySensor), not from other sessions of the same devices", () => {
+    const prox = (zoneMsBySensor: SessionProximity["zoneMsBySensor"]) => ({ zoneMsBySensor }) as SessionProximity;
+    const classified = (device: string, kind: ClassifiedSession["kind"], proximity: SessionProximity) => ({ shopId: 101, device, kind, proximity }) as ClassifiedSession;
+    const sessions = [
+      // a walked past the window first (a passer-by session), then came in twice.
+      classified("a", "passerby", prox([{ sensor: "s1", immediate: 0, near: 0, far: 60_000 }])),
+      classified("a", "visitor", prox([{ sensor: "s1", immediate: 0, near: 40_000, far: 0 }, { sensor: "s2", immediate: 25_000, near: 0, far: 0 }])),
+      classified("b", "passerby", prox([{ sensor: "s1", immediate: 0, near: 0, far: 5_000 }])),
+      classified("a", "visitor", prox([{ sensor: "s2", immediate: 5_000, near: 0, far: 0 }])),
+    ];
+    // What demo.ts gives the report: the visitors' sessions, the shop's sensor order.
+    expect(zoneTimeBySensor(sessions.filter((s) => s.kind === "visitor"), { sensors: ["s2", "s1"] })).toEqual([
+      { sensor: "s2", zone: "immediate", ms: 30_000 },
+      { sensor: "s1", zone: "near", ms: 40_000 },
+    ]);
+    expect(zoneTimeBySensor(sessions)).toContainEqual({ sensor: "s1", zone: "far", ms: 65_000 });
   });
 });
 
@@ -324,6 +338,8 @@ describe("footfall demo, in process, on a small fast day", () => {
     expect(Number(row["visitor_f1"])).toBeGreaterThan(0.8);
     const html = await readFile(join(dir, "report.html"), "utf8");
     expectSelfContained(html);
+    // The visitors' sessions carry proximity, so the report has its "where people stood" chart.
+    expect(html).toContain("where people stood");
     expect((html.match(/<svg\b/g) ?? []).length).toBeGreaterThanOrEqual(6);
     const pos = await readFile(join(dir, "pos-transactions.csv"), "utf8");
     expect(pos.split("\n")[0]).toBe("brand,external_key,timestamp,amount,quantity");

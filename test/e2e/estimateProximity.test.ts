@@ -3,8 +3,11 @@ import { firstValueFrom, from, toArray } from "rxjs";
 import type { Signal } from "../../src/codec/Signal.ts";
 import { millisToRts } from "../../src/codec/rts.ts";
 import { fitPathLoss } from "../../src/kernels/fitPathLoss.ts";
-import { ProximityTracker, type ProximitySummary } from "../../src/kernels/ProximityTracker.ts";
+import { EventTimeEngine } from "../../src/kernels/EventTimeEngine.ts";
+import type { Session } from "../../src/kernels/Session.ts";
+import type { ProximitySlice } from "../../src/kernels/SessionProximity.ts";
 import { estimateProximity } from "../../src/operators/estimateProximity.ts";
+import { sessionize } from "../../src/operators/sessionize.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";
 import type { World } from "../../src/sim/World.ts";
 
@@ -56,21 +59,35 @@ describe("proximity on a simulated shop", () => {
   }
   const outsideMin = Math.min(...layout.sensors.map((s) => Math.hypot(s.yM, h)));
 
-  it("pull mode: every true presence gets a summary inside its true interval, agreeing with the floor plan", () => {
-    const tracker = new ProximityTracker({ calibration: { default: fit }, idleMs: 7 * 86_400_000 });
-    for (const s of signals) tracker.add(s);
-    tracker.flush();
+  // One engine over the shop's signals: sessions with their proximity.
+  const sessions: Session[] = [];
+  const engine = new EventTimeEngine({ proximity: { calibration: { default: fit } } }, { emit: (s) => sessions.push(s) });
+  for (const s of signals) engine.push(s);
+  engine.flush();
+
+  it("every true presence gets sessions inside its true interval whose proximity agrees with the floor plan", () => {
     const closest: Record<string, number[]> = { visitor: [], passerby: [] };
+    const byDevice = new Map<string, Session[]>();
+    for (const s of sessions) byDevice.set(s.device, [...(byDevice.get(s.device) ?? []), s]);
+    let matched = 0;
     for (const v of world.truth(shop.id)) {
-      const p = tracker.takeSummary(shop.id, v.device, v.start, v.end) as ProximitySummary;
-      expect(p, `${v.kind} ${v.device}`).toBeDefined();
-      expect(p.start).toBeGreaterThanOrEqual(v.start);
-      expect(p.end).toBeLessThanOrEqual(v.end);
-      expect(p.zoneMs.immediate + p.zoneMs.near + p.zoneMs.far).toBeCloseTo(p.end - p.start, 6);
-      expect(shop.sensors).toContain(p.closestSensor);
-      closest[v.kind]?.push(p.closestDistanceM);
+      const own = (byDevice.get(v.device) ?? []).filter((s) => s.end >= v.start && s.start <= v.end);
+      expect(own.length, `${v.kind} ${v.device}`).toBeGreaterThan(0);
+      matched += own.length;
+      let nearest = Infinity;
+      for (const s of own) {
+        expect(s.start).toBeGreaterThanOrEqual(v.start);
+        expect(s.end).toBeLessThanOrEqual(v.end);
+        const p = s.proximity!;
+        expect(p.zoneMs.immediate + p.zoneMs.near + p.zoneMs.far).toBe(s.dwellMs);
+        expect(shop.sensors).toContain(p.closestSensor);
+        nearest = Math.min(nearest, p.closestDistanceM);
+      }
+      closest[v.kind]?.push(nearest);
     }
-    expect(tracker.stats.devices).toBe(0);
+    // Every session belongs to a true presence.
+    expect(matched).toBe(sessions.length);
+    expect(engine.stats).toMatchObject({ late: 0, openSessions: 0, buffered: 0 });
     const visitors = closest["visitor"]!;
     const passersBy = closest["passerby"]!;
     expect(visitors.length).toBeGreaterThan(50);
@@ -81,16 +98,28 @@ describe("proximity on a simulated shop", () => {
     expect(median(visitors)).toBeLessThan(median(passersBy));
   });
 
-  it("the operator and the pull API give the same summaries", async () => {
-    const options = { calibration: { default: fit }, idleMs: 7 * 86_400_000 };
-    const events = await firstValueFrom(from(signals).pipe(estimateProximity({ ...options, emit: "summaries" }), toArray()));
-    const pushed = events.filter((e): e is ProximitySummary => e.type === "proximitySummary");
-    expect(pushed).toHaveLength(events.length);
-    const tracker = new ProximityTracker(options);
-    for (const s of signals) tracker.add(s);
-    tracker.flush();
-    const key = (s: ProximitySummary) => `${s.device}@${s.start}`;
-    const pulled = tracker.takeAllSummaries();
-    expect(new Map(pushed.map((s) => [key(s), s]))).toEqual(new Map(pulled.map((s) => [key(s), s])));
+  it("the operators give the kernel's sessions, and estimateProximity's slices are the ones folded into them", async () => {
+    const proximity = { calibration: { default: fit } };
+    const side: ProximitySlice[] = [];
+    const viaSessionize = await firstValueFrom(from(signals).pipe(sessionize({ proximity, onSlice: (s) => side.push(s) }), toArray()));
+    expect(viaSessionize).toEqual(sessions);
+    const slices = await firstValueFrom(from(signals).pipe(estimateProximity(proximity), toArray()));
+    expect(slices).toEqual(side);
+    const key = (device: string, t: number) => `${device}@${t}`;
+    const sliceCount = new Map<string, number>();
+    const sliceMin = new Map<string, number>();
+    // Each slice belongs to the session of its device that contains its start (or began in it).
+    const sessionOf = new Map<string, Session[]>();
+    for (const s of sessions) sessionOf.set(s.device, [...(sessionOf.get(s.device) ?? []), s]);
+    for (const x of slices) {
+      const s = sessionOf.get(x.device)!.find((c) => x.end > c.start && x.start <= c.end)!;
+      const k = key(s.device, s.start);
+      sliceCount.set(k, (sliceCount.get(k) ?? 0) + 1);
+      sliceMin.set(k, Math.min(sliceMin.get(k) ?? Infinity, x.distanceM));
+    }
+    for (const s of sessions) {
+      expect(sliceCount.get(key(s.device, s.start))).toBe(s.proximity!.slices);
+      expect(sliceMin.get(key(s.device, s.start))).toBe(s.proximity!.closestDistanceM);
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DwellMeter, dwellMeterOptions, type WindowDwell } from "../../src/kernels/DwellMeter.ts";
+import type { ClassifiedSession } from "../../src/kernels/VisitClassifier.ts";
 import { classifiedSession } from "./sessionFixtures.ts";
 
 const MIN = 60_000;
@@ -16,7 +17,7 @@ describe("DwellMeter", () => {
     ];
     const run = (dwell: "estimated" | "observed") => {
       const out: WindowDwell[] = [];
-      const m = new DwellMeter({ window: "hour", timeZone: "UTC", dwell }, (d) => out.push(d));
+      const m = new DwellMeter({ window: "hour", timeZone: "UTC", dwell }, { emit: (d) => out.push(d) });
       for (const s of sessions) m.push(s);
       m.flush();
       return out;
@@ -33,14 +34,28 @@ describe("DwellMeter", () => {
 
   it("reports count 0 for a window without the chosen kinds", () => {
     const out: WindowDwell[] = [];
-    const m = new DwellMeter({ timeZone: "UTC" }, (d) => out.push(d));
+    const m = new DwellMeter({ timeZone: "UTC" }, { emit: (d) => out.push(d) });
     m.push(classifiedSession(D0 + H, D0 + 2 * H, "passerby"));
     m.flush();
     expect(out[0]!.count).toBe(0);
     expect(Number.isNaN(out[0]!.medianMs)).toBe(true);
   });
 
+  it("sends a session for a window already emitted to sink.late, not into the statistics", () => {
+    const out: WindowDwell[] = [];
+    const late: [ClassifiedSession, number][] = [];
+    const m = new DwellMeter({ timeZone: "UTC" }, { emit: (d) => out.push(d), late: (s, w) => late.push([s, w]) });
+    m.push(classifiedSession(D0 + 10 * H, D0 + 10 * H + 10 * MIN, "visitor", { estimatedDwellMs: 10 * MIN, complete: D0 + 24 * H }));
+    expect(out.map((d) => d.count)).toEqual([1]);
+    const straggler = classifiedSession(D0 + 12 * H, D0 + 15 * H, "visitor", { estimatedDwellMs: 3 * H, complete: D0 + 24 * H });
+    m.push(straggler);
+    m.flush();
+    expect(late).toEqual([[straggler, D0 + 24 * H]]);
+    expect(out.map((d) => [d.count, d.meanMs])).toEqual([[1, 10 * MIN]]);
+  });
+
   it("validates options eagerly", () => {
+    expect(() => new DwellMeter({}, {} as never)).toThrow(TypeError);
     // @ts-expect-error wrong on purpose
     expect(() => dwellMeterOptions({ kinds: ["shopper"] })).toThrow(RangeError);
     // @ts-expect-error wrong on purpose

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   VisitClassifier,
+  staffPresenceMs,
   visitClassifierOptions,
   visitOrPass,
   type ClassifiedSession,
@@ -16,7 +17,7 @@ const D0 = Date.UTC(2026, 10, 16); // a UTC midnight
 
 function classify(sessions: readonly Session[], options: VisitClassifierOptions = {}, flush = true) {
   const out: ClassifiedSession[] = [];
-  const c = new VisitClassifier({ timeZone: "UTC", visitorRssi: -65, ...options }, { session: (s) => out.push(s) });
+  const c = new VisitClassifier({ timeZone: "UTC", visitorRssi: -65, ...options }, { emit: (s) => out.push(s) });
   for (const s of sessions) c.push(s);
   if (flush) c.flush();
   return { out, c };
@@ -84,19 +85,41 @@ describe("VisitClassifier", () => {
     ]);
   });
 
-  it("hands the sink the pushed Session object with each classified session, late ones too", () => {
-    const day0 = session(D0 + 12 * H, D0 + 12 * H + 20 * MIN, { complete: D0 });
+  it("emits each pushed session with all its fields, proximity included, late ones too", () => {
+    const proximity = {
+      slices: 3,
+      closestSensor: "b8:27:eb:00:00:01",
+      closestDistanceM: 1.5,
+      closestRssi: -50,
+      closestTime: D0 + 12 * H,
+      closestZone: "near",
+      zoneMs: { immediate: 0, near: 20 * MIN, far: 0 },
+      zoneMsBySensor: [{ sensor: "b8:27:eb:00:00:01", immediate: 0, near: 20 * MIN, far: 0 }],
+      timeline: [],
+      timelineTruncated: false,
+    } as const;
+    const day0 = session(D0 + 12 * H, D0 + 12 * H + 20 * MIN, { complete: D0, proximity });
     const later = session(D0 + DAY + 7 * H, D0 + DAY + 7 * H + 10 * MIN, { complete: D0, watermark: D0 + DAY + 7 * H });
-    const straggler = session(D0, D0 + 2 * DAY - H, { device: "aa:00:00:00:00:09" });
-    const pairs: [ClassifiedSession, Session][] = [];
-    const c = new VisitClassifier({ timeZone: "UTC", visitorRssi: -65, maxDayWaitMs: 6 * H }, { session: (s, source) => pairs.push([s, source]) });
+    const straggler = session(D0, D0 + 2 * DAY - H, { device: "aa:00:00:00:00:09", proximity: { ...proximity, slices: 9 } });
+    const out: ClassifiedSession[] = [];
+    const c = new VisitClassifier({ timeZone: "UTC", visitorRssi: -65, maxDayWaitMs: 6 * H }, { emit: (s) => out.push(s) });
     for (const s of [day0, later, straggler]) c.push(s);
     c.flush();
-    expect(pairs.map(([, source]) => source)).toEqual([day0, straggler, later]);
-    for (const [s, source] of pairs) {
-      expect([day0, later, straggler]).toContain(source);
-      expect([s.device, s.start, s.end]).toEqual([source.device, source.start, source.end]);
-    }
+    const sources = [day0, straggler, later];
+    expect(out.map((s) => s.late)).toEqual([false, true, false]);
+    out.forEach((s, i) => {
+      const { kind: _k, date: _d, late: _l, visitorRssi: _v, complete: _c, ...rest } = s;
+      const { complete: _sc, ...source } = sources[i]!;
+      expect(rest).toEqual(source);
+    });
+    expect(out[0]!.proximity).toBe(proximity);
+    expect(out[1]!.proximity?.slices).toBe(9);
+    expect(out[2]!.proximity).toBeUndefined();
+  });
+
+  it("needs a sink with emit()", () => {
+    expect(() => new VisitClassifier({}, {} as never)).toThrow(TypeError);
+    expect(() => new VisitClassifier({}, { emit: 1 } as never)).toThrow(TypeError);
   });
 
   it("learns the threshold per shop from bimodal data when visitorRssi is auto", () => {
@@ -129,6 +152,26 @@ describe("VisitClassifier", () => {
     expect(() => visitClassifierOptions({ timeZone: "Nowhere/City" })).toThrow(RangeError);
     expect(() => visitClassifierOptions({ staffShare: 2 })).toThrow(RangeError);
     expect(visitClassifierOptions().visitorRssi).toBe("auto");
+  });
+
+  it("staffPresenceMs is the share of the opening hours the classifier's staff rule uses", () => {
+    expect(staffPresenceMs({ openingHours: [9, 21], staffShare: 0.5 })).toBe(6 * H);
+    expect(() => staffPresenceMs({ staffShare: 2 })).toThrow(RangeError);
+    // The classifier uses that number: 6 h of presence in 12 opening hours is staff at 50 %, just under is not.
+    const staff = "aa:00:00:00:00:05";
+    const kind = (ms: number, options: VisitClassifierOptions) => classify([session(D0 + 10 * H, D0 + 10 * H + ms, { device: staff })], options).out[0]!.kind;
+    const half = { openingHours: [10, 22], staffShare: 0.5 } as const;
+    expect(kind(staffPresenceMs(half), half)).toBe("staff");
+    expect(kind(staffPresenceMs(half) - MIN, half)).toBe("visitor");
+  });
+
+  it("staffPresenceMs is exact in ms: 40 % of 12 h is 17,280,000, and 4.8 h of presence is staff (src bug: float product)", () => {
+    // Documented as `staffPresenceMs(); // 17280000`; 0.4 × 12 × 3,600,000 in floating point is 17280000.000000004,
+    // so a device present exactly 4.8 h (an integer number of ms) falls below the threshold.
+    expect(staffPresenceMs()).toBe(17_280_000);
+    const staff = "aa:00:00:00:00:05";
+    const out = classify([session(D0 + 10 * H, D0 + 10 * H + 17_280_000, { device: staff })], { openingHours: [10, 22] }).out;
+    expect(out[0]!.kind).toBe("staff");
   });
 });
 

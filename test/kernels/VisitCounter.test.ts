@@ -12,7 +12,7 @@ const D0 = Date.UTC(2026, 10, 16);
 function count(sessions: readonly ClassifiedSession[], window: "hour" | "day" = "day", history = new MemoryVisitHistory()) {
   const out: VisitCounts[] = [];
   const late: ClassifiedSession[] = [];
-  const counter = new VisitCounter({ window, timeZone: "UTC", history }, (c) => out.push(c), (s) => late.push(s));
+  const counter = new VisitCounter({ window, timeZone: "UTC", history }, { emit: (c) => out.push(c), late: (s) => late.push(s) });
   for (const s of sessions) counter.push(s);
   counter.flush();
   return { out, late, counter };
@@ -64,16 +64,16 @@ describe("VisitCounter", () => {
     expect(second.out[0]!.repeatVisitors).toBe(1);
   });
 
-  it("closes windows when `complete` passes their end, and sends sessions for closed windows to onLate", () => {
+  it("closes windows when `complete` passes their end, and sends sessions for closed windows to sink.late with that end", () => {
     const out: VisitCounts[] = [];
-    const late: ClassifiedSession[] = [];
-    const counter = new VisitCounter({ window: "hour", timeZone: "UTC" }, (c) => out.push(c), (s) => late.push(s));
+    const late: [ClassifiedSession, number][] = [];
+    const counter = new VisitCounter({ window: "hour", timeZone: "UTC" }, { emit: (c) => out.push(c), late: (s, closedUntil) => late.push([s, closedUntil]) });
     counter.push(classifiedSession(D0 + 10 * H + MIN, D0 + 10 * H + 9 * MIN, "visitor", { complete: D0 + 10 * H + MIN }));
     expect(out).toHaveLength(0);
     counter.push(classifiedSession(D0 + 11 * H + MIN, D0 + 11 * H + 9 * MIN, "visitor", { complete: D0 + 11 * H + MIN }));
     expect(out.map((c) => c.label)).toEqual(["2026-11-16T10:00+00:00"]);
     counter.push(classifiedSession(D0 + 10 * H + 30 * MIN, D0 + 10 * H + 40 * MIN, "visitor", { late: true, complete: D0 + 11 * H + MIN }));
-    expect(late).toHaveLength(1);
+    expect(late.map(([s, w]) => [s.start, w])).toEqual([[D0 + 10 * H + 30 * MIN, D0 + 11 * H]]);
     expect(counter.late).toBe(1);
     counter.flush();
     expect(out.map((c) => c.label)).toEqual(["2026-11-16T10:00+00:00", "2026-11-16T11:00+00:00"]);
@@ -85,5 +85,12 @@ describe("VisitCounter", () => {
     expect(() => visitCounterOptions({ timeZone: "Nowhere/City" })).toThrow(RangeError);
     // @ts-expect-error wrong on purpose
     expect(() => visitCounterOptions({ history: {} })).toThrow(TypeError);
+    expect(() => new VisitCounter({}, {} as never)).toThrow(TypeError);
+    expect(() => new VisitCounter({}, { emit: () => {}, late: 1 } as never)).toThrow(TypeError);
+    // Without a late sink, late sessions are only counted.
+    const counter = new VisitCounter({ window: "hour", timeZone: "UTC" }, { emit: () => {} });
+    counter.push(classifiedSession(D0 + 11 * H, D0 + 11 * H + MIN, "visitor", { complete: D0 + 12 * H }));
+    counter.push(classifiedSession(D0 + 11 * H + MIN, D0 + 11 * H + 2 * MIN, "visitor"));
+    expect(counter.late).toBe(1);
   });
 });

@@ -2,13 +2,10 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import type { Signal } from "../../src/codec/Signal.ts";
 import { analyze } from "../../src/analyze.ts";
+import { EventTimeEngine, type EventTimeEngineOptions } from "../../src/kernels/EventTimeEngine.ts";
 import { distanceToRssi } from "../../src/kernels/pathLoss.ts";
-import {
-  ProximityTracker,
-  mergeProximitySummaries,
-  type ProximitySlice,
-  type ProximitySummary,
-} from "../../src/kernels/ProximityTracker.ts";
+import type { Session } from "../../src/kernels/Session.ts";
+import type { ProximitySlice } from "../../src/kernels/SessionProximity.ts";
 import { ZoneOccupancy, defaultZoneOccupancy, zoneTimeBySensor } from "../../src/kernels/ZoneOccupancy.ts";
 
 const A = "b8:27:eb:00:00:0a";
@@ -23,81 +20,24 @@ function sig(time: number, sensor: string, metres: number, device = PHONE, shopI
   return { shopId, rts: "0000000000000000", time, device, rssi: distanceToRssi(metres), sensor, local: false, randomized: false, vendor: undefined };
 }
 
-function track(signals: readonly Signal[], occupancy = new ZoneOccupancy()) {
+/** The engine over the signals: sessions (with proximity), and every slice fed to `occupancy`. */
+function track(signals: readonly Signal[], occupancy = new ZoneOccupancy(), options: EventTimeEngineOptions = exact) {
   const slices: ProximitySlice[] = [];
-  const summaries: ProximitySummary[] = [];
-  const tracker = new ProximityTracker({
-    ...exact,
-    onSlice: (s) => {
+  const sessions: Session[] = [];
+  const engine = new EventTimeEngine(options, {
+    emit: (s) => sessions.push(s),
+    slice: (s) => {
       slices.push(s);
       occupancy.addSlice(s);
     },
-    onSummary: (s) => {
-      summaries.push(s);
-      occupancy.addSummary(s);
-    },
   });
-  for (const s of signals) tracker.add(s);
-  tracker.flush();
-  return { slices, summaries, occupancy };
+  for (const s of signals) engine.push(s);
+  engine.flush();
+  return { slices, sessions, occupancy };
 }
 
 const slice = (device: string, start: number, zone: ProximitySlice["zone"], shopId = 101): ProximitySlice =>
   ({ type: "proximitySlice", shopId, device, start, end: start + 10_000, sensor: A, zone }) as ProximitySlice;
-
-describe("ProximityTracker zoneMsBySensor", () => {
-  it("charges each interval of a session's zone time to the sensor that was nearest", () => {
-    // Both sensors hear every slice: 0–20 s immediate at A, 20–30 s near at B, 30–35 s far at A
-    // (last signal at 35 s).
-    const { summaries } = track([
-      sig(T0, A, 0.5),
-      sig(T0, B, 9),
-      sig(T0 + 10_000, A, 0.5),
-      sig(T0 + 10_000, B, 9),
-      sig(T0 + 20_000, A, 9),
-      sig(T0 + 20_000, B, 2),
-      sig(T0 + 30_000, A, 9),
-      sig(T0 + 30_000, B, 12),
-      sig(T0 + 35_000, A, 9),
-    ]);
-    expect(summaries).toHaveLength(1);
-    expect(summaries[0]!.zoneMsBySensor).toEqual([
-      { sensor: A, immediate: 20_000, near: 0, far: 5_000 },
-      { sensor: B, immediate: 0, near: 10_000, far: 0 },
-    ]);
-  });
-
-  it("sums per zone to zoneMs, so to the session's dwell (property)", () => {
-    const reading = fc.record({ dt: fc.integer({ min: 0, max: 40_000 }), sensor: fc.constantFrom(A, B), metres: fc.double({ min: 0.3, max: 15, noNaN: true }) });
-    fc.assert(
-      fc.property(fc.array(reading, { minLength: 1, maxLength: 40 }), (readings) => {
-        let t = T0;
-        const signals = readings.map((r) => sig((t += r.dt), r.sensor, r.metres));
-        for (const s of track(signals).summaries) {
-          for (const zone of ["immediate", "near", "far"] as const) {
-            expect(s.zoneMsBySensor.reduce((n, z) => n + z[zone], 0)).toBe(s.zoneMs[zone]);
-          }
-        }
-      }),
-      { numRuns: 60 },
-    );
-  });
-
-  it("merges per sensor when summaries are merged", () => {
-    const { summaries } = track([sig(T0, A, 0.5), sig(T0 + 20_000, B, 2), sig(T0 + 1_000_000, B, 2), sig(T0 + 1_030_000, A, 9)]);
-    expect(summaries).toHaveLength(2);
-    const m = mergeProximitySummaries(summaries[0]!, summaries[1]!);
-    for (const sensor of [A, B]) {
-      const parts = summaries.flatMap((s) => s.zoneMsBySensor.filter((z) => z.sensor === sensor));
-      expect(m.zoneMsBySensor.find((z) => z.sensor === sensor)).toEqual({
-        sensor,
-        immediate: parts.reduce((n, z) => n + z.immediate, 0),
-        near: parts.reduce((n, z) => n + z.near, 0),
-        far: parts.reduce((n, z) => n + z.far, 0),
-      });
-    }
-  });
-});
 
 describe("ZoneOccupancy", () => {
   it("validates options eagerly", () => {
@@ -121,30 +61,14 @@ describe("ZoneOccupancy", () => {
     expect(o.current(110_000)).toEqual({ immediate: 1, near: 1, far: 0 });
   });
 
-  it("sums device-time per sensor and zone over the devices asked for, in the given sensor order", () => {
-    const signals = [
-      sig(T0, A, 0.5),
-      // A is stale (older than sensorStaleMs) by the slice at 40 s, so B is nearest from then.
-      sig(T0 + 40_000, B, 2),
-      sig(T0 + 50_000, B, 2),
-      sig(T0, B, 9, OTHER),
-      sig(T0 + 60_000, B, 9, OTHER),
-    ].sort((x, y) => x.time - y.time);
-    const { summaries, occupancy } = track(signals, new ZoneOccupancy({ sensors: [B, A] }));
-    expect(occupancy.devices).toBe(2);
-    // Phone: immediate at A 0–40 s, near at B 40–50 s. Other: far at B 0–60 s.
-    expect(occupancy.zoneTime((d) => d === PHONE)).toEqual([
-      { sensor: B, zone: "near", ms: 10_000 },
-      { sensor: A, zone: "immediate", ms: 40_000 },
-    ]);
-    expect(occupancy.zoneTime()).toEqual([
-      { sensor: B, zone: "near", ms: 10_000 },
-      { sensor: B, zone: "far", ms: 60_000 },
-      { sensor: A, zone: "immediate", ms: 40_000 },
-    ]);
-    // The same sums from the summaries alone; unlisted sensors come in MAC order.
-    expect(zoneTimeBySensor([...summaries, undefined], { sensors: [B, A] })).toEqual(occupancy.zoneTime());
-    expect(zoneTimeBySensor(summaries).map((r) => r.sensor)).toEqual([A, B, B]);
+  it("counts the engine's slices live: zones now from the latest slice per device", () => {
+    // PHONE: immediate at A (0–10 s slice), then near at B (40–50 s). OTHER: far at B until 60 s.
+    const signals = [sig(T0, A, 0.5), sig(T0 + 40_000, B, 2), sig(T0, B, 9, OTHER), sig(T0 + 60_000, B, 9, OTHER)].sort((x, y) => x.time - y.time);
+    const { occupancy } = track(signals, new ZoneOccupancy({ currentMs: 20_000 }));
+    // At 60 s: PHONE's latest slice (40–50 s) is near; OTHER's (60–70 s) far.
+    expect(occupancy.current(T0 + 60_000)).toEqual({ immediate: 0, near: 1, far: 1 });
+    // At 80 s PHONE's slice ended 30 s ago: gone.
+    expect(occupancy.current(T0 + 80_000)).toEqual({ immediate: 0, near: 0, far: 1 });
   });
 
   it("holds one shop: an event of another shop is a RangeError", () => {
@@ -154,15 +78,54 @@ describe("ZoneOccupancy", () => {
   });
 });
 
-describe("zoneTimeBySensor on analyze()", () => {
-  it("sums the sessions' per-sensor zone time, which adds up to their zone time", async () => {
-    const signals = [sig(T0, A, 0.5), sig(T0 + 40_000, B, 2), sig(T0 + 50_000, B, 2), sig(T0, B, 9, OTHER), sig(T0 + 60_000, B, 9, OTHER)].sort((x, y) => x.time - y.time);
-    const result = await analyze(signals, { proximity: exact, quality: false, hourly: false });
-    const rows = zoneTimeBySensor(result.sessions.map((s) => s.proximity));
-    expect(rows).toEqual([
+describe("zoneTimeBySensor", () => {
+  const signals = [sig(T0, A, 0.5), sig(T0 + 40_000, B, 2), sig(T0 + 50_000, B, 2), sig(T0, B, 9, OTHER), sig(T0 + 60_000, B, 9, OTHER)].sort((x, y) => x.time - y.time);
+
+  it("sums the sessions' own per-sensor zone time, sensors in the given order (then MAC order), empty rows left out", () => {
+    const { sessions } = track(signals);
+    // PHONE: immediate at A 0–40 s (A is stale by the 40 s slice), near at B 40–50 s. OTHER: far at B 0–60 s.
+    const phone = sessions.filter((s) => s.device === PHONE);
+    expect(zoneTimeBySensor(phone, { sensors: [B, A] })).toEqual([
+      { sensor: B, zone: "near", ms: 10_000 },
+      { sensor: A, zone: "immediate", ms: 40_000 },
+    ]);
+    expect(zoneTimeBySensor(sessions, { sensors: [B.toUpperCase(), A] })).toEqual([
+      { sensor: B, zone: "near", ms: 10_000 },
+      { sensor: B, zone: "far", ms: 60_000 },
+      { sensor: A, zone: "immediate", ms: 40_000 },
+    ]);
+    expect(zoneTimeBySensor(sessions).map((r) => r.sensor)).toEqual([A, B, B]);
+    // Sessions without proximity are skipped.
+    expect(zoneTimeBySensor([...sessions, { proximity: undefined }])).toEqual(zoneTimeBySensor(sessions));
+    expect(zoneTimeBySensor([])).toEqual([]);
+    expect(() => zoneTimeBySensor(sessions, { sensors: [1] as never })).toThrow(TypeError);
+  });
+
+  it("adds up over sessions to their dwell (property)", () => {
+    const reading = fc.record({ dt: fc.integer({ min: 0, max: 40_000 }), sensor: fc.constantFrom(A, B), metres: fc.double({ min: 0.3, max: 15, noNaN: true }), device: fc.constantFrom(PHONE, OTHER) });
+    fc.assert(
+      fc.property(fc.array(reading, { minLength: 1, maxLength: 40 }), (readings) => {
+        let t = T0;
+        const { sessions } = track(readings.map((r) => sig((t += r.dt), r.sensor, r.metres, r.device)), new ZoneOccupancy(), { gapMs: 60_000 });
+        const rows = zoneTimeBySensor(sessions);
+        expect(rows.reduce((n, r) => n + r.ms, 0)).toBe(sessions.reduce((n, s) => n + s.dwellMs, 0));
+        expect(rows.every((r) => r.ms > 0)).toBe(true);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it("works on analyze() sessions, e.g. the visitors' only", async () => {
+    const result = await analyze(signals, { proximity: {}, sessions: exact, quality: false, hourly: false });
+    expect(zoneTimeBySensor(result.sessions)).toEqual([
       { sensor: A, zone: "immediate", ms: 40_000 },
       { sensor: B, zone: "near", ms: 10_000 },
       { sensor: B, zone: "far", ms: 60_000 },
     ]);
+    const kinds = new Set(result.sessions.map((s) => s.kind));
+    for (const kind of kinds) {
+      const own = result.sessions.filter((s) => s.kind === kind);
+      expect(zoneTimeBySensor(own).reduce((n, r) => n + r.ms, 0)).toBe(own.reduce((n, s) => n + s.dwellMs, 0));
+    }
   });
 });

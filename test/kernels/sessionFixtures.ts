@@ -22,6 +22,7 @@ export function session(start: number, end: number, extra: Partial<Session> = {}
     sensors: [],
     watermark: end,
     complete: Number.NEGATIVE_INFINITY,
+    proximity: undefined,
     ...extra,
   };
 }

@@ -66,6 +66,28 @@ describe("classifyVisits (marbles)", () => {
     });
   });
 
+  it("keeps each session's proximity on the classified session", () => {
+    const proximity = {
+      slices: 2,
+      closestSensor: "b8:27:eb:00:00:01",
+      closestDistanceM: 0.8,
+      closestRssi: -47,
+      closestTime: D0 + 12 * H,
+      closestZone: "immediate",
+      zoneMs: { immediate: 20 * MIN, near: 0, far: 0 },
+      zoneMsBySensor: [{ sensor: "b8:27:eb:00:00:01", immediate: 20 * MIN, near: 0, far: 0 }],
+      timeline: [{ time: D0 + 12 * H, sensor: "b8:27:eb:00:00:01", zone: "immediate", distanceM: 0.8 }],
+      timelineTruncated: false,
+    } as const;
+    scheduler().run(({ cold, expectObservable }) => {
+      const a = session(D0 + 12 * H, D0 + 12 * H + 20 * MIN, { proximity });
+      const b = session(D0 + 13 * H, D0 + 13 * H + 20 * MIN, { device: "aa:00:00:00:00:02" });
+      const source = cold<Session>("-a-b-|", { a, b });
+      const out = source.pipe(classifyVisits({ timeZone: "UTC", visitorRssi: -65 }), map((c) => c.proximity));
+      expectObservable(out).toBe("-----(xy|)", { x: proximity, y: undefined });
+    });
+  });
+
   it("validates options when the operator is created", () => {
     expect(() => classifyVisits({ minDwellMs: -5 })).toThrow(RangeError);
   });

@@ -4,6 +4,8 @@ import { TestScheduler } from "rxjs/testing";
 import { sessionize } from "../../src/operators/sessionize.ts";
 import type { Session } from "../../src/kernels/Session.ts";
 import type { Signal } from "../../src/codec/Signal.ts";
+import type { ProximitySlice } from "../../src/kernels/SessionProximity.ts";
+import { EventTimeEngine } from "../../src/kernels/EventTimeEngine.ts";
 import { MIN, sig } from "../kernels/fixtures.ts";
 
 const scheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
@@ -64,9 +66,42 @@ describe("sessionize (marbles)", () => {
     });
   });
 
+  it("emits sessions with their proximity, and finished slices to onSlice, exactly as the engine does", () => {
+    const signals = [sig(0, undefined, -50), sig(12_000, undefined, -55), sig(25_000, B, -70, { sensor: "b8:27:eb:00:00:02" }), sig(20 * MIN, undefined, -60)];
+    const expected: Session[] = [];
+    const expectedSlices: ProximitySlice[] = [];
+    const engine = new EventTimeEngine({ gapMs: 5 * MIN, allowedLatenessMs: 0 }, { emit: (s) => expected.push(s), slice: (s) => expectedSlices.push(s) });
+    for (const s of signals) engine.push(s);
+    engine.flush();
+    expect(expected.every((s) => s.proximity !== undefined)).toBe(true);
+    const slices: ProximitySlice[] = [];
+    scheduler().run(({ cold, expectObservable }) => {
+      const source = cold<Signal>("-a-b-c-d-----|", { a: signals[0]!, b: signals[1]!, c: signals[2]!, d: signals[3]! });
+      // d moves the watermark past a's and c's sessions (end + gap); completion flushes d's.
+      expectObservable(source.pipe(sessionize({ gapMs: 5 * MIN, allowedLatenessMs: 0, onSlice: (s) => slices.push(s) }))).toBe("-------(xy)--(z|)", {
+        x: expected[0],
+        y: expected[1],
+        z: expected[2],
+      });
+    });
+    expect(slices).toEqual(expectedSlices);
+    expect(slices.map((s) => s.start)).toEqual([0, 10_000, 20_000, 20 * MIN]);
+  });
+
+  it("proximity: false gives sessions without proximity", () => {
+    scheduler().run(({ cold, expectObservable }) => {
+      const source = cold<Signal>("-a-|", { a: sig(0) });
+      expectObservable(source.pipe(sessionize({ proximity: false }), map((s) => s.proximity))).toBe("---(x|)", { x: undefined });
+    });
+  });
+
   it("validates options when the operator is created", () => {
     expect(() => sessionize({ gapMs: -1 })).toThrow(RangeError);
+    expect(() => sessionize({ proximity: { sliceMs: 0 } })).toThrow(RangeError);
     // @ts-expect-error wrong on purpose
     expect(() => sessionize({ onLate: 3 })).toThrow(TypeError);
+    // @ts-expect-error wrong on purpose
+    expect(() => sessionize({ onSlice: 3 })).toThrow(TypeError);
+    expect(() => sessionize({ proximity: false, onSlice: () => {} })).toThrow(TypeError);
   });
 });
