@@ -170,7 +170,7 @@ export class ShopBuilder {
     }
     const macClass: MacClass = isLocalMac(this.devices[device]!) ? "stable" : "universal";
     const uses: MacUse[] = first < 0 ? [] : [{ device, first, last, records: count }];
-    this.record(person, kind, start, end, macClass, uses);
+    this.record(person, kind, start, end, macClass, false, uses);
     return count;
   }
 
@@ -297,7 +297,7 @@ export class ShopBuilder {
       t += Math.max(spread + FRAME_SPACING_MS[1] * fHi, Math.round(gap));
     }
     // A MAC drawn for a visit but never sent with (the visit ended first) was not used.
-    this.record(person, kind, start, end, phone.macClass, uses.filter((x) => x.first >= 0));
+    this.record(person, kind, start, end, phone.macClass, associated, uses.filter((x) => x.first >= 0));
     return count;
   }
 
@@ -305,7 +305,7 @@ export class ShopBuilder {
     return this.register(this.newMac(rng, "local"), phone.offsetDb);
   }
 
-  private record(person: number, kind: VisitKind, start: number, end: number, macClass: MacClass, uses: readonly MacUse[]): void {
+  private record(person: number, kind: VisitKind, start: number, end: number, macClass: MacClass, associated: boolean, uses: readonly MacUse[]): void {
     const visit = this.visits.length;
     const inside = kind !== "passerby";
     const macs: TruthMac[] = [];
@@ -318,7 +318,7 @@ export class ShopBuilder {
         this.truth.push({ shop: this.shopId, device: mac, start, end, kind, person, visit, inside, macClass, first: u.first, last: u.last, records: u.records });
       }
     }
-    this.visits.push({ shop: this.shopId, person, visit, kind, inside, start, end, macClass, records, macs });
+    this.visits.push({ shop: this.shopId, person, visit, kind, inside, start, end, macClass, associated, records, macs });
   }
 
   /** Enter/leave events of the people inside (visitors and staff), leaves before enters at equal times. */

@@ -129,7 +129,7 @@ export interface TruthMac {
  * @example
  * const v: TruthPersonVisit = {
  *   shop: 101, person: 3, visit: 12, kind: "visitor", inside: true, start: 1794790800000, end: 1794791700000,
- *   macClass: "rotating", records: 130, macs: [{ mac: "5a:12:9c:00:41:7e", first: 1794790801000, last: 1794790801021, records: 9 }],
+ *   macClass: "rotating", associated: false, records: 130, macs: [{ mac: "5a:12:9c:00:41:7e", first: 1794790801000, last: 1794790801021, records: 9 }],
  * };
  */
 export interface TruthPersonVisit {
@@ -148,6 +148,8 @@ export interface TruthPersonVisit {
   readonly end: number;
   /** How the device chose its MACs during the visit. */
   readonly macClass: MacClass;
+  /** Whether the device was on the shop's Wi-Fi for the visit (it then keeps one MAC and probes rarely). */
+  readonly associated: boolean;
   /** Receptions of all its MACs during the visit. */
   readonly records: number;
   /** Every MAC used, by first use. */
