@@ -179,7 +179,7 @@ function summarize(io: CliIo, sim: Awaited<ReturnType<typeof startSimulator>>, b
     w.macBehaviour === undefined
       ? "footfall sim: MAC rotation off (one MAC per visit)"
       : `footfall sim: MAC rotation on: ${pct(w.macBehaviour.universalShare)} of shoppers' phones universal, ` +
-        `${pct(w.macBehaviour.rotatingShare)} of the others rotating (~${w.macBehaviour.burstsPerMac} bursts per MAC)`,
+        `${pct(w.macBehaviour.rotatingShare)} of the others rotating (a new MAC every ~${w.macBehaviour.burstsPerMac.screenOff} bursts with the screen off, ~${w.macBehaviour.burstsPerMac.screenOn} with it on)`,
   ];
   for (const shop of w.shops) {
     const brand = w.brands.find((b) => b.id === shop.brandId)!;

@@ -23,6 +23,17 @@ export interface BurstGaps {
 }
 
 /**
+ * Mean bursts per MAC of a rotating phone, by screen state (see `MacBehaviour.burstsPerMac`).
+ *
+ * @example
+ * const b: BurstsPerMac = { screenOn: 6, screenOff: 1 };
+ */
+export interface BurstsPerMac {
+  readonly screenOn: number;
+  readonly screenOff: number;
+}
+
+/**
  * How the simulated phones probe and which MACs they probe with: the per-phone model behind
  * `WorldOptions.rotation`. A phone sends probe requests in bursts (several frames on each
  * channel within about a second); between bursts it waits a gap that depends on its state
@@ -39,10 +50,11 @@ export interface MacBehaviour {
   /** Share of the other, randomizing, phones that rotate; the rest keep one randomized MAC per visit. */
   readonly rotatingShare: number;
   /**
-   * Mean bursts a rotating phone sends with one MAC (≥ 1): after each burst it draws a new MAC
-   * with probability 1 ÷ this, so 1 rotates at every burst and 3 every three bursts on average.
+   * Mean bursts a rotating phone sends with one MAC (≥ 1) with the screen on and off: before
+   * each burst it draws a new MAC with probability 1 ÷ this, so 1 rotates at every burst and
+   * 3 every three bursts on average (phones tend to keep a MAC longer while in use).
    */
-  readonly burstsPerMac: number;
+  readonly burstsPerMac: BurstsPerMac;
   /** Frames a sensor hears on its channel in one burst, inclusive integer range drawn per burst and channel. */
   readonly framesPerBurst: Range;
   /** Time a burst takes to visit every channel, ms: each sensor's channel is reached somewhere in it. */
@@ -71,7 +83,8 @@ export interface MacBehaviour {
 export interface MacBehaviourOptions {
   readonly universalShare?: number;
   readonly rotatingShare?: number;
-  readonly burstsPerMac?: number;
+  /** One mean for both screen states, or per state. */
+  readonly burstsPerMac?: number | Partial<BurstsPerMac>;
   readonly framesPerBurst?: Range;
   readonly burstSpreadMs?: number;
   readonly burstGapS?: number | Range | Partial<BurstGaps>;
@@ -97,7 +110,7 @@ export interface MacBehaviourOptions {
 export const realisticMacBehaviour: MacBehaviour = Object.freeze({
   universalShare: 0.08,
   rotatingShare: 0.8,
-  burstsPerMac: 1.45,
+  burstsPerMac: Object.freeze({ screenOn: 20, screenOff: 1 }),
   framesPerBurst: Object.freeze([3, 8]) as Range,
   burstSpreadMs: 1000,
   burstGapS: Object.freeze({
@@ -106,7 +119,7 @@ export const realisticMacBehaviour: MacBehaviour = Object.freeze({
     associated: Object.freeze([60, 180]) as Range,
   }),
   burstGapJitter: 0.6,
-  screenOnShare: 0.3,
+  screenOnShare: 0.28,
   screenPeriodS: 120,
   associatedShare: 0.15,
   staffUniversalShare: 0.8,
@@ -149,7 +162,7 @@ export function resolveMacBehaviour(rotation: Rotation | undefined, macs: MacBeh
   const out: MacBehaviour = {
     universalShare: m.universalShare ?? base.universalShare,
     rotatingShare: typeof rotation === "number" ? rotation : (m.rotatingShare ?? base.rotatingShare),
-    burstsPerMac: m.burstsPerMac ?? base.burstsPerMac,
+    burstsPerMac: burstsPerMacOf(m.burstsPerMac, base.burstsPerMac),
     framesPerBurst: m.framesPerBurst ?? base.framesPerBurst,
     burstSpreadMs: m.burstSpreadMs ?? base.burstSpreadMs,
     burstGapS: gapsOf(m.burstGapS, base.burstGapS),
@@ -161,7 +174,8 @@ export function resolveMacBehaviour(rotation: Rotation | undefined, macs: MacBeh
   };
   share("macs.universalShare", out.universalShare);
   share("macs.rotatingShare", out.rotatingShare);
-  num("macs.burstsPerMac", out.burstsPerMac, 1, 1e6);
+  num("macs.burstsPerMac.screenOn", out.burstsPerMac.screenOn, 1, 1e6);
+  num("macs.burstsPerMac.screenOff", out.burstsPerMac.screenOff, 1, 1e6);
   intRange("macs.framesPerBurst", out.framesPerBurst, 1, 64);
   num("macs.burstSpreadMs", out.burstSpreadMs, 0, 5_000);
   // Gaps shorter than a burst would overlap the bursts; 1 s is the floor the captures show.
@@ -172,6 +186,16 @@ export function resolveMacBehaviour(rotation: Rotation | undefined, macs: MacBeh
   share("macs.associatedShare", out.associatedShare);
   share("macs.staffUniversalShare", out.staffUniversalShare);
   return Object.freeze(out);
+}
+
+function burstsPerMacOf(b: MacBehaviourOptions["burstsPerMac"], base: BurstsPerMac): BurstsPerMac {
+  if (b === undefined) return base;
+  if (typeof b === "number") return { screenOn: b, screenOff: b };
+  if (b === null || typeof b !== "object" || Array.isArray(b)) throw new TypeError("macs.burstsPerMac must be a number or { screenOn, screenOff }");
+  for (const k of Object.keys(b)) {
+    if (k !== "screenOn" && k !== "screenOff") throw new RangeError(`macs.burstsPerMac has no state ${JSON.stringify(k)} (screenOn, screenOff)`);
+  }
+  return { screenOn: b.screenOn ?? base.screenOn, screenOff: b.screenOff ?? base.screenOff };
 }
 
 function gapsOf(g: MacBehaviourOptions["burstGapS"], base: BurstGaps): BurstGaps {

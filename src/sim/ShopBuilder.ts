@@ -35,8 +35,9 @@ export interface Phone {
   readonly gapAssociatedMs: number;
   /** Log-space spread of each gap. */
   readonly jitter: number;
-  /** Chance that a rotating phone draws a new MAC before a burst (1 ÷ mean bursts per MAC). */
-  readonly rotateChance: number;
+  /** Chance that a rotating phone draws a new MAC before a burst (1 ÷ mean bursts per MAC), screen on / off. */
+  readonly rotateOn: number;
+  readonly rotateOff: number;
 }
 
 interface MacUse {
@@ -192,12 +193,13 @@ export class ShopBuilder {
     const on = median(m.burstGapS.screenOn);
     const off = median(m.burstGapS.screenOff);
     const associated = median(m.burstGapS.associated);
-    const rotateChance = 1 / m.burstsPerMac;
+    const rotateOn = 1 / m.burstsPerMac.screenOn;
+    const rotateOff = 1 / m.burstsPerMac.screenOff;
     if (equipmentGapMs !== undefined) {
       // Equipment has no screen and probes on a timer: one regular gap in every state.
-      return { macClass, fixedDevice, offsetDb, gapOnMs: equipmentGapMs, gapOffMs: equipmentGapMs, gapAssociatedMs: equipmentGapMs, jitter: 0.15, rotateChance };
+      return { macClass, fixedDevice, offsetDb, gapOnMs: equipmentGapMs, gapOffMs: equipmentGapMs, gapAssociatedMs: equipmentGapMs, jitter: 0.15, rotateOn, rotateOff };
     }
-    return { macClass, fixedDevice, offsetDb, gapOnMs: on, gapOffMs: off, gapAssociatedMs: associated, jitter: m.burstGapJitter, rotateChance };
+    return { macClass, fixedDevice, offsetDb, gapOnMs: on, gapOffMs: off, gapAssociatedMs: associated, jitter: m.burstGapJitter, rotateOn, rotateOff };
   }
 
   /**
@@ -243,7 +245,7 @@ export class ShopBuilder {
         screenOn = rng.chance(m.screenOnShare);
         screenUntil += rng.exponential(periodMs);
       }
-      if (rotating && (use === undefined || rng.next() < phone.rotateChance)) {
+      if (rotating && (use === undefined || rng.next() < (screenOn ? phone.rotateOn : phone.rotateOff))) {
         uses.push((use = { device: this.fresh(rng, phone), first: -1, last: -1, records: 0 }));
       }
       const u = use!;
