@@ -5,9 +5,21 @@ import { SignalColumns } from "./signalTable.ts";
 import type { VendorOuis } from "./vendorOuis.ts";
 import type { MacClass, OccupancyEvent, ShopLayout, TruthMac, TruthPersonVisit, TruthVisit, VisitKind } from "./World.ts";
 
-/** Sensors hang at the ceiling, phones are carried: the vertical gap the model adds to floor distance, m. */
+/**
+ * Sensors hang at the ceiling, phones are carried: the vertical gap the model adds to floor
+ * distance, m.
+ *
+ * @example
+ * const d = Math.hypot(floorDistanceM, MOUNT_HEIGHT_M); // true phone–sensor distance, m
+ */
 export const MOUNT_HEIGHT_M = 1.3;
-/** A sensor timestamps a probe 0–2 ms after it was sent; probes stop this long before departure. */
+/**
+ * A sensor timestamps a probe 0–2 ms after it was sent; probes stop this long (ms) before
+ * departure, so every reception lies inside the visit.
+ *
+ * @example
+ * const lastSendMs = visitEndMs - SENSOR_LAG_MS;
+ */
 export const SENSOR_LAG_MS = 3;
 /** Channels the sensors of a shop listen on (sensor k on channel k mod 3, like 1 / 6 / 11). */
 const CHANNELS = 3;

@@ -168,13 +168,17 @@ const DISTRICTS: readonly (readonly [string, string])[] = [
  * Builds a seeded, deterministic world: brands, shops with sensors, devices moving through
  * a daily arrival profile (visitors, passers-by, staff, stationary equipment), every signal
  * record (log-distance path loss + noise, wall loss outside), the ground truth, and
- * point-of-sale transactions of the visitors who bought something.
+ * point-of-sale transactions of the visitors who bought something. With `rotation` on, phones
+ * probe in bursts and many rotate their randomized MACs (see `MacBehaviour`), and the truth
+ * says which person used which MAC (`visits`, `occupancy`).
  * Throws TypeError/RangeError for invalid options.
  *
  * @example
  * const world = createWorld({ seed: 7, shops: 1, openingHours: [10, 13] });
  * const shop = world.shops[0]!;
  * const first = world.rawSignals(shop.id).next().value; // { row_key: "101:…", device_id, rssi, square_mac, ts, local }
+ * const rotating = createWorld({ seed: 7, shops: 1, rotation: "realistic" });
+ * rotating.visits(101)[0]!.macs.length; // how many MACs the first person used
  */
 export function createWorld(options: WorldOptions = {}): World {
   const o = resolveOptions(options);
