@@ -504,8 +504,10 @@ function buildShop(o: Resolved, model: PathLossModel, index: number, seed: ShopS
   }
 
   const sales: { ms: number; t: SimTransaction }[] = [];
-  // Universal-MAC visitors who may come back on a later day (a randomized MAC can't be recognised).
-  const returningPool: { person: number; mac: string; phone: Phone | undefined }[] = [];
+  // Universal-MAC visitors who may come back on a later day (a randomized MAC can't be recognised):
+  // by MAC with rotation off, by phone in the burst model.
+  const returningPool: { person: number; mac: string }[] = [];
+  const returningPhones: { person: number; phone: Phone }[] = [];
   const [openH, closeH] = o.openingHours;
   const firstDay = localDayOf(seed.startMs, o.timeZone);
   const lastDay = localDayOf(seed.endMs - 1, o.timeZone);
@@ -567,7 +569,7 @@ function buildShop(o: Resolved, model: PathLossModel, index: number, seed: ShopS
         else if (returningPool.length > 0 && day > firstDay && dayRng.chance(o.returningShare)) ({ mac, person } = dayRng.pick(returningPool));
         else {
           [mac, person] = [b.newMac(dayRng, PHONE_VENDORS), b.newPerson()];
-          returningPool.push({ person, mac, phone: undefined });
+          returningPool.push({ person, mac });
         }
         const device = b.device(mac, dayRng);
         heard = b.visit(dayRng, person, device, "visitor", visitorTrack(dayRng, layout, start, end), start, end, b.phoneGap(dayRng), 0.5);
@@ -575,11 +577,10 @@ function buildShop(o: Resolved, model: PathLossModel, index: number, seed: ShopS
         let phone: Phone;
         let person: number;
         if (!dayRng.chance(m.universalShare)) [phone, person] = [b.phone(dayRng, dayRng.chance(m.rotatingShare) ? "rotating" : "stable", undefined), b.newPerson()];
-        else if (returningPool.length > 0 && day > firstDay && dayRng.chance(o.returningShare)) ({ phone, person } = dayRng.pick(returningPool) as { person: number; phone: Phone });
+        else if (returningPhones.length > 0 && day > firstDay && dayRng.chance(o.returningShare)) ({ phone, person } = dayRng.pick(returningPhones));
         else {
-          const mac = b.newMac(dayRng, PHONE_VENDORS);
-          [phone, person] = [b.phone(dayRng, "universal", mac), b.newPerson()];
-          returningPool.push({ person, mac, phone });
+          [phone, person] = [b.phone(dayRng, "universal", b.newMac(dayRng, PHONE_VENDORS)), b.newPerson()];
+          returningPhones.push({ person, phone });
         }
         const associated = dayRng.chance(m.associatedShare);
         heard = b.burstVisit(dayRng, person, phone, "visitor", visitorTrack(dayRng, layout, start, end), start, end, associated);

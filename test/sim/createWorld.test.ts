@@ -346,6 +346,24 @@ describe("createWorld: MAC behaviour and person-level truth", () => {
     expect([...macsOf.values()].every((s) => s.size === 1)).toBe(true);
   });
 
+  it("with rotation on, returning visitors are universal-MAC people coming back with the same MAC", () => {
+    const w = createWorld({ ...rotating, shops: 1, days: 3, macs: { universalShare: 0.5 } });
+    const byPerson = new Map<number, { macs: Set<string>; visits: number; classes: Set<string> }>();
+    for (const v of w.visits().filter((x) => x.kind === "visitor")) {
+      const e = byPerson.get(v.person) ?? { macs: new Set(), visits: 0, classes: new Set() };
+      e.visits++;
+      e.classes.add(v.macClass);
+      for (const m of v.macs) e.macs.add(m.mac);
+      byPerson.set(v.person, e);
+    }
+    const returning = [...byPerson.values()].filter((e) => e.visits > 1);
+    expect(returning.length).toBeGreaterThan(0);
+    for (const e of returning) {
+      expect([...e.classes]).toEqual(["universal"]);
+      expect(e.macs.size).toBe(1);
+    }
+  });
+
   it("the rotation share sets the share of randomizing shoppers whose MACs rotate", () => {
     const share = (r: number) => {
       const shoppers = createWorld({ ...smallWorldOptions, shops: 1, rotation: r }).visits().filter((v) => (v.kind === "visitor" || v.kind === "passerby") && v.macClass !== "universal");
