@@ -9,8 +9,8 @@ import { EXIT_OK, UsageError, integerFlag, numberFlag, parseFlags, readWorldFile
 const help = `usage: footfall sim [flags]
 
 Serves the whole service interface (brands, shop lookup, sales, signals) from a seeded
-simulated world on 127.0.0.1, plus /__sim/world and /__sim/truth?shop=ID[&view=macs|visits|
-occupancy]. Prints
+simulated world on 127.0.0.1, plus /__sim/world and
+/__sim/truth?shop=ID&view=macs|visits|occupancy. Prints
 "footfall sim listening on http://127.0.0.1:PORT" on stdout when ready; credentials and a
 world summary go to stderr. Ctrl-C (SIGINT/SIGTERM) stops it.
 
