@@ -97,11 +97,13 @@ export interface MacBehaviourOptions {
 
 /**
  * The MAC behaviour that reproduces published probe-request captures (see the README's
- * "MAC behaviour model"): a labelled capture of 22 phones (2021: bursts of a median 5–6
- * frames per channel within about a second; gaps of a median 5–15 s with the screen on and
- * a 75th percentile near 60 s with it off, i.e. ~12 new MACs per 10 minutes for a phone
- * rotating at every burst; median randomized-MAC lifetime 0.02 s) and two-sensor lab captures
- * (2024: 95–98 % of distinct MACs randomized, 80–82 % of them heard at ≤ 2 instants).
+ * "The simulated phones: MAC behaviour"): a labelled capture of 22 phones (2021: bursts of a
+ * median 5–6 frames per channel within about a second; gaps of a median 5–15 s with the
+ * screen on and a 75th percentile near 60 s with it off, i.e. ~12 new MACs per 10 minutes for
+ * a phone rotating at every burst; median randomized-MAC lifetime 0.02 s) and two-sensor lab
+ * captures (2024: 95–98 % of distinct MACs randomized, 80–82 % of them heard at ≤ 2 instants,
+ * 55–70 % of records from universal MACs — the last one a property of the place, not of the
+ * phones: it holds in a lab-like world, see the README). Shares are 0…1, times as named.
  *
  * @example
  * const world = createWorld({ shops: 1, rotation: "realistic" }); // uses these values
