@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { performance } from "node:perf_hooks";
 import type { WorldOptions } from "../sim/createWorld.ts";
+import type { Range, Rotation } from "../sim/MacBehaviour.ts";
 import { defaultSimulatorOptions, type FaultOptions } from "../sim/createSimHandler.ts";
 import { startSimulator, type StartSimulatorOptions } from "../sim/startSimulator.ts";
 import { EXIT_OK, UsageError, integerFlag, numberFlag, parseFlags, readWorldFile, seedFlag, type CliIo, type Command } from "./common.ts";
@@ -8,7 +9,8 @@ import { EXIT_OK, UsageError, integerFlag, numberFlag, parseFlags, readWorldFile
 const help = `usage: footfall sim [flags]
 
 Serves the whole service interface (brands, shop lookup, sales, signals) from a seeded
-simulated world on 127.0.0.1, plus /__sim/world and /__sim/truth?shop=ID. Prints
+simulated world on 127.0.0.1, plus /__sim/world and
+/__sim/truth?shop=ID&view=macs|visits|occupancy. Prints
 "footfall sim listening on http://127.0.0.1:PORT" on stdout when ready; credentials and a
 world summary go to stderr. Ctrl-C (SIGINT/SIGTERM) stops it.
 
@@ -22,7 +24,20 @@ world summary go to stderr. Ctrl-C (SIGINT/SIGTERM) stops it.
   --email E           account e-mail (default ${defaultSimulatorOptions.email})
   --token T           account token (default ${defaultSimulatorOptions.token})
   --data-dir DIR      persist uploaded sales in DIR across restarts
-  --truth FILE        write the ground-truth visits as NDJSON to FILE
+  --rotation R        MAC behaviour of the phones: off (default: one MAC per visit, single
+                      probes), realistic (bursts; most randomized MACs rotate at almost every
+                      burst, as published captures show) or a share 0..1 of the randomizing
+                      phones that rotate (the realistic model otherwise)
+  --burst-gap-s G     median gap between a phone's probe bursts, seconds, for every state: one
+                      number, or LO,HI for a per-phone range (default: by screen/Wi-Fi state,
+                      5-15 screen on, 30-50 screen off, 60-180 associated); implies
+                      --rotation realistic unless --rotation is given
+  --truth FILE        write the ground truth per MAC as NDJSON to FILE (one line per MAC heard
+                      per visit: shop, device, start, end, kind, person, visit, inside, macClass,
+                      first, last, records)
+  --truth-visits FILE write every true visit per person, with every MAC used, as NDJSON
+  --truth-occupancy FILE
+                      write the enter/leave events of people inside as NDJSON
   --fail-rate P       share of API requests answered 500/503 (default 0)
   --throttle-rate P   share answered 429 with Retry-After (default 0)
   --truncate-rate P   share of successful bodies cut mid-JSON (default 0)
@@ -43,6 +58,10 @@ const flags = {
   token: { type: "string" },
   "data-dir": { type: "string" },
   truth: { type: "string" },
+  "truth-visits": { type: "string" },
+  "truth-occupancy": { type: "string" },
+  rotation: { type: "string" },
+  "burst-gap-s": { type: "string" },
   "fail-rate": { type: "string" },
   "throttle-rate": { type: "string" },
   "truncate-rate": { type: "string" },
@@ -76,12 +95,18 @@ export const command: Command = {
     }
     const buildMs = performance.now() - t0;
     try {
-      if (values.truth !== undefined) {
+      const files: [string | undefined, readonly object[]][] = [
+        [values.truth, sim.world.truth()],
+        [values["truth-visits"], sim.world.visits()],
+        [values["truth-occupancy"], sim.world.occupancy()],
+      ];
+      for (const [file, rows] of files) {
+        if (file === undefined) continue;
         let text = "";
-        for (const v of sim.world.truth()) text += `${JSON.stringify(v)}\n`;
-        await writeFile(values.truth, text, "utf8");
+        for (const row of rows) text += `${JSON.stringify(row)}\n`;
+        await writeFile(file, text, "utf8");
       }
-      summarize(io, sim, buildMs, values.truth);
+      summarize(io, sim, buildMs, files.flatMap(([file]) => (file === undefined ? [] : [file])));
       io.stdout.write(`footfall sim listening on ${sim.baseUrl}\n`);
       await aborted(io.signal);
       io.stderr.write("footfall sim: stopping\n");
@@ -100,6 +125,8 @@ function optionsFrom(values: Values): StartSimulatorOptions {
   if (seed !== undefined) world = { ...world, seed };
   if (values.start !== undefined) world = { ...world, start: /^\d+$/.test(values.start) ? Number(values.start) : values.start };
   if (values.days !== undefined) world = { ...world, days: integerFlag("--days", values.days) };
+  if (values.rotation !== undefined) world = { ...world, rotation: rotationFlag(values.rotation) };
+  if (values["burst-gap-s"] !== undefined) world = { ...world, macs: { ...world.macs, burstGapS: burstGapFlag(values["burst-gap-s"]) } };
   const faults: { -readonly [K in keyof FaultOptions]: FaultOptions[K] } = {};
   if (values["fail-rate"] !== undefined) faults.failRate = numberFlag("--fail-rate", values["fail-rate"]);
   if (values["throttle-rate"] !== undefined) faults.throttleRate = numberFlag("--throttle-rate", values["throttle-rate"]);
@@ -125,7 +152,23 @@ function optionsFrom(values: Values): StartSimulatorOptions {
   };
 }
 
-function summarize(io: CliIo, sim: Awaited<ReturnType<typeof startSimulator>>, buildMs: number, truthFile: string | undefined): void {
+function rotationFlag(value: string): Rotation {
+  if (value === "off" || value === "realistic") return value;
+  if (!/^(0(\.\d+)?|1(\.0*)?|\.\d+)$/.test(value)) throw new UsageError(`--rotation must be off, realistic or a share from 0 to 1, got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+function burstGapFlag(value: string): number | Range {
+  const parts = value.split(",");
+  if (parts.length === 1) return numberFlag("--burst-gap-s", value, 1, 3600);
+  if (parts.length !== 2) throw new UsageError(`--burst-gap-s must be seconds or LO,HI, got ${JSON.stringify(value)}`);
+  const lo = numberFlag("--burst-gap-s", parts[0]!, 1, 3600);
+  const hi = numberFlag("--burst-gap-s", parts[1]!, 1, 3600);
+  if (hi < lo) throw new UsageError(`--burst-gap-s LO,HI must be ascending, got ${value}`);
+  return [lo, hi];
+}
+
+function summarize(io: CliIo, sim: Awaited<ReturnType<typeof startSimulator>>, buildMs: number, truthFiles: readonly string[]): void {
   const w = sim.world;
   const lines = [
     `footfall sim: base_url ${sim.baseUrl}  signal_url ${sim.signalUrl}`,
@@ -133,16 +176,27 @@ function summarize(io: CliIo, sim: Awaited<ReturnType<typeof startSimulator>>, b
     `footfall sim: credentials  x-user-email: ${sim.email}  x-user-token: ${sim.token}`,
     `footfall sim: world seed ${JSON.stringify(w.seed)}, ${new Date(w.startMs).toISOString()} … ${new Date(w.endMs).toISOString()}, ` +
       `${w.signalCount()} signals, built in ${Math.round(buildMs)} ms`,
+    w.macBehaviour === undefined
+      ? "footfall sim: MAC rotation off (one MAC per visit)"
+      : `footfall sim: MAC rotation on: ${pct(w.macBehaviour.universalShare)} of shoppers' phones universal, ` +
+        `${pct(w.macBehaviour.rotatingShare)} of the others rotating (a new MAC every ~${w.macBehaviour.burstsPerMac.screenOff} bursts with the screen off, ~${w.macBehaviour.burstsPerMac.screenOn} with it on)`,
   ];
   for (const shop of w.shops) {
     const brand = w.brands.find((b) => b.id === shop.brandId)!;
-    const visitors = w.truth(shop.id).filter((v) => v.kind === "visitor").length;
+    let visitors = 0;
+    let visitorMacs = 0;
+    for (const v of w.visits(shop.id)) {
+      if (v.kind !== "visitor") continue;
+      visitors++;
+      visitorMacs += v.macs.length;
+    }
     lines.push(
       `  shop ${shop.id} ${JSON.stringify(shop.name)}  brand ${brand.id} ${JSON.stringify(brand.name)}  key ${shop.externalKey}  ` +
-        `${shop.sensors.length} sensors  ${w.signalCount(shop.id)} signals  ${visitors} visitors`,
+        `${shop.sensors.length} sensors  ${w.signalCount(shop.id)} signals  ${visitors} visitors` +
+        (w.macBehaviour === undefined ? "" : ` using ${visitorMacs} MACs`),
     );
   }
-  if (truthFile !== undefined) lines.push(`footfall sim: ground truth written to ${truthFile}`);
+  for (const file of truthFiles) lines.push(`footfall sim: ground truth written to ${file}`);
   io.stderr.write(`${lines.join("\n")}\n`);
 }
 
@@ -151,4 +205,8 @@ function aborted(signal: AbortSignal): Promise<void> {
     if (signal.aborted) return resolve();
     signal.addEventListener("abort", () => resolve(), { once: true });
   });
+}
+
+function pct(share: number): string {
+  return `${Math.round(share * 100)} %`;
 }

@@ -1,5 +1,6 @@
 import type { Brand } from "../contract/brand.ts";
 import type { RawSignal } from "../contract/rawSignal.ts";
+import type { MacBehaviour } from "./MacBehaviour.ts";
 
 /**
  * A brand of the simulated world (`GET /api/v1/brands` lists these): the contract's `Brand`.
@@ -56,22 +57,121 @@ export interface ShopLayout {
 export type VisitKind = "visitor" | "passerby" | "staff" | "stationary";
 
 /**
- * One true presence of one device at one shop: the ground truth analytics are scored on.
- * Every signal of the device at that shop lies inside [start, end].
+ * How a phone chooses the MAC it probes with: its universal (vendor OUI) address, one
+ * randomized address kept for the whole visit, or randomized addresses that rotate every
+ * few probe bursts (see `MacBehaviour`).
  *
  * @example
- * const v: TruthVisit = { shop: 101, device: "f0:76:6f:12:34:56", start: 1794790800000, end: 1794791700000, kind: "visitor" };
+ * const c: MacClass = "rotating";
+ */
+export type MacClass = "universal" | "stable" | "rotating";
+
+/**
+ * The per-MAC view of the ground truth: one row per MAC a person's device was heard with
+ * during one visit (a phone that keeps one MAC gives one row per visit, as before rotation
+ * was modelled; a rotating phone gives one row per MAC). Every signal of `device` at that
+ * shop lies inside [start, end] and inside [first, last]. Consumers that count MACs keep
+ * working; consumers that count people group rows by `person` (or use `World.visits`).
+ *
+ * @example
+ * const v: TruthVisit = {
+ *   shop: 101, device: "f0:76:6f:12:34:56", start: 1794790800000, end: 1794791700000, kind: "visitor",
+ *   person: 3, visit: 12, inside: true, macClass: "universal", first: 1794790801000, last: 1794791690000, records: 84,
+ * };
  */
 export interface TruthVisit {
   /** SHOP ID. */
   readonly shop: number;
   /** Device MAC (lowercase colon form), as it appears in `device_id`. */
   readonly device: string;
-  /** Arrival, epoch milliseconds. */
+  /** Arrival of the person (the visit, not the MAC), epoch milliseconds. */
   readonly start: number;
-  /** Departure, epoch milliseconds. */
+  /** Departure of the person, epoch milliseconds. */
   readonly end: number;
   readonly kind: VisitKind;
+  /** The person (or piece of equipment), numbered per shop: (shop, person) identifies them across days. */
+  readonly person: number;
+  /** The visit, numbered per shop: rows of one visit share it. */
+  readonly visit: number;
+  /** Whether the visit was inside the shop (visitors, staff, equipment) rather than outside (passers-by). */
+  readonly inside: boolean;
+  /** How the device chose its MACs. */
+  readonly macClass: MacClass;
+  /** First frame sent with this MAC in this visit, epoch ms. */
+  readonly first: number;
+  /** Last frame sent with this MAC in this visit, epoch ms. */
+  readonly last: number;
+  /** Records (sensor receptions) of this MAC in this visit; always ≥ 1 in this view. */
+  readonly records: number;
+}
+
+/**
+ * One MAC a person used during one visit, heard or not.
+ *
+ * @example
+ * const m: TruthMac = { mac: "5a:12:9c:00:41:7e", first: 1794790801000, last: 1794790801021, records: 9 };
+ */
+export interface TruthMac {
+  /** MAC, lowercase colon form. */
+  readonly mac: string;
+  /** First frame sent with it, epoch ms. */
+  readonly first: number;
+  /** Last frame sent with it, epoch ms. */
+  readonly last: number;
+  /** Receptions by the shop's sensors (0 when no sensor heard it). */
+  readonly records: number;
+}
+
+/**
+ * One true visit of one person (the person-level truth): when, where (inside or passing),
+ * and every MAC their device used, in order. Listed whether or not any sensor heard it.
+ *
+ * @example
+ * const v: TruthPersonVisit = {
+ *   shop: 101, person: 3, visit: 12, kind: "visitor", inside: true, start: 1794790800000, end: 1794791700000,
+ *   macClass: "rotating", associated: false, records: 130, macs: [{ mac: "5a:12:9c:00:41:7e", first: 1794790801000, last: 1794790801021, records: 9 }],
+ * };
+ */
+export interface TruthPersonVisit {
+  /** SHOP ID. */
+  readonly shop: number;
+  /** The person (or piece of equipment), numbered per shop. */
+  readonly person: number;
+  /** The visit, numbered per shop. */
+  readonly visit: number;
+  readonly kind: VisitKind;
+  /** Inside the shop (visitors, staff, equipment) or outside the street-side wall (passers-by). */
+  readonly inside: boolean;
+  /** Arrival, epoch ms. */
+  readonly start: number;
+  /** Departure, epoch ms. */
+  readonly end: number;
+  /** How the device chose its MACs during the visit. */
+  readonly macClass: MacClass;
+  /** Whether the device was on the shop's Wi-Fi for the visit (it then keeps one MAC and probes rarely). */
+  readonly associated: boolean;
+  /** Receptions of all its MACs during the visit. */
+  readonly records: number;
+  /** Every MAC used, by first use. */
+  readonly macs: readonly TruthMac[];
+}
+
+/**
+ * A person entering (+1) or leaving (−1) the inside of a shop: the true occupancy is the
+ * running sum. Equipment is not a person and has no events; passers-by never enter.
+ *
+ * @example
+ * const e: OccupancyEvent = { shop: 101, ms: 1794790800000, delta: 1, kind: "visitor", person: 3 };
+ */
+export interface OccupancyEvent {
+  /** SHOP ID. */
+  readonly shop: number;
+  /** Epoch ms. */
+  readonly ms: number;
+  /** +1 enters, −1 leaves. */
+  readonly delta: 1 | -1;
+  readonly kind: "visitor" | "staff";
+  readonly person: number;
 }
 
 /**
@@ -187,8 +287,14 @@ export interface World {
   shop(shopId: number): SimShop | undefined;
   /** Floor plan and sensor positions of a shop. */
   layout(shopId: number): ShopLayout | undefined;
-  /** True visits (each produced ≥ 1 signal), sorted by shop, start, device. */
+  /** Per-MAC truth: one row per MAC heard per visit (each produced ≥ 1 signal), sorted by shop, start, end, device. */
   truth(shopId?: number): readonly TruthVisit[];
+  /** Person-level truth: every visit (heard or not) with every MAC used, sorted by shop, start, end, visit. */
+  visits(shopId?: number): readonly TruthPersonVisit[];
+  /** Enter/leave events of people inside (visitors and staff), sorted by shop, ms, leaves before enters. */
+  occupancy(shopId?: number): readonly OccupancyEvent[];
+  /** The MAC behaviour the world was generated with (`undefined`: one MAC per visit, rotation off). */
+  readonly macBehaviour: MacBehaviour | undefined;
   /** Number of signal records of one shop, or of all shops. */
   signalCount(shopId?: number): number;
   /** The columnar, time-sorted signal table of a shop. */

@@ -118,7 +118,9 @@ const JSON_TYPE = "application/json; charset=utf-8";
 /**
  * Creates the simulator's request handler over a seeded world: the four endpoints of the
  * service interface exactly, the sales listing extension, `/__sim/world` and
- * `/__sim/truth`, with auth, validation, live mode and seeded faults.
+ * `/__sim/truth` (`?shop=ID`, `&view=macs` per-MAC rows (default), `visits` per-person visits
+ * with every MAC used, `occupancy` enter/leave events), with auth, validation, live mode and
+ * seeded faults.
  * Throws TypeError/RangeError for invalid options.
  *
  * @example
@@ -408,21 +410,24 @@ function simWorld(state: State): Response {
   return json(200, {
     brands: w.brands.map((b) => ({ id: b.id, name: b.name })),
     shops: w.shops.map((s) => ({ id: s.id, name: s.name, brandId: s.brandId, externalKey: s.externalKey, timeZone: s.timeZone, sensors: s.sensors })),
+    // How the phones chose MACs, so a client knows whether a MAC can be taken for a person (null: rotation off).
+    macBehaviour: w.macBehaviour ?? null,
   });
 }
 
 function simTruth(state: State, url: URL): Response {
   const shopText = url.searchParams.get("shop");
-  let visits;
-  if (shopText === null) visits = state.world.truth();
-  else {
-    const id = parseId(shopText);
+  const view = url.searchParams.get("view") ?? "macs";
+  if (view !== "macs" && view !== "visits" && view !== "occupancy") return error(400, "view must be macs, visits or occupancy", {}, "view");
+  let id: number | undefined;
+  if (shopText !== null) {
+    id = parseId(shopText);
     if (id === undefined) return error(400, "shop must be a SHOP ID (decimal integer)", {}, "shop");
     if (state.world.shop(id) === undefined) return error(404, `no shop ${id}`);
-    visits = state.world.truth(id);
   }
+  const rows: readonly object[] = view === "macs" ? state.world.truth(id) : view === "visits" ? state.world.visits(id) : state.world.occupancy(id);
   let out = "";
-  for (const v of visits) out += `${JSON.stringify({ shop: v.shop, device: v.device, start: v.start, end: v.end, kind: v.kind })}\n`;
+  for (const row of rows) out += `${JSON.stringify(row)}\n`;
   return new Response(out, { status: 200, headers: { "content-type": "application/x-ndjson; charset=utf-8" } });
 }
 

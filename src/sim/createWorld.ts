@@ -5,9 +5,12 @@ import { MS_PER_DAY, epochDayOfDate } from "../time/calendarDate.ts";
 import { assertTimeZone, localDayOf, localMidnight, zoneOffsetMinutes } from "../time/timeZone.ts";
 import { formatLocalIso } from "./formatLocalIso.ts";
 import { createRng, hashSeed, type Rng } from "./prng.ts";
-import { SignalColumns } from "./signalTable.ts";
-import { PHONE_VENDORS, SENSOR_VENDORS, STATIONARY_VENDORS, type VendorOuis } from "./vendorOuis.ts";
+import { freshMac } from "./freshMac.ts";
+import { resolveMacBehaviour, type MacBehaviour, type MacBehaviourOptions, type Rotation } from "./MacBehaviour.ts";
+import { MOUNT_HEIGHT_M, ShopBuilder, type Phone } from "./ShopBuilder.ts";
+import { PHONE_VENDORS, SENSOR_VENDORS, STATIONARY_VENDORS } from "./vendorOuis.ts";
 import type {
+  OccupancyEvent,
   PathLossModel,
   ShopLayout,
   ShopSignals,
@@ -15,8 +18,8 @@ import type {
   SimShop,
   SimTransaction,
   SurveySample,
+  TruthPersonVisit,
   TruthVisit,
-  VisitKind,
   World,
 } from "./World.ts";
 
@@ -52,8 +55,23 @@ export interface WorldOptions {
   readonly deviceSpreadDb?: number;
   /** Range [min, max] of a device's mean probe interval, seconds (drawn log-uniformly per device; each gap is jittered, with occasional bursts). @default [8, 90] */
   readonly probeIntervalS?: readonly [number, number];
-  /** Share of visitors and passers-by using locally administered random MACs, re-randomized per visit. @default 0.45 */
+  /**
+   * Share of visitors and passers-by using locally administered random MACs, re-randomized per
+   * visit, when `rotation` is `"off"` (with rotation on, `macs.universalShare` decides instead).
+   * @default 0.45
+   */
   readonly randomizedShare?: number;
+  /**
+   * MAC behaviour of the phones: `"off"` gives each device one MAC per visit and single probes
+   * (the model the analytics' MAC-level counts are scored on today); `"realistic"` switches to
+   * the burst model with {@link realisticMacBehaviour} (MACs that rotate at almost every burst,
+   * as published captures show); a number in 0…1 is that model with that share of the
+   * randomizing phones rotating. `macs` refines the model.
+   * @default "off"
+   */
+  readonly rotation?: Rotation;
+  /** Overrides of the burst model's parameters (see `MacBehaviour`); needs `rotation` other than `"off"` (alone, it implies `"realistic"`). @default undefined */
+  readonly macs?: MacBehaviourOptions | undefined;
   /** Mean visitors (entering the shop) per shop and day; shops vary ±30 %, weekends +30 %. @default 450 */
   readonly visitorsPerDay?: number;
   /** Mean passers-by (outside the street-side wall) per shop and day. @default 5000 */
@@ -98,6 +116,8 @@ export const defaultWorldOptions = {
   deviceSpreadDb: 2,
   probeIntervalS: [8, 90],
   randomizedShare: 0.45,
+  rotation: "off",
+  macs: undefined,
   visitorsPerDay: 450,
   passersByPerDay: 5000,
   lingerShare: 0.15,
@@ -111,16 +131,17 @@ export const defaultWorldOptions = {
   timeZone: "Asia/Seoul",
 } as const satisfies Required<WorldOptions>;
 
-type Resolved = { -readonly [K in Exclude<keyof WorldOptions, "conversion">]-?: Exclude<WorldOptions[K], undefined> } & {
+type Resolved = { -readonly [K in Exclude<keyof WorldOptions, "conversion" | "macs">]-?: Exclude<WorldOptions[K], undefined> } & {
   conversion: number | undefined;
+  macs: MacBehaviourOptions | undefined;
+  /** The burst model's parameters, `undefined` when rotation is off. */
+  macBehaviour: MacBehaviour | undefined;
 };
 
 const MS_MIN = 60_000;
 const MS_HOUR = 3_600_000;
-/** Sensors hang at the ceiling, phones are carried: the vertical gap the model adds to floor distance. */
-const MOUNT_HEIGHT_M = 1.3;
-/** A sensor timestamps a probe 0–2 ms after it was sent; probes stop this long before departure. */
-const SENSOR_LAG_MS = 3;
+/** Share of staff shifts whose phone is on the shop's Wi-Fi (burst model): staff use it all day. */
+const STAFF_ASSOCIATED_SHARE = 0.6;
 
 interface BrandProfile {
   readonly name: string;
@@ -147,13 +168,17 @@ const DISTRICTS: readonly (readonly [string, string])[] = [
  * Builds a seeded, deterministic world: brands, shops with sensors, devices moving through
  * a daily arrival profile (visitors, passers-by, staff, stationary equipment), every signal
  * record (log-distance path loss + noise, wall loss outside), the ground truth, and
- * point-of-sale transactions of the visitors who bought something.
+ * point-of-sale transactions of the visitors who bought something. With `rotation` on, phones
+ * probe in bursts and many rotate their randomized MACs (see `MacBehaviour`), and the truth
+ * says which person used which MAC (`visits`, `occupancy`).
  * Throws TypeError/RangeError for invalid options.
  *
  * @example
  * const world = createWorld({ seed: 7, shops: 1, openingHours: [10, 13] });
  * const shop = world.shops[0]!;
  * const first = world.rawSignals(shop.id).next().value; // { row_key: "101:…", device_id, rssi, square_mac, ts, local }
+ * const rotating = createWorld({ seed: 7, shops: 1, rotation: "realistic" });
+ * rotating.visits(101)[0]!.macs.length; // how many MACs the first person used
  */
 export function createWorld(options: WorldOptions = {}): World {
   const o = resolveOptions(options);
@@ -180,6 +205,8 @@ export function createWorld(options: WorldOptions = {}): World {
   const layouts: ShopLayout[] = [];
   const tables: ShopSignals[] = [];
   const truths: TruthVisit[][] = [];
+  const personVisits: TruthPersonVisit[][] = [];
+  const occupancies: OccupancyEvent[][] = [];
   const sales: SimTransaction[][] = [];
   const usedMacs = new Set<string>();
   const perBrandCount = new Array<number>(o.brands).fill(0);
@@ -203,12 +230,16 @@ export function createWorld(options: WorldOptions = {}): World {
     layouts.push(built.layout);
     tables.push(built.table);
     truths.push(built.truth);
+    personVisits.push(built.visits);
+    occupancies.push(built.occupancy);
     sales.push(built.sales);
   }
 
   const indexOf = new Map<number, number>(shops.map((shop, i) => [shop.id, i]));
   const at = (shopId: number): number | undefined => indexOf.get(shopId);
   const allTruth = truths.flat();
+  const allVisits = personVisits.flat();
+  const allOccupancy = occupancies.flat();
   const allSales = sales.flat();
   let total = 0;
   for (const t of tables) total += t.count;
@@ -220,6 +251,7 @@ export function createWorld(options: WorldOptions = {}): World {
     startMs,
     endMs,
     model,
+    macBehaviour: o.macBehaviour,
     shop: (id) => {
       const i = at(id);
       return i === undefined ? undefined : shops[i];
@@ -232,6 +264,16 @@ export function createWorld(options: WorldOptions = {}): World {
       if (id === undefined) return allTruth;
       const i = at(id);
       return i === undefined ? [] : truths[i]!;
+    },
+    visits: (id) => {
+      if (id === undefined) return allVisits;
+      const i = at(id);
+      return i === undefined ? [] : personVisits[i]!;
+    },
+    occupancy: (id) => {
+      if (id === undefined) return allOccupancy;
+      const i = at(id);
+      return i === undefined ? [] : occupancies[i]!;
     },
     signalCount: (id) => {
       if (id === undefined) return total;
@@ -300,6 +342,8 @@ function survey(model: PathLossModel, rng: Rng, distancesM: readonly number[], p
 function resolveOptions(options: WorldOptions): Resolved {
   if (options === null || typeof options !== "object") throw new TypeError("world options must be an object");
   const o = { ...defaultWorldOptions, ...stripUndefined(options) } as Resolved;
+  // `macs` alone switches the burst model on; `rotation: "off"` with `macs` is an error there.
+  o.macBehaviour = resolveMacBehaviour(options.rotation, o.macs);
   if (typeof o.seed !== "number" && typeof o.seed !== "string") throw new TypeError("seed must be a number or a string");
   intIn("brands", o.brands, 1, 1000);
   intIn("shops", o.shops, 1, 10_000);
@@ -386,106 +430,9 @@ interface BuiltShop {
   readonly layout: ShopLayout;
   readonly table: ShopSignals;
   readonly truth: TruthVisit[];
+  readonly visits: TruthPersonVisit[];
+  readonly occupancy: OccupancyEvent[];
   readonly sales: SimTransaction[];
-}
-
-/**
- * Mutable state of one shop while it is generated. The probe loop is a method over plain
- * numbers and typed arrays: no per-record objects or closures.
- */
-class ShopBuilder {
-  readonly cols: SignalColumns;
-  readonly devices: string[] = [];
-  readonly deviceIndex = new Map<string, number>();
-  readonly deviceOffset: number[] = [];
-  readonly truth: TruthVisit[] = [];
-  readonly sx: Float64Array;
-  readonly sy: Float64Array;
-  private readonly pathFactor: number;
-  private readonly h2 = MOUNT_HEIGHT_M * MOUNT_HEIGHT_M;
-
-  constructor(
-    readonly shopId: number,
-    readonly o: Resolved,
-    readonly layout: ShopLayout,
-    readonly usedMacs: Set<string>,
-    capacity: number,
-  ) {
-    this.cols = new SignalColumns(capacity);
-    this.sx = Float64Array.from(layout.sensors, (s) => s.xM);
-    this.sy = Float64Array.from(layout.sensors, (s) => s.yM);
-    // 10·n·log10(√d²) = 5·n·log10(d²): skips a square root per reading.
-    this.pathFactor = 5 * o.pathLossExponent;
-  }
-
-  /** Index of a device, registering it (with its fixed transmit offset) on first sight. */
-  device(mac: string, rng: Rng): number {
-    let i = this.deviceIndex.get(mac);
-    if (i === undefined) {
-      i = this.devices.length;
-      this.devices.push(mac);
-      this.deviceIndex.set(mac, i);
-      this.deviceOffset.push(this.o.deviceSpreadDb * rng.normal());
-    }
-    return i;
-  }
-
-  /** A fresh MAC nobody in the world has used: universal from `vendors`, or random local. */
-  newMac(rng: Rng, vendors: readonly VendorOuis[] | "local"): string {
-    return freshMac(rng, vendors, this.usedMacs);
-  }
-
-  /**
-   * Emits the probes of one presence along a track and records it as truth when any sensor
-   * heard it. `track` is flat [t0, t1, x0, y0, x1, y1, …] segments covering [start, end];
-   * y < 0 is outside the street-side wall. Returns the number of records.
-   */
-  visit(rng: Rng, device: number, kind: VisitKind, track: number[], start: number, end: number, meanGapMs: number, jitter: number): number {
-    const cols = this.cols;
-    const o = this.o;
-    const sx = this.sx;
-    const sy = this.sy;
-    const nSensors = sx.length;
-    const base = o.rssiAt1m + this.deviceOffset[device]!;
-    const floor = o.sensitivityDbm;
-    const noise = o.rssiNoiseDb;
-    const h2 = this.h2;
-    const pf = this.pathFactor;
-    let count = 0;
-    let seg = 0;
-    const lastSeg = track.length - 6;
-    let t = start + Math.floor(rng.next() * Math.min(meanGapMs, end - start));
-    while (t <= end - SENSOR_LAG_MS) {
-      while (seg < lastSeg && t > track[seg + 1]!) seg += 6;
-      const t0 = track[seg]!;
-      const t1 = track[seg + 1]!;
-      const f = t1 > t0 ? Math.min(1, Math.max(0, (t - t0) / (t1 - t0))) : 0;
-      const x = track[seg + 2]! + f * (track[seg + 4]! - track[seg + 2]!);
-      const y = track[seg + 3]! + f * (track[seg + 5]! - track[seg + 3]!);
-      const level = y < 0 ? base - o.wallLossDb : base;
-      for (let s = 0; s < nSensors; s++) {
-        const dx = x - sx[s]!;
-        const dy = y - sy[s]!;
-        let r = Math.round(level - pf * Math.log10(dx * dx + dy * dy + h2) + noise * rng.normal());
-        if (r < floor) continue;
-        if (r > -1) r = -1;
-        else if (r < -127) r = -127;
-        cols.push(t + (rng.uint32() % SENSOR_LAG_MS), device, s, r);
-        count++;
-      }
-      // Phones probe irregularly: jittered gaps around the device's own mean, and short bursts.
-      const gap = rng.next() < 0.12 ? 40 + rng.next() * 600 : meanGapMs * Math.exp(jitter * rng.normal());
-      t += Math.max(20, Math.round(gap));
-    }
-    if (count > 0) this.truth.push({ shop: this.shopId, device: this.devices[device]!, start, end, kind });
-    return count;
-  }
-
-  /** Mean probe gap of a phone, ms: log-uniform over the configured range. */
-  phoneGap(rng: Rng): number {
-    const [lo, hi] = this.o.probeIntervalS;
-    return 1000 * lo * Math.pow(hi / lo, rng.next());
-  }
 }
 
 function buildShop(o: Resolved, model: PathLossModel, index: number, seed: ShopSeed): BuiltShop {
@@ -510,7 +457,9 @@ function buildShop(o: Resolved, model: PathLossModel, index: number, seed: ShopS
   const popularity = rng.uniform(0.7, 1.3);
   const days = Math.max(1, Math.round((seed.endMs - seed.startMs) / MS_PER_DAY));
   const estimate = Math.ceil(days * (o.visitorsPerDay * 60 + o.passersByPerDay * 6 + o.staffPerShop * 2500 + o.stationaryPerShop * 8000) * popularity);
-  const b = new ShopBuilder(seed.id, o, layout, seed.usedMacs, estimate);
+  const m = o.macBehaviour;
+  // Bursts put several frames on each channel: a burst-model shop holds a few times more records.
+  const b = new ShopBuilder(seed.id, o, layout, seed.usedMacs, m === undefined ? estimate : 3 * estimate, m);
 
   const shop: SimShop = {
     id: seed.id,
@@ -522,24 +471,43 @@ function buildShop(o: Resolved, model: PathLossModel, index: number, seed: ShopS
   };
 
   // Staff: one fixed device each, the same every day (a share use a fixed private address).
-  const staff: { device: number; gap: number; shift: number }[] = [];
+  const staff: { person: number; device: number; gap: number; shift: number; phone: Phone | undefined }[] = [];
   const staffRng = createRng(hashSeed(o.seed, "staff", index));
   for (let k = 0; k < o.staffPerShop; k++) {
-    const mac = b.newMac(staffRng, staffRng.chance(o.randomizedShare / 2) ? "local" : PHONE_VENDORS);
-    staff.push({ device: b.device(mac, staffRng), gap: b.phoneGap(staffRng), shift: k % 3 });
+    const person = b.newPerson();
+    if (m === undefined) {
+      const mac = b.newMac(staffRng, staffRng.chance(o.randomizedShare / 2) ? "local" : PHONE_VENDORS);
+      staff.push({ person, device: b.device(mac, staffRng), gap: b.phoneGap(staffRng), shift: k % 3, phone: undefined });
+    } else {
+      // Staff phones live on the shop's Wi-Fi: universal, or one private address kept for that network.
+      const universal = staffRng.chance(m.staffUniversalShare);
+      const phone = b.phone(staffRng, universal ? "universal" : "stable", b.newMac(staffRng, universal ? PHONE_VENDORS : "local"));
+      staff.push({ person, device: phone.fixedDevice, gap: 0, shift: k % 3, phone });
+    }
   }
 
   // Stationary equipment: present for the whole span, frequent regular probes.
   const eqRng = createRng(hashSeed(o.seed, "stationary", index));
   for (let k = 0; k < o.stationaryPerShop; k++) {
-    const device = b.device(b.newMac(eqRng, STATIONARY_VENDORS), eqRng);
-    const x = eqRng.uniform(0.5, widthM - 0.5);
-    const y = eqRng.uniform(depthM * 0.5, depthM - 0.3);
-    b.visit(eqRng, device, "stationary", [seed.startMs, seed.endMs, x, y, x, y], seed.startMs, seed.endMs, eqRng.uniform(15_000, 45_000), 0.15);
+    const person = b.newPerson();
+    if (m === undefined) {
+      const device = b.device(b.newMac(eqRng, STATIONARY_VENDORS), eqRng);
+      const x = eqRng.uniform(0.5, widthM - 0.5);
+      const y = eqRng.uniform(depthM * 0.5, depthM - 0.3);
+      b.visit(eqRng, person, device, "stationary", [seed.startMs, seed.endMs, x, y, x, y], seed.startMs, seed.endMs, eqRng.uniform(15_000, 45_000), 0.15);
+    } else {
+      const phone = b.phone(eqRng, "universal", b.newMac(eqRng, STATIONARY_VENDORS), eqRng.uniform(15_000, 45_000));
+      const x = eqRng.uniform(0.5, widthM - 0.5);
+      const y = eqRng.uniform(depthM * 0.5, depthM - 0.3);
+      b.burstVisit(eqRng, person, phone, "stationary", [seed.startMs, seed.endMs, x, y, x, y], seed.startMs, seed.endMs, true);
+    }
   }
 
   const sales: { ms: number; t: SimTransaction }[] = [];
-  const returningPool: string[] = [];
+  // Universal-MAC visitors who may come back on a later day (a randomized MAC can't be recognised):
+  // by MAC with rotation off, by phone in the burst model.
+  const returningPool: { person: number; mac: string }[] = [];
+  const returningPhones: { person: number; phone: Phone }[] = [];
   const [openH, closeH] = o.openingHours;
   const firstDay = localDayOf(seed.startMs, o.timeZone);
   const lastDay = localDayOf(seed.endMs - 1, o.timeZone);
@@ -572,7 +540,8 @@ function buildShop(o: Resolved, model: PathLossModel, index: number, seed: ShopS
         const a = clip(a0);
         const z = clip(z0);
         if (z - a < MS_MIN) continue;
-        b.visit(dayRng, member.device, "staff", staffTrack(dayRng, layout, a, z), a, z, member.gap, 0.5);
+        if (member.phone === undefined) b.visit(dayRng, member.person, member.device, "staff", staffTrack(dayRng, layout, a, z), a, z, member.gap, 0.5);
+        else b.burstVisit(dayRng, member.person, member.phone, "staff", staffTrack(dayRng, layout, a, z), a, z, dayRng.chance(STAFF_ASSOCIATED_SHARE));
       }
     }
 
@@ -592,15 +561,30 @@ function buildShop(o: Resolved, model: PathLossModel, index: number, seed: ShopS
       start = clip(start);
       end = clip(end);
       if (end - start < MS_MIN) continue;
-      let mac: string;
-      if (dayRng.chance(o.randomizedShare)) mac = b.newMac(dayRng, "local");
-      else if (returningPool.length > 0 && day > firstDay && dayRng.chance(o.returningShare)) mac = dayRng.pick(returningPool);
-      else {
-        mac = b.newMac(dayRng, PHONE_VENDORS);
-        returningPool.push(mac);
+      let heard: number;
+      if (m === undefined) {
+        let mac: string;
+        let person: number;
+        if (dayRng.chance(o.randomizedShare)) [mac, person] = [b.newMac(dayRng, "local"), b.newPerson()];
+        else if (returningPool.length > 0 && day > firstDay && dayRng.chance(o.returningShare)) ({ mac, person } = dayRng.pick(returningPool));
+        else {
+          [mac, person] = [b.newMac(dayRng, PHONE_VENDORS), b.newPerson()];
+          returningPool.push({ person, mac });
+        }
+        const device = b.device(mac, dayRng);
+        heard = b.visit(dayRng, person, device, "visitor", visitorTrack(dayRng, layout, start, end), start, end, b.phoneGap(dayRng), 0.5);
+      } else {
+        let phone: Phone;
+        let person: number;
+        if (!dayRng.chance(m.universalShare)) [phone, person] = [b.phone(dayRng, dayRng.chance(m.rotatingShare) ? "rotating" : "stable", undefined), b.newPerson()];
+        else if (returningPhones.length > 0 && day > firstDay && dayRng.chance(o.returningShare)) ({ phone, person } = dayRng.pick(returningPhones));
+        else {
+          [phone, person] = [b.phone(dayRng, "universal", b.newMac(dayRng, PHONE_VENDORS)), b.newPerson()];
+          returningPhones.push({ person, phone });
+        }
+        const associated = dayRng.chance(m.associatedShare);
+        heard = b.burstVisit(dayRng, person, phone, "visitor", visitorTrack(dayRng, layout, start, end), start, end, associated);
       }
-      const device = b.device(mac, dayRng);
-      const heard = b.visit(dayRng, device, "visitor", visitorTrack(dayRng, layout, start, end), start, end, b.phoneGap(dayRng), 0.5);
       if (heard > 0 && dayRng.chance(conversion)) {
         purchases(dayRng, seed, start, end, close, dayOffset, sales);
       }
@@ -615,14 +599,31 @@ function buildShop(o: Resolved, model: PathLossModel, index: number, seed: ShopS
       const track = passerTrack(dayRng, layout, start, linger);
       const end = clip(track[track.length - 5]!);
       if (end - start < 2_000) continue;
-      const mac = dayRng.chance(o.randomizedShare) ? b.newMac(dayRng, "local") : b.newMac(dayRng, PHONE_VENDORS);
-      b.visit(dayRng, b.device(mac, dayRng), "passerby", track, start, end, b.phoneGap(dayRng), 0.5);
+      const person = b.newPerson();
+      if (m === undefined) {
+        const mac = dayRng.chance(o.randomizedShare) ? b.newMac(dayRng, "local") : b.newMac(dayRng, PHONE_VENDORS);
+        b.visit(dayRng, person, b.device(mac, dayRng), "passerby", track, start, end, b.phoneGap(dayRng), 0.5);
+      } else {
+        const phone = dayRng.chance(m.universalShare)
+          ? b.phone(dayRng, "universal", b.newMac(dayRng, PHONE_VENDORS))
+          : b.phone(dayRng, dayRng.chance(m.rotatingShare) ? "rotating" : "stable", undefined);
+        b.burstVisit(dayRng, person, phone, "passerby", track, start, end, false);
+      }
     }
   }
 
   b.truth.sort((p, q) => p.start - q.start || p.end - q.end || (p.device < q.device ? -1 : p.device > q.device ? 1 : 0));
   sales.sort((p, q) => p.ms - q.ms);
-  return { shop, layout, table: b.cols.finish(seed.id, b.devices, sensorMacs), truth: b.truth, sales: sales.map((s) => s.t) };
+  b.visits.sort((p, q) => p.start - q.start || p.end - q.end || p.visit - q.visit);
+  return {
+    shop,
+    layout,
+    table: b.cols.finish(seed.id, b.devices, sensorMacs),
+    truth: b.truth,
+    visits: b.visits,
+    occupancy: b.occupancy(),
+    sales: sales.map((s) => s.t),
+  };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -780,24 +781,6 @@ function sampleProfile(rng: Rng, n: number, midnight: number, fromH: number, toH
   return out;
 }
 
-function freshMac(rng: Rng, vendors: readonly VendorOuis[] | "local", usedMacs: Set<string>): string {
-  for (;;) {
-    let mac: string;
-    if (vendors === "local") {
-      // Locally administered (0x02 set), unicast (0x01 clear), like iOS/Android private addresses.
-      mac = [(rng.int(0, 255) & 0xfc) | 0x02, rng.int(0, 255), rng.int(0, 255), rng.int(0, 255), rng.int(0, 255), rng.int(0, 255)]
-        .map(hex2)
-        .join(":");
-    } else {
-      mac = `${pickVendorPrefix(rng, vendors)}:${hex2(rng.int(0, 255))}:${hex2(rng.int(0, 255))}:${hex2(rng.int(0, 255))}`;
-    }
-    if (!usedMacs.has(mac)) {
-      usedMacs.add(mac);
-      return mac;
-    }
-  }
-}
-
 function poisson(rng: Rng, mean: number): number {
   if (mean <= 0) return 0;
   if (mean > 50) return Math.max(0, Math.round(mean + Math.sqrt(mean) * rng.normal()));
@@ -809,21 +792,6 @@ function poisson(rng: Rng, mean: number): number {
     p *= rng.next();
   }
   return k;
-}
-
-function pickVendorPrefix(rng: Rng, vendors: readonly VendorOuis[]): string {
-  let total = 0;
-  for (const v of vendors) total += v.weight;
-  let u = rng.next() * total;
-  for (const v of vendors) {
-    u -= v.weight;
-    if (u < 0) return rng.pick(v.prefixes);
-  }
-  return rng.pick(vendors[vendors.length - 1]!.prefixes);
-}
-
-function hex2(n: number): string {
-  return n < 16 ? `0${n.toString(16)}` : n.toString(16);
 }
 
 function clamp(v: number, lo: number, hi: number): number {

@@ -67,7 +67,42 @@ describe("footfall sim", () => {
     expect(await status).toBe(0);
   });
 
+  it("--rotation and --burst-gap-s build a rotating world; --truth-visits and --truth-occupancy write the person-level truth", async () => {
+    const f = fakeIo();
+    const truth = join(dir, "rot-truth.ndjson");
+    const visitsFile = join(dir, "rot-visits.ndjson");
+    const occupancyFile = join(dir, "rot-occupancy.ndjson");
+    const argv = ["--port", "0", "--world", worldFile, "--rotation", "0.9", "--burst-gap-s", "5,20", "--truth", truth, "--truth-visits", visitsFile, "--truth-occupancy", occupancyFile];
+    const status = command.run(argv, f.io);
+    const line = await waitFor(() => (f.out().includes("\n") ? f.out() : undefined));
+    const base = line.trim().split(" ").at(-1)!;
+    const headers = { "x-user-email": "analyst@footfall.test", "x-user-token": "sim-token" };
+    const world = await (await fetch(`${base}/__sim/world`, { headers })).json();
+    expect(world.macBehaviour.rotatingShare).toBe(0.9);
+    expect(world.macBehaviour.burstGapS).toEqual({ screenOn: [5, 20], screenOff: [5, 20], associated: [5, 20] });
+    expect(f.err()).toContain("MAC rotation on");
+    const read = (file: string) => readFileSync(file, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
+    const macs = read(truth);
+    const visits = read(visitsFile);
+    const occupancy = read(occupancyFile);
+    // The per-MAC rows are the heard MACs of the visits, so people can be counted from either file.
+    const heard = visits.flatMap((v) => v.macs.filter((m: { records: number }) => m.records > 0).map((m: { mac: string }) => `${v.visit} ${m.mac}`));
+    expect(macs.map((r) => `${r.visit} ${r.device}`).sort()).toEqual(heard.sort());
+    const rotating = visits.filter((v) => v.kind === "visitor" && v.macClass === "rotating" && !v.associated);
+    expect(rotating.length).toBeGreaterThan(0);
+    expect(rotating.every((v) => v.macs.length > 1)).toBe(true);
+    const inside = visits.filter((v) => v.kind === "visitor" || v.kind === "staff");
+    expect(occupancy).toHaveLength(2 * inside.length);
+    f.controller.abort();
+    expect(await status).toBe(0);
+  });
+
   it.each([
+    [["--rotation", "sometimes"]],
+    [["--rotation", "1.5"]],
+    [["--burst-gap-s", "0.1"]],
+    [["--burst-gap-s", "30,5"]],
+    [["--rotation", "off", "--burst-gap-s", "30"]],
     [["--port", "abc"]],
     [["--days", "0"]],
     [["--fail-rate", "2"]],

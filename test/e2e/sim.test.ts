@@ -104,3 +104,31 @@ describe("simulator ports and faults over HTTP", () => {
     await expect(fetch(`${sim.baseUrl}/api/v1/brands`)).rejects.toThrow();
   });
 });
+
+describe("a rotating world over HTTP", () => {
+  it("serves signals whose MACs all resolve, through /__sim/truth, to the people who used them", async () => {
+    const sim = await startSimulator({ port: 0, world: { ...worldOptions, shops: 1, rotation: "realistic" } });
+    try {
+      const headers = { "x-user-email": sim.email, "x-user-token": sim.token };
+      const ndjson = async (path: string) => (await (await fetch(`${sim.baseUrl}${path}`, { headers })).text()).trimEnd().split("\n").map((l) => JSON.parse(l));
+      const rows = await ndjson("/__sim/truth?shop=101");
+      const visits = await ndjson("/__sim/truth?shop=101&view=visits");
+      const personOf = new Map<string, number>(rows.map((r) => [r.device, r.person]));
+      const devices = new Set<string>();
+      let since = "";
+      for (let pages = 0; pages < 10_000; pages++) {
+        const body = await (await fetch(`${sim.signalUrl}/api/v1/shops/101/wifi_signals?limit=200${since ? `&since=${since}` : ""}`, { headers })).json();
+        for (const s of body.signals) devices.add(s.device_id);
+        if (body.signals.length < 200) break;
+        since = parseRowKey(body.signals[body.signals.length - 1].row_key).rts;
+      }
+      expect([...devices].filter((d) => !personOf.has(d))).toEqual([]);
+      // Rotation makes MACs outnumber the people behind them.
+      const people = new Set([...devices].map((d) => personOf.get(d)));
+      expect(devices.size).toBeGreaterThan(2 * people.size);
+      expect(new Set(visits.map((v) => v.person)).size).toBeGreaterThanOrEqual(people.size);
+    } finally {
+      await sim.close();
+    }
+  });
+});

@@ -439,7 +439,7 @@ describe("world and truth extensions", () => {
 
   it("GET /__sim/world returns brands and shops with their sensors", async () => {
     const r = await get(h, "/__sim/world");
-    expect(r.body).toEqual({ brands: world.brands, shops: world.shops });
+    expect(r.body).toEqual({ brands: world.brands, shops: world.shops, macBehaviour: null });
   });
 
   it("GET /__sim/truth?shop=ID returns the shop's truth as NDJSON; without shop, every shop's", async () => {
@@ -451,5 +451,23 @@ describe("world and truth extensions", () => {
     expect(everything).toHaveLength(world.truth().length);
     expect((await get(h, "/__sim/truth?shop=999")).status).toBe(404);
     expect((await get(h, "/__sim/truth?shop=abc")).status).toBe(400);
+  });
+
+  it("GET /__sim/truth?view=visits|occupancy serves the person-level visits and the occupancy events", async () => {
+    const ndjson = (text: string) => text.trimEnd().split("\n").map((l) => JSON.parse(l));
+    expect(ndjson((await get(h, "/__sim/truth?shop=101&view=macs")).text)).toEqual(world.truth(101));
+    expect(ndjson((await get(h, "/__sim/truth?shop=101&view=visits")).text)).toEqual(world.visits(101));
+    expect(ndjson((await get(h, "/__sim/truth?shop=102&view=occupancy")).text)).toEqual(world.occupancy(102));
+    expect(ndjson((await get(h, "/__sim/truth?view=visits")).text)).toHaveLength(world.visits().length);
+    const bad = await get(h, "/__sim/truth?view=people");
+    expect(bad.status).toBe(400);
+    expect(bad.body.field).toBe("view");
+  });
+
+  it("GET /__sim/world says how the phones chose MACs when rotation is on", async () => {
+    const rotating = createSimHandler({ world: { ...smallWorldOptions, shops: 1, openingHours: [10, 11], rotation: 0.3 } });
+    const r = await get(rotating, "/__sim/world");
+    expect(r.body.macBehaviour.rotatingShare).toBe(0.3);
+    expect(r.body.macBehaviour).toEqual(JSON.parse(JSON.stringify(rotating.world.macBehaviour)));
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createWorld } from "../../src/sim/createWorld.ts";
+import { createWorld, type WorldOptions } from "../../src/sim/createWorld.ts";
+import { realisticMacBehaviour } from "../../src/sim/MacBehaviour.ts";
 import { epochDayOfDate } from "../../src/time/calendarDate.ts";
 import { localMidnight } from "../../src/time/timeZone.ts";
 import { PHONE_VENDORS, SENSOR_VENDORS, STATIONARY_VENDORS } from "../../src/sim/vendorOuis.ts";
@@ -264,5 +265,158 @@ describe("createWorld: default world", () => {
     expect(w.shops).toHaveLength(5);
     for (const shop of w.shops) expect(w.signalCount(shop.id)).toBeGreaterThan(100_000);
     expect(w.signalCount()).toBeGreaterThan(800_000);
+  });
+});
+
+describe("createWorld: MAC behaviour and person-level truth", () => {
+  const rotating: WorldOptions = { ...smallWorldOptions, rotation: "realistic" };
+  const world = createWorld(rotating);
+
+  it("rotation off (the default) is today's world, byte for byte", () => {
+    const off = createWorld({ ...smallWorldOptions, rotation: "off" });
+    const base = smallWorld();
+    expect(tableSnapshot(off)).toEqual(tableSnapshot(base));
+    expect(off.truth()).toEqual(base.truth());
+    expect(off.macBehaviour).toBeUndefined();
+    expect(world.macBehaviour).toEqual(realisticMacBehaviour);
+  });
+
+  it("is deterministic per seed with rotation on", () => {
+    // The columns themselves (a string per record would make this the slowest test here).
+    const columns = (w: World) => w.shops.map((s) => {
+      const t = w.signalTable(s.id)!;
+      return [Buffer.from(t.time.buffer).toString("base64"), Buffer.from(t.device.buffer).toString("base64"), Buffer.from(t.rssi.buffer).toString("base64"), t.devices.join()];
+    });
+    const again = createWorld(rotating);
+    expect(columns(again)).toEqual(columns(world));
+    expect(again.visits()).toEqual(world.visits());
+    expect(columns(createWorld({ ...rotating, seed: 8 }))).not.toEqual(columns(world));
+  });
+
+  it("every signal belongs to a per-MAC truth row (device, time in [start, end] and in the MAC's [first, last + lag]); rows count their records", () => {
+    for (const shop of world.shops) {
+      const rows = new Map<string, TruthVisit[]>();
+      for (const v of world.truth(shop.id)) rows.set(v.device, [...(rows.get(v.device) ?? []), v]);
+      const counted = new Map<string, number>();
+      const orphans: string[] = [];
+      for (const s of world.rawSignals(shop.id)) {
+        const owner = rows.get(s.device_id)?.find((v) => v.start <= s.ts && s.ts <= v.end && v.first <= s.ts && s.ts <= v.last + 2);
+        if (owner === undefined) orphans.push(`${s.device_id} at ${s.ts}`);
+        counted.set(s.device_id, (counted.get(s.device_id) ?? 0) + 1);
+      }
+      expect(orphans).toEqual([]);
+      // A rotating MAC is used in one visit only, so its row's records are all its signals.
+      for (const v of world.truth(shop.id)) if (v.macClass === "rotating") expect(counted.get(v.device)).toBe(v.records);
+    }
+  });
+
+  it("a visit lists every MAC its person used; the per-MAC view is exactly its heard MACs", () => {
+    const fromVisits = world.visits().flatMap((v) => v.macs.filter((m) => m.records > 0).map((m) => `${v.shop} ${v.visit} ${v.person} ${m.mac} ${m.records}`));
+    const fromRows = world.truth().map((r) => `${r.shop} ${r.visit} ${r.person} ${r.device} ${r.records}`);
+    expect(fromRows.sort()).toEqual(fromVisits.sort());
+    for (const v of world.visits()) {
+      expect(v.records).toBe(v.macs.reduce((n, m) => n + m.records, 0));
+      expect(v.inside).toBe(v.kind !== "passerby");
+      for (const m of v.macs) {
+        expect(m.first).toBeGreaterThanOrEqual(v.start);
+        expect(m.last).toBeLessThanOrEqual(v.end);
+        expect(m.first).toBeLessThanOrEqual(m.last);
+      }
+    }
+  });
+
+  it("phones follow their class: universal phones keep a vendor MAC, rotating ones draw fresh local unicast MACs, staff and equipment keep one MAC", () => {
+    const phone = PHONE_VENDORS.flatMap((v) => v.prefixes);
+    const visits = world.visits();
+    const rotatingVisits = visits.filter((v) => v.macClass === "rotating" && !v.associated && v.kind === "visitor");
+    expect(rotatingVisits.length).toBeGreaterThan(0);
+    for (const v of visits) {
+      if (v.macClass === "universal") expect(v.macs.every((m) => !isLocal(m.mac))).toBe(true);
+      else expect(v.macs.every((m) => isLocal(m.mac) && (firstOctet(m.mac) & 0x01) === 0)).toBe(true);
+      if (v.macClass !== "rotating" || v.associated) expect(v.macs.length).toBeLessThanOrEqual(1);
+      if (v.macClass === "universal" && v.kind !== "stationary") expect(v.macs.every((m) => phone.includes(m.mac.slice(0, 8)))).toBe(true);
+    }
+    // Minutes of visiting with rotation on take many MACs.
+    expect(median(rotatingVisits.map((v) => v.macs.length))).toBeGreaterThan(3);
+    const everyMac = visits.filter((v) => v.macClass === "rotating").flatMap((v) => v.macs.map((m) => m.mac));
+    expect(new Set(everyMac).size).toBe(everyMac.length);
+    const staff = createWorld({ ...rotating, shops: 1, days: 2, visitorsPerDay: 5, passersByPerDay: 10 }).visits().filter((v) => v.kind === "staff");
+    const macsOf = new Map<number, Set<string>>();
+    for (const v of staff) for (const m of v.macs) macsOf.set(v.person, (macsOf.get(v.person) ?? new Set()).add(m.mac));
+    expect([...macsOf.values()].every((s) => s.size === 1)).toBe(true);
+  });
+
+  it("with rotation on, returning visitors are universal-MAC people coming back with the same MAC", () => {
+    const w = createWorld({ ...rotating, shops: 1, days: 3, macs: { universalShare: 0.5 } });
+    const byPerson = new Map<number, { macs: Set<string>; visits: number; classes: Set<string> }>();
+    for (const v of w.visits().filter((x) => x.kind === "visitor")) {
+      const e = byPerson.get(v.person) ?? { macs: new Set(), visits: 0, classes: new Set() };
+      e.visits++;
+      e.classes.add(v.macClass);
+      for (const m of v.macs) e.macs.add(m.mac);
+      byPerson.set(v.person, e);
+    }
+    const returning = [...byPerson.values()].filter((e) => e.visits > 1);
+    expect(returning.length).toBeGreaterThan(0);
+    for (const e of returning) {
+      expect([...e.classes]).toEqual(["universal"]);
+      expect(e.macs.size).toBe(1);
+    }
+  });
+
+  it("the rotation share sets the share of randomizing shoppers whose MACs rotate", () => {
+    const share = (r: number) => {
+      const shoppers = createWorld({ ...smallWorldOptions, shops: 1, rotation: r }).visits().filter((v) => (v.kind === "visitor" || v.kind === "passerby") && v.macClass !== "universal");
+      return shoppers.filter((v) => v.macClass === "rotating").length / shoppers.length;
+    };
+    expect(share(0)).toBe(0);
+    expect(Math.abs(share(0.3) - 0.3)).toBeLessThan(0.08);
+    expect(Math.abs(share(0.9) - 0.9)).toBeLessThan(0.08);
+  });
+
+  it("burst gaps follow macs.burstGapS: slower phones make fewer bursts and MACs", () => {
+    const macsPerMinute = (gap: number) => {
+      const w = createWorld({ ...smallWorldOptions, shops: 1, rotation: 1, macs: { burstGapS: gap, burstsPerMac: 1, universalShare: 0, associatedShare: 0 } });
+      const visitors = w.visits().filter((v) => v.kind === "visitor");
+      return median(visitors.map((v) => (v.macs.length * 60_000) / (v.end - v.start)));
+    };
+    const fast = macsPerMinute(5);
+    const slow = macsPerMinute(120);
+    // One MAC per burst: MACs per minute ≈ 60 ÷ the median gap (jittered log-normally).
+    expect(fast).toBeGreaterThan(8);
+    expect(fast).toBeLessThan(14);
+    expect(slow).toBeLessThan(0.7);
+  });
+
+  it("occupancy events are the visitors' and staff's arrivals and departures, balanced and in time order", () => {
+    for (const w of [world, smallWorld()]) {
+      for (const shop of w.shops) {
+        const events = w.occupancy(shop.id);
+        const inside = w.visits(shop.id).filter((v) => v.kind === "visitor" || v.kind === "staff");
+        expect(events).toHaveLength(2 * inside.length);
+        let n = 0;
+        for (let i = 0; i < events.length; i++) {
+          if (i > 0) expect(events[i]!.ms).toBeGreaterThanOrEqual(events[i - 1]!.ms);
+          n += events[i]!.delta;
+          expect(n).toBeGreaterThanOrEqual(0);
+        }
+        expect(n).toBe(0);
+      }
+    }
+    expect(world.occupancy(999)).toEqual([]);
+    expect(world.visits(999)).toEqual([]);
+  });
+
+  it("in the default world a person is one MAC: returning universal visitors keep their person number", () => {
+    const w = createWorld({ ...smallWorldOptions, shops: 1, days: 3 });
+    const personOf = new Map<string, number>();
+    for (const v of w.truth()) {
+      expect(v.first).toBeLessThanOrEqual(v.last);
+      if (personOf.has(v.device)) expect(personOf.get(v.device)).toBe(v.person);
+      personOf.set(v.device, v.person);
+    }
+    const visitsPerPerson = new Map<number, number>();
+    for (const v of w.visits()) if (v.kind === "visitor") visitsPerPerson.set(v.person, (visitsPerPerson.get(v.person) ?? 0) + 1);
+    expect([...visitsPerPerson.values()].some((n) => n > 1)).toBe(true);
   });
 });
