@@ -40,19 +40,27 @@ const files = sourceFiles(SRC).map(relOf);
 const modules = new Map<string, Record<string, unknown>>();
 for (const rel of files) modules.set(rel, (await import(pathToFileURL(join(SRC, rel)).href)) as Record<string, unknown>);
 
-/** Entry points by package specifier, as package.json `exports` maps them. */
-const ENTRY_POINTS: Record<string, string> = {
-  footfall: "index.ts",
-  "footfall/operators": "operators/index.ts",
-  "footfall/sim": "sim/index.ts",
-  "footfall/report": "report/index.ts",
+/**
+ * Entry points by package specifier, read from package.json `exports` ("./operators" →
+ * ./dist/operators/index.js → "footfall/operators" → src/operators/index.ts), so an entry
+ * point added there is importable by examples with no change here.
+ */
+const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+  readonly name: string;
+  readonly exports: Readonly<Record<string, string | { readonly default: string }>>;
 };
+const ENTRY_POINTS: Record<string, string> = {};
+for (const [subpath, target] of Object.entries(pkg.exports)) {
+  const js = typeof target === "string" ? target : target.default;
+  const m = /^\.\/dist\/(.+)\.js$/.exec(js);
+  if (m !== null) ENTRY_POINTS[subpath === "." ? pkg.name : `${pkg.name}${subpath.slice(1)}`] = `${m[1]}.ts`;
+}
 
 /** What an example's `import … from spec` gets: an entry point of ours, or the real module. */
 async function importFor(spec: string): Promise<Record<string, unknown>> {
   const entry = ENTRY_POINTS[spec];
   if (entry !== undefined) return modules.get(entry)!;
-  if (spec.startsWith("footfall/")) throw new Error(`${spec} is not an entry point of the package`);
+  if (spec.startsWith(`${pkg.name}/`)) throw new Error(`${spec} is not an entry point of the package`);
   return (await import(spec)) as Record<string, unknown>;
 }
 
@@ -205,6 +213,11 @@ function throws(run: () => void, name: string, text: string): void {
 }
 
 describe("@example blocks in src/", () => {
+  it("resolves the package's entry points", () => {
+    expect(Object.keys(ENTRY_POINTS)).toEqual(expect.arrayContaining(["footfall", "footfall/operators", "footfall/report", "footfall/sim"]));
+    for (const file of Object.values(ENTRY_POINTS)) expect(modules.has(file), file).toBe(true);
+  });
+
   const cwd = process.cwd();
   let scratch: ReturnType<typeof scratchDir> | undefined;
   beforeAll(() => {
