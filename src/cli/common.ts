@@ -30,7 +30,7 @@ export const EXIT_USAGE = 2;
  * A command-line mistake: printed as one line, exit status 2.
  *
  * @example
- * throw new UsageError("--shop is required");
+ * throw new UsageError("--shop is required"); // UsageError
  */
 export class UsageError extends Error {
   override name = "UsageError";

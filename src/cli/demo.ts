@@ -140,7 +140,7 @@ export function parseDemoFlags(argv: readonly string[]): DemoOptions {
  * `footfall demo`: the live demo (what `npm start` runs).
  *
  * @example
- * const status = await command.run(["--shops", "2", "--out", "/tmp/day"], io);
+ * const status = await command.run(["--shops", "2", "--out", "day-report"], io);
  */
 export const command: Command = {
   summary: "live demo: a simulated day of shops, watched, uploaded, scored and reported (npm start)",
@@ -152,7 +152,7 @@ export const command: Command = {
  * Runs the demo with the given options; resolves to the exit status.
  *
  * @example
- * const status = await runDemo({ ...defaultDemoOptions, shops: 1, speed: 20_000, out: "/tmp/demo" }, io);
+ * const status = await runDemo({ ...defaultDemoOptions, shops: 1, speed: 20_000, out: "demo-report" }, io);
  */
 export async function runDemo(o: DemoOptions, io: CliIo): Promise<number> {
   const started = performance.now();

@@ -226,6 +226,7 @@ const CSV_COLUMNS = [
  * `daily.csv`: one row per shop-day (RFC 4180, header row, `.` decimals, empty = unknown).
  *
  * @example
+ * import { writeFile } from "node:fs/promises";
  * await writeFile("daily.csv", dailyCsv(results));
  */
 export function dailyCsv(results: readonly DemoShopResult[]): string {
@@ -298,6 +299,7 @@ export function* sessionLines(results: readonly DemoShopResult[]): Generator<str
  * The HTML report's input from the demo's results.
  *
  * @example
+ * import { writeFile } from "node:fs/promises";
  * await writeFile("report.html", htmlReport(reportInput(results, overall, run)));
  */
 export function reportInput(results: readonly DemoShopResult[], overall: AccuracyScore | undefined, run: DemoRun): HtmlReportInput {
