@@ -6,6 +6,7 @@ import type { Client } from "../client/Client.ts";
 import { createClient } from "../client/createClient.ts";
 import { scoreAgainstTruth, type AccuracyScore } from "../kernels/scoreAgainstTruth.ts";
 import { htmlReport } from "../report/htmlReport.ts";
+import { receiptDelta } from "../sales/netReceipts.ts";
 import { defaultJournalPath, uploadSales } from "../sales/uploadSales.ts";
 import type { SalesReport } from "../sales/uploadDailySales.ts";
 import { createWorld, defaultWorldOptions, type WorldOptions } from "../sim/createWorld.ts";
@@ -439,8 +440,8 @@ class SalesRun {
     let quantity = 0;
     for (const l of this.#lines) {
       if (l.shop !== shop.id || l.ms > limit) continue;
-      // A refund line cancels a receipt.
-      const sign = l.amount < 0 ? -1 : 1;
+      // The library's refund rule (as in notebook 03): a refund line cancels a receipt.
+      const sign = receiptDelta(l.amount);
       receipts += sign;
       byHour[l.hour]! += sign;
       amount += l.amount;
