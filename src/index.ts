@@ -177,8 +177,8 @@ export type {
 export { SessionTracker, sessionTrackerOptions, defaultSessionTracker, estimatedDwell } from "./kernels/SessionTracker.ts";
 export type { EventTimeReorderOptions, SignalOrder } from "./kernels/EventTimeReorder.ts";
 export { EventTimeReorder, canonicalSignalOrder, defaultEventTimeReorder } from "./kernels/EventTimeReorder.ts";
-export type { LocalDay, WindowUnit } from "./kernels/LocalCalendar.ts";
-export { LocalCalendar } from "./kernels/LocalCalendar.ts";
+export type { LocalDay, WindowUnit } from "./time/LocalCalendar.ts";
+export { LocalCalendar } from "./time/LocalCalendar.ts";
 export { assertTimeZone, localDayOf, localMidnight, zoneOffsetMinutes } from "./time/timeZone.ts";
 export { dateOfEpochDay, epochDayOfDate } from "./time/calendarDate.ts";
 export type {
@@ -242,7 +242,6 @@ export { aggregateDaily } from "./sales/aggregateDaily.ts";
 export { netReceipts, receiptDelta } from "./sales/netReceipts.ts";
 export { parseMinorUnits, minorToMajor, formatMinorUnits } from "./sales/money.ts";
 export { parseSalesTimestamp } from "./sales/parseSalesTimestamp.ts";
-export { LocalDateResolver } from "./sales/LocalDateResolver.ts";
 export { matchBrand, foldBrandName } from "./client/matchBrand.ts";
 export type { SalesJournalEntry, SalesJournalData, SalesJournalStore } from "./sales/SalesJournal.ts";
 export { emptySalesJournal, parseSalesJournal } from "./sales/SalesJournal.ts";

@@ -1,5 +1,5 @@
 import { assertTimeZone } from "../time/timeZone.ts";
-import type { WindowUnit } from "./LocalCalendar.ts";
+import type { WindowUnit } from "../time/LocalCalendar.ts";
 import { MemoryVisitHistory, type VisitHistoryStore } from "./MemoryVisitHistory.ts";
 import { SessionWindows, type SessionWindow } from "./SessionWindows.ts";
 import type { ClassifiedSession } from "./VisitClassifier.ts";
