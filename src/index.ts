@@ -169,8 +169,8 @@ export { DataQuality, dataQuality, dataQualityOptions, defaultDataQuality } from
 export type { Session, SessionSensor } from "./kernels/Session.ts";
 export type { EventTimeReorderOptions, SignalOrder } from "./kernels/EventTimeReorder.ts";
 export { EventTimeReorder, canonicalSignalOrder, defaultEventTimeReorder } from "./kernels/EventTimeReorder.ts";
-export type { LocalDay, WindowUnit } from "./kernels/LocalCalendar.ts";
-export { LocalCalendar } from "./kernels/LocalCalendar.ts";
+export type { LocalDay, WindowUnit } from "./time/LocalCalendar.ts";
+export { LocalCalendar } from "./time/LocalCalendar.ts";
 export type {
   VisitKind,
   ClassifiedSession,
@@ -182,6 +182,7 @@ export type { SuggestRssiThresholdOptions, RssiThresholdSuggestion, RssiMode } f
 export { suggestRssiThreshold, PeakRssiHistogram, defaultSuggestRssiThreshold } from "./kernels/suggestRssiThreshold.ts";
 export type { DwellBuckets, DwellStats } from "./kernels/dwellStats.ts";
 export { dwellStats, dwellBucket, DWELL_BUCKETS } from "./kernels/dwellStats.ts";
+export { conversionRate } from "./kernels/conversionRate.ts";
 export type { SessionWindow, WindowAggregate } from "./kernels/SessionWindows.ts";
 export { SessionWindows } from "./kernels/SessionWindows.ts";
 export type { DwellMeterOptions, WindowDwell } from "./kernels/DwellMeter.ts";
@@ -205,9 +206,12 @@ export { SALES_COLUMNS } from "./sales/SalesInputRow.ts";
 export type { SalesSource } from "./sales/salesTextChunks.ts";
 export type { ReadSalesOptions } from "./sales/readSalesRows.ts";
 export { readSalesRows, readSales, defaultReadSalesOptions } from "./sales/readSalesRows.ts";
+export type { LineHandler } from "./text/LineSplitter.ts";
+export { LineSplitter } from "./text/LineSplitter.ts";
 export type { AggregateDailyOptions, ShopTimeZone, DailyTotal, DailySales, RejectedRow, RejectedDay } from "./sales/DailyAggregator.ts";
 export { DailyAggregator, defaultAggregateDailyOptions } from "./sales/DailyAggregator.ts";
 export { aggregateDaily } from "./sales/aggregateDaily.ts";
+export { netReceipts, receiptDelta } from "./sales/netReceipts.ts";
 export { parseMinorUnits, minorToMajor, formatMinorUnits } from "./sales/money.ts";
 export type { SalesJournalEntry, SalesJournalData, SalesJournalStore } from "./sales/SalesJournal.ts";
 export { fileJournal } from "./sales/fileJournal.ts";

@@ -3,6 +3,7 @@ import { Analyzer, type AnalyzeOptions, type AnalyzeResult, type ShopDaySummary 
 import type { Client } from "../client/Client.ts";
 import type { InvalidRecord } from "../codec/decodeSignal.ts";
 import { assertTimeZone } from "../time/timeZone.ts";
+import { LineSplitter } from "../text/LineSplitter.ts";
 import { defaultVisitClassifier } from "../kernels/VisitClassifier.ts";
 import {
   EXIT_FAILED,
@@ -226,15 +227,13 @@ async function readInput(
 }
 
 /**
- * Splits text into lines as `readline` does with `crlfDelay: Infinity` (LF, CRLF and a lone CR
- * each end a line, also across chunks; a last line without an end still counts), skips blank
- * lines, parses each other line as JSON and feeds it to the analyzer. Lines are numbered from 1.
+ * Parses each non-blank line as JSON and feeds it to the analyzer; the lines come from the one
+ * shared {@link LineSplitter} (LF, CRLF and lone CR, numbered from 1).
  */
 class LineReader {
   /** Lines that were not JSON. */
   bad = 0;
-  #rest = "";
-  #lineNo = 0;
+  readonly #splitter = new LineSplitter((text, lineNo) => this.#line(text, lineNo));
   readonly #analyzer: Analyzer;
   readonly #onInvalid: (invalid: InvalidRecord) => void;
   readonly #at: { line: number };
@@ -246,47 +245,14 @@ class LineReader {
   }
 
   chunk(chunk: string): void {
-    const text = this.#rest === "" ? chunk : this.#rest + chunk;
-    // Files with LF endings (the usual case) skip the per-line look for CRs.
-    const start = text.indexOf("\r") === -1 ? this.#lines(text, false) : this.#lines(text, true);
-    // A CR at the very end stays here: the next chunk may begin with its LF.
-    this.#rest = text.slice(start);
-  }
-
-  // Feeds every LF-ended line of `text`; returns where the unfinished last one starts. The loop
-  // has a method of its own so that the optimized code V8 enters mid-loop ends with a return:
-  // with a call after it, that code was thrown away at the end of every chunk.
-  #lines(text: string, crs: boolean): number {
-    let start = 0;
-    let nl = text.indexOf("\n");
-    while (nl !== -1) {
-      if (crs) this.#segment(text.slice(start, nl));
-      else this.#line(text.slice(start, nl));
-      start = nl + 1;
-      nl = text.indexOf("\n", start);
-    }
-    return start;
+    this.#splitter.push(chunk);
   }
 
   end(): void {
-    if (this.#rest !== "") this.#segment(this.#rest);
-    this.#rest = "";
+    this.#splitter.end();
   }
 
-  // Text between two LFs: one line, or several when lone CRs end lines inside it.
-  #segment(text: string): void {
-    if (text.indexOf("\r") === -1) {
-      this.#line(text);
-      return;
-    }
-    const parts = text.split("\r");
-    // A CR right before the LF (CRLF) ends the last line, not an empty one after it.
-    if (parts[parts.length - 1] === "") parts.pop();
-    for (const part of parts) this.#line(part);
-  }
-
-  #line(line: string): void {
-    const lineNo = ++this.#lineNo;
+  #line(line: string, lineNo: number): void {
     if (line.trim() === "") return;
     this.#at.line = lineNo;
     let record: unknown;
