@@ -20,9 +20,9 @@ import type { BenchRow } from "./lib.ts";
 const here = dirname(fileURLToPath(import.meta.url));
 /**
  * Bench files in the order of the table in issue 9 (operators gives rows 2, 3 and 6), then
- * issue 13's big shop-day (row 8).
+ * issue 13's: the line reader (beside decoding, row 1) and the big shop-day (row 8).
  */
-const ORDER = ["decode", "operators", "analyze-cli", "backfill", "memory", "sim", "big-shop-day"];
+const ORDER = ["decode", "parse-line", "operators", "analyze-cli", "backfill", "memory", "sim", "big-shop-day"];
 const TIMEOUT_MS = Number(process.env["BENCH_TIMEOUT_S"] ?? 300) * 1000;
 
 /**

@@ -2,6 +2,7 @@ import { createReadStream } from "node:fs";
 import { Analyzer, type AnalyzeOptions, type AnalyzeResult, type ShopDaySummary } from "../analyze.ts";
 import type { Client } from "../client/Client.ts";
 import type { InvalidRecord } from "../codec/decodeSignal.ts";
+import { parseSignalLine } from "../codec/parseSignalLine.ts";
 import { assertTimeZone } from "../time/timeZone.ts";
 import { defaultVisitClassifier } from "../kernels/VisitClassifier.ts";
 import {
@@ -235,7 +236,9 @@ async function readInput(
 /**
  * Splits text into lines as `readline` does with `crlfDelay: Infinity` (LF, CRLF and a lone CR
  * each end a line, also across chunks; a last line without an end still counts), skips blank
- * lines, parses each other line as JSON and feeds it to the analyzer. Lines are numbered from 1.
+ * lines, parses each other line as JSON (with `parseSignalLine`: JSON.parse's values for the
+ * fields the decoder reads, without the rest of its object tree) and feeds it to the analyzer.
+ * Lines are numbered from 1.
  */
 class LineReader {
   /** Lines that were not JSON. */
@@ -298,7 +301,8 @@ class LineReader {
     this.#at.line = lineNo;
     let record: unknown;
     try {
-      record = JSON.parse(line);
+      // JSON.parse's result for every field the decoder reads, without building the rest.
+      record = parseSignalLine(line);
     } catch {
       this.bad++;
       this.#showInvalid(`line ${lineNo}`, "not JSON");
