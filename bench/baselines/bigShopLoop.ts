@@ -19,7 +19,12 @@ const VISITOR_RSSI = -75;
 /** UTC offsets change only at whole quarter hours, so the local date is constant within one. */
 const QUARTER_HOUR_MS = 900_000;
 
-/** Counts of one shop and local day. */
+/**
+ * Counts of one shop and local day.
+ *
+ * @example
+ * const d: BigShopDayCounts = { shopId: 101, date: "2026-11-16", sessions: 10, visits: 2, visitors: 2, devices: 9 };
+ */
 export interface BigShopDayCounts {
   readonly shopId: number;
   /** Local date of the sessions' start, `YYYY-MM-DD`. */
@@ -33,7 +38,12 @@ export interface BigShopDayCounts {
   readonly devices: number;
 }
 
-/** What {@link bigShopLoop} computes. */
+/**
+ * What {@link bigShopLoop} computes (and, with `records` NaN, what the DuckDB baseline returns).
+ *
+ * @example
+ * const r: BigShopLoopResult = { records: 0, days: [] };
+ */
 export interface BigShopLoopResult {
   /** Lines read (non-blank). */
   readonly records: number;

@@ -10,7 +10,7 @@
  * the big shop-day bench the volume and mix of a busy shop.
  */
 import { createWriteStream, existsSync, statSync } from "node:fs";
-import { mkdir, rename, rm } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EventEmitter } from "node:events";
@@ -18,7 +18,12 @@ import ouiData from "oui-data" with { type: "json" };
 import { vendorOf } from "../../src/codec/oui.ts";
 import { hex2, prng } from "../lib.ts";
 
-/** Parameters of {@link bigShopDayFile}; every one is part of the cache file's name. */
+/**
+ * Parameters of {@link bigShopDayFile}; every one is part of the cache file's name.
+ *
+ * @example
+ * const small: BigShopDayOptions = { visitors: 70, passersBy: 400, dir: "/tmp/bench" };
+ */
 export interface BigShopDayOptions {
   /** PRNG seed. @default 13 */
   readonly seed?: number;
@@ -30,10 +35,20 @@ export interface BigShopDayOptions {
   readonly dir?: string;
 }
 
-/** The defaults of {@link BigShopDayOptions}. */
+/**
+ * The defaults of {@link BigShopDayOptions}.
+ *
+ * @example
+ * defaultBigShopDay.visitors; // 7000
+ */
 export const defaultBigShopDay = Object.freeze({ seed: 13, visitors: 7000, passersBy: 40000, dir: join(tmpdir(), "footfall-bench") });
 
-/** What {@link bigShopDayFile} wrote (or found). */
+/**
+ * What {@link bigShopDayFile} wrote (or found).
+ *
+ * @example
+ * const { path, records } = await bigShopDayFile();
+ */
 export interface BigShopDay {
   /** Path of the NDJSON file. */
   readonly path: string;
@@ -84,12 +99,10 @@ export async function bigShopDayFile(options: BigShopDayOptions = {}): Promise<B
   const path = join(dir, `big-shop-day-v${VERSION}-s${seed}-v${visitors}-p${passersBy}.ndjson`);
   const meta = `${path}.meta.json`;
   if (existsSync(path) && existsSync(meta)) {
-    const { readFile } = await import("node:fs/promises");
     const saved = JSON.parse(await readFile(meta, "utf8")) as { records: number; devices: number; bytes: number };
     if (statSync(path).size === saved.bytes) return { ...saved, path, shopId: SHOP_ID, date: DATE, timeZone: TIME_ZONE, generated: false };
   }
   await mkdir(dir, { recursive: true });
-  const { writeFile } = await import("node:fs/promises");
   const partial = `${path}.${process.pid}.partial`;
   try {
     const stats = await generate(partial, seed, visitors, passersBy);
