@@ -91,7 +91,9 @@ export function parseSignalLine(line: string): unknown {
   const m = COMMON_SHAPE.exec(line);
   if (m === null) return JSON.parse(line);
   // One literal, fields always in this order: every result shares one hidden class.
-  // row_key stays a view of the line: the decoder reads it and keeps only its RTS, per signal.
+  // row_key stays a view of the line (copying it would cost more than parsing): the decoder
+  // keeps only its RTS, in the signal, which the engine holds only while reordering (if a kernel
+  // ever keeps signals longer, it should copy what it keeps).
   return {
     row_key: m[1],
     device_id: intern(m[2]!),
