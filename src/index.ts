@@ -86,6 +86,7 @@ export {
   INVALID_REASONS,
   defaultSignalDecoderOptions,
 } from "./codec/decodeSignal.ts";
+export { parseSignalLine } from "./codec/parseSignalLine.ts";
 
 // --- client ---------------------------------------------------------------
 export type { Client, CallOptions, SignalsPageRequest } from "./client/Client.ts";

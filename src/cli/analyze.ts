@@ -2,6 +2,7 @@ import { createReadStream } from "node:fs";
 import { Analyzer, type AnalyzeOptions, type AnalyzeResult, type ShopDaySummary } from "../analyze.ts";
 import type { Client } from "../client/Client.ts";
 import type { InvalidRecord } from "../codec/decodeSignal.ts";
+import { parseSignalLine } from "../codec/parseSignalLine.ts";
 import { assertTimeZone } from "../time/timeZone.ts";
 import { LineSplitter } from "../text/LineSplitter.ts";
 import { defaultVisitClassifier } from "../kernels/VisitClassifier.ts";
@@ -227,8 +228,9 @@ async function readInput(
 }
 
 /**
- * Parses each non-blank line as JSON and feeds it to the analyzer; the lines come from the one
- * shared {@link LineSplitter} (LF, CRLF and lone CR, numbered from 1).
+ * Parses each non-blank line (with `parseSignalLine`: JSON.parse's values for the fields the
+ * decoder reads, without the rest of its object tree) and feeds it to the analyzer; the lines
+ * come from the one shared {@link LineSplitter} (LF, CRLF and lone CR, numbered from 1).
  */
 class LineReader {
   /** Lines that were not JSON. */
@@ -257,7 +259,8 @@ class LineReader {
     this.#at.line = lineNo;
     let record: unknown;
     try {
-      record = JSON.parse(line);
+      // JSON.parse's result for every field the decoder reads, without building the rest.
+      record = parseSignalLine(line);
     } catch {
       this.#onInvalid({ reason: "not-json", field: "", message: "not JSON", record: line });
       return;
