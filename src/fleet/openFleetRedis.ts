@@ -1,4 +1,5 @@
-import { Redis, type RedisOptions } from "ioredis";
+import type { RedisOptions } from "bullmq";
+import { Redis, type RedisOptions as IoRedisOptions } from "ioredis";
 import { FleetSettingsError } from "../errors/FleetSettingsError.ts";
 import { redactUrl, scrub, urlSecrets } from "./redactUrl.ts";
 
@@ -38,7 +39,8 @@ export async function openFleetRedis(url: string, warn: (line: string) => void =
     // Back off to 2 s between reconnects while Redis restarts.
     retryStrategy: (times: number) => Math.min(100 * times, 2_000),
   };
-  const probe = new Redis({ ...options, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 5_000 });
+  // BullMQ's option type is ioredis' with looser optional fields; the values are the same.
+  const probe = new Redis({ ...(options as IoRedisOptions), lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 5_000 });
   probe.on("error", () => undefined);
   const secrets = urlSecrets(url);
   try {
