@@ -36,7 +36,13 @@ export async function fleetStatus(connection: RedisOptions, pool: Pool): Promise
   let workers: string[];
   try {
     jobs = await queue.getJobCounts("waiting", "active", "delayed", "completed", "failed", "prioritized");
-    workers = (await queue.getWorkers()).map((w) => String(w.name ?? w.id ?? "?"));
+    // Each worker holds several connections, named `…:w:<worker name>`.
+    const names = (await queue.getWorkers()).map((w) => {
+      const raw = String(w.rawname ?? w.name ?? "");
+      const at = raw.indexOf(":w:");
+      return at === -1 ? raw : raw.slice(at + 3);
+    });
+    workers = [...new Set(names)].sort();
   } finally {
     await queue.close();
   }
