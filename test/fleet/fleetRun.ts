@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
+import pg from "pg";
 import { lastValueFrom, toArray } from "rxjs";
 import { summaryRecord, type AnalysisRecord } from "../../src/analysisRecords.ts";
 import { analyze } from "../../src/analyze.ts";
@@ -156,4 +157,56 @@ export async function singleProcess(
 
 function nextDay(day: string): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * Checks what the fleet stored against the single-process results: every shop-day present once,
+ * summaries and sessions equal field by field, no duplicate session ids, and returns the
+ * checkpoint rows (for the proofs each fault test adds).
+ *
+ * @example
+ * const rows = await expectStoredEqual(env, expected, [101], "2026-11-16", "2026-11-17");
+ */
+export async function expectStoredEqual(
+  env: Record<string, string>,
+  expected: Awaited<ReturnType<typeof singleProcess>>,
+  shops: readonly number[],
+  since: string,
+  until: string,
+): Promise<{ shop_id: string; day: string; worker: string; epoch: string; job_id: string }[]> {
+  const { expect } = await import("vitest");
+  const stored = await cli(env, ["fleet", "results", "--shops", shops.join(","), "--since", since, "--until", until, "--sessions", "--format", "ndjson"]);
+  expect(stored.status).toBe(0);
+  const rows = lines(stored.out);
+  const keys: string[] = [];
+  for (const shopId of shops) for (let d = since; d < until; d = nextDay(d)) keys.push(`${shopId} ${d}`);
+  const summaries = rows.filter((r) => r.type === "summary");
+  expect(summaries.map((s) => `${s.shopId} ${s.date}`)).toEqual(keys);
+  for (const s of summaries) expect(s).toEqual(expected.summaries.get(`${s.shopId} ${s.date}`));
+  expect(rows.filter((r) => r.type === "session")).toEqual(keys.flatMap((k) => expected.sessions.get(k) ?? []));
+  const db = new pg.Client({ connectionString: env.FOOTFALL_DATABASE_URL });
+  await db.connect();
+  try {
+    const dup = await db.query("SELECT session_id FROM footfall_sessions GROUP BY session_id HAVING count(*) > 1");
+    expect(dup.rows).toEqual([]);
+    const days = await db.query<{ shop_id: string; day: string; worker: string; epoch: string; job_id: string }>(
+      "SELECT shop_id, day, worker, epoch, job_id FROM footfall_shop_days ORDER BY shop_id, day",
+    );
+    expect(days.rows.map((r) => `${r.shop_id} ${r.day}`)).toEqual(keys);
+    return days.rows;
+  } finally {
+    await db.end();
+  }
+}
+
+/**
+ * The `fleet status` counts (NDJSON first line).
+ *
+ * @example
+ * expect((await fleetJobs(env)).failed).toBe(0);
+ */
+export async function fleetJobs(env: Record<string, string>): Promise<{ failed: number; completed: number; active: number; waiting: number }> {
+  const status = await cli(env, ["fleet", "status", "--format", "ndjson"]);
+  if (status.status !== 0) throw new Error(status.err);
+  return lines(status.out)[0]!.jobs as { failed: number; completed: number; active: number; waiting: number };
 }
