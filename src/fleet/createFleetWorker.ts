@@ -120,11 +120,21 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
   const runDay = async (job: Job<ShopDayJobData>, signal: AbortSignal): Promise<unknown> => {
     const d = job.data;
     const scope = dayScope(d.day);
+    const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     const epoch = await claimFence(pool, d.shopId, scope);
+    const t1 = performance.now();
     log(`job ${job.id} started (claim ${epoch}, attempt ${job.attemptsMade + 1})`);
     const analysis = await analyzeShopDay(client, { shopId: d.shopId, sinceMs: d.sinceMs, untilMs: d.untilMs, timeZone: d.timeZone, analyze: d.analyze, signal });
+    const t2 = performance.now();
     await commitShopDay(pool, { ...d, scope, epoch, worker: name, jobId: String(job.id), analysis });
-    log(`job ${job.id} committed (claim ${epoch}, ${analysis.signals} signals)`);
+    const t3 = performance.now();
+    const cpu = process.cpuUsage(cpu0);
+    // Timings let `bench/fleet.ts` (and operators) see where a shop-day's time goes.
+    log(
+      `job ${job.id} committed (claim ${epoch}, ${analysis.signals} signals, ${analysis.records.length} lines; ` +
+        `read+analyze ${Math.round(t2 - t1)} ms, postgres ${Math.round(t1 - t0 + t3 - t2)} ms, cpu ${Math.round((cpu.user + cpu.system) / 1000)} ms)`,
+    );
     return { signals: analysis.signals, epoch };
   };
 
