@@ -115,7 +115,9 @@ describe.skipIf(fleetTestsSkipped())("fleet faults", () => {
     expect(refused).toBeDefined();
     expect(b.err).toContain(`job ${jobId} stalled`);
     const rows = await expectStoredEqual(env, expected, [shops[0]!], SINCE, "2026-11-17");
-    expect(rows[0]).toMatchObject({ worker: "B", epoch: "2" });
+    // Only B's commit stands (a loaded machine may make B's own lock lapse once more: epoch ≥ 2).
+    expect(rows[0]!.worker).toBe("B");
+    expect(Number(rows[0]!.epoch)).toBeGreaterThanOrEqual(2);
     expect((await fleetJobs(env)).failed).toBe(0);
   }, 120_000);
 

@@ -72,7 +72,10 @@ describe.skipIf(fleetTestsSkipped())("fleet tail", () => {
     expect((await cli(env, ["fleet", "stop", "--shops", shops.join(",")])).status).toBe(0);
     await Promise.all(shops.map((s) => b.waitFor(new RegExp(`job tail-${s} stopped`))));
     const rows = await expectStoredEqual(env, expected, shops, DAY, "2026-11-17");
-    for (const r of rows) expect(r).toMatchObject({ worker: "B", epoch: "2" });
+    for (const r of rows) {
+      expect(r.worker).toBe("B");
+      expect(Number(r.epoch)).toBeGreaterThanOrEqual(2);
+    }
     const status = lines((await cli(env, ["fleet", "status", "--format", "ndjson"])).out);
     for (const s of shops) {
       expect(status.find((x) => x.type === "shop" && x.shopId === s)).toMatchObject({ tail: { wanted: false, nextDay: "2026-11-17" } });
