@@ -124,13 +124,20 @@ async function backfill(values: Values, io: CliIo, timeZone: string): Promise<nu
   const { sinceMs, untilMs } = range(values, timeZone);
   const attempts = integerFlag("--attempts", values.attempts, 1, 1000);
   const connection = await fleetRedis(values, io, "fleet");
-  const [{ enqueueBackfill }, { waitForJobs }] = await Promise.all([import("../fleet/enqueueBackfill.ts"), import("../fleet/waitForJobs.ts")]);
-  const ids = await enqueueBackfill(connection, { shops, sinceMs, untilMs, timeZone, ...(attempts === undefined ? {} : { attempts }) });
+  const [{ addJobs, backfillJobs }, { waitForJobs }] = await Promise.all([import("../fleet/enqueueBackfill.ts"), import("../fleet/waitForJobs.ts")]);
+  const jobs = backfillJobs({ shops, sinceMs, untilMs, timeZone, ...(attempts === undefined ? {} : { attempts }) });
+  await addJobs(connection, jobs);
+  const ids = jobs.map((j) => j.opts.jobId);
   io.stderr.write(`footfall fleet backfill: ${ids.length} shop-day job(s) enqueued (${ids[0]} … ${ids.at(-1)})\n`);
   if (values.wait !== true) return EXIT_OK;
   try {
     const final = await waitForJobs(connection, ids, {
       signal: io.signal,
+      // A Redis restarted without persistence forgets queued jobs: add them again.
+      requeue: async (lost) => {
+        io.stderr.write(`footfall fleet backfill: Redis lost ${lost.length} job(s); enqueueing them again\n`);
+        await addJobs(connection, jobs.filter((j) => lost.includes(j.opts.jobId)));
+      },
       onProgress: (p) => io.stderr.write(`footfall fleet backfill: ${p.done}/${p.total} done, ${p.failed} failed\n`),
     });
     return final.failed > 0 ? EXIT_FAILED : EXIT_OK;

@@ -91,6 +91,9 @@ export async function commitShopDay(pool: Pool, c: ShopDayCommit): Promise<void>
     }
     for (const o of occupancy) {
       const start = Number(o.start);
+      if (!Number.isSafeInteger(start) || !Number.isSafeInteger(Number(o.end))) {
+        throw new TypeError(`commitShopDay: an occupancy line needs start and end in epoch ms, got ${JSON.stringify(o).slice(0, 200)}`);
+      }
       const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
       await client.query(
         `INSERT INTO footfall_occupancy (shop_id, start_ms, end_ms, day, inside, inside_low, inside_high, outside, line)

@@ -43,6 +43,37 @@ export const defaultEnqueueBackfill = { timeZone: "Asia/Seoul", analyze: {}, att
  * const ids = await enqueueBackfill(connection, { shops: [101], sinceMs, untilMs, timeZone: "Asia/Seoul" });
  */
 export async function enqueueBackfill(connection: RedisOptions, options: EnqueueBackfillOptions): Promise<string[]> {
+  const jobs = backfillJobs(options);
+  await addJobs(connection, jobs);
+  return jobs.map((j) => j.opts.jobId);
+}
+
+/**
+ * One BullMQ job (name, data, options) of {@link backfillJobs}.
+ *
+ * @example
+ * const j: BackfillJob = backfillJobs({ shops: [101], sinceMs, untilMs })[0]!;
+ */
+export interface BackfillJob {
+  readonly name: "day";
+  readonly data: ShopDayJobData;
+  readonly opts: {
+    readonly jobId: string;
+    readonly attempts: number;
+    readonly backoff: { readonly type: "exponential"; readonly delay: number };
+    readonly removeOnComplete: { readonly age: number };
+    readonly removeOnFail: { readonly age: number };
+  };
+}
+
+/**
+ * The jobs {@link enqueueBackfill} adds, without adding them (options validated here): e.g. to
+ * add again, with {@link addJobs}, jobs that a Redis without persistence forgot.
+ *
+ * @example
+ * backfillJobs({ shops: [101], sinceMs, untilMs }).map((j) => j.opts.jobId); // ["day-101-2026-11-16"]
+ */
+export function backfillJobs(options: EnqueueBackfillOptions): BackfillJob[] {
   const timeZone = options.timeZone ?? defaultEnqueueBackfill.timeZone;
   assertTimeZone(timeZone);
   const attempts = options.attempts ?? defaultEnqueueBackfill.attempts;
@@ -55,28 +86,34 @@ export async function enqueueBackfill(connection: RedisOptions, options: Enqueue
   if (!(options.untilMs > options.sinceMs)) throw new RangeError("enqueueBackfill: untilMs must be after sinceMs");
   const days = localDays(options.sinceMs, options.untilMs, timeZone);
   const analyze = options.analyze ?? defaultEnqueueBackfill.analyze;
-  const jobs = options.shops.flatMap((shopId) =>
-    days.map((d) => {
-      const data: ShopDayJobData = { kind: "day", shopId, day: d.day, timeZone, sinceMs: d.sinceMs, untilMs: d.untilMs, analyze };
-      return {
-        name: "day",
-        data,
-        opts: {
-          jobId: shopDayJobId(shopId, d.day),
-          attempts,
-          backoff: { type: "exponential", delay: backoffMs },
-          // Kept, so that enqueueing the same shop-day again is a no-op and `--wait` can see it done.
-          removeOnComplete: { age: 7 * 24 * 3600 },
-          removeOnFail: { age: 7 * 24 * 3600 },
-        },
-      };
-    }),
+  return options.shops.flatMap((shopId) =>
+    days.map((d) => ({
+      name: "day" as const,
+      data: { kind: "day" as const, shopId, day: d.day, timeZone, sinceMs: d.sinceMs, untilMs: d.untilMs, analyze },
+      opts: {
+        jobId: shopDayJobId(shopId, d.day),
+        attempts,
+        backoff: { type: "exponential" as const, delay: backoffMs },
+        // Kept, so that enqueueing the same shop-day again is a no-op and `--wait` can see it done.
+        removeOnComplete: { age: 7 * 24 * 3600 },
+        removeOnFail: { age: 7 * 24 * 3600 },
+      },
+    })),
   );
+}
+
+/**
+ * Adds jobs made by {@link backfillJobs} (jobs whose id exists are left alone).
+ *
+ * @example
+ * await addJobs(connection, backfillJobs(options).filter((j) => lost.has(j.opts.jobId)));
+ */
+export async function addJobs(connection: RedisOptions, jobs: readonly BackfillJob[]): Promise<void> {
+  if (jobs.length === 0) return;
   const queue = new Queue<ShopDayJobData>(FLEET_QUEUE, { connection });
   try {
-    await queue.addBulk(jobs);
+    await queue.addBulk(jobs.map((j) => ({ name: j.name, data: j.data, opts: { ...j.opts, backoff: { ...j.opts.backoff } } })));
   } finally {
     await queue.close();
   }
-  return jobs.map((j) => j.opts.jobId);
 }

@@ -15,7 +15,7 @@ export { analyzeShopDay, type AnalyzeShopDayOptions, type ShopDayAnalysis } from
 export { claimFence, dayScope } from "./claimFence.ts";
 export { commitShopDay, sessionId, type ShopDayCommit } from "./commitShopDay.ts";
 export { createFleetWorker, defaultFleetWorker, type FleetWorker, type FleetWorkerOptions } from "./createFleetWorker.ts";
-export { defaultEnqueueBackfill, enqueueBackfill, type EnqueueBackfillOptions } from "./enqueueBackfill.ts";
+export { addJobs, backfillJobs, defaultEnqueueBackfill, enqueueBackfill, type BackfillJob, type EnqueueBackfillOptions } from "./enqueueBackfill.ts";
 export { defaultEnqueueTails, enqueueTails, stopTails, type EnqueueTailsOptions } from "./enqueueTails.ts";
 export {
   FLEET_QUEUE,

@@ -24,6 +24,12 @@ export interface WaitForJobsOptions {
   readonly pollMs?: number;
   /** Called when the counts change. */
   readonly onProgress?: (progress: JobsProgress) => void;
+  /**
+   * Called with the ids of jobs Redis no longer has (a Redis restarted without persistence): add
+   * them again (job ids keep it idempotent), e.g. with `addJobs`. Without it such jobs are waited
+   * for, in case someone else adds them.
+   */
+  readonly requeue?: (ids: readonly string[]) => Promise<void>;
   /** Aborting stops waiting (rejects with the reason). */
   readonly signal?: AbortSignal;
 }
@@ -38,7 +44,8 @@ export const defaultWaitForJobs = { pollMs: 500 } as const;
 
 /**
  * Waits until every job in `ids` is completed or failed (failed: out of attempts) and resolves
- * with the final counts. A job that is gone from Redis counts as not done; the wait goes on.
+ * with the final counts. A job that is gone from Redis counts as not done: it is handed to
+ * `requeue` when given, and the wait goes on.
  *
  * @example
  * const { failed } = await waitForJobs(connection, ids);
@@ -57,13 +64,18 @@ export async function waitForJobs(connection: RedisOptions, ids: readonly string
     for (;;) {
       options.signal?.throwIfAborted();
       try {
+        const lost: string[] = [];
         for (const id of [...pending]) {
           const state = await queue.getJobState(id);
           if (state === "completed") done++;
           else if (state === "failed") failed++;
-          else continue;
+          else {
+            if (state === "unknown") lost.push(id);
+            continue;
+          }
           pending.delete(id);
         }
+        if (lost.length > 0 && options.requeue !== undefined) await options.requeue(lost);
       } catch {
         // Redis away (restarting): try again at the next poll.
       }

@@ -1,3 +1,4 @@
+import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createWorld } from "../../src/sim/createWorld.ts";
 import type { World } from "../../src/sim/World.ts";
@@ -133,6 +134,22 @@ describe.skipIf(fleetTestsSkipped())("fleet faults", () => {
     expect(done.status).toBe(0);
     // The fault happened mid-run: jobs were still to do when Redis went away.
     expect(committedBefore).toBeLessThan(shops.length * 2);
+    await expectStoredEqual(env, expected, shops, SINCE, UNTIL);
+    expect((await fleetJobs(env)).failed).toBe(0);
+  }, 120_000);
+
+  it("Redis losing its data (as a restart without persistence would): --wait enqueues the lost jobs again", async () => {
+    const env = await fleetEnv(slow);
+    const ws = [worker(env, "A"), worker(env, "B")];
+    await Promise.all(ws.map((w) => w.waitFor(/ready/)));
+    const backfill = cli(env, ["fleet", "backfill", "--shops", shops.join(","), "--since", SINCE, "--until", UNTIL, "--wait"]);
+    await Promise.race(ws.map((w) => w.waitFor(/committed/)));
+    const r = new Redis(env.FOOTFALL_REDIS_URL!);
+    await r.flushdb();
+    r.disconnect();
+    const done = await backfill;
+    expect(done.status).toBe(0);
+    expect(done.err).toMatch(/Redis lost \d+ job\(s\); enqueueing them again/);
     await expectStoredEqual(env, expected, shops, SINCE, UNTIL);
     expect((await fleetJobs(env)).failed).toBe(0);
   }, 120_000);
