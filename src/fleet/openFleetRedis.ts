@@ -41,7 +41,12 @@ export async function openFleetRedis(url: string, warn: (line: string) => void =
   };
   // BullMQ's option type is ioredis' with looser optional fields; the values are the same.
   const probe = new Redis({ ...(options as IoRedisOptions), lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 5_000 });
-  probe.on("error", () => undefined);
+  // ioredis reports the cause (ECONNREFUSED, ENOTFOUND, WRONGPASS) here and then rejects with
+  // a bare "Connection is closed.": keep the cause for the message.
+  let cause: Error | undefined;
+  probe.on("error", (e: Error) => {
+    cause ??= e;
+  });
   const secrets = urlSecrets(url);
   try {
     await probe.connect();
@@ -51,7 +56,10 @@ export async function openFleetRedis(url: string, warn: (line: string) => void =
       warn(`Redis maxmemory-policy is ${policy[1]}; BullMQ needs noeviction (jobs may be evicted)`);
     }
   } catch (error) {
-    const reason = scrub(error instanceof Error ? error.message : String(error), secrets);
+    const e = cause ?? error;
+    const code = (e as { code?: unknown }).code;
+    const text = e instanceof Error ? e.message : String(e);
+    const reason = scrub(typeof code === "string" && !text.includes(code) ? `${code}: ${text}` : text, secrets);
     throw new FleetSettingsError("--redis", `cannot use ${redactUrl(url)} (${reason})`);
   } finally {
     probe.disconnect();
