@@ -1,5 +1,5 @@
 import { createReadStream } from "node:fs";
-import { Analyzer, type AnalyzeOptions, type AnalyzeResult, type ShopDaySummary } from "../analyze.ts";
+import { Analyzer, type AnalyzeOptions, type AnalyzeResult } from "../analyze.ts";
 import type { Client } from "../client/Client.ts";
 import type { InvalidRecord } from "../codec/decodeSignal.ts";
 import { parseSignalLine } from "../codec/parseSignalLine.ts";
@@ -24,7 +24,7 @@ import {
 // Type only: the service path (client, source, rxjs) is imported when --shop is used, so
 // `--input` does not pay for loading it.
 import type { ClientDeps } from "./serviceClient.ts";
-import { sessionRecord } from "./sessionRecord.ts";
+import { analysisRecords } from "../analysisRecords.ts";
 
 const flags = {
   shop: { type: "string" },
@@ -152,7 +152,7 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
     return EXIT_FAILED;
   }
   const result = analyzer.finish();
-  if (format === "ndjson") writeNdjsonChunked(io.stdout, ndjsonRows(result));
+  if (format === "ndjson") writeNdjsonChunked(io.stdout, analysisRecords(result));
   else writeTables(io, result);
   return summarize(io, result, invalid);
 }
@@ -327,42 +327,6 @@ async function readService(
   }
 }
 
-function* ndjsonRows(result: AnalyzeResult): Iterable<unknown> {
-  for (const s of result.sessions) yield sessionRecord(s);
-  for (const d of result.days) yield summaryRow(d);
-  if (result.quality !== undefined) {
-    const { type: _type, ...quality } = result.quality;
-    yield { type: "quality", ...quality, lateSessions: result.lateSessions };
-  }
-}
-
-function summaryRow(d: ShopDaySummary): Record<string, unknown> {
-  return {
-    type: "summary",
-    shopId: d.shopId,
-    date: d.label,
-    visitors: d.visitors,
-    visits: d.visits,
-    passersBy: d.passersBy,
-    uniqueDevices: d.uniqueDevices,
-    captureRate: d.captureRate,
-    newVisitors: d.newVisitors,
-    repeatVisitors: d.repeatVisitors,
-    staff: d.staff,
-    stationary: d.stationary,
-    dwell: {
-      count: d.dwell.count,
-      meanMs: roundOrNull(d.dwell.meanMs),
-      medianMs: roundOrNull(d.dwell.medianMs),
-      p90Ms: roundOrNull(d.dwell.p90Ms),
-      buckets: d.dwell.buckets,
-    },
-    universal: d.universal,
-    randomized: d.randomized,
-    visitorRssi: d.visitorRssi,
-  };
-}
-
 function writeTables(io: CliIo, result: AnalyzeResult): void {
   if (result.days.length === 0) {
     io.stdout.write("no sessions\n");
@@ -409,6 +373,3 @@ function summarize(io: CliIo, result: AnalyzeResult, invalid: number): number {
   return EXIT_FAILED;
 }
 
-function roundOrNull(x: number): number | null {
-  return Number.isFinite(x) ? Math.round(x) : null;
-}
