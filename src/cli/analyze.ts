@@ -60,9 +60,10 @@ Input (one of):
   --input FILE                        one raw service record (JSON) per line; "-" reads
                                       stdin. Extra fields on a line (such as those
                                       \`footfall signals\` adds) are ignored.
-  --threads N         with --input FILE: 1 reads, decodes and analyses on one thread; 2
-                      decodes on a second thread beside the analysis (identical results)
-                      [2 on a machine with 2+ cores for files of 32 MiB or more, else 1]
+  --threads N         with --input FILE: 1 reads, decodes and analyses on one thread; N ≥ 2
+                      decode N parts of the file on N threads beside the analysis
+                      (identical results) [2 on a machine with 2+ cores for files of
+                      32 MiB or more, else 1]
 
 Output:
   --format F          table (default): one row per shop and day;
@@ -218,9 +219,10 @@ async function readInput(
     } catch (e) {
       throw new UsageError(`--input: cannot read ${path}: ${(e as Error).message}`);
     }
-    if ((threads ?? defaultInputThreads(size)) > 1) {
+    const n = threads ?? defaultInputThreads(size);
+    if (n > 1) {
       const { readInputInThreads } = await import("./readInputInThreads.ts");
-      return readInputInThreads(path, analyzer, show, io.signal);
+      return readInputInThreads(path, n, analyzer, show, io.signal);
     }
     // Large reads: the file is split into lines here, synchronously per chunk, not one await per line.
     const file = createReadStream(path, { highWaterMark: 1 << 20 });

@@ -1,6 +1,7 @@
-// The decode thread of `footfall analyze --input --threads N`: reads the file, splits lines,
-// parses and decodes each record, and posts the signals in columns (SignalBatch) to the thread
-// that runs the engine, in input order. Started by readInputInThreads; not a public module.
+// A decode thread of `footfall analyze --input --threads N`: reads its byte range of the file,
+// splits lines, parses and decodes each record, and posts the signals in columns (SignalBatch)
+// to the thread that runs the engine, in input order. Started by readInputInThreads; not a
+// public module.
 import { createReadStream } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import { SignalDecoder, type InvalidRecord } from "../codec/decodeSignal.ts";
@@ -9,7 +10,7 @@ import { LineSplitter } from "../text/LineSplitter.ts";
 import { SignalBatchWriter } from "./SignalBatch.ts";
 import type { DecodeWorkerData, DecodeWorkerMessage } from "./readInputInThreads.ts";
 
-const { path, credit, maxOutstanding } = workerData as DecodeWorkerData;
+const { path, start, end, credit, maxOutstanding } = workerData as DecodeWorkerData;
 const port = parentPort!;
 const outstanding = new Int32Array(credit);
 const writer = new SignalBatchWriter();
@@ -19,27 +20,32 @@ const decoder = new SignalDecoder({ onInvalid: (invalid: InvalidRecord) => write
 function post(): void {
   const { batch, transfer } = writer.take();
   port.postMessage({ type: "batch", batch } satisfies DecodeWorkerMessage, transfer);
-  // Bounded read-ahead: wait while the engine thread has this many batches still to apply.
+  // Bounded read-ahead: wait while the engine thread has this many of our batches still to apply.
   Atomics.add(outstanding, 0, 1);
   for (let n = Atomics.load(outstanding, 0); n >= maxOutstanding; n = Atomics.load(outstanding, 0)) Atomics.wait(outstanding, 0, n, 1000);
 }
 
-const splitter = new LineSplitter((text, line) => {
-  if (text.trim() === "") return;
-  lineNo = line;
-  let record: unknown;
-  try {
-    record = parseSignalLine(text);
-  } catch {
-    decoder.reject(notJson(text));
-    return;
-  }
-  const signal = decoder.decode(record);
-  if (signal !== undefined && writer.add(signal)) post();
-});
+const splitter = new LineSplitter(
+  (text, line) => {
+    lineNo = line;
+    if (text.trim() === "") return;
+    let record: unknown;
+    try {
+      record = parseSignalLine(text);
+    } catch {
+      decoder.reject(notJson(text));
+      return;
+    }
+    const signal = decoder.decode(record);
+    if (signal !== undefined && writer.add(signal)) post();
+  },
+  // Only the first range starts the file: a U+FEFF later on is content, as on one thread.
+  { byteOrderMark: start === 0 ? "drop" : "keep" },
+);
 
-const stream = createReadStream(path, { highWaterMark: 1 << 20, encoding: "utf8" });
+// `end` is exclusive here, inclusive for createReadStream.
+const stream = createReadStream(path, { start, ...(end === undefined ? {} : { end: end - 1 }), highWaterMark: 1 << 20, encoding: "utf8" });
 for await (const chunk of stream) splitter.push(chunk as string);
 splitter.end();
 post(); // the rest, and any rejections after the last full batch
-port.postMessage({ type: "end", stats: decoder.stats } satisfies DecodeWorkerMessage);
+port.postMessage({ type: "end", stats: decoder.stats, lines: lineNo } satisfies DecodeWorkerMessage);

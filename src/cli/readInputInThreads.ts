@@ -1,91 +1,157 @@
+import { open } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
-import type { Analyzer } from "../analyze.ts";
+import { addDecoderStats, type Analyzer } from "../analyze.ts";
 import type { InvalidRecord, SignalDecoderStats } from "../codec/decodeSignal.ts";
 import { SignalBatchReader, type SignalBatch } from "./SignalBatch.ts";
 
-/** What the decode thread is started with. */
+/** What a decode thread is started with. */
 export interface DecodeWorkerData {
   readonly path: string;
+  /** Byte range of the file: the first byte of a line, and (exclusive) the byte after a LF, or the end of the file. */
+  readonly start: number;
+  readonly end: number | undefined;
   /** One Int32: batches posted and not yet applied (the read-ahead bound). */
   readonly credit: SharedArrayBuffer;
   readonly maxOutstanding: number;
 }
 
-/** What the decode thread posts. */
+/** What a decode thread posts. */
 export type DecodeWorkerMessage =
   | { readonly type: "batch"; readonly batch: SignalBatch }
-  | { readonly type: "end"; readonly stats: SignalDecoderStats };
+  | { readonly type: "end"; readonly stats: SignalDecoderStats; readonly lines: number };
 
-/** Batches read ahead of the engine at most (each ~8 k signals). */
+/** Batches the thread being applied reads ahead at most (each ~8 k signals). */
 const MAX_OUTSTANDING = 16;
 
 /**
- * Reads an NDJSON file of signal records with two threads: a decode thread reads, splits,
- * parses and decodes the lines (the `parseSignalLine` + `SignalDecoder` work) and posts the
- * signals in columns, in input order; this thread applies them to `analyzer` (the engine,
- * classification, counts). The analyzer sees exactly the signals, in exactly the order, that
- * reading on one thread gives it, so the results are identical — only the decoding runs beside
- * the engine instead of before it. Rejected records reach `onInvalid` with their line numbers,
- * in input order; returns the decode thread's counters for `Analyzer.finish`.
+ * Reads an NDJSON file of signal records with `threads` decode threads beside this one: the file
+ * is cut into `threads` byte ranges at line ends, each decode thread reads, splits, parses and
+ * decodes its range (the `parseSignalLine` + `SignalDecoder` work, about two thirds of a
+ * one-thread run) and posts the signals in columns; this thread applies them to `analyzer` (the
+ * engine, classification, counts) range after range, in input order. The analyzer sees exactly
+ * the signals, in exactly the order, that reading on one thread gives it, so the results are
+ * identical. Rejected records reach `onInvalid` with their line numbers in the whole file, in
+ * input order; returns the decode threads' counters (summed) for `Analyzer.finish`.
  *
- * Why a pipeline of two and not more threads partitioned by device: the engine's watermark, the
+ * Memory: the range being applied reads at most 16 batches ahead; later ranges are decoded in
+ * full while they wait (a few tens of bytes per signal).
+ *
+ * Why not threads partitioned by device, each with its own engine: the engine's watermark, the
  * late rule and every session's `complete` depend on the order of all records of a shop, so a
  * device partition would have to read every record in every thread anyway (or give different
- * results); the engine is then the one serial stage, and a second decode thread has nothing to
- * win on two cores.
+ * results). Decoding is what parallelises; the engine stays one serial stage.
  *
  * @example
  * const analyzer = new Analyzer();
- * const stats = await readInputInThreads("day.ndjson", analyzer, (x, line) => console.error(line, x.message), signal);
+ * const stats = await readInputInThreads("day.ndjson", 2, analyzer, (x, line) => console.error(line, x.message), signal);
  * const result = analyzer.finish(stats);
  */
 export async function readInputInThreads(
   path: string,
+  threads: number,
   analyzer: Analyzer,
   onInvalid: (invalid: InvalidRecord, line: number) => void,
   signal: AbortSignal,
 ): Promise<SignalDecoderStats> {
-  const credit = new SharedArrayBuffer(4);
-  const outstanding = new Int32Array(credit);
+  const ranges = await lineRanges(path, threads);
   const source = import.meta.url.endsWith(".ts");
-  const worker = new Worker(new URL(source ? "./decodeWorker.ts" : "./decodeWorker.js", import.meta.url), {
-    workerData: { path, credit, maxOutstanding: MAX_OUTSTANDING } satisfies DecodeWorkerData,
-    // Running from the TypeScript sources (tests, notebooks): the worker needs the same loader.
-    ...(source ? { execArgv: ["--import", "tsx"] } : {}),
+  const url = new URL(source ? "./decodeWorker.ts" : "./decodeWorker.js", import.meta.url);
+  const parts = ranges.map(([start, end], i) => {
+    const credit = new SharedArrayBuffer(4);
+    const worker = new Worker(url, {
+      workerData: {
+        path,
+        start,
+        end,
+        credit,
+        // Later ranges decode ahead in full: they run while the ranges before them are applied.
+        maxOutstanding: i === 0 ? MAX_OUTSTANDING : Number.POSITIVE_INFINITY,
+      } satisfies DecodeWorkerData,
+      // Running from the TypeScript sources (tests, notebooks): the worker needs the same loader.
+      ...(source ? { execArgv: ["--import", "tsx"] } : {}),
+    });
+    // Each decode thread interns its own strings: one reader (string table) per thread.
+    return { worker, reader: new SignalBatchReader(), outstanding: new Int32Array(credit), queue: [] as DecodeWorkerMessage[] };
   });
-  const reader = new SignalBatchReader();
   const push = (s: Parameters<Analyzer["pushSignal"]>[0]): void => analyzer.pushSignal(s);
+  const totals: SignalDecoderStats[] = [];
   try {
     return await new Promise<SignalDecoderStats>((resolve, reject) => {
-      const abort = (): void => {
-        void worker.terminate();
-        reject(new Error("interrupted"));
-      };
-      signal.addEventListener("abort", abort, { once: true });
-      worker.on("message", (message: DecodeWorkerMessage) => {
-        try {
-          if (message.type === "batch") {
-            for (const x of message.batch.invalid) onInvalid(x.invalid, x.line);
-            reader.read(message.batch, push);
-            Atomics.sub(outstanding, 0, 1);
-            Atomics.notify(outstanding, 0);
-          } else {
-            signal.removeEventListener("abort", abort);
-            resolve(message.stats);
-          }
-        } catch (error) {
-          reject(error);
-        }
-      });
-      worker.once("error", (error) => {
+      let current = 0;
+      let lineOffset = 0;
+      const fail = (error: unknown): void => {
         signal.removeEventListener("abort", abort);
         reject(error);
-      });
-      worker.once("exit", (code) => {
-        if (code !== 0) reject(new Error(`decode thread exited with code ${code}`));
+      };
+      const abort = (): void => fail(new Error("interrupted"));
+      signal.addEventListener("abort", abort, { once: true });
+      // Applies what the current range has posted, moving on to the next range at its end.
+      const drain = (): void => {
+        while (current < parts.length) {
+          const part = parts[current]!;
+          const message = part.queue.shift();
+          if (message === undefined) return;
+          if (message.type === "batch") {
+            for (const x of message.batch.invalid) onInvalid(x.invalid, lineOffset + x.line);
+            part.reader.read(message.batch, push);
+            Atomics.sub(part.outstanding, 0, 1);
+            Atomics.notify(part.outstanding, 0);
+          } else {
+            totals.push(message.stats);
+            lineOffset += message.lines;
+            current++;
+          }
+        }
+        signal.removeEventListener("abort", abort);
+        resolve(totals.reduce(addDecoderStats));
+      };
+      parts.forEach((part, i) => {
+        part.worker.on("message", (message: DecodeWorkerMessage) => {
+          part.queue.push(message);
+          if (i === current) {
+            try {
+              drain();
+            } catch (error) {
+              fail(error);
+            }
+          }
+        });
+        part.worker.once("error", fail);
+        part.worker.once("exit", (code) => {
+          if (code !== 0 && current <= i) fail(new Error(`decode thread exited with code ${code}`));
+        });
       });
     });
   } finally {
-    await worker.terminate();
+    await Promise.all(parts.map((p) => p.worker.terminate()));
+  }
+}
+
+/**
+ * Cuts the file into up to `count` byte ranges that each start a line: each cut is moved to just
+ * after the next LF (a file with lone CRs only, or a short one, gets fewer ranges).
+ */
+async function lineRanges(path: string, count: number): Promise<[number, number | undefined][]> {
+  const file = await open(path, "r");
+  try {
+    const size = (await file.stat()).size;
+    const cuts: number[] = [0];
+    const buffer = Buffer.alloc(1 << 16);
+    for (let k = 1; k < count; k++) {
+      let pos = Math.max(Math.floor((size * k) / count), cuts.at(-1)! + 1);
+      let cut = -1;
+      while (cut < 0 && pos < size) {
+        const { bytesRead } = await file.read(buffer, 0, buffer.length, pos);
+        if (bytesRead === 0) break;
+        const lf = buffer.subarray(0, bytesRead).indexOf(10);
+        if (lf >= 0) cut = pos + lf + 1;
+        else pos += bytesRead;
+      }
+      if (cut < 0 || cut >= size) break;
+      cuts.push(cut);
+    }
+    return cuts.map((start, i) => [start, cuts[i + 1]]);
+  } finally {
+    await file.close();
   }
 }
