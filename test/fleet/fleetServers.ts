@@ -92,7 +92,13 @@ export async function freePort(): Promise<number> {
 
 async function until(what: string, ok: () => Promise<boolean>, child: ChildProcess, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  // A program that cannot be started (not installed: ENOENT) fails the test with the install hint.
+  let failed: Error | undefined;
+  child.once("error", (e) => {
+    failed = e;
+  });
   while (!(await ok())) {
+    if (failed !== undefined) throw new Error(`${what} could not start (${failed.message}); ${INSTALL_FLEET_SERVERS}`);
     if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}`);
     if (Date.now() > deadline) throw new Error(`${what} did not start`);
     await new Promise((r) => setTimeout(r, 100));
