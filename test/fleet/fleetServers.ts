@@ -155,7 +155,12 @@ export async function startRedis(): Promise<TestRedis> {
     );
     await until("redis-server", () => portOpen(port), child);
   };
-  await start();
+  try {
+    await start();
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
