@@ -208,7 +208,10 @@ export async function startPostgres(): Promise<TestPostgres> {
     encoding: "utf8",
     cwd: dir,
   });
-  if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
+  if (init.status !== 0) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`initdb failed: ${init.stderr}`);
+  }
   const port = await freePort();
   const child = spawn(
     join(bin, "postgres"),
