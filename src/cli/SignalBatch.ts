@@ -9,10 +9,11 @@ import type { Signal } from "../codec/Signal.ts";
  * among them, with their 1-based line numbers.
  *
  * @example
+ * import { decodeSignal, type Signal } from "footfall";
  * const writer = new SignalBatchWriter();
- * writer.add(signal);
- * const { batch, transfer } = writer.take();
- * port.postMessage(batch, transfer);
+ * writer.add(decodeSignal({ row_key: "101:0000019a9ec06410", device_id: "f0:18:98:12:34:56", rssi: -61, square_mac: "b8:27:eb:00:00:01", ts: 1763600000016, local: false }) as Signal);
+ * const { batch, transfer } = writer.take(); // postMessage(batch, transfer) moves the columns
+ * [batch.count, batch.newDevices]; // [1, ["f0:18:98:12:34:56"]]
  */
 export interface SignalBatch {
   readonly count: number;
@@ -41,9 +42,13 @@ const BATCH = 8192;
  * Fills {@link SignalBatch}es on the decoding side.
  *
  * @example
+ * import { decodeSignal, type Signal } from "footfall";
+ * const decodedSignals = [0, 1, 2].map((i) => decodeSignal({ row_key: `101:${(1763600000016 + i).toString(16).padStart(16, "0")}`, device_id: "f0:18:98:12:34:56", rssi: -61 - i, square_mac: "b8:27:eb:00:00:01", ts: 1763600000016 + i, local: false }) as Signal);
  * const writer = new SignalBatchWriter();
- * for (const s of signals) if (writer.add(s)) post(writer.take());
- * post(writer.take());
+ * const batches: SignalBatch[] = [];
+ * for (const s of decodedSignals) if (writer.add(s)) batches.push(writer.take().batch);
+ * batches.push(writer.take().batch);
+ * batches.reduce((n, b) => n + b.count, 0) === decodedSignals.length; // true
  */
 export class SignalBatchWriter {
   readonly #devices = new Map<string, number>();
@@ -128,8 +133,13 @@ export class SignalBatchWriter {
  * tables of one writer.
  *
  * @example
- * const reader = new SignalBatchReader();
- * port.on("message", (batch: SignalBatch) => reader.read(batch, (s) => analyzer.pushSignal(s)));
+ * import { decodeSignal, type Signal } from "footfall";
+ * const decodedSignals = [0, 1, 2].map((i) => decodeSignal({ row_key: `101:${(1763600000016 + i).toString(16).padStart(16, "0")}`, device_id: "f0:18:98:12:34:56", rssi: -61 - i, square_mac: "b8:27:eb:00:00:01", ts: 1763600000016 + i, local: false }) as Signal);
+ * const writer = new SignalBatchWriter();
+ * for (const s of decodedSignals) writer.add(s);
+ * const out: Signal[] = [];
+ * new SignalBatchReader().read(structuredClone(writer.take().batch), (s) => out.push(s));
+ * out.length === decodedSignals.length; // true
  */
 export class SignalBatchReader {
   readonly #devices: string[] = [];

@@ -1,4 +1,6 @@
 import { open } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { addDecoderStats, type Analyzer } from "../analyze.ts";
 import type { InvalidRecord, SignalDecoderStats } from "../codec/decodeSignal.ts";
@@ -6,6 +8,8 @@ import { SignalBatchReader, type SignalBatch } from "./SignalBatch.ts";
 
 /** What a decode thread is started with. */
 export interface DecodeWorkerData {
+  /** Marks the worker's data, so importing decodeWorker.ts elsewhere does nothing. */
+  readonly decodeWorker: true;
   readonly path: string;
   /** Byte range of the file: the first byte of a line, and (exclusive) the byte after a LF, or the end of the file. */
   readonly start: number;
@@ -60,6 +64,7 @@ export async function readInputInThreads(
     const credit = new SharedArrayBuffer(4);
     const worker = new Worker(url, {
       workerData: {
+        decodeWorker: true,
         path,
         start,
         end,
@@ -68,7 +73,8 @@ export async function readInputInThreads(
         maxOutstanding: i === 0 ? MAX_OUTSTANDING : Number.POSITIVE_INFINITY,
       } satisfies DecodeWorkerData,
       // Running from the TypeScript sources (tests, notebooks): the worker needs the same loader.
-      ...(source ? { execArgv: ["--import", "tsx"] } : {}),
+      // (resolved here, so it does not depend on the working directory).
+      ...(source ? { execArgv: ["--import", pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href] } : {}),
     });
     // Each decode thread interns its own strings: one reader (string table) per thread.
     return { worker, reader: new SignalBatchReader(), outstanding: new Int32Array(credit), queue: [] as DecodeWorkerMessage[] };
