@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
@@ -58,8 +59,7 @@ export async function readInputInThreads(
   signal: AbortSignal,
 ): Promise<SignalDecoderStats> {
   const ranges = await lineRanges(path, threads);
-  const source = import.meta.url.endsWith(".ts");
-  const url = new URL(source ? "./decodeWorker.ts" : "./decodeWorker.js", import.meta.url);
+  const url = workerUrl();
   const parts = ranges.map(([start, end], i) => {
     const credit = new SharedArrayBuffer(4);
     const worker = new Worker(url, {
@@ -72,9 +72,6 @@ export async function readInputInThreads(
         // Later ranges decode ahead in full: they run while the ranges before them are applied.
         maxOutstanding: i === 0 ? MAX_OUTSTANDING : Number.POSITIVE_INFINITY,
       } satisfies DecodeWorkerData,
-      // Running from the TypeScript sources (tests, notebooks): the worker needs the same loader.
-      // (resolved here, so it does not depend on the working directory).
-      ...(source ? { execArgv: ["--import", pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href] } : {}),
     });
     // Each decode thread interns its own strings: one reader (string table) per thread.
     return { worker, reader: new SignalBatchReader(), outstanding: new Int32Array(credit), queue: [] as DecodeWorkerMessage[] };
@@ -160,4 +157,22 @@ async function lineRanges(path: string, count: number): Promise<[number, number 
   } finally {
     await file.close();
   }
+}
+
+/**
+ * The decode thread's module: the compiled `decodeWorker.js` beside this file; when running from
+ * the TypeScript sources (tests, notebooks), a small module that registers tsx's loader first
+ * and then imports `decodeWorker.ts` (a worker's `execArgv` cannot bring a loader in time for its
+ * own entry module). tsx is resolved from this file, not from the working directory.
+ */
+function workerUrl(): URL {
+  if (!import.meta.url.endsWith(".ts")) return new URL("./decodeWorker.js", import.meta.url);
+  // tsx's ESM API (`tsx/esm/api`, its `import` target read from tsx's own exports map, since a
+  // require-resolution gives the CommonJS build): `register()` installs the loader in this thread.
+  const pkgPath = createRequire(import.meta.url).resolve("tsx/package.json");
+  const pkg = JSON.parse(readFileSync(pkgPath, "utf8")) as { exports: Record<string, { import: { default: string } }> };
+  const api = new URL(pkg.exports["./esm/api"]!.import.default, pathToFileURL(pkgPath)).href;
+  const entry = new URL("./decodeWorker.ts", import.meta.url).href;
+  const code = `import { register } from ${JSON.stringify(api)}; register(); await import(${JSON.stringify(entry)});`;
+  return new URL(`data:text/javascript,${encodeURIComponent(code)}`);
 }
