@@ -1,0 +1,537 @@
+import { assertTimeZone } from "../time/timeZone.ts";
+import { checkNumberOption } from "./checkNumberOption.ts";
+import type { Session } from "./Session.ts";
+import { SessionWindows, type SessionWindow } from "./SessionWindows.ts";
+import { checkSink, type Kernel, type Sink } from "./Sink.ts";
+import type { ClassifiedSession } from "./VisitClassifier.ts";
+
+/**
+ * Options of {@link PeopleEstimator} (and the `estimateOccupancy` / `estimatePeople` operators).
+ *
+ * @example
+ * const options: PeopleEstimatorOptions = { intervalMs: 15 * 60_000, timeZone: "Asia/Seoul" };
+ */
+export interface PeopleEstimatorOptions {
+  /**
+   * Length of an occupancy interval, ms; intervals are aligned to the local day's start.
+   * A quarter of an hour holds several bursts of every phone inside (gaps are 5 s to 2 min), so
+   * the burst count is large enough for a useful interval, and matches how shops staff shifts.
+   * @default 900_000
+   */
+  readonly intervalMs?: number;
+  /** IANA time zone of the shops (local days). @default "Asia/Seoul" */
+  readonly timeZone?: string;
+  /**
+   * Longest silence, ms, between the last burst of one MAC and the first burst of the next MAC
+   * of the same phone: a phone rotates its MAC at a burst, so the new MAC appears one burst gap
+   * later. Published gaps reach a 75th percentile of ~60 s with the screen off; 2 min covers
+   * most gaps of the slowest phones without linking across a whole visit.
+   * @default 120_000
+   */
+  readonly linkGapMs?: number;
+  /**
+   * Largest difference, dB, between the smoothed peak RSSI of two MACs at any sensor that heard
+   * both, for the second to count as a possible continuation of the first. A phone does not move
+   * far in one burst gap, but the peak of a MAC heard over minutes is its strongest moment while
+   * a one-burst MAC's is one reading: with 4 dB of noise per reading, 10 dB (2.5 σ) keeps almost
+   * every true continuation. A false link costs no bias (see {@link PeopleEstimator}).
+   * @default 10
+   */
+  readonly linkRssiDb?: number;
+  /**
+   * Sessions of one device at most this far apart (ms) are one visit: a phone that falls silent
+   * for longer than the session gap (rare, but phones with two-minute burst gaps do) reappears
+   * with the same MAC while its owner is still inside; a real second visit the same day is rarer.
+   * @default 900_000
+   */
+  readonly rejoinGapMs?: number;
+  /** Two-sided coverage of the reported intervals (`…Low`, `…High`). @default 0.9 */
+  readonly level?: number;
+}
+
+/**
+ * Defaults of {@link PeopleEstimatorOptions}.
+ *
+ * @example
+ * defaultPeopleEstimator.intervalMs; // 900000
+ */
+export const defaultPeopleEstimator = Object.freeze({
+  intervalMs: 900_000,
+  timeZone: "Asia/Seoul",
+  linkGapMs: 120_000,
+  linkRssiDb: 10,
+  rejoinGapMs: 900_000,
+  level: 0.9,
+});
+
+/** {@link PeopleEstimatorOptions} with every field present. */
+export type ResolvedPeopleEstimatorOptions = { readonly [K in keyof typeof defaultPeopleEstimator]: (typeof defaultPeopleEstimator)[K] extends string ? string : number };
+
+/**
+ * Validates {@link PeopleEstimatorOptions} eagerly (TypeError/RangeError) and fills in defaults.
+ *
+ * @example
+ * peopleEstimatorOptions({ intervalMs: 600_000 }).linkGapMs; // 120000
+ */
+export function peopleEstimatorOptions(options: PeopleEstimatorOptions = {}): ResolvedPeopleEstimatorOptions {
+  if (typeof options !== "object" || options === null) throw new TypeError("people estimator options must be an object");
+  const d = defaultPeopleEstimator;
+  const timeZone = options.timeZone ?? d.timeZone;
+  assertTimeZone(timeZone);
+  const level = checkNumberOption("level", options.level ?? d.level, { min: 0.5 });
+  if (!(level < 1)) throw new RangeError(`level must be < 1, got ${level}`);
+  return Object.freeze({
+    intervalMs: checkNumberOption("intervalMs", options.intervalMs ?? d.intervalMs, { min: 60_000, max: 86_400_000, integer: true, unit: "ms" }),
+    timeZone,
+    linkGapMs: checkNumberOption("linkGapMs", options.linkGapMs ?? d.linkGapMs, { min: 0, unit: "ms" }),
+    linkRssiDb: checkNumberOption("linkRssiDb", options.linkRssiDb ?? d.linkRssiDb, { min: 0, unit: "dB" }),
+    rejoinGapMs: checkNumberOption("rejoinGapMs", options.rejoinGapMs ?? d.rejoinGapMs, { min: 0, unit: "ms" }),
+    level,
+  });
+}
+
+/**
+ * Estimated mean number of phones inside and outside one shop over one interval, with a
+ * two-sided interval (`level`, 90 % by default) for `inside`.
+ *
+ * @example
+ * const o: OccupancyInterval = { shopId: 101, start: 1794790800000, end: 1794791700000, inside: 7.4, insideLow: 6.1, insideHigh: 8.7, outside: 21.3, knownInside: 3.2, insideBursts: 410, outsideBursts: 1900 };
+ */
+export interface OccupancyInterval {
+  /** SHOP ID. */
+  readonly shopId: number;
+  /** Interval start, epoch ms (inclusive). */
+  readonly start: number;
+  /** Interval end, epoch ms (exclusive). */
+  readonly end: number;
+  /** Mean phones inside over the interval (visitors; staff and equipment excluded). */
+  readonly inside: number;
+  /** Lower bound of `inside` (≥ 0). */
+  readonly insideLow: number;
+  /** Upper bound of `inside`. */
+  readonly insideHigh: number;
+  /** Mean phones outside (heard through the street wall) over the interval. */
+  readonly outside: number;
+  /** The part of `inside` from phones whose identity held across their visit (exact, no sampling error). */
+  readonly knownInside: number;
+  /** Inside bursts of the other phones in the interval (the rate-based part's data). */
+  readonly insideBursts: number;
+  /** Outside bursts in the interval. */
+  readonly outsideBursts: number;
+}
+
+/**
+ * People at one shop over one local day: the visitor estimate with its interval, the parts it
+ * is made of, and the day's occupancy intervals.
+ *
+ * @example
+ * const p: PeopleEstimate = estimates[0]!;
+ * console.log(p.label, p.visitors, `[${p.visitorsLow}, ${p.visitorsHigh}]`);
+ */
+export interface PeopleEstimate extends SessionWindow {
+  /** Estimated visitors (people who came inside), `knownVisitors + restVisitors`. */
+  readonly visitors: number;
+  /** Lower bound of `visitors` (never below `knownVisitors`). */
+  readonly visitorsLow: number;
+  /** Upper bound of `visitors`. */
+  readonly visitorsHigh: number;
+  /** Visitor devices whose MAC held across the visit (counted exactly, as the MAC-level count does). */
+  readonly knownVisitors: number;
+  /** Visitor sessions set aside as possible pieces of a rotating phone's visit (a linked MAC before or after them). */
+  readonly linkedSessions: number;
+  /** Visitors estimated from the other phones' inside bursts by Little's law. */
+  readonly restVisitors: number;
+  /** Inside bursts of the other phones over the day. */
+  readonly restBursts: number;
+  /** Identity-known visits the burst rate was learned from (the slow mode left out, see {@link PeopleEstimator}). */
+  readonly ratePhones: number;
+  /** Burst rate per phone, bursts per minute, learned from the identity-known visits. */
+  readonly burstsPerMinute: number;
+  /** Mean dwell of the identity-known visits, ms (the W of Little's law). */
+  readonly meanDwellMs: number;
+  /** Occupancy per interval over the local day, in order. */
+  readonly occupancy: readonly OccupancyInterval[];
+}
+
+/** Standard normal quantile, by Acklam's rational approximation (|error| < 1.2e-9). */
+function normalQuantile(p: number): number {
+  const a = [-3.969683028665376e1, 2.209460984245205e2, -2.759285104469687e2, 1.38357751867269e2, -3.066479806614716e1, 2.506628277459239];
+  const b = [-5.447609879822406e1, 1.615858368580409e2, -1.556989798598866e2, 6.680131188771972e1, -1.328068155288572e1];
+  const c = [-7.784894002430293e-3, -3.223964580411365e-1, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+  const d = [7.784695709041462e-3, 3.224671290700398e-1, 2.445134137142996, 3.754408661907416];
+  const lo = 0.02425;
+  if (p < lo) {
+    const q = Math.sqrt(-2 * Math.log(p));
+    return (((((c[0]! * q + c[1]!) * q + c[2]!) * q + c[3]!) * q + c[4]!) * q + c[5]!) / ((((d[0]! * q + d[1]!) * q + d[2]!) * q + d[3]!) * q + 1);
+  }
+  if (p > 1 - lo) return -normalQuantile(1 - p);
+  const q = p - 0.5;
+  const r = q * q;
+  return ((((((a[0]! * r + a[1]!) * r + a[2]!) * r + a[3]!) * r + a[4]!) * r + a[5]!) * q) / (((((b[0]! * r + b[1]!) * r + b[2]!) * r + b[3]!) * r + b[4]!) * r + 1);
+}
+
+interface DayAcc {
+  readonly sessions: ClassifiedSession[];
+}
+
+/**
+ * The randomization-aware people estimator: per shop and local day, visitors (people) with an
+ * interval, and the mean number of phones inside and outside per interval, from classified
+ * sessions. A MAC is not a person — phones rotate randomized MACs, many at every probe burst —
+ * so it counts people in two parts:
+ *
+ * 1. **Identity-known visits**: visitor sessions whose MAC held across the visit are counted
+ *    exactly, as the MAC-level count does, and their presence is exact. A randomized visitor
+ *    session is *set aside* instead when a short (passer-by) randomized MAC heard inside ends
+ *    within `linkGapMs` before it starts or starts within `linkGapMs` after it ends, with peak
+ *    RSSI within `linkRssiDb` at every sensor both heard: it may be one piece of a rotating
+ *    phone's visit (its screen was on for a while). Setting a whole visit aside costs no bias
+ *    (it moves to part 2); counting a piece as a visit would.
+ * 2. **The rest, by burst rate**: every other burst heard inside (peak smoothed RSSI at or above
+ *    the session's `visitorRssi`, the classifier's one threshold) is 1 ÷ r of a phone-interval,
+ *    where r is the per-phone burst rate learned from the identity-known visits (ratio of sums:
+ *    Σ (bursts − 1) ÷ Σ dwell). Occupancy = bursts ÷ (r · interval); visitors by Little's law =
+ *    Σ bursts ÷ (r · W), W the mean estimated dwell of the identity-known visits.
+ *
+ * Uncertainty (delta method, normal interval at `level`): relative variance of the rate part =
+ * 1/B (burst counting) + φ/n (phones differ in rate: φ the squared coefficient of variation of
+ * the per-phone rate, n the phones behind the count) + var(r̂)/r̂² (+ var(W̄)/W̄² for visitors).
+ * The identity-known part is exact. Assumptions (see the README, "People, not MACs"): phones
+ * that rotate probe at the rate of those that keep a MAC, and stay as long; bursts of one MAC
+ * within 1 s are one burst (`Session.probeCount`). Staff and equipment are not people inside.
+ *
+ * Per-interval, not per-signal work: sessions are kept per open day and the estimate runs once
+ * when the day closes (every session starting in it has been classified).
+ *
+ * @example
+ * const out: PeopleEstimate[] = [];
+ * const estimator = new PeopleEstimator({ timeZone: "Asia/Seoul" }, { emit: (p) => out.push(p) });
+ * for (const s of classified) estimator.push(s);
+ * estimator.flush();
+ * out[0]?.occupancy[40]?.inside; // mean phones inside 10:00–10:15
+ */
+export class PeopleEstimator implements Kernel<ClassifiedSession> {
+  /** The resolved options. */
+  readonly options: ResolvedPeopleEstimatorOptions;
+  readonly #windows: SessionWindows<DayAcc, PeopleEstimate>;
+
+  /**
+   * @param options see {@link PeopleEstimatorOptions}; validated here
+   * @param sink `emit`: one estimate per shop and local day; `late`: sessions whose day was already estimated
+   */
+  constructor(options: PeopleEstimatorOptions, sink: Sink<PeopleEstimate, ClassifiedSession>) {
+    const o = peopleEstimatorOptions(options);
+    this.options = o;
+    const z = normalQuantile(0.5 + o.level / 2);
+    this.#windows = new SessionWindows<DayAcc, PeopleEstimate>(
+      "day",
+      o.timeZone,
+      {
+        create: () => ({ sessions: [] }),
+        add: (acc, s) => {
+          // Staff and equipment are not shoppers: neither inside nor outside people.
+          if (s.kind === "visitor" || s.kind === "passerby") acc.sessions.push(s);
+        },
+        finish: (acc, w) => estimateDay(acc.sessions, w, o, z),
+      },
+      checkSink("PeopleEstimator", sink),
+    );
+  }
+
+  /** Sessions that arrived after their day was estimated. */
+  get late(): number {
+    return this.#windows.late;
+  }
+
+  /** Adds one classified session; may emit the estimates of days it completed. */
+  push(session: ClassifiedSession): void {
+    this.#windows.push(session);
+  }
+
+  /** Emits every open day (call when the source completes). */
+  flush(): void {
+    this.#windows.flush();
+  }
+}
+
+function strong(s: ClassifiedSession): boolean {
+  return s.peakSmoothedRssi >= s.visitorRssi;
+}
+
+// Whether two MACs' sensor peaks are close enough for one phone (at least one sensor in common).
+function consistent(a: Session, b: Session, maxDb: number): boolean {
+  let common = 0;
+  for (const x of a.sensors) {
+    for (const y of b.sensors) {
+      if (x.sensor !== y.sensor) continue;
+      common++;
+      if (Math.abs(x.peakSmoothedRssi - y.peakSmoothedRssi) > maxDb) return false;
+    }
+  }
+  return common > 0;
+}
+
+// First index in `sorted` (ascending by key) whose key is ≥ value.
+function lowerBound(sorted: readonly ClassifiedSession[], key: (s: ClassifiedSession) => number, value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (key(sorted[mid]!) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+// Canonical order of sessions (the estimate must not depend on the order they were classified in).
+function bySession(a: ClassifiedSession, b: ClassifiedSession): number {
+  return a.start - b.start || a.end - b.end || (a.device < b.device ? -1 : a.device > b.device ? 1 : 0);
+}
+
+/**
+ * Of `visits` (visitor sessions), the randomized ones with a possible rotation partner among
+ * `shortStrong` (short randomized sessions heard inside): one ending at most `linkGapMs` before
+ * the visit starts, or starting at most `linkGapMs` after it ends, whose smoothed peak RSSI is
+ * within `linkRssiDb` of the visit's at every sensor both heard. Such a visit may be one piece of
+ * a rotating phone's visit. Exported for the accuracy tests (link precision and recall).
+ *
+ * @example
+ * const pieces = linkedVisits(visits, shortStrong, peopleEstimatorOptions());
+ * pieces.has(visits[0]!); // true when a consistent short MAC ended just before it
+ */
+export function linkedVisits(visits: readonly ClassifiedSession[], shortStrong: readonly ClassifiedSession[], o: ResolvedPeopleEstimatorOptions): Set<ClassifiedSession> {
+  const byStart = [...shortStrong].sort((a, b) => a.start - b.start);
+  const byEnd = [...shortStrong].sort((a, b) => a.end - b.end);
+  const linked = new Set<ClassifiedSession>();
+  for (const v of visits) {
+    if (!v.randomized) continue;
+    let found = false;
+    for (let i = lowerBound(byEnd, (s) => s.end, v.start - o.linkGapMs); !found && i < byEnd.length && byEnd[i]!.end < v.start; i++) {
+      found = consistent(v, byEnd[i]!, o.linkRssiDb);
+    }
+    for (let i = lowerBound(byStart, (s) => s.start, v.end + 1); !found && i < byStart.length && byStart[i]!.start <= v.end + o.linkGapMs; i++) {
+      found = consistent(v, byStart[i]!, o.linkRssiDb);
+    }
+    if (found) linked.add(v);
+  }
+  return linked;
+}
+
+// Adds `amount`, spread uniformly over [from, to] (a point when equal), to the day's interval bins.
+function spread(bins: Float64Array, dayStart: number, intervalMs: number, from: number, to: number, amount: number): void {
+  const n = bins.length;
+  if (to <= from) {
+    const i = Math.floor((from - dayStart) / intervalMs);
+    if (i >= 0 && i < n) bins[i]! += amount;
+    return;
+  }
+  const first = Math.max(0, Math.floor((from - dayStart) / intervalMs));
+  const last = Math.min(n - 1, Math.floor((to - dayStart) / intervalMs));
+  for (let i = first; i <= last; i++) {
+    const a = Math.max(from, dayStart + i * intervalMs);
+    const b = Math.min(to, dayStart + (i + 1) * intervalMs);
+    if (b > a) bins[i]! += (amount * (b - a)) / (to - from);
+  }
+}
+
+function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: ResolvedPeopleEstimatorOptions, z: number): PeopleEstimate {
+  const sessions = [...input].sort(bySession);
+  const visits = sessions.filter((s) => s.kind === "visitor");
+  const shortStrong = sessions.filter((s) => s.kind === "passerby" && s.randomized && strong(s));
+  const cut = slowCut(visits);
+  const linked = linkedVisits(visits, shortStrong, o);
+  // A phone in the slow mode is on the shop's Wi-Fi and keeps its MAC: not a rotation piece.
+  for (const v of linked) if (rateOf({ bursts: v.probeCount - 1, span: v.dwellMs }) < cut) linked.delete(v);
+
+  // Identity-known visits, per device: a phone silent for longer than the session gap splits its
+  // visit into sessions, which rejoin here when they are at most `rejoinGapMs` apart.
+  const known = knownVisits(visits, linked, o.rejoinGapMs);
+  const knownVisitors = new Set(known.map((k) => k.device)).size;
+  const rateSample = known.filter((k) => rateOf(k) >= cut);
+  let bursts = 0;
+  let dwellSum = 0;
+  for (const k of rateSample) {
+    bursts += k.bursts;
+    dwellSum += k.span;
+  }
+  const rate = dwellSum > 0 ? bursts / dwellSum : Number.NaN; // bursts per ms per phone
+  // Ratio-estimator residuals: per-phone rate spread (φ) and the rate's own variance.
+  let resid = 0;
+  for (const k of rateSample) {
+    const e = k.bursts - rate * k.span;
+    resid += e * e;
+  }
+  const m = rateSample.length;
+  const tBar = m > 0 ? dwellSum / m : Number.NaN;
+  const s2 = m > 1 ? resid / (m - 1) : Number.NaN;
+  const phi = m > 1 && tBar > 0 ? s2 / (rate * rate * tBar * tBar) : Number.NaN;
+  const rateRelVar = phi / m;
+  let estSum = 0;
+  let estSq = 0;
+  for (const k of known) {
+    estSum += k.estimated;
+    estSq += k.estimated * k.estimated;
+  }
+  const n = known.length;
+  const meanDwell = n > 0 ? estSum / n : Number.NaN;
+  const dwellRelVar = n > 1 ? (estSq / n - meanDwell * meanDwell) / (n - 1) / (meanDwell * meanDwell) : Number.NaN;
+
+  const intervalMs = o.intervalMs;
+  const count = Math.ceil((w.end - w.start) / intervalMs);
+  const knownMs = new Float64Array(count);
+  const inB = new Float64Array(count);
+  const outB = new Float64Array(count);
+  let restBursts = 0;
+  for (const k of known) {
+    // Present from half a burst gap before the first burst to half one after the last.
+    const half = (k.estimated - k.span) / 2;
+    spread(knownMs, w.start, intervalMs, k.start - half, k.end + half, k.estimated);
+  }
+  for (const s of sessions) {
+    if (s.kind === "visitor" && !linked.has(s)) continue;
+    if (strong(s)) {
+      spread(inB, w.start, intervalMs, s.start, s.end, s.probeCount);
+      restBursts += s.probeCount;
+    } else {
+      spread(outB, w.start, intervalMs, s.start, s.end, s.probeCount);
+    }
+  }
+
+  const occupancy: OccupancyInterval[] = [];
+  for (let i = 0; i < count; i++) {
+    const start = w.start + i * intervalMs;
+    const end = Math.min(w.end, start + intervalMs);
+    const len = end - start;
+    const knownInside = knownMs[i]! / len;
+    const b = inB[i]!;
+    const rest = b > 0 ? b / (rate * len) : 0;
+    // Phones behind the count: those present at some point of the interval.
+    const phones = Math.max(1, (rest * (len + meanDwell)) / meanDwell);
+    const sd = b > 0 ? rest * Math.sqrt(1 / b + phi / phones + rateRelVar) : 0;
+    const inside = knownInside + rest;
+    occupancy.push({
+      shopId: w.shopId,
+      start,
+      end,
+      inside,
+      insideLow: Math.max(knownInside, inside - z * sd),
+      insideHigh: inside + z * sd,
+      outside: outB[i]! > 0 ? outB[i]! / (rate * len) : 0,
+      knownInside,
+      insideBursts: b,
+      outsideBursts: outB[i]!,
+    });
+  }
+
+  const restVisitors = restBursts > 0 ? restBursts / (rate * meanDwell) : 0;
+  const sdVisitors = restBursts > 0 ? restVisitors * Math.sqrt(1 / restBursts + phi / Math.max(1, restVisitors) + rateRelVar + dwellRelVar) : 0;
+  const visitors = knownVisitors + restVisitors;
+  return {
+    ...w,
+    visitors,
+    visitorsLow: Math.max(knownVisitors, visitors - z * sdVisitors),
+    visitorsHigh: visitors + z * sdVisitors,
+    knownVisitors,
+    linkedSessions: linked.size,
+    ratePhones: m,
+    restVisitors,
+    restBursts,
+    burstsPerMinute: rate * 60_000,
+    meanDwellMs: meanDwell,
+    occupancy,
+  };
+}
+
+/** One identity-known visit: a device's visitor sessions of the day, rejoined. */
+interface KnownVisit {
+  readonly device: string;
+  readonly start: number;
+  readonly end: number;
+  /** end − start, ms. */
+  readonly span: number;
+  /** Burst gaps observed (bursts − 1). */
+  readonly bursts: number;
+  /** span plus one mean burst gap (see `estimatedDwell`), ms. */
+  readonly estimated: number;
+}
+
+function knownVisits(visits: readonly ClassifiedSession[], linked: ReadonlySet<ClassifiedSession>, rejoinGapMs: number): KnownVisit[] {
+  const byDevice = new Map<string, ClassifiedSession[]>();
+  for (const v of visits) {
+    if (linked.has(v)) continue;
+    const list = byDevice.get(v.device);
+    if (list === undefined) byDevice.set(v.device, [v]);
+    else list.push(v);
+  }
+  const out: KnownVisit[] = [];
+  const close = (device: string, start: number, end: number, probes: number) => {
+    const span = end - start;
+    out.push({ device, start, end, span, bursts: probes - 1, estimated: probes > 1 ? span + span / (probes - 1) : span });
+  };
+  for (const [device, list] of byDevice) {
+    // Visits are sorted by start already (canonical order).
+    let start = list[0]!.start;
+    let end = list[0]!.end;
+    let probes = list[0]!.probeCount;
+    for (let i = 1; i < list.length; i++) {
+      const s = list[i]!;
+      if (s.start - end <= rejoinGapMs) {
+        end = Math.max(end, s.end);
+        probes += s.probeCount;
+      } else {
+        close(device, start, end, probes);
+        start = s.start;
+        end = s.end;
+        probes = s.probeCount;
+      }
+    }
+    close(device, start, end, probes);
+  }
+  return out;
+}
+
+/**
+ * The burst rate (bursts per ms, log scale) below which a phone is taken to be on the shop's
+ * Wi-Fi: associated phones keep their MAC and scan rarely, so none of the rotating phones is one
+ * of them. When the per-session rates of the visits show two clear modes (Otsu split, Ashman's
+ * D ≥ 2, each mode ≥ 5 % of sessions) the cut is between them; otherwise −Infinity (no slow mode).
+ * Sessions with fewer than three bursts have no usable rate.
+ */
+function slowCut(visits: readonly ClassifiedSession[]): number {
+  const x: number[] = [];
+  for (const v of visits) if (v.probeCount >= 3 && v.dwellMs > 0) x.push(Math.log((v.probeCount - 1) / v.dwellMs));
+  x.sort((a, b) => a - b);
+  const n = x.length;
+  if (n < 20) return Number.NEGATIVE_INFINITY;
+  const prefix = new Float64Array(n + 1);
+  for (let i = 0; i < n; i++) prefix[i + 1] = prefix[i]! + x[i]!;
+  let best = -1;
+  let bestScore = -1;
+  const minGroup = Math.max(2, Math.ceil(0.05 * n));
+  for (let c = minGroup; c <= n - minGroup; c++) {
+    const m1 = prefix[c]! / c;
+    const m2 = (prefix[n]! - prefix[c]!) / (n - c);
+    const score = c * (n - c) * (m1 - m2) * (m1 - m2);
+    if (score > bestScore) {
+      bestScore = score;
+      best = c;
+    }
+  }
+  if (best < 0) return Number.NEGATIVE_INFINITY;
+  const stats = (from: number, to: number) => {
+    let m = 0;
+    for (let i = from; i < to; i++) m += x[i]!;
+    m /= to - from;
+    let v = 0;
+    for (let i = from; i < to; i++) v += (x[i]! - m) ** 2;
+    return { m, v: v / (to - from - 1) };
+  };
+  const slow = stats(0, best);
+  const fast = stats(best, n);
+  const d = Math.abs(fast.m - slow.m) / Math.sqrt((slow.v + fast.v) / 2);
+  return d >= 2 ? (x[best - 1]! + x[best]!) / 2 : Number.NEGATIVE_INFINITY;
+}
+
+function rateOf(k: { readonly bursts: number; readonly span: number }): number {
+  return k.bursts >= 2 && k.span > 0 ? Math.log(k.bursts / k.span) : Number.NaN;
+}
