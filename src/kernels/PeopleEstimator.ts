@@ -258,18 +258,29 @@ function strong(s: ClassifiedSession): boolean {
   return s.peakSmoothedRssi >= s.visitorRssi;
 }
 
-// Whether two MACs' sensor peaks are close enough for one phone (at least one sensor in common).
-function consistent(a: Session, b: Session, maxDb: number): boolean {
-  let common = 0;
-  for (const x of a.sensors) {
-    for (const y of b.sensors) {
-      if (x.sensor !== y.sensor) continue;
-      common++;
-      if (Math.abs(x.peakSmoothedRssi - y.peakSmoothedRssi) > maxDb) return false;
+// Whether MAC `x` may continue (or precede) visit `v` at one of its ends: the sensors that heard
+// v's burst at that end (within a burst spread of it) are exactly the sensors that heard x, and at
+// a sensor both heard the peaks differ by at most maxDb. The boundary burst, not the whole
+// session, is compared so that long visits (which reach every sensor) are no less likely to match
+// than short ones: the test must not select visits by dwell.
+function consistentAt(v: Session, x: Session, atStart: boolean, maxDb: number): boolean {
+  let boundary = 0;
+  for (const a of v.sensors) {
+    const atEdge = atStart ? a.first <= v.start + BURST_MS : a.last >= v.end - BURST_MS;
+    if (!atEdge) continue;
+    boundary++;
+    let match = false;
+    for (const b of x.sensors) {
+      if (b.sensor !== a.sensor) continue;
+      match = Math.abs(a.peakSmoothedRssi - b.peakSmoothedRssi) <= maxDb || maxDb === Number.POSITIVE_INFINITY;
     }
+    if (!match) return false;
   }
-  return common > 0;
+  return boundary > 0 && boundary === x.sensors.length;
 }
+
+/** A probe burst visits every channel within about a second (published captures). */
+const BURST_MS = 1000;
 
 // First index in `sorted` (ascending by key) whose key is ≥ value.
 function lowerBound(sorted: readonly ClassifiedSession[], key: (s: ClassifiedSession) => number, value: number): number {
@@ -307,10 +318,10 @@ export function linkedVisits(visits: readonly ClassifiedSession[], shortStrong: 
     if (!v.randomized) continue;
     let found = false;
     for (let i = lowerBound(byEnd, (s) => s.end, v.start - o.linkGapMs); !found && i < byEnd.length && byEnd[i]!.end < v.start; i++) {
-      found = consistent(v, byEnd[i]!, o.linkRssiDb);
+      found = consistentAt(v, byEnd[i]!, true, o.linkRssiDb);
     }
     for (let i = lowerBound(byStart, (s) => s.start, v.end + 1); !found && i < byStart.length && byStart[i]!.start <= v.end + o.linkGapMs; i++) {
-      found = consistent(v, byStart[i]!, o.linkRssiDb);
+      found = consistentAt(v, byStart[i]!, false, o.linkRssiDb);
     }
     if (found) linked.add(v);
   }
@@ -338,16 +349,13 @@ function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: R
   const sessions = [...input].sort(bySession);
   const visits = sessions.filter((s) => s.kind === "visitor");
   const shortStrong = sessions.filter((s) => s.kind === "passerby" && s.randomized && strong(s));
-  const cut = slowCut(visits);
   const linked = linkedVisits(visits, shortStrong, o);
-  // A phone in the slow mode is on the shop's Wi-Fi and keeps its MAC: not a rotation piece.
-  for (const v of linked) if (rateOf({ bursts: v.probeCount - 1, span: v.dwellMs }) < cut) linked.delete(v);
 
   // Identity-known visits, per device: a phone silent for longer than the session gap splits its
   // visit into sessions, which rejoin here when they are at most `rejoinGapMs` apart.
   const known = knownVisits(visits, linked, o.rejoinGapMs);
   const knownVisitors = new Set(known.map((k) => k.device)).size;
-  const rateSample = known.filter((k) => rateOf(k) >= cut);
+  const rateSample = known.filter((k) => k.bursts >= 1 && k.span > 0);
   let bursts = 0;
   let dwellSum = 0;
   for (const k of rateSample) {
@@ -488,50 +496,4 @@ function knownVisits(visits: readonly ClassifiedSession[], linked: ReadonlySet<C
     close(device, start, end, probes);
   }
   return out;
-}
-
-/**
- * The burst rate (bursts per ms, log scale) below which a phone is taken to be on the shop's
- * Wi-Fi: associated phones keep their MAC and scan rarely, so none of the rotating phones is one
- * of them. When the per-session rates of the visits show two clear modes (Otsu split, Ashman's
- * D ≥ 2, each mode ≥ 5 % of sessions) the cut is between them; otherwise −Infinity (no slow mode).
- * Sessions with fewer than three bursts have no usable rate.
- */
-function slowCut(visits: readonly ClassifiedSession[]): number {
-  const x: number[] = [];
-  for (const v of visits) if (v.probeCount >= 3 && v.dwellMs > 0) x.push(Math.log((v.probeCount - 1) / v.dwellMs));
-  x.sort((a, b) => a - b);
-  const n = x.length;
-  if (n < 20) return Number.NEGATIVE_INFINITY;
-  const prefix = new Float64Array(n + 1);
-  for (let i = 0; i < n; i++) prefix[i + 1] = prefix[i]! + x[i]!;
-  let best = -1;
-  let bestScore = -1;
-  const minGroup = Math.max(2, Math.ceil(0.05 * n));
-  for (let c = minGroup; c <= n - minGroup; c++) {
-    const m1 = prefix[c]! / c;
-    const m2 = (prefix[n]! - prefix[c]!) / (n - c);
-    const score = c * (n - c) * (m1 - m2) * (m1 - m2);
-    if (score > bestScore) {
-      bestScore = score;
-      best = c;
-    }
-  }
-  if (best < 0) return Number.NEGATIVE_INFINITY;
-  const stats = (from: number, to: number) => {
-    let m = 0;
-    for (let i = from; i < to; i++) m += x[i]!;
-    m /= to - from;
-    let v = 0;
-    for (let i = from; i < to; i++) v += (x[i]! - m) ** 2;
-    return { m, v: v / (to - from - 1) };
-  };
-  const slow = stats(0, best);
-  const fast = stats(best, n);
-  const d = Math.abs(fast.m - slow.m) / Math.sqrt((slow.v + fast.v) / 2);
-  return d >= 2 ? (x[best - 1]! + x[best]!) / 2 : Number.NEGATIVE_INFINITY;
-}
-
-function rateOf(k: { readonly bursts: number; readonly span: number }): number {
-  return k.bursts >= 2 && k.span > 0 ? Math.log(k.bursts / k.span) : Number.NaN;
 }
