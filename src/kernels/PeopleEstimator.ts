@@ -137,6 +137,14 @@ export interface PeopleEstimate extends SessionWindow {
   readonly visitorsHigh: number;
   /** Visitor devices whose MAC held across the visit (counted exactly, as the MAC-level count does). */
   readonly knownVisitors: number;
+  /**
+   * Estimated passers-by (people heard only outside): outside bursts ÷ mean bursts per
+   * universal-MAC passer-by session (a universal MAC keeps its identity while passing).
+   * `NaN` without universal passers-by.
+   */
+  readonly passersBy: number;
+  /** visitors ÷ (visitors + passersBy), from the estimates (`NaN` when undefined). */
+  readonly captureRate: number;
   /** Visitor sessions set aside as possible pieces of a rotating phone's visit (a linked MAC before or after them). */
   readonly linkedSessions: number;
   /** Visitors estimated from the other phones' inside bursts by Little's law. */
@@ -390,18 +398,26 @@ function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: R
   const inB = new Float64Array(count);
   const outB = new Float64Array(count);
   let restBursts = 0;
+  let outsideBursts = 0;
+  let universalPassers = 0;
+  let universalPasserBursts = 0;
   for (const k of known) {
     // Present from half a burst gap before the first burst to half one after the last.
     const half = (k.estimated - k.span) / 2;
     spread(knownMs, w.start, intervalMs, k.start - half, k.end + half, k.estimated);
   }
   for (const s of sessions) {
+    if (s.kind === "passerby" && !s.randomized && !strong(s)) {
+      universalPassers++;
+      universalPasserBursts += s.probeCount;
+    }
     if (s.kind === "visitor" && !linked.has(s)) continue;
     if (strong(s)) {
       spread(inB, w.start, intervalMs, s.start, s.end, s.probeCount);
       restBursts += s.probeCount;
     } else {
       spread(outB, w.start, intervalMs, s.start, s.end, s.probeCount);
+      outsideBursts += s.probeCount;
     }
   }
 
@@ -434,12 +450,15 @@ function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: R
   const restVisitors = restBursts > 0 ? restBursts / (rate * meanDwell) : 0;
   const sdVisitors = restBursts > 0 ? restVisitors * Math.sqrt(1 / restBursts + phi / Math.max(1, restVisitors) + rateRelVar + dwellRelVar) : 0;
   const visitors = knownVisitors + restVisitors;
+  const passersBy = universalPassers > 0 ? outsideBursts / (universalPasserBursts / universalPassers) : Number.NaN;
   return {
     ...w,
     visitors,
     visitorsLow: Math.max(knownVisitors, visitors - z * sdVisitors),
     visitorsHigh: visitors + z * sdVisitors,
     knownVisitors,
+    passersBy,
+    captureRate: visitors + passersBy > 0 ? visitors / (visitors + passersBy) : Number.NaN,
     linkedSessions: linked.size,
     ratePhones: m,
     restVisitors,
