@@ -516,3 +516,4 @@ function knownVisits(visits: readonly ClassifiedSession[], linked: ReadonlySet<C
   }
   return out;
 }
+
