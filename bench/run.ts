@@ -18,8 +18,11 @@ import { dirname, join } from "node:path";
 import type { BenchRow } from "./lib.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
-/** Bench files in the order of the table in issue 9 (operators gives rows 2, 3 and 6). */
-const ORDER = ["decode", "operators", "analyze-cli", "backfill", "memory", "sim"];
+/**
+ * Bench files in the order of the table in issue 9 (operators gives rows 2, 3 and 6), then
+ * issue 13's: the line reader (beside decoding, row 1) and the big shop-day (row 8).
+ */
+const ORDER = ["decode", "parse-line", "operators", "analyze-cli", "backfill", "memory", "sim", "big-shop-day"];
 const TIMEOUT_MS = Number(process.env["BENCH_TIMEOUT_S"] ?? 300) * 1000;
 
 /**
@@ -27,6 +30,7 @@ const TIMEOUT_MS = Number(process.env["BENCH_TIMEOUT_S"] ?? 300) * 1000;
  * specific wording is tested first ("Batch vs stream: analyze() vs operator chain" is row 3).
  */
 const ROW_BY_FIGURE: ReadonlyArray<readonly [RegExp, number]> = [
+  [/big shop-day/i, 8],
   [/memory|\brss\b/i, 6],
   [/simulator|served/i, 7],
   [/backfill|loopback|slices?\b/i, 5],

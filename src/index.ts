@@ -1,6 +1,16 @@
 /**
  * footfall: retail Wi-Fi analytics for the sensing and sales service.
- * The public API, named exports written by hand; each section is one area of src/.
+ *
+ * The root entry point: the service's contract and errors, the client, the signal source, the
+ * codec, the batch analytics (`analyze` and the kernels' public functions and result types) and
+ * the sales upload. Named exports written by hand; each section is one area of src/.
+ *
+ * The other areas have entry points of their own, so importing one never loads the others:
+ * `footfall/operators` (RxJS operators; no charts, DOM shim, HTTP server or file system),
+ * `footfall/sim` (the simulator, with its `node:http` adapter) and `footfall/report` (charts
+ * with Observable Plot and linkedom, the HTML report). Helpers the library uses internally
+ * (response validators, journal formats, record identity, HTML escaping …) are not exported:
+ * they may change in any release.
  */
 
 // --- contract -------------------------------------------------------------
@@ -30,6 +40,15 @@ export { FootfallError, isFootfallError } from "./errors/FootfallError.ts";
 export { DecodeError, isDecodeError } from "./errors/DecodeError.ts";
 export { ContractError, isContractError } from "./errors/ContractError.ts";
 export { TieOverflowError, isTieOverflowError } from "./errors/TieOverflowError.ts";
+export { HttpError, isHttpError } from "./errors/HttpError.ts";
+export { NetworkError, isNetworkError } from "./errors/NetworkError.ts";
+export { TimeoutError, isTimeoutError } from "./errors/TimeoutError.ts";
+export { BrandNotFoundError, isBrandNotFoundError } from "./errors/BrandNotFoundError.ts";
+export { AmbiguousBrandError, isAmbiguousBrandError } from "./errors/AmbiguousBrandError.ts";
+export { ShopNotFoundError, isShopNotFoundError } from "./errors/ShopNotFoundError.ts";
+export { CheckpointError, isCheckpointError } from "./errors/CheckpointError.ts";
+export { SalesInputError, isSalesInputError } from "./errors/SalesInputError.ts";
+export { SalesJournalError, isSalesJournalError } from "./errors/SalesJournalError.ts";
 
 // --- codec ----------------------------------------------------------------
 export type { PresetRtsCodec, RtsCodec } from "./codec/rts.ts";
@@ -67,30 +86,18 @@ export {
   INVALID_REASONS,
   defaultSignalDecoderOptions,
 } from "./codec/decodeSignal.ts";
+export { parseSignalLine } from "./codec/parseSignalLine.ts";
 
 // --- client ---------------------------------------------------------------
 export type { Client, CallOptions, SignalsPageRequest } from "./client/Client.ts";
 export type { ClientOptions, RetryOptions, RetryEvent } from "./client/createClient.ts";
 export { createClient, defaultClientOptions } from "./client/createClient.ts";
-export { isRetryable, RETRYABLE_STATUSES } from "./client/isRetryable.ts";
-export { maskEmail } from "./client/maskEmail.ts";
-export { parseRetryAfter } from "./client/parseRetryAfter.ts";
-export { validateBrandsResponse } from "./client/validateBrandsResponse.ts";
-export { validateShopResponse } from "./client/validateShopResponse.ts";
-export { validateSignalsResponse } from "./client/validateSignalsResponse.ts";
-export { HttpError, isHttpError } from "./errors/HttpError.ts";
-export { NetworkError, isNetworkError } from "./errors/NetworkError.ts";
-export { TimeoutError, isTimeoutError } from "./errors/TimeoutError.ts";
-export { BrandNotFoundError, isBrandNotFoundError } from "./errors/BrandNotFoundError.ts";
-export { AmbiguousBrandError, isAmbiguousBrandError } from "./errors/AmbiguousBrandError.ts";
-export { ShopNotFoundError, isShopNotFoundError } from "./errors/ShopNotFoundError.ts";
 
 // --- source ---------------------------------------------------------------
 export type { SignalsOptions, SignalTime } from "./source/signalsOptions.ts";
 export { defaultSignalsOptions } from "./source/signalsOptions.ts";
 export type { SignalPage, SignalProgress } from "./source/SignalPage.ts";
 export type { SignalCursor } from "./source/SignalCursor.ts";
-export { recordIdentity } from "./source/recordIdentity.ts";
 export { signals } from "./source/signals.ts";
 export { signalPages } from "./source/signalPages.ts";
 export { signalPagesObservable } from "./source/signalPagesObservable.ts";
@@ -100,9 +107,13 @@ export type { CursorStore } from "./source/CursorStore.ts";
 export { memoryCursorStore } from "./source/memoryCursorStore.ts";
 export type { FileCursorStore, FileCursorStoreOptions } from "./source/fileCursorStore.ts";
 export { fileCursorStore, defaultFileCursorStoreOptions } from "./source/fileCursorStore.ts";
-export { CheckpointError, isCheckpointError } from "./errors/CheckpointError.ts";
 
-// --- kernels and operators -------------------------------------------------
+// --- analytics: the batch path and the kernels ------------------------------
+// The RxJS operators over the same kernels are `footfall/operators`. Kernels that are plain
+// functions over state keep their option resolvers (`xxxOptions`) and state constructors public,
+// since a caller driving them by hand needs both.
+export type { AnalyzeOptions, ShopDaySummary, AnalyzeResult } from "./analyze.ts";
+export { analyze, Analyzer } from "./analyze.ts";
 // proximity, smoothing, calibration, data quality:
 export type { KalmanFilterOptions, ResolvedKalmanFilterOptions, KalmanState } from "./kernels/kalmanFilter.ts";
 export { kalmanFilter, kalmanFilterOptions, createKalmanState, defaultKalmanFilter } from "./kernels/kalmanFilter.ts";
@@ -147,8 +158,6 @@ export { EventTimeEngine, eventTimeEngineOptions, defaultEventTimeEngine, estima
 export type { Sink, Kernel } from "./kernels/Sink.ts";
 export type { ZoneCounts, SensorZoneTime, ZoneOccupancyOptions } from "./kernels/ZoneOccupancy.ts";
 export { ZoneOccupancy, zoneTimeBySensor, defaultZoneOccupancy } from "./kernels/ZoneOccupancy.ts";
-export type { EstimateProximityOptions } from "./operators/estimateProximity.ts";
-export { estimateProximity } from "./operators/estimateProximity.ts";
 export type {
   DataQualityOptions,
   ResolvedDataQualityOptions,
@@ -158,18 +167,11 @@ export type {
   SensorQuality,
 } from "./kernels/dataQuality.ts";
 export { DataQuality, dataQuality, dataQualityOptions, defaultDataQuality } from "./kernels/dataQuality.ts";
-export type { AssessQualityOptions } from "./operators/assessQuality.ts";
-export { assessQuality } from "./operators/assessQuality.ts";
-export { kernelOperator } from "./operators/kernelOperator.ts";
-// (end proximity/quality exports)
-// sessions, visits, dwell, counts, batch analysis, accuracy:
 export type { Session, SessionSensor } from "./kernels/Session.ts";
 export type { EventTimeReorderOptions, SignalOrder } from "./kernels/EventTimeReorder.ts";
 export { EventTimeReorder, canonicalSignalOrder, defaultEventTimeReorder } from "./kernels/EventTimeReorder.ts";
-export type { LocalDay, WindowUnit } from "./kernels/LocalCalendar.ts";
-export { LocalCalendar } from "./kernels/LocalCalendar.ts";
-export { assertTimeZone, localDayOf, localMidnight, zoneOffsetMinutes } from "./time/timeZone.ts";
-export { dateOfEpochDay, epochDayOfDate } from "./time/calendarDate.ts";
+export type { LocalDay, WindowUnit } from "./time/LocalCalendar.ts";
+export { LocalCalendar } from "./time/LocalCalendar.ts";
 export type {
   VisitKind,
   ClassifiedSession,
@@ -181,6 +183,7 @@ export type { SuggestRssiThresholdOptions, RssiThresholdSuggestion, RssiMode } f
 export { suggestRssiThreshold, PeakRssiHistogram, defaultSuggestRssiThreshold } from "./kernels/suggestRssiThreshold.ts";
 export type { DwellBuckets, DwellStats } from "./kernels/dwellStats.ts";
 export { dwellStats, dwellBucket, DWELL_BUCKETS } from "./kernels/dwellStats.ts";
+export { conversionRate } from "./kernels/conversionRate.ts";
 export type { SessionWindow, WindowAggregate } from "./kernels/SessionWindows.ts";
 export { SessionWindows } from "./kernels/SessionWindows.ts";
 export type { DwellMeterOptions, WindowDwell } from "./kernels/DwellMeter.ts";
@@ -197,19 +200,6 @@ export type {
   AccuracyScore,
 } from "./kernels/scoreAgainstTruth.ts";
 export { scoreAgainstTruth, defaultScoreAgainstTruth } from "./kernels/scoreAgainstTruth.ts";
-export type { DecodeSignalsOptions } from "./operators/decodeSignals.ts";
-export { decodeSignals } from "./operators/decodeSignals.ts";
-export type { SessionizeOptions } from "./operators/sessionize.ts";
-export { sessionize } from "./operators/sessionize.ts";
-export type { ClassifyVisitsOptions } from "./operators/classifyVisits.ts";
-export { classifyVisits } from "./operators/classifyVisits.ts";
-export type { MeasureDwellOptions } from "./operators/measureDwell.ts";
-export { measureDwell } from "./operators/measureDwell.ts";
-export type { CountVisitsOptions } from "./operators/countVisits.ts";
-export { countVisits } from "./operators/countVisits.ts";
-export type { AnalyzeOptions, ShopDaySummary, AnalyzeResult } from "./analyze.ts";
-export { analyze, Analyzer } from "./analyze.ts";
-// (end sessions/visits exports)
 
 // --- sales ----------------------------------------------------------------
 export type { SalesInputRow, RowRef, SalesColumn } from "./sales/SalesInputRow.ts";
@@ -217,22 +207,16 @@ export { SALES_COLUMNS } from "./sales/SalesInputRow.ts";
 export type { SalesSource } from "./sales/salesTextChunks.ts";
 export type { ReadSalesOptions } from "./sales/readSalesRows.ts";
 export { readSalesRows, readSales, defaultReadSalesOptions } from "./sales/readSalesRows.ts";
-export type { ReadCsvRowsOptions } from "./sales/readCsvRows.ts";
-export { readCsvRows } from "./sales/readCsvRows.ts";
-export type { ReadNdjsonRowsOptions } from "./sales/readNdjsonRows.ts";
-export { readNdjsonRows } from "./sales/readNdjsonRows.ts";
+export type { LineHandler } from "./text/LineSplitter.ts";
+export { LineSplitter } from "./text/LineSplitter.ts";
 export type { AggregateDailyOptions, ShopTimeZone, DailyTotal, DailySales, RejectedRow, RejectedDay } from "./sales/DailyAggregator.ts";
 export { DailyAggregator, defaultAggregateDailyOptions } from "./sales/DailyAggregator.ts";
 export { aggregateDaily } from "./sales/aggregateDaily.ts";
+export { netReceipts, receiptDelta } from "./sales/netReceipts.ts";
 export { parseMinorUnits, minorToMajor, formatMinorUnits } from "./sales/money.ts";
-export { parseSalesTimestamp } from "./sales/parseSalesTimestamp.ts";
-export { LocalDateResolver } from "./sales/LocalDateResolver.ts";
-export { matchBrand, foldBrandName } from "./client/matchBrand.ts";
 export type { SalesJournalEntry, SalesJournalData, SalesJournalStore } from "./sales/SalesJournal.ts";
-export { emptySalesJournal, parseSalesJournal } from "./sales/SalesJournal.ts";
 export { fileJournal } from "./sales/fileJournal.ts";
 export { memoryJournal } from "./sales/memoryJournal.ts";
-export { hashSalesRecord } from "./sales/hashSalesRecord.ts";
 export type {
   SalesDayStatus,
   SalesReportRow,
@@ -244,53 +228,3 @@ export type {
 export { uploadDailySales, defaultUploadDailySalesOptions } from "./sales/uploadDailySales.ts";
 export type { UploadSalesOptions } from "./sales/uploadSales.ts";
 export { uploadSales, readDailySales, defaultJournalPath } from "./sales/uploadSales.ts";
-export { SalesInputError, isSalesInputError } from "./errors/SalesInputError.ts";
-export { SalesJournalError, isSalesJournalError } from "./errors/SalesJournalError.ts";
-
-
-// --- simulator ------------------------------------------------------------
-export type { WorldOptions } from "./sim/createWorld.ts";
-export { createWorld, defaultWorldOptions } from "./sim/createWorld.ts";
-export type {
-  World,
-  SimBrand,
-  SimShop,
-  ShopLayout,
-  ShopSignals,
-  TruthVisit,
-  VisitKind as TruthVisitKind,
-  SimTransaction,
-  SurveySample,
-  PathLossModel as SimPathLossModel,
-} from "./sim/World.ts";
-export type { SimulatorOptions, FaultOptions, SimHandler, SimPart } from "./sim/createSimHandler.ts";
-export { createSimHandler, defaultSimulatorOptions } from "./sim/createSimHandler.ts";
-export type { StartSimulatorOptions, RunningSimulator } from "./sim/startSimulator.ts";
-export { startSimulator, defaultStartSimulatorOptions } from "./sim/startSimulator.ts";
-
-// --- report ---------------------------------------------------------------
-export { chartTheme } from "./report/chartTheme.ts";
-export type { ChartFrame, LegendItem } from "./report/renderPlot.ts";
-export { renderPlot } from "./report/renderPlot.ts";
-export { chartMimeBundle } from "./report/chartMimeBundle.ts";
-export type { HourlyRow, HourlyChartOptions } from "./report/hourlyChart.ts";
-export { hourlyChart, defaultHourlyChart } from "./report/hourlyChart.ts";
-export type { DwellBucketCount, DwellHistogramOptions } from "./report/dwellHistogram.ts";
-export { dwellHistogram, defaultDwellHistogram } from "./report/dwellHistogram.ts";
-export type { ZoneTimeRow, ProximityZonesChartOptions } from "./report/proximityZonesChart.ts";
-export { proximityZonesChart, defaultProximityZonesChart } from "./report/proximityZonesChart.ts";
-export type { ShareRow, RandomizedShareChartOptions } from "./report/randomizedShareChart.ts";
-export { randomizedShareChart, defaultRandomizedShareChart } from "./report/randomizedShareChart.ts";
-export type { RssiSample, PathLossCurve, RssiDistanceChartOptions } from "./report/rssiDistanceChart.ts";
-export { rssiDistanceChart, defaultRssiDistanceChart } from "./report/rssiDistanceChart.ts";
-export type { TimelinePoint, VisitTimelineChartOptions } from "./report/visitTimelineChart.ts";
-export { visitTimelineChart, defaultVisitTimelineChart } from "./report/visitTimelineChart.ts";
-export type { ConversionRow, ConversionChartOptions } from "./report/conversionChart.ts";
-export { conversionChart, defaultConversionChart } from "./report/conversionChart.ts";
-export type { AccuracyRow, AccuracyChartOptions } from "./report/accuracyChart.ts";
-export { accuracyChart, defaultAccuracyChart } from "./report/accuracyChart.ts";
-export type { TableColumn, TableHtmlOptions } from "./report/tableHtml.ts";
-export { tableHtml, escapeHtml } from "./report/tableHtml.ts";
-// HTML report (the demo's report.html):
-export type { HtmlReportInput, ReportShop, ReportShopAccuracy, ReportAccuracy } from "./report/htmlReport.ts";
-export { htmlReport, defaultHtmlReport } from "./report/htmlReport.ts";

@@ -15,14 +15,16 @@ const ALLOWED: Record<string, readonly string[]> = {
   errors: [],
   // Calendar dates and time zones: pure helpers the kernels, the sales path and the simulator share.
   time: [],
-  codec: ["contract", "errors"],
+  // Text in chunks → lines: the one line reader of the CLI, the sales path and the codec.
+  text: [],
+  codec: ["contract", "errors", "text"],
   kernels: ["codec", "contract", "errors", "time"],
   operators: ["kernels", "codec", "contract", "errors"],
   analyze: ["kernels", "codec", "contract", "errors"],
   client: ["contract", "errors"],
-  source: ["client", "codec", "contract", "errors"],
-  sales: ["client", "contract", "errors", "time"],
-  sim: ["contract", "codec", "errors", "time"],
+  source: ["client", "codec", "contract", "errors", "text"],
+  sales: ["client", "contract", "errors", "time", "text"],
+  sim: ["contract", "codec", "errors", "time", "text"],
   report: ["kernels", "codec", "contract", "errors"],
 };
 
@@ -30,6 +32,7 @@ const ALLOWED: Record<string, readonly string[]> = {
 const FORBIDDEN_PACKAGES: Record<string, RegExp> = {
   kernels: /^(rxjs|node:)/,
   time: /^(rxjs|node:)/,
+  text: /./,
   codec: /^(rxjs|node:(?!module))/,
   contract: /./,
   errors: /./,

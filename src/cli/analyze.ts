@@ -1,8 +1,10 @@
 import { createReadStream } from "node:fs";
-import { Analyzer, type AnalyzeOptions, type AnalyzeResult, type ShopDaySummary } from "../analyze.ts";
+import { Analyzer, type AnalyzeOptions, type AnalyzeResult } from "../analyze.ts";
 import type { Client } from "../client/Client.ts";
 import type { InvalidRecord } from "../codec/decodeSignal.ts";
+import { parseSignalLine } from "../codec/parseSignalLine.ts";
 import { assertTimeZone } from "../time/timeZone.ts";
+import { LineSplitter } from "../text/LineSplitter.ts";
 import { defaultVisitClassifier } from "../kernels/VisitClassifier.ts";
 import {
   EXIT_FAILED,
@@ -22,7 +24,7 @@ import {
 // Type only: the service path (client, source, rxjs) is imported when --shop is used, so
 // `--input` does not pay for loading it.
 import type { ClientDeps } from "./serviceClient.ts";
-import { sessionRecord } from "./sessionRecord.ts";
+import { analysisRecords } from "../analysisRecords.ts";
 
 const flags = {
   shop: { type: "string" },
@@ -150,7 +152,7 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
     return EXIT_FAILED;
   }
   const result = analyzer.finish();
-  if (format === "ndjson") writeNdjsonChunked(io.stdout, ndjsonRows(result));
+  if (format === "ndjson") writeNdjsonChunked(io.stdout, analysisRecords(result));
   else writeTables(io, result);
   return summarize(io, result, invalid);
 }
@@ -226,15 +228,14 @@ async function readInput(
 }
 
 /**
- * Splits text into lines as `readline` does with `crlfDelay: Infinity` (LF, CRLF and a lone CR
- * each end a line, also across chunks; a last line without an end still counts), skips blank
- * lines, parses each other line as JSON and feeds it to the analyzer. Lines are numbered from 1.
+ * Parses each non-blank line (with `parseSignalLine`: JSON.parse's values for the fields the
+ * decoder reads, without the rest of its object tree) and feeds it to the analyzer; the lines
+ * come from the one shared {@link LineSplitter} (LF, CRLF and lone CR, numbered from 1).
  */
 class LineReader {
   /** Lines that were not JSON. */
   bad = 0;
-  #rest = "";
-  #lineNo = 0;
+  readonly #splitter = new LineSplitter((text, lineNo) => this.#line(text, lineNo));
   readonly #analyzer: Analyzer;
   readonly #onInvalid: (invalid: InvalidRecord) => void;
   readonly #at: { line: number };
@@ -246,52 +247,20 @@ class LineReader {
   }
 
   chunk(chunk: string): void {
-    const text = this.#rest === "" ? chunk : this.#rest + chunk;
-    // Files with LF endings (the usual case) skip the per-line look for CRs.
-    const start = text.indexOf("\r") === -1 ? this.#lines(text, false) : this.#lines(text, true);
-    // A CR at the very end stays here: the next chunk may begin with its LF.
-    this.#rest = text.slice(start);
-  }
-
-  // Feeds every LF-ended line of `text`; returns where the unfinished last one starts. The loop
-  // has a method of its own so that the optimized code V8 enters mid-loop ends with a return:
-  // with a call after it, that code was thrown away at the end of every chunk.
-  #lines(text: string, crs: boolean): number {
-    let start = 0;
-    let nl = text.indexOf("\n");
-    while (nl !== -1) {
-      if (crs) this.#segment(text.slice(start, nl));
-      else this.#line(text.slice(start, nl));
-      start = nl + 1;
-      nl = text.indexOf("\n", start);
-    }
-    return start;
+    this.#splitter.push(chunk);
   }
 
   end(): void {
-    if (this.#rest !== "") this.#segment(this.#rest);
-    this.#rest = "";
+    this.#splitter.end();
   }
 
-  // Text between two LFs: one line, or several when lone CRs end lines inside it.
-  #segment(text: string): void {
-    if (text.indexOf("\r") === -1) {
-      this.#line(text);
-      return;
-    }
-    const parts = text.split("\r");
-    // A CR right before the LF (CRLF) ends the last line, not an empty one after it.
-    if (parts[parts.length - 1] === "") parts.pop();
-    for (const part of parts) this.#line(part);
-  }
-
-  #line(line: string): void {
-    const lineNo = ++this.#lineNo;
+  #line(line: string, lineNo: number): void {
     if (line.trim() === "") return;
     this.#at.line = lineNo;
     let record: unknown;
     try {
-      record = JSON.parse(line);
+      // JSON.parse's result for every field the decoder reads, without building the rest.
+      record = parseSignalLine(line);
     } catch {
       this.#onInvalid({ reason: "not-json", field: "", message: "not JSON", record: line });
       return;
@@ -358,42 +327,6 @@ async function readService(
   }
 }
 
-function* ndjsonRows(result: AnalyzeResult): Iterable<unknown> {
-  for (const s of result.sessions) yield sessionRecord(s);
-  for (const d of result.days) yield summaryRow(d);
-  if (result.quality !== undefined) {
-    const { type: _type, ...quality } = result.quality;
-    yield { type: "quality", ...quality, lateSessions: result.lateSessions };
-  }
-}
-
-function summaryRow(d: ShopDaySummary): Record<string, unknown> {
-  return {
-    type: "summary",
-    shopId: d.shopId,
-    date: d.label,
-    visitors: d.visitors,
-    visits: d.visits,
-    passersBy: d.passersBy,
-    uniqueDevices: d.uniqueDevices,
-    captureRate: d.captureRate,
-    newVisitors: d.newVisitors,
-    repeatVisitors: d.repeatVisitors,
-    staff: d.staff,
-    stationary: d.stationary,
-    dwell: {
-      count: d.dwell.count,
-      meanMs: roundOrNull(d.dwell.meanMs),
-      medianMs: roundOrNull(d.dwell.medianMs),
-      p90Ms: roundOrNull(d.dwell.p90Ms),
-      buckets: d.dwell.buckets,
-    },
-    universal: d.universal,
-    randomized: d.randomized,
-    visitorRssi: d.visitorRssi,
-  };
-}
-
 function writeTables(io: CliIo, result: AnalyzeResult): void {
   if (result.days.length === 0) {
     io.stdout.write("no sessions\n");
@@ -440,6 +373,3 @@ function summarize(io: CliIo, result: AnalyzeResult, invalid: number): number {
   return EXIT_FAILED;
 }
 
-function roundOrNull(x: number): number | null {
-  return Number.isFinite(x) ? Math.round(x) : null;
-}

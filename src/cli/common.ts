@@ -3,6 +3,7 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { WorldOptions } from "../sim/createWorld.ts";
 import { epochDayOfDate } from "../time/calendarDate.ts";
 import { localMidnight } from "../time/timeZone.ts";
+import { parseISO } from "date-fns";
 
 /**
  * Exit status: all done (DESIGN.md).
@@ -30,7 +31,7 @@ export const EXIT_USAGE = 2;
  * A command-line mistake: printed as one line, exit status 2.
  *
  * @example
- * throw new UsageError("--shop is required");
+ * throw new UsageError("--shop is required"); // UsageError
  */
 export class UsageError extends Error {
   override name = "UsageError";
@@ -226,7 +227,8 @@ export function timeFlag(name: string, value: string | undefined, bareDateZone: 
     const day = epochDayOfDate(value);
     if (day !== undefined) ms = localMidnight(day, bareDateZone);
   } else if (ISO_DATE_TIME.test(value)) {
-    ms = Date.parse(value);
+    // date-fns rejects impossible dates (2026-02-30T10:00Z) that Date.parse would roll over.
+    ms = parseISO(value).getTime();
   }
   if (!Number.isFinite(ms) || ms < 0) {
     throw new UsageError(`${name} must be an ISO date or date-time, e.g. 2026-11-20T09:00:00+09:00; got ${JSON.stringify(value)}`);

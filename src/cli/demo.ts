@@ -1,12 +1,15 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { TZDate } from "@date-fns/tz";
+import { format, set } from "date-fns";
 import { Observable } from "rxjs";
 import type { Client } from "../client/Client.ts";
 import { createClient } from "../client/createClient.ts";
 import { scoreAgainstTruth, type AccuracyScore } from "../kernels/scoreAgainstTruth.ts";
 import { zoneTimeBySensor } from "../kernels/ZoneOccupancy.ts";
 import { htmlReport } from "../report/htmlReport.ts";
+import { receiptDelta } from "../sales/netReceipts.ts";
 import { defaultJournalPath, uploadSales } from "../sales/uploadSales.ts";
 import type { SalesReport } from "../sales/uploadDailySales.ts";
 import { createWorld, defaultWorldOptions, type WorldOptions } from "../sim/createWorld.ts";
@@ -18,8 +21,6 @@ import { TerminalDashboard, plainLine, type DashboardFrame } from "./demoDashboa
 import { int, moneyFormat } from "./demoFormat.ts";
 import { ShopLive, runShopPipeline, type ShopPipelineResult } from "./demoPipeline.ts";
 import { dailyCsv, reportInput, sessionLines, summaryText, type DemoRun, type DemoSales, type DemoShopResult } from "./demoResults.ts";
-
-const H = 3_600_000;
 
 /**
  * Settings of `footfall demo`, from its flags.
@@ -140,7 +141,7 @@ export function parseDemoFlags(argv: readonly string[]): DemoOptions {
  * `footfall demo`: the live demo (what `npm start` runs).
  *
  * @example
- * const status = await command.run(["--shops", "2", "--out", "/tmp/day"], io);
+ * const status = await command.run(["--shops", "2", "--out", "day-report"], io);
  */
 export const command: Command = {
   summary: "live demo: a simulated day of shops, watched, uploaded, scored and reported (npm start)",
@@ -152,7 +153,7 @@ export const command: Command = {
  * Runs the demo with the given options; resolves to the exit status.
  *
  * @example
- * const status = await runDemo({ ...defaultDemoOptions, shops: 1, speed: 20_000, out: "/tmp/demo" }, io);
+ * const status = await runDemo({ ...defaultDemoOptions, shops: 1, speed: 20_000, out: "demo-report" }, io);
  */
 export async function runDemo(o: DemoOptions, io: CliIo): Promise<number> {
   const started = performance.now();
@@ -179,8 +180,8 @@ export async function runDemo(o: DemoOptions, io: CliIo): Promise<number> {
   const day = demoTimeline({
     dayStartMs: world.startMs,
     dayEndMs: world.endMs,
-    openMs: world.startMs + o.hours[0] * H,
-    closeMs: world.startMs + o.hours[1] * H,
+    openMs: localTimeOfDay(world.startMs, o.hours[0], timeZone),
+    closeMs: localTimeOfDay(world.startMs, o.hours[1], timeZone),
     speed: o.speed,
   });
 
@@ -270,7 +271,7 @@ async function watchDay(c: DayContext): Promise<number> {
     else {
       // Plain mode: one line per simulated hour (the latest, if several passed at once), and
       // one every 5 s while reading catches up after the clock has stopped moving.
-      const hour = Math.floor((Math.min(now, day.endMs) - world.startMs) / H);
+      const hour = new TZDate(Math.min(now, day.endMs), timeZone).getHours();
       const real = performance.now();
       if (hour !== lastHour || real - lastLine >= 5_000) {
         lastHour = hour;
@@ -439,8 +440,8 @@ class SalesRun {
     let quantity = 0;
     for (const l of this.#lines) {
       if (l.shop !== shop.id || l.ms > limit) continue;
-      // A refund line cancels a receipt.
-      const sign = l.amount < 0 ? -1 : 1;
+      // The library's refund rule (as in notebook 03): a refund line cancels a receipt.
+      const sign = receiptDelta(l.amount);
       receipts += sign;
       byHour[l.hour]! += sign;
       amount += l.amount;
@@ -463,17 +464,24 @@ class SalesRun {
   }
 }
 
+// Calendar work in the shop's zone goes through date-fns; none of it runs per record.
 function clockFormat(timeZone: string): (ms: number) => string {
-  const f = new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
-  return (ms) => f.format(ms);
+  return (ms) => format(new TZDate(ms, timeZone), "HH:mm");
 }
 
 function localDate(ms: number, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(ms);
+  return format(new TZDate(ms, timeZone), "yyyy-MM-dd");
 }
 
 function weekday(ms: number, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-GB", { timeZone, weekday: "short" }).format(ms);
+  return format(new TZDate(ms, timeZone), "EEE");
+}
+
+// The instant of a local wall-clock time (hours, fractions allowed: 9.5 = 09:30; 24 = the next
+// midnight) on the day starting at `dayStartMs`: wall-clock, so right on a DST day too.
+function localTimeOfDay(dayStartMs: number, hours: number, timeZone: string): number {
+  const minutes = Math.round(hours * 60);
+  return set(new TZDate(dayStartMs, timeZone), { hours: Math.floor(minutes / 60), minutes: minutes % 60, seconds: 0, milliseconds: 0 }).getTime();
 }
 
 function hoursText(h: number): string {

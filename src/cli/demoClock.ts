@@ -61,6 +61,7 @@ export interface DemoTimeline {
  * @example
  * const day = demoTimeline({ dayStartMs, dayEndMs, openMs, closeMs, speed: 900 });
  * const sim = await startSimulator({ world, speed: 1, liveStart: day.startMs, clock: () => day.simAt(performance.now() - t0) });
+ * await sim.close();
  */
 export function demoTimeline(options: DemoTimelineOptions): DemoTimeline {
   const { dayStartMs, dayEndMs, openMs, closeMs } = options;

@@ -1,4 +1,5 @@
 import { median } from "simple-statistics";
+import { conversionRate } from "../kernels/conversionRate.ts";
 import { DWELL_BUCKETS } from "../kernels/dwellStats.ts";
 import type { WindowDwell } from "../kernels/DwellMeter.ts";
 import type { AccuracyScore } from "../kernels/scoreAgainstTruth.ts";
@@ -129,7 +130,7 @@ export function summaryText(results: readonly DemoShopResult[], overall: Accurac
     minutes(medianMs),
     sales === undefined ? "–" : int(sales.receipts),
     sales === undefined ? "–" : money.format(sales.amount),
-    sales === undefined ? "–" : pct(c.visitors > 0 ? sales.receipts / c.visitors : Number.NaN),
+    sales === undefined ? "–" : rateText(conversionRate(sales.receipts, c.visitors)),
     sales === undefined || c.visitors === 0 ? "–" : money.format(sales.amount / c.visitors),
   ];
   const rows = results.map((r) =>
@@ -226,6 +227,7 @@ const CSV_COLUMNS = [
  * `daily.csv`: one row per shop-day (RFC 4180, header row, `.` decimals, empty = unknown).
  *
  * @example
+ * import { writeFile } from "node:fs/promises";
  * await writeFile("daily.csv", dailyCsv(results));
  */
 export function dailyCsv(results: readonly DemoShopResult[]): string {
@@ -263,7 +265,8 @@ export function dailyCsv(results: readonly DemoShopResult[]): string {
       currency: s?.currency ?? "",
       quantity: s === undefined ? "" : String(s.quantity),
       sales_status: s?.status ?? "",
-      conversion: s === undefined || visitors === 0 ? "" : num(s.receipts / visitors, 4),
+      // An empty cell is "not available": no visitors, or no sales.
+      conversion: s === undefined ? "" : num(conversionRate(s.receipts, visitors), 4),
       amount_per_visitor: s === undefined || visitors === 0 ? "" : num(s.amount / visitors, 2),
       signals: String(r.signals),
       truth_visitors: truthVisitors === undefined ? "" : String(truthVisitors),
@@ -298,6 +301,7 @@ export function* sessionLines(results: readonly DemoShopResult[]): Generator<str
  * The HTML report's input from the demo's results.
  *
  * @example
+ * import { writeFile } from "node:fs/promises";
  * await writeFile("report.html", htmlReport(reportInput(results, overall, run)));
  */
 export function reportInput(results: readonly DemoShopResult[], overall: AccuracyScore | undefined, run: DemoRun): HtmlReportInput {
@@ -364,4 +368,9 @@ export function reportInput(results: readonly DemoShopResult[], overall: Accurac
       { label: "source", value: "footfall demo on the built-in simulator" },
     ],
   };
+}
+
+// No visitors: conversion is not available (conversionRate's rule), not "0 %" or "–" (no sales).
+function rateText(rate: number | undefined): string {
+  return rate === undefined ? "n/a" : pct(rate);
 }

@@ -12,6 +12,8 @@ const commands: Record<string, () => Promise<{ command: Command }>> = {
   signals: () => import("./signals.ts"),
   analyze: () => import("./analyze.ts"),
   sales: () => import("./sales.ts"),
+  worker: () => import("./worker.ts"),
+  fleet: () => import("./fleet.ts"),
 };
 
 const usage = `usage: footfall <command> [flags]
@@ -24,6 +26,8 @@ commands:
   signals   backfill or tail a shop's signal records
   analyze   sessions, visits, dwell and proximity from signals
   sales     upload daily sales totals
+  worker    run fleet jobs (many shops on many machines) until stopped
+  fleet     enqueue shop-days and live tails, status, stored results
 
 Connection settings: --base-url/FOOTFALL_BASE_URL, --signal-url/FOOTFALL_SIGNAL_URL,
 --email/FOOTFALL_EMAIL, --token/FOOTFALL_TOKEN. Every command has --help.

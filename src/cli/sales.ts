@@ -110,11 +110,22 @@ export function salesCommand(deps: ClientDeps = defaultClientDeps): Command {
       });
 
       let report: SalesReport;
+      // Input problems known before any request; the final report leaves these out.
+      const reported = new Set<string>();
       try {
         report = await uploadSales(client, files, {
           ...options,
           journalScope: settings.baseUrl.replace(/\/+$/, ""),
           signal: io.signal,
+          // Every bad row and day goes out before the network is touched, so an unreachable
+          // service cannot hide them.
+          onValidated: (sales) => {
+            for (const r of sales.rejectedRows) io.stderr.write(`footfall sales: ${where([r])}: rejected row: ${oneLine(r.reason)}\n`);
+            for (const d of sales.rejectedDays) {
+              reported.add(dayKey(d));
+              io.stderr.write(`footfall sales: ${where(d.rows)}: rejected ${d.brand} / ${d.externalKey} ${d.date}: ${oneLine(d.reason)}\n`);
+            }
+          },
           onProgress: (p) => {
             if (io.stderr.isTTY !== true) return;
             if (bar === undefined) {
@@ -132,7 +143,7 @@ export function salesCommand(deps: ClientDeps = defaultClientDeps): Command {
       }
       bar?.stop();
 
-      writeDiagnostics(report, io);
+      writeDiagnostics(report, io, reported);
       const rows = report.days.map(outputRow);
       if (format === "ndjson") writeNdjson(io.stdout, rows);
       else io.stdout.write(formatTable(tableRows(rows), ["status", "brand", "external_key", "shop_id", "date", "amount", "currency", "quantity", "reason"]));
@@ -228,13 +239,19 @@ function tableRows(rows: readonly OutputRow[]): Record<string, unknown>[] {
   return rows.map((r, i) => ({ ...r, currency: r.amount_currency ?? "", amount: amounts[i]!.padStart(width), reason: r.reason ?? r.note ?? "" }));
 }
 
-function writeDiagnostics(report: SalesReport, io: CliIo): void {
-  for (const r of report.rejectedRows) io.stderr.write(`footfall sales: ${where([r])}: rejected row: ${oneLine(r.reason)}\n`);
+// What the service run added: days rejected or failed at resolution or upload (the input's own
+// problems were written before it started), and the journal.
+function writeDiagnostics(report: SalesReport, io: CliIo, reported: ReadonlySet<string>): void {
   for (const d of report.days) {
     if (d.status !== "rejected" && d.status !== "failed") continue;
+    if (d.shopId === undefined && reported.has(dayKey(d))) continue;
     io.stderr.write(`footfall sales: ${where(d.rows)}: ${d.status} ${d.brand} / ${d.externalKey} ${d.date}: ${oneLine(d.reason ?? "")}\n`);
   }
   if (report.journalError !== undefined) io.stderr.write(`footfall sales: journal not written: ${oneLine(report.journalError)}\n`);
+}
+
+function dayKey(d: { readonly brand: string; readonly externalKey: string; readonly date: string }): string {
+  return `${d.brand}\u0001${d.externalKey}\u0001${d.date}`;
 }
 
 // "a.csv:3,7,9" (at most 10 lines per file shown, so a busy day stays one readable line).

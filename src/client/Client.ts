@@ -35,7 +35,7 @@ export interface SignalsPageRequest extends CallOptions {
  *
  * @example
  * const brands = await client.listBrands();
- * const shop = await client.getShopByExternalKey(brands[0]!, "GN-001");
+ * const shop = await client.getShopByExternalKey(brands[0]!, "MORI-GN-01");
  */
 export interface Client {
   /** `GET {base_url}/api/v1/brands`. */

@@ -188,10 +188,14 @@ const utf8 = new TextDecoder();
  *
  * @example
  * import { createClient } from "footfall";
- * const client = createClient({ baseUrl: "http://127.0.0.1:8080", signalUrl: "http://127.0.0.1:8080", email: "demo@example.com", token: "demo-token" });
+ * import { startSimulator } from "footfall/sim";
+ * const sim = await startSimulator({ port: 0 }); // or your service's URLs and credentials
+ * const client = createClient({ baseUrl: sim.baseUrl, signalUrl: sim.signalUrl, email: sim.email, token: sim.token });
  * const brand = await client.findBrand("Cafe Mori");
- * const shop = await client.getShopByExternalKey(brand, "GN-001");
+ * const shop = await client.getShopByExternalKey(brand, "MORI-GN-01");
  * const page = await client.getSignalsPage(shop.id, { limit: 200 });
+ * page.signals.length; // 200
+ * await sim.close();
  */
 export function createClient(options: ClientOptions): Client {
   return new FootfallClient(options);

@@ -9,7 +9,7 @@ export const SIGNALS_LIMIT_DEFAULT = 20;
  * Largest `limit` the service accepts for the signals list (records per page).
  *
  * @example
- * Math.min(requested, SIGNALS_LIMIT_MAX); // never ask for more than 200
+ * Math.min(500, SIGNALS_LIMIT_MAX); // 200 (never ask for more)
  */
 export const SIGNALS_LIMIT_MAX = 200;
 

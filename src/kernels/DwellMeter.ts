@@ -1,6 +1,6 @@
 import { dwellStats, type DwellStats } from "./dwellStats.ts";
 import { assertTimeZone } from "../time/timeZone.ts";
-import type { WindowUnit } from "./LocalCalendar.ts";
+import type { WindowUnit } from "../time/LocalCalendar.ts";
 import { checkSink, type Kernel, type Sink } from "./Sink.ts";
 import { SessionWindows, type SessionWindow } from "./SessionWindows.ts";
 import type { ClassifiedSession, VisitKind } from "./VisitClassifier.ts";

@@ -1,4 +1,4 @@
-import { LocalCalendar, type WindowUnit } from "./LocalCalendar.ts";
+import { LocalCalendar, type WindowUnit } from "../time/LocalCalendar.ts";
 import { checkSink, type Kernel, type Sink } from "./Sink.ts";
 import type { ClassifiedSession } from "./VisitClassifier.ts";
 

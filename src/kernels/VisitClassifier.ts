@@ -1,6 +1,6 @@
 import { checkNumberOption } from "./checkNumberOption.ts";
 import { assertTimeZone } from "../time/timeZone.ts";
-import { LocalCalendar, type LocalDay } from "./LocalCalendar.ts";
+import { LocalCalendar, type LocalDay } from "../time/LocalCalendar.ts";
 import type { Session } from "./Session.ts";
 import { checkSink, type Kernel, type Sink } from "./Sink.ts";
 import { PeakRssiHistogram } from "./suggestRssiThreshold.ts";

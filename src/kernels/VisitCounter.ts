@@ -1,5 +1,5 @@
 import { assertTimeZone } from "../time/timeZone.ts";
-import type { WindowUnit } from "./LocalCalendar.ts";
+import type { WindowUnit } from "../time/LocalCalendar.ts";
 import { MemoryVisitHistory, type VisitHistoryStore } from "./MemoryVisitHistory.ts";
 import { checkSink, type Kernel, type Sink } from "./Sink.ts";
 import { SessionWindows, type SessionWindow } from "./SessionWindows.ts";

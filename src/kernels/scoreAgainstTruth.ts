@@ -1,5 +1,5 @@
 import { median } from "simple-statistics";
-import { LocalCalendar } from "./LocalCalendar.ts";
+import { LocalCalendar } from "../time/LocalCalendar.ts";
 import type { ClassifiedSession, VisitKind } from "./VisitClassifier.ts";
 
 /**

@@ -6,7 +6,7 @@
  * or any kernel's display function.
  *
  * @example
- * import { chartMimeBundle, dwellHistogram } from "footfall";
+ * import { chartMimeBundle, dwellHistogram } from "footfall/report";
  * const bundle = chartMimeBundle(dwellHistogram([3, 12, 45]));
  * Object.keys(bundle); // ["image/svg+xml", "text/html"]
  * // in a Deno notebook: await Deno.jupyter.display(bundle, { raw: true });

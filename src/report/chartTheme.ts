@@ -4,7 +4,7 @@
  * colour blindness (blue/orange/grey carry the main series) and to print on white.
  *
  * @example
- * import { chartTheme } from "footfall";
+ * import { chartTheme } from "footfall/report";
  * chartTheme.color.visitors; // "#2f6fdf"
  */
 export const chartTheme = Object.freeze({

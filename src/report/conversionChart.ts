@@ -1,4 +1,5 @@
 import * as Plot from "@observablehq/plot";
+import { conversionRate } from "../kernels/conversionRate.ts";
 import { chartTheme } from "./chartTheme.ts";
 import { checkRows } from "./checkRows.ts";
 import { renderPlot } from "./renderPlot.ts";
@@ -57,7 +58,8 @@ export const defaultConversionChart = Object.freeze({ title: "Conversion per sho
  * Horizontal bars of conversion (receipts ÷ visitors, in %) per shop and day, each labelled with
  * the counts behind it and, when amounts are given, the amount per visitor on a second line:
  * what the footfall was worth. The x axis reaches far enough that every label fits inside the
- * picture; long shop names wrap. Days with no visitors show no bar. Returns a standalone SVG string.
+ * picture; long shop names wrap. Conversion is {@link conversionRate}'s: a day with no visitors
+ * has none (not 0 %), so it shows no bar and the label "n/a". Returns a standalone SVG string.
  *
  * @example
  * conversionChart([
@@ -78,16 +80,21 @@ export function conversionChart(rows: readonly ConversionRow[], options: Convers
   const width = chartTheme.width;
   // Long shop names wrap onto more lines instead of running off the left edge.
   const wrapKey = (key: string): string => wrapText(key, width * 0.35 - 20);
-  const data = rows.map((r) => ({
-    key: wrapKey(oneDay ? r.shop : `${r.shop} · ${r.date}`),
-    conversion: r.visitors > 0 ? r.receipts / r.visitors : 0,
-    // The amount goes on a second line: one long line is what ran past the right edge.
-    label:
-      r.visitors > 0
-        ? `${((100 * r.receipts) / r.visitors).toFixed(1)} %  (${r.receipts} / ${r.visitors})` +
-          (r.amount === undefined ? "" : `\n${money.format(r.amount / r.visitors)} per visitor`)
-        : `no visitors  (${r.receipts} receipts)`,
-  }));
+  const data = rows.map((r) => {
+    const rate = conversionRate(r.receipts, r.visitors);
+    return {
+      key: wrapKey(oneDay ? r.shop : `${r.shop} · ${r.date}`),
+      // Not available → no bar (filtered out below), while the label still sits at 0.
+      conversion: rate,
+      at: rate ?? 0,
+      // The amount goes on a second line: one long line is what ran past the right edge.
+      label:
+        rate !== undefined
+          ? `${(100 * rate).toFixed(1)} %  (${r.receipts} / ${r.visitors})` +
+            (r.amount === undefined ? "" : `\n${money.format(r.amount / r.visitors)} per visitor`)
+          : `n/a: no visitors  (${r.receipts} receipts)`,
+    };
+  });
   const keys = [...new Set(data.map((d) => d.key))];
   const lines = Math.max(1, ...data.map((d) => d.key.split("\n").length), ...data.map((d) => d.label.split("\n").length));
   const marginLeft = Math.max(60, Math.ceil(20 + Math.max(0, ...keys.map((k) => linesWidth(k)))));
@@ -99,7 +106,7 @@ export function conversionChart(rows: readonly ConversionRow[], options: Convers
   let max = 0.05;
   for (const d of data) {
     const free = Math.max(room * 0.1, room - LABEL_GAP - linesWidth(d.label));
-    max = Math.max(max, (d.conversion * plotWidth) / free);
+    max = Math.max(max, (d.at * plotWidth) / free);
   }
   return renderPlot(
     {
@@ -116,8 +123,11 @@ export function conversionChart(rows: readonly ConversionRow[], options: Convers
       x: { domain: [0, max], label: "conversion (%)", grid: true, tickFormat: (v: number) => `${Math.round(v * 100)}` },
       y: { domain: keys, label: null, tickSize: 0, padding: 0.2 },
       marks: [
-        Plot.barX(data, { y: "key", x: "conversion", fill: chartTheme.color.sales }),
-        Plot.text(data, { y: "key", x: "conversion", text: "label", textAnchor: "start", dx: LABEL_GAP, fill: chartTheme.ink, ...chartTheme.halo }),
+        Plot.barX(
+          data.filter((d) => d.conversion !== undefined),
+          { y: "key", x: "conversion", fill: chartTheme.color.sales },
+        ),
+        Plot.text(data, { y: "key", x: "at", text: "label", textAnchor: "start", dx: LABEL_GAP, fill: chartTheme.ink, ...chartTheme.halo }),
         Plot.ruleX([0], { stroke: chartTheme.ink }),
       ],
     },

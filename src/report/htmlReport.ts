@@ -1,3 +1,4 @@
+import { conversionRate } from "../kernels/conversionRate.ts";
 import { accuracyChart, type AccuracyRow } from "./accuracyChart.ts";
 import { chartTheme } from "./chartTheme.ts";
 import { conversionChart, type ConversionRow } from "./conversionChart.ts";
@@ -276,7 +277,7 @@ function kpiTiles(t: Totals, accuracy: ReportAccuracy | undefined, money: Intl.N
     tile("Typical dwell", minutes(t.medianDwellMs), "median visit"),
   ];
   if (t.hasSales) {
-    tiles.push(tile("Conversion", pct(t.visitors > 0 ? t.receipts / t.visitors : Number.NaN), `${int(t.receipts)} receipts`));
+    tiles.push(tile("Conversion", rateText(conversionRate(t.receipts, t.visitors)), `${int(t.receipts)} receipts`));
     tiles.push(tile("Sales", compact(money, t.amount), t.visitors > 0 ? `${money.format(t.amount / t.visitors)} per visitor` : "no visitors"));
   }
   if (accuracy !== undefined) {
@@ -359,7 +360,7 @@ function shopTable(shops: readonly ReportShop[], money: Intl.NumberFormat, hasSa
       ...(hasSales
         ? [
             int(s.receipts ?? 0),
-            pct(s.visitors > 0 ? (s.receipts ?? 0) / s.visitors : Number.NaN),
+            rateText(conversionRate(s.receipts ?? 0, s.visitors)),
             money.format(s.amount ?? 0),
             s.visitors > 0 ? money.format((s.amount ?? 0) / s.visitors) : "–",
           ]
@@ -424,6 +425,8 @@ function compact(money: Intl.NumberFormat, amount: number): string {
 
 const int = (n: number): string => (Number.isFinite(n) ? Math.round(n).toLocaleString("en") : "–");
 const pct = (x: number, digits = 1): string => (Number.isFinite(x) ? `${(100 * x).toFixed(digits)} %` : "–");
+// No visitors: conversion is not available (conversionRate's rule), shown as "n/a".
+const rateText = (rate: number | undefined): string => (rate === undefined ? "n/a" : pct(rate));
 const minutes = (ms: number): string => (Number.isFinite(ms) ? `${(ms / 60_000).toFixed(1)} min` : "–");
 const seconds = (ms: number): string => (Number.isFinite(ms) ? `${Math.round(ms / 1000)} s` : "–");
 const round1 = (x: number): number => Math.round(x * 10) / 10;

@@ -1,7 +1,7 @@
 import { CURRENCY_MINOR_DIGITS } from "../contract/currencies.ts";
 import { epochDayOfDate } from "../time/calendarDate.ts";
 import { assertTimeZone } from "../time/timeZone.ts";
-import { LocalDateResolver } from "./LocalDateResolver.ts";
+import { LocalCalendar } from "../time/LocalCalendar.ts";
 import { formatMinorUnits, minorToMajor, parseMinorUnits } from "./money.ts";
 import { foldBrandName } from "../client/matchBrand.ts";
 import { parseSalesTimestamp } from "./parseSalesTimestamp.ts";
@@ -167,7 +167,8 @@ export class DailyAggregator {
   readonly #currency: string;
   readonly #tz: string | ShopTimeZone;
   readonly #sum: boolean;
-  readonly #resolvers = new Map<string, LocalDateResolver>();
+  // One calendar per zone: the same day cache the kernels use, which also suits unsorted files.
+  readonly #calendars = new Map<string, LocalCalendar>();
   readonly #groups = new Map<string, Group>();
   readonly #rejectedRows: RejectedRow[] = [];
   readonly #missing = new Map<string, RowRef[]>();
@@ -231,7 +232,7 @@ export class DailyAggregator {
       } else if (typeof parsed === "string") {
         date = parsed;
       } else if (brand !== undefined && externalKey !== undefined) {
-        date = this.#resolver(brand, externalKey).dateOf(parsed);
+        date = this.#calendar(brand, externalKey).dateOf(parsed);
       }
     } else {
       (reasons ??= []).push("date (daily total) or timestamp (transaction) is missing");
@@ -325,14 +326,14 @@ export class DailyAggregator {
     return { days, rejectedDays, rejectedRows: this.#rejectedRows.slice() };
   }
 
-  #resolver(brand: string, externalKey: string): LocalDateResolver {
+  #calendar(brand: string, externalKey: string): LocalCalendar {
     const zone = typeof this.#tz === "string" ? this.#tz : this.#tz(brand, externalKey);
-    let resolver = this.#resolvers.get(zone);
-    if (resolver === undefined) {
-      resolver = new LocalDateResolver(zone);
-      this.#resolvers.set(zone, resolver);
+    let calendar = this.#calendars.get(zone);
+    if (calendar === undefined) {
+      calendar = new LocalCalendar(zone);
+      this.#calendars.set(zone, calendar);
     }
-    return resolver;
+    return calendar;
   }
 }
 

@@ -1,3 +1,4 @@
+import { LineSplitter } from "../text/LineSplitter.ts";
 import type { SalesInputRow } from "./SalesInputRow.ts";
 
 /**
@@ -23,8 +24,9 @@ export const defaultReadNdjsonRowsOptions = { source: "input" } as const;
  * Streams the rows of a sales NDJSON file: one JSON object per line, keys named like the CSV
  * columns (`external_key`, `amount`, `quantity`, `brand`, `currency`, `date` or `timestamp`);
  * other keys are ignored. Blank lines are skipped; a line that is not a JSON object is
- * yielded with `invalid` set, so it is reported and the other lines go on. A leading BOM and
- * CRLF line ends are accepted.
+ * yielded with `invalid` set, so it is reported and the other lines go on. Lines are split by
+ * the shared `LineSplitter` (LF, CRLF and lone CR end a line; a leading BOM is dropped), so
+ * line numbers match what `footfall analyze` and an editor show.
  *
  * @example
  * async function* chunks() { yield '{"external_key":"GN-001","date":"2026-11-20","amount":5000,"quantity":1}\n'; }
@@ -32,23 +34,22 @@ export const defaultReadNdjsonRowsOptions = { source: "input" } as const;
  */
 export async function* readNdjsonRows(chunks: AsyncIterable<string>, options: ReadNdjsonRowsOptions = {}): AsyncGenerator<SalesInputRow> {
   const source = options.source ?? defaultReadNdjsonRowsOptions.source;
-  let buffer = "";
-  let line = 0;
+  // The rows a chunk completes are collected, then yielded: the shared splitter is synchronous.
+  let rows: SalesInputRow[] = [];
+  const splitter = new LineSplitter((text, line) => {
+    const row = rowOf(text, line, source);
+    if (row !== undefined) rows.push(row);
+  });
   for await (const chunk of chunks) {
-    buffer = line === 0 && buffer === "" && chunk.charCodeAt(0) === 0xfeff ? chunk.slice(1) : buffer + chunk;
-    let start = 0;
-    for (let end = buffer.indexOf("\n", start); end !== -1; end = buffer.indexOf("\n", start)) {
-      line++;
-      const row = rowOf(buffer.slice(start, end), line, source);
-      start = end + 1;
-      if (row !== undefined) yield row;
+    splitter.push(chunk);
+    if (rows.length > 0) {
+      const done = rows;
+      rows = [];
+      yield* done;
     }
-    buffer = buffer.slice(start);
   }
-  if (buffer !== "") {
-    const row = rowOf(buffer, line + 1, source);
-    if (row !== undefined) yield row;
-  }
+  splitter.end();
+  yield* rows;
 }
 
 function rowOf(text: string, line: number, source: string): SalesInputRow | undefined {

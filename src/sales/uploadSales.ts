@@ -23,6 +23,13 @@ export interface UploadSalesOptions
    * @default beside the first file input: `<input>.journal.json` (none for in-memory inputs)
    */
   readonly journal?: string | SalesJournalStore | false;
+  /**
+   * Called once every input has been read, validated and aggregated, before the first request:
+   * the place to report bad rows and days (with their lines), so they are known even when the
+   * service then cannot be reached and the call rejects.
+   * @default undefined
+   */
+  readonly onValidated?: (sales: DailySales) => void;
 }
 
 /**
@@ -56,7 +63,8 @@ export async function readDailySales(sources: SalesSource | readonly SalesSource
 /**
  * The whole job in one call: read the files, aggregate to daily totals, validate, resolve
  * brands and shops, upload one record per shop-day with a journal, and report. This is what
- * `footfall sales upload` runs.
+ * `footfall sales upload` runs. Validation never waits for the network: the whole input is read
+ * and checked first (`onValidated` sees the result), and only then is the service asked anything.
  *
  * @example
  * const report = await uploadSales(client, "sales.csv", { brand: "Cafe Mori" });
@@ -65,7 +73,9 @@ export async function readDailySales(sources: SalesSource | readonly SalesSource
 export async function uploadSales(client: Client, sources: SalesSource | readonly SalesSource[], options: UploadSalesOptions = {}): Promise<SalesReport> {
   const list = Array.isArray(sources) ? (sources as readonly SalesSource[]) : [sources as SalesSource];
   if (list.length === 0) throw new TypeError("uploadSales needs at least one source");
+  if (options.onValidated !== undefined && typeof options.onValidated !== "function") throw new TypeError("onValidated must be a function");
   const sales = await readDailySales(list, options);
+  options.onValidated?.(sales);
   const firstPath = salesSourcePath(list[0]!);
   const journal = options.journal === undefined ? (firstPath === undefined ? undefined : defaultJournalPath(firstPath)) : options.journal;
   const upload: UploadDailySalesOptions = {

@@ -5,7 +5,7 @@ import type { SchedulerLike } from "rxjs";
  * aborts, cancelling the scheduled action (so no timer outlives an unsubscription).
  *
  * @example
- * await waitFor(5_000, asyncScheduler, controller.signal);
+ * await waitFor(250, asyncScheduler, controller.signal); // 250 ms later, or rejects when controller aborts
  */
 export function waitFor(ms: number, scheduler: SchedulerLike, signal: AbortSignal): Promise<void> {
   return new Promise<void>((resolve, reject) => {

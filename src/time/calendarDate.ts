@@ -1,8 +1,15 @@
+import { tz } from "@date-fns/tz";
+import { isValid, parse } from "date-fns";
+
 /**
  * Calendar dates as the service writes them (`YYYY-MM-DD`, e.g. a sales record's `date`) and
- * as day numbers since 1970-01-01 (day 0, like epoch days): proleptic-Gregorian arithmetic on
- * plain numbers (Howard Hinnant's days_from_civil / civil_from_days), so hot paths need no
- * `Date` per row. One copy for the kernels, the sales path and the simulator.
+ * as day numbers since 1970-01-01 (day 0, like epoch days).
+ *
+ * Reading a date once (flags, daily-total rows, a POST's `date`) goes through date-fns
+ * ({@link epochDayOfDate}). The integer functions (Howard Hinnant's days_from_civil /
+ * civil_from_days) remain for per-record code only — `parseSalesTimestamp` on every sales row
+ * and the simulator's `formatLocalIso` on every transaction — where date-fns' `parseISO` is
+ * ~3× slower and a `TZDate` + `format` per record 10–100× (`npx tsx bench/calendar.ts`).
  */
 
 /**
@@ -75,21 +82,22 @@ export function dateOfEpochDay(epochDay: number): string {
   return `${String(year).padStart(4, "0")}-${month < 10 ? "0" : ""}${month}-${day < 10 ? "0" : ""}${day}`;
 }
 
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+// Calendar fields read in UTC, so the day number does not depend on the machine's zone.
+const IN_UTC = { in: tz("UTC") };
+const REFERENCE = new Date(0);
 
 /**
  * Day number since 1970-01-01 of a `YYYY-MM-DD` date, or `undefined` when the text is not
- * that format or not a real calendar day (2026-02-30).
+ * exactly that format or not a real calendar day (2026-02-30). Parsed by date-fns.
  *
  * @example
  * epochDayOfDate("2026-11-20"); // 20777
  * epochDayOfDate("2026-02-30"); // undefined
  */
 export function epochDayOfDate(text: string): number | undefined {
-  const m = DATE_RE.exec(text);
-  if (m === null) return undefined;
-  const year = Number(m[1]);
-  const month = Number(m[2]);
-  const day = Number(m[3]);
-  return isCalendarDate(year, month, day) ? daysFromCivil(year, month, day) : undefined;
+  // date-fns' parse is lenient about digit counts ("2026-1-20"); the service's format is not.
+  if (!DATE_RE.test(text)) return undefined;
+  const date = parse(text, "yyyy-MM-dd", REFERENCE, IN_UTC);
+  return isValid(date) ? Math.round(date.getTime() / MS_PER_DAY) : undefined;
 }

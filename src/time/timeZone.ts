@@ -1,7 +1,7 @@
-import { tzOffset } from "@date-fns/tz";
+import { TZDate, tzOffset } from "@date-fns/tz";
+import { startOfDay } from "date-fns";
 import { MS_PER_DAY } from "./calendarDate.ts";
 
-const MS_PER_MINUTE = 60_000;
 const OFFSET = /^[+-](\d{2})(?::?(\d{2}))?$/;
 /** Names already checked: asserting a zone per window or per row costs a Set read, not an Intl object. */
 const known = new Set<string>();
@@ -44,16 +44,16 @@ export function zoneOffsetMinutes(timeZone: string, ms: number): number {
 
 /**
  * Epoch ms of the local midnight that starts day `epochDay` (days since 1970-01-01) in
- * `timeZone`. Two fixed-point steps settle the offset around a DST change.
+ * `timeZone` — or, where midnight falls in a DST gap (America/Santiago in September), the first
+ * instant of that day. Once per day or flag, so it is date-fns' `startOfDay` on a `TZDate`.
  *
  * @example
  * localMidnight(20773, "Asia/Seoul"); // 1794754800000 (2026-11-16T00:00+09:00)
  */
 export function localMidnight(epochDay: number, timeZone: string): number {
-  const wall = epochDay * MS_PER_DAY;
-  let guess = wall - zoneOffsetMinutes(timeZone, wall) * MS_PER_MINUTE;
-  guess = wall - zoneOffsetMinutes(timeZone, guess) * MS_PER_MINUTE;
-  return guess;
+  const utc = new TZDate(epochDay * MS_PER_DAY, "UTC");
+  // Noon of that calendar day in the zone exists on every day; startOfDay then finds its first instant.
+  return startOfDay(new TZDate(utc.getFullYear(), utc.getMonth(), utc.getDate(), 12, timeZone)).getTime();
 }
 
 /**
@@ -63,7 +63,9 @@ export function localMidnight(epochDay: number, timeZone: string): number {
  * localDayOf(1794754800000, "Asia/Seoul"); // 20773 (2026-11-16)
  */
 export function localDayOf(ms: number, timeZone: string): number {
-  return Math.floor((ms + zoneOffsetMinutes(timeZone, ms) * MS_PER_MINUTE) / MS_PER_DAY);
+  const local = new TZDate(ms, timeZone);
+  // The local wall-clock fields, read as a UTC date, are that day's number.
+  return Math.round(new TZDate(local.getFullYear(), local.getMonth(), local.getDate(), "UTC").getTime() / MS_PER_DAY);
 }
 
 // Intl itself, not tzOffset: tzOffset falls back to finding an offset anywhere in the text

@@ -8,7 +8,8 @@ describe("flag readers", () => {
     expect(timeFlag("--since", "2026-11-20T09:00:00+09:00", "UTC")).toBe(Date.UTC(2026, 10, 20, 0));
     expect(timeFlag("--since", "2026-11-20T09:00Z", "Asia/Seoul")).toBe(Date.UTC(2026, 10, 20, 9));
     expect(timeFlag("--since", undefined, "UTC")).toBeUndefined();
-    for (const bad of ["yesterday", "2026-02-30", "2026-11-20T25:00:00Z", "Nov 20 2026", "1969-12-31", ""]) {
+    // 2026-02-30T10:00Z: an impossible day is refused, not rolled over to March 2.
+    for (const bad of ["yesterday", "2026-02-30", "2026-02-30T10:00Z", "2026-11-20T25:00:00Z", "Nov 20 2026", "1969-12-31", ""]) {
       expect(() => timeFlag("--since", bad, "UTC"), bad).toThrow(UsageError);
     }
   });

@@ -3,6 +3,8 @@ import { PassThrough } from "node:stream";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
 import { createClient } from "../../src/client/createClient.ts";
 import { createSimHandler, type SimHandler } from "../../src/sim/createSimHandler.ts";
 import { startSimulator } from "../../src/sim/startSimulator.ts";
@@ -100,6 +102,41 @@ describe("footfall sales upload", () => {
 
       expect(await stored(sim, shop0!.id)).toEqual([{ date: "2026-11-16", amount: 125000, quantity: 17, amount_currency: "KRW" }]);
       expect(await stored(sim, shop1!.id)).toEqual([{ date: "2026-11-17", amount: 98000, quantity: 5, amount_currency: "KRW" }]);
+    });
+  });
+
+  test("an unreachable service: every bad row is still reported with its line, then the network failure, exit 1", async () => {
+    await withDir(async (dir) => {
+      // A loopback port that was just free and is now closed: connections are refused.
+      const server = createServer();
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      const port = (server.address() as AddressInfo).port;
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const file = join(dir, "pos.csv");
+      await writeFile(
+        file,
+        [
+          "brand,external_key,timestamp,amount,quantity",
+          "Cafe Mori,GN-001,2026-11-16T10:00:00+09:00,12000,1", // 2 valid
+          "Cafe Mori,GN-001,2026-11-31T10:00:00+09:00,12000,1", // 3 no such day
+          "Cafe Mori,GN-001,2026-11-16T11:00:00+09:00,12k,1", // 4 not a number
+          "Cafe Mori,,2026-11-16T12:00:00+09:00,5000,1", // 5 no External Key
+          "Cafe Mori,GN-002,2026-11-16T13:00:00+09:00,5000,2.5", // 6 fractional quantity
+          "Cafe Mori,GN-002,2026-11-16T14:00:00+09:00,10.5,1", // 7 KRW has no decimals
+          "Cafe Mori,GN-003,2026-11-16T15:00:00+09:00,-9000,-1", // 8 valid line, negative day
+        ].join("\r\n"),
+      );
+      const c = capture({ FOOTFALL_BASE_URL: `http://127.0.0.1:${port}`, FOOTFALL_EMAIL: "a@example.com", FOOTFALL_TOKEN: "secret-token" });
+      const command = salesCommand({ createClient: (o) => createClient({ ...o, retry: { ...o.retry, retries: 0 } }) });
+      expect(await command.run(["upload", file, "--journal", join(dir, "j.json")], c.io)).toBe(1);
+      const err = c.stderr();
+      for (const line of [3, 4, 5, 6, 7]) expect(err).toContain(`${file}:${line}: rejected row: `);
+      expect(err).toMatch(/pos\.csv:8: rejected Cafe Mori \/ GN-003 2026-11-16: daily total amount is negative/);
+      // The input's problems come first, then the one line on what the network did.
+      const lines = err.trim().split("\n");
+      expect(lines.at(-1)).toMatch(/^footfall sales: .*(ECONNREFUSED|connect|fetch failed|network)/i);
+      expect(lines.slice(0, -1).every((l) => l.includes("rejected"))).toBe(true);
+      expect(err).not.toContain("secret-token");
     });
   });
 

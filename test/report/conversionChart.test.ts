@@ -25,7 +25,7 @@ describe("conversionChart", () => {
     );
   });
 
-  it("labels rows by shop and day when there are several days, and survives a day with no visitors", () => {
+  it("labels rows by shop and day when there are several days; a day with no visitors has no bar and reads n/a", () => {
     const root = expectStandaloneSvg(
       conversionChart(
         [
@@ -35,7 +35,8 @@ describe("conversionChart", () => {
         { currency: "EUR" },
       ),
     );
-    expect(texts(root)).toEqual(expect.arrayContaining(["A · 2024-05-01", "A · 2024-05-02", "no visitors  (3 receipts)", "10.0 %  (1 / 10)€1.25 per visitor"]));
+    expect(texts(root)).toEqual(expect.arrayContaining(["A · 2024-05-01", "A · 2024-05-02", "n/a: no visitors  (3 receipts)", "10.0 %  (1 / 10)€1.25 per visitor"]));
+    expect(markElements(root, "bar", "rect")).toHaveLength(1);
   });
 
   it("keeps every label and shop name inside the picture, with amounts, long names and high conversion", () => {

@@ -62,6 +62,18 @@ describe("htmlReport", () => {
     expectSelfContained(noSales);
   });
 
+  it("shows conversion as n/a (not 0 % or NaN) for a shop without visitors, and in the tile when nobody visited", () => {
+    const base = sampleReportInput();
+    const empty = htmlReport({ ...base, shops: base.shops.map((s) => ({ ...s, visitors: 0, receipts: 4 })) });
+    const doc = parseHTML(empty).document;
+    expect(doc.querySelector(".tile")?.parentElement?.textContent).not.toContain("NaN");
+    const tile = Array.from(doc.querySelectorAll(".tile")).map((t) => t.textContent ?? "").find((t) => t.startsWith("Conversion"));
+    expect(tile).toContain("n/a");
+    const head = Array.from(doc.querySelectorAll("thead th")).map((th) => th.textContent);
+    const column = head.indexOf("Conversion");
+    for (const row of Array.from(doc.querySelectorAll("tbody tr"))) expect(row.querySelectorAll("td")[column]?.textContent).toBe("n/a");
+  });
+
   it("shows a partial-day banner", () => {
     const partial = htmlReport(sampleReportInput({ partial: "Interrupted at 14:05: the figures cover the day until then." }));
     expect(parseHTML(partial).document.querySelector(".banner")?.textContent).toContain("Interrupted at 14:05");

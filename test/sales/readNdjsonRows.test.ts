@@ -32,4 +32,15 @@ describe("readNdjsonRows", () => {
       [5, "ok"],
     ]);
   });
+
+  test("a lone CR ends a line too, as in footfall analyze, also split across chunks", async () => {
+    const text = '{"external_key":"A"}\r{"external_key":"B"}\r\r\n{"external_key":"C"}\r';
+    const rows = await read([text]);
+    expect(rows.map((r) => [r.line, r.external_key, r.invalid])).toEqual([
+      [1, "A", undefined],
+      [2, "B", undefined],
+      [4, "C", undefined],
+    ]);
+    expect(await read(text.match(/[\s\S]{1,3}/g)!)).toEqual(rows);
+  });
 });

@@ -8,6 +8,10 @@ describe("time zones", () => {
     expect(localMidnight(epochDayOfDate("2026-03-08")!, "America/New_York")).toBe(Date.parse("2026-03-08T00:00:00-05:00"));
     expect(localMidnight(epochDayOfDate("2026-03-09")!, "America/New_York")).toBe(Date.parse("2026-03-09T00:00:00-04:00"));
     expect(localMidnight(epochDayOfDate("2026-01-01")!, "+05:30")).toBe(Date.parse("2026-01-01T00:00:00+05:30"));
+    // Santiago skips 00:00–01:00 on 2026-09-06: the day starts at its first instant, 01:00 -03:00.
+    expect(localMidnight(epochDayOfDate("2026-09-06")!, "America/Santiago")).toBe(Date.parse("2026-09-06T01:00:00-03:00"));
+    expect(dateOfEpochDay(localDayOf(Date.parse("2026-09-06T01:00:00-03:00"), "America/Santiago"))).toBe("2026-09-06");
+    expect(dateOfEpochDay(localDayOf(Date.parse("2026-09-05T23:59:59-04:00"), "America/Santiago"))).toBe("2026-09-05");
     expect(dateOfEpochDay(localDayOf(Date.parse("2026-11-16T23:59:59+09:00"), "Asia/Seoul"))).toBe("2026-11-16");
     expect(dateOfEpochDay(localDayOf(Date.parse("2026-11-17T00:00:00+09:00"), "Asia/Seoul"))).toBe("2026-11-17");
   });

@@ -1,0 +1,263 @@
+import { defaultVisitClassifier } from "../kernels/VisitClassifier.ts";
+import { dateOfEpochDay } from "../time/calendarDate.ts";
+import { assertTimeZone, localDayOf } from "../time/timeZone.ts";
+import { EXIT_FAILED, EXIT_OK, UsageError, formatTable, integerFlag, parseFlags, parseFormat, timeFlag, type CliIo, type Command } from "./common.ts";
+import { fleetDatabase, fleetRedis, fleetServerFlags, shopsFlag } from "./fleetSettings.ts";
+
+const help = `usage: footfall fleet <init|backfill|tail|stop|status|results> [options]
+
+Many shops on many machines: jobs go through BullMQ on Redis, \`footfall worker\`s run them, and
+results land in PostgreSQL (one transaction per shop-day with its checkpoint, fenced against
+stale workers).
+
+  fleet init                                   create the schema (idempotent; versioned)
+  fleet backfill --shops 101,102 --since D --until D [--wait] [--attempts N]
+                                               one job per shop and local day (job id
+                                               day-SHOP-DATE: enqueueing twice adds nothing);
+                                               --wait: progress on stderr, exit 0 when every
+                                               job is done, 1 if any failed
+  fleet tail --shops 101,102 [--since D] [--poll-ms N]
+                                               exactly one live tail per shop somewhere in the
+                                               fleet, resuming from its checkpoint after any
+                                               failure; a new tail starts on day --since [today]
+  fleet stop --shops 101,102                   stop those live tails
+  fleet status [--format table|ndjson]         jobs waiting/active/failed, workers alive, last
+                                               checkpoint per shop
+  fleet results --shops 101 --since D --until D [--sessions] [--occupancy] [--quality]
+                [--format ndjson|table]        the stored lines, in the shape
+                                               \`footfall analyze --format ndjson\` prints them
+
+Days: a bare date is local midnight in --tz [Asia/Seoul]; jobs cover whole local days.
+Servers: --redis URL (or FOOTFALL_REDIS_URL), --database URL (or FOOTFALL_DATABASE_URL, a
+postgres:// URL). Passwords in URLs never appear in output.
+
+Exit status: 0 done; 1 a job failed; 2 bad usage or bad settings (unreachable Redis or
+PostgreSQL, a wrong URL, a schema of another version).
+
+Examples:
+  footfall fleet init
+  footfall fleet backfill --shops 101,102 --since 2026-11-16 --until 2026-11-18 --wait
+  footfall fleet results --shops 101 --since 2026-11-16 --until 2026-11-18 --format ndjson`;
+
+const flags = {
+  shops: { type: "string" },
+  since: { type: "string" },
+  until: { type: "string" },
+  tz: { type: "string" },
+  wait: { type: "boolean" },
+  attempts: { type: "string" },
+  "poll-ms": { type: "string" },
+  format: { type: "string" },
+  sessions: { type: "boolean" },
+  occupancy: { type: "boolean" },
+  quality: { type: "boolean" },
+  ...fleetServerFlags,
+} as const;
+
+type Values = ReturnType<typeof parseFlags<typeof flags>>["values"];
+
+/**
+ * `footfall fleet`, as `main` loads it.
+ *
+ * @example
+ * const status = await command.run(["status"], io);
+ */
+export const command: Command = {
+  summary: "many shops on many machines: enqueue, tail, status, results (BullMQ + PostgreSQL)",
+  help,
+  run: runFleet,
+};
+
+async function runFleet(argv: readonly string[], io: CliIo): Promise<number> {
+  const [sub, ...rest] = argv;
+  const { values, positionals } = parseFlags(rest, flags, true);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
+  const timeZone = values.tz ?? defaultVisitClassifier.timeZone;
+  try {
+    assertTimeZone(timeZone);
+  } catch {
+    throw new UsageError(`--tz: unknown time zone ${JSON.stringify(timeZone)}`);
+  }
+  switch (sub) {
+    case "init":
+      return init(values, io);
+    case "backfill":
+      return backfill(values, io, timeZone);
+    case "tail":
+      return tail(values, io, timeZone);
+    case "stop":
+      return stop(values, io);
+    case "status":
+      return status(values, io);
+    case "results":
+      return results(values, io, timeZone);
+    default:
+      throw new UsageError(`unknown fleet command ${JSON.stringify(sub ?? "")}: init, backfill, tail, stop, status or results`);
+  }
+}
+
+async function init(values: Values, io: CliIo): Promise<number> {
+  const { initFleetSchema, FLEET_SCHEMA_VERSION } = await import("../fleet/fleetSchema.ts");
+  const pool = await fleetDatabase(values, io, false);
+  try {
+    const outcome = await initFleetSchema(pool).catch(async (error: unknown) => {
+      const { isFleetSettingsError } = await import("../errors/FleetSettingsError.ts");
+      throw isFleetSettingsError(error) ? new UsageError(error.message) : error;
+    });
+    io.stderr.write(`footfall fleet init: schema version ${FLEET_SCHEMA_VERSION} ${outcome === "created" ? "created" : "already current"}\n`);
+    return EXIT_OK;
+  } finally {
+    await pool.end();
+  }
+}
+
+function range(values: Values, timeZone: string): { sinceMs: number; untilMs: number } {
+  const sinceMs = timeFlag("--since", values.since, timeZone);
+  const untilMs = timeFlag("--until", values.until, timeZone);
+  if (sinceMs === undefined || untilMs === undefined) throw new UsageError("--since and --until are required");
+  if (untilMs <= sinceMs) throw new UsageError("--until must be after --since");
+  return { sinceMs, untilMs };
+}
+
+async function backfill(values: Values, io: CliIo, timeZone: string): Promise<number> {
+  const shops = shopsFlag(values.shops);
+  const { sinceMs, untilMs } = range(values, timeZone);
+  const attempts = integerFlag("--attempts", values.attempts, 1, 1000);
+  const connection = await fleetRedis(values, io, "fleet");
+  const [{ addJobs, backfillJobs }, { waitForJobs }] = await Promise.all([import("../fleet/enqueueBackfill.ts"), import("../fleet/waitForJobs.ts")]);
+  const jobs = backfillJobs({ shops, sinceMs, untilMs, timeZone, ...(attempts === undefined ? {} : { attempts }) });
+  await addJobs(connection, jobs);
+  const ids = jobs.map((j) => j.opts.jobId);
+  io.stderr.write(`footfall fleet backfill: ${ids.length} shop-day job(s) enqueued (${ids[0]} … ${ids.at(-1)})\n`);
+  if (values.wait !== true) return EXIT_OK;
+  try {
+    const final = await waitForJobs(connection, ids, {
+      signal: io.signal,
+      // A Redis restarted without persistence forgets queued jobs: add them again.
+      requeue: async (lost) => {
+        io.stderr.write(`footfall fleet backfill: Redis lost ${lost.length} job(s); enqueueing them again\n`);
+        await addJobs(connection, jobs.filter((j) => lost.includes(j.opts.jobId)));
+      },
+      onProgress: (p) => io.stderr.write(`footfall fleet backfill: ${p.done}/${p.total} done, ${p.failed} failed\n`),
+    });
+    return final.failed > 0 ? EXIT_FAILED : EXIT_OK;
+  } catch (error) {
+    if (io.signal.aborted) {
+      io.stderr.write("footfall fleet backfill: interrupted (the jobs stay enqueued)\n");
+      return EXIT_FAILED;
+    }
+    throw error;
+  }
+}
+
+async function tail(values: Values, io: CliIo, timeZone: string): Promise<number> {
+  const shops = shopsFlag(values.shops);
+  const pollIntervalMs = integerFlag("--poll-ms", values["poll-ms"], 1) ?? 5_000;
+  const startMs = timeFlag("--since", values.since, timeZone) ?? Date.now();
+  const startDay = dateOfEpochDay(localDayOf(startMs, timeZone));
+  const connection = await fleetRedis(values, io, "fleet");
+  const pool = await fleetDatabase(values, io);
+  try {
+    const { enqueueTails } = await import("../fleet/enqueueTails.ts");
+    const ids = await enqueueTails(connection, pool, { shops, startDay, timeZone, pollIntervalMs });
+    io.stderr.write(`footfall fleet tail: ${ids.join(", ")} running (new tails start on ${startDay})\n`);
+    return EXIT_OK;
+  } finally {
+    await pool.end();
+  }
+}
+
+async function stop(values: Values, io: CliIo): Promise<number> {
+  const shops = shopsFlag(values.shops);
+  const connection = await fleetRedis(values, io, "fleet");
+  const pool = await fleetDatabase(values, io);
+  try {
+    const { stopTails } = await import("../fleet/enqueueTails.ts");
+    await stopTails(connection, pool, shops);
+    io.stderr.write(`footfall fleet stop: tails of ${shops.join(", ")} stopping\n`);
+    return EXIT_OK;
+  } finally {
+    await pool.end();
+  }
+}
+
+async function status(values: Values, io: CliIo): Promise<number> {
+  const format = parseFormat(values.format, ["table", "ndjson"] as const, "table");
+  const connection = await fleetRedis(values, io, "fleet");
+  const pool = await fleetDatabase(values, io);
+  try {
+    const { fleetStatus } = await import("../fleet/fleetStatus.ts");
+    const s = await fleetStatus(connection, pool);
+    if (format === "ndjson") {
+      io.stdout.write(`${JSON.stringify({ type: "fleet", jobs: s.jobs, workers: s.workers })}\n`);
+      for (const shop of s.shops) io.stdout.write(`${JSON.stringify({ type: "shop", ...shop })}\n`);
+      return EXIT_OK;
+    }
+    const j = s.jobs;
+    io.stdout.write(`jobs: ${j.waiting} waiting, ${j.active} active, ${j.delayed} delayed, ${j.completed} completed, ${j.failed} failed\n`);
+    io.stdout.write(`workers alive: ${s.workers.length}${s.workers.length > 0 ? ` (${s.workers.join(", ")})` : ""}\n\n`);
+    if (s.shops.length === 0) io.stdout.write("no shops yet\n");
+    else {
+      io.stdout.write(
+        formatTable(
+          s.shops.map((x) => ({
+            shop: x.shopId,
+            days: x.days,
+            "last day": x.lastDay,
+            "committed at": x.lastCommittedAt,
+            tail: x.tail === null ? null : x.tail.wanted ? `live, at ${x.tail.nextDay}` : `stopped at ${x.tail.nextDay}`,
+          })),
+        ),
+      );
+    }
+    return EXIT_OK;
+  } finally {
+    await pool.end();
+  }
+}
+
+async function results(values: Values, io: CliIo, timeZone: string): Promise<number> {
+  const format = parseFormat(values.format, ["ndjson", "table"] as const, "ndjson");
+  const shops = shopsFlag(values.shops);
+  const { sinceMs, untilMs } = range(values, timeZone);
+  const sinceDay = dateOfEpochDay(localDayOf(sinceMs, timeZone));
+  const untilDay = dateOfEpochDay(localDayOf(untilMs - 1, timeZone) + 1);
+  const pool = await fleetDatabase(values, io);
+  try {
+    const { readFleetResults } = await import("../fleet/readFleetResults.ts");
+    const lines = await readFleetResults(pool, {
+      shops,
+      sinceDay,
+      untilDay,
+      sessions: values.sessions === true,
+      occupancy: values.occupancy === true,
+      quality: values.quality === true,
+    });
+    if (format === "ndjson") {
+      let buffer = "";
+      for (const line of lines) buffer += `${JSON.stringify(line)}\n`;
+      io.stdout.write(buffer);
+    } else {
+      const summaries = lines.filter((l) => l.type === "summary");
+      io.stdout.write(
+        summaries.length === 0
+          ? "no results\n"
+          : formatTable(
+              summaries.map((d) => ({
+                shop: d.shopId,
+                date: d.date,
+                visitors: d.visitors,
+                visits: d.visits,
+                "passers-by": d.passersBy,
+                "capture %": typeof d.captureRate === "number" ? Math.round(d.captureRate * 1000) / 10 : null,
+                new: d.newVisitors,
+                repeat: d.repeatVisitors,
+              })),
+            ),
+      );
+    }
+    return EXIT_OK;
+  } finally {
+    await pool.end();
+  }
+}

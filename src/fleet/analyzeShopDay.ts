@@ -1,0 +1,93 @@
+import { analysisRecords, type AnalysisRecord } from "../analysisRecords.ts";
+import { Analyzer } from "../analyze.ts";
+import type { Client } from "../client/Client.ts";
+import type { VisitHistoryStore } from "../kernels/MemoryVisitHistory.ts";
+import { signals } from "../source/signals.ts";
+import type { FleetAnalyzeOptions } from "./fleetJobs.ts";
+
+/**
+ * Options of {@link analyzeShopDay}.
+ *
+ * @example
+ * const o: AnalyzeShopDayOptions = { shopId: 101, sinceMs: 1795186800000, untilMs: 1795273200000, timeZone: "Asia/Seoul" };
+ */
+export interface AnalyzeShopDayOptions {
+  readonly shopId: number;
+  /** Start, epoch ms (inclusive). */
+  readonly sinceMs: number;
+  /** End, epoch ms (exclusive). */
+  readonly untilMs: number;
+  /** IANA zone of the shop's local days. */
+  readonly timeZone: string;
+  /** Analysis settings. @default {} (the engine's defaults, as `footfall analyze`) */
+  readonly analyze?: FleetAnalyzeOptions;
+  /** `"backfill"` reads what is there; `"tail"` waits for the service until records pass `untilMs`. @default "backfill" */
+  readonly mode?: "backfill" | "tail";
+  /** Tail: wait between polls once caught up, ms. @default 5000 */
+  readonly pollIntervalMs?: number;
+  /** Aborting stops the read; the promise rejects with the reason. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * What one shop-day's analysis gives the fleet to store: the NDJSON lines `footfall analyze
+ * --format ndjson` prints for that range (from the same `Analyzer` and `analysisRecords`), the
+ * universal-MAC visitors the visit counter recorded (for new vs repeat across days), and counts.
+ *
+ * @example
+ * const { records, visits } = await analyzeShopDay(client, options);
+ */
+export interface ShopDayAnalysis {
+  readonly records: readonly AnalysisRecord[];
+  /** `[device, first visit start (epoch ms)]` of each universal-MAC visitor. */
+  readonly visits: readonly (readonly [string, number])[];
+  /** Records read from the service. */
+  readonly signals: number;
+  /** Records rejected (undecodable, unusable row_key, later than the allowed lateness). */
+  readonly rejected: number;
+}
+
+/**
+ * Reads one shop's records in [sinceMs, untilMs) from the service and analyses them exactly as
+ * `footfall analyze --shop … --since … --until … --format ndjson` does: the same source, the same
+ * `Analyzer`, the same line formatting. The visit history is a recorder that has seen nothing, so
+ * the stored lines do not depend on other days; new vs repeat is derived later from all stored
+ * days' visits.
+ *
+ * @example
+ * const day = await analyzeShopDay(client, { shopId: 101, sinceMs, untilMs, timeZone: "Asia/Seoul" });
+ * console.log(day.records.filter((r) => r.type === "summary"));
+ */
+export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOptions): Promise<ShopDayAnalysis> {
+  const { shopId, sinceMs, untilMs, timeZone } = options;
+  if (!(untilMs > sinceMs)) throw new RangeError(`analyzeShopDay: untilMs must be after sinceMs`);
+  const visits: [string, number][] = [];
+  const history: VisitHistoryStore = {
+    lastVisit: () => undefined,
+    recordVisit: (_shop, device, startMs) => void visits.push([device, startMs]),
+  };
+  const analyze = options.analyze ?? {};
+  const analyzer = new Analyzer({ ...analyze, timeZone, history });
+  let count = 0;
+  let unusable = 0;
+  await new Promise<void>((resolve, reject) => {
+    signals(client, {
+      shopId,
+      since: sinceMs,
+      until: untilMs,
+      mode: options.mode ?? "backfill",
+      ...(options.pollIntervalMs === undefined ? {} : { pollIntervalMs: options.pollIntervalMs }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      onInvalid: () => void unusable++,
+    }).subscribe({
+      next: (record) => {
+        count++;
+        analyzer.pushRaw(record);
+      },
+      error: reject,
+      complete: resolve,
+    });
+  });
+  const result = analyzer.finish();
+  return { records: [...analysisRecords(result)], visits, signals: count, rejected: unusable + result.decoder.invalid + result.late };
+}

@@ -1,0 +1,126 @@
+import type { Pool, PoolClient } from "pg";
+import { FleetSettingsError } from "../errors/FleetSettingsError.ts";
+
+/**
+ * Version of the PostgreSQL schema this footfall reads and writes. `footfall fleet init` records
+ * it; workers and queries refuse a database of another version rather than misread it.
+ *
+ * @example
+ * FLEET_SCHEMA_VERSION; // 1
+ */
+export const FLEET_SCHEMA_VERSION = 1;
+
+/**
+ * The schema, version 1. Every table's primary key makes each write an upsert, so a redelivered
+ * job can only replace what it wrote before. Device columns are opaque text (they may hold
+ * pseudonyms). Results are stored as the exact NDJSON lines `footfall analyze` prints (`json`, not
+ * `jsonb`, so field order and number text survive), beside the columns analysts query.
+ *
+ * @example
+ * console.log(FLEET_SCHEMA_SQL); // CREATE TABLE … statements
+ */
+export const FLEET_SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS footfall_meta (key text PRIMARY KEY, value text NOT NULL);
+-- Fencing: one epoch per unit of work (scope 'day:YYYY-MM-DD' for a shop-day, 'tail' for a shop's
+-- tail), raised by each claim; a commit is accepted only under the newest claim.
+CREATE TABLE IF NOT EXISTS footfall_fences (
+  shop_id bigint NOT NULL, scope text NOT NULL, epoch bigint NOT NULL,
+  PRIMARY KEY (shop_id, scope));
+-- Checkpoint of each committed shop-day, written in the transaction of its results.
+CREATE TABLE IF NOT EXISTS footfall_shop_days (
+  shop_id bigint NOT NULL, day text NOT NULL, since_ms bigint NOT NULL, until_ms bigint NOT NULL,
+  time_zone text NOT NULL, epoch bigint NOT NULL, worker text NOT NULL, job_id text NOT NULL,
+  signals bigint NOT NULL, sessions integer NOT NULL, committed_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (shop_id, day));
+CREATE TABLE IF NOT EXISTS footfall_summaries (
+  shop_id bigint NOT NULL, day text NOT NULL, visitors integer NOT NULL, visits integer NOT NULL,
+  passers_by integer NOT NULL, capture_rate double precision, line json NOT NULL,
+  PRIMARY KEY (shop_id, day));
+CREATE TABLE IF NOT EXISTS footfall_sessions (
+  session_id text PRIMARY KEY, shop_id bigint NOT NULL, day text NOT NULL, seq integer NOT NULL,
+  device text NOT NULL, start_ms bigint NOT NULL, end_ms bigint NOT NULL, kind text NOT NULL,
+  line json NOT NULL);
+CREATE INDEX IF NOT EXISTS footfall_sessions_shop_day ON footfall_sessions (shop_id, day, seq);
+-- Universal-MAC visitors per shop-day: new vs repeat is derived from this table when results
+-- are read, so it never depends on which day's job ran first.
+CREATE TABLE IF NOT EXISTS footfall_visits (
+  shop_id bigint NOT NULL, device text NOT NULL, day text NOT NULL, first_ms bigint NOT NULL,
+  PRIMARY KEY (shop_id, device, day));
+CREATE INDEX IF NOT EXISTS footfall_visits_shop_day ON footfall_visits (shop_id, day);
+-- Interval estimates of people inside (the engine's occupancy lines).
+CREATE TABLE IF NOT EXISTS footfall_occupancy (
+  shop_id bigint NOT NULL, start_ms bigint NOT NULL, end_ms bigint NOT NULL, day text NOT NULL,
+  inside double precision, inside_low double precision, inside_high double precision,
+  outside double precision, line json NOT NULL,
+  PRIMARY KEY (shop_id, start_ms));
+CREATE INDEX IF NOT EXISTS footfall_occupancy_shop_day ON footfall_occupancy (shop_id, day);
+CREATE TABLE IF NOT EXISTS footfall_quality (
+  shop_id bigint NOT NULL, day text NOT NULL, line json NOT NULL, PRIMARY KEY (shop_id, day));
+-- Live tails: wanted or not, and the checkpoint (the local day in progress).
+CREATE TABLE IF NOT EXISTS footfall_tails (
+  shop_id bigint PRIMARY KEY, wanted boolean NOT NULL, next_day text NOT NULL, time_zone text NOT NULL,
+  updated_at timestamptz NOT NULL DEFAULT now());
+`;
+
+// Any constant: serialises concurrent `fleet init`s on one database.
+const INIT_LOCK = 0x666f6f74;
+
+/**
+ * Creates the fleet's tables when missing and records {@link FLEET_SCHEMA_VERSION}; idempotent and
+ * safe to run from several machines at once. A database holding another version is refused with a
+ * {@link FleetSettingsError} (nothing is changed).
+ *
+ * @example
+ * await initFleetSchema(pool); // "created" the first time, "current" after
+ */
+export async function initFleetSchema(pool: Pool): Promise<"created" | "current"> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock($1)", [INIT_LOCK]);
+    await client.query("CREATE TABLE IF NOT EXISTS footfall_meta (key text PRIMARY KEY, value text NOT NULL)");
+    const found = await schemaVersion(client);
+    if (found !== undefined && found !== String(FLEET_SCHEMA_VERSION)) {
+      throw new FleetSettingsError("schema", versionMismatch(found));
+    }
+    await client.query(FLEET_SCHEMA_SQL);
+    await client.query("INSERT INTO footfall_meta (key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO NOTHING", [
+      String(FLEET_SCHEMA_VERSION),
+    ]);
+    await client.query("COMMIT");
+    return found === undefined ? "created" : "current";
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * Checks that the database holds the footfall schema of this version; otherwise a
+ * {@link FleetSettingsError} saying what to run.
+ *
+ * @example
+ * await assertFleetSchema(pool);
+ */
+export async function assertFleetSchema(pool: Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    const exists = await client.query<{ t: string | null }>("SELECT to_regclass('footfall_meta')::text AS t");
+    const found = exists.rows[0]?.t == null ? undefined : await schemaVersion(client);
+    if (found === undefined) throw new FleetSettingsError("schema", "the database has no footfall schema; run `footfall fleet init`");
+    if (found !== String(FLEET_SCHEMA_VERSION)) throw new FleetSettingsError("schema", versionMismatch(found));
+  } finally {
+    client.release();
+  }
+}
+
+async function schemaVersion(client: PoolClient): Promise<string | undefined> {
+  const r = await client.query<{ value: string }>("SELECT value FROM footfall_meta WHERE key = 'schema_version'");
+  return r.rows[0]?.value;
+}
+
+function versionMismatch(found: string): string {
+  return `the database holds footfall schema version ${found}; this footfall uses version ${FLEET_SCHEMA_VERSION}`;
+}

@@ -1,0 +1,38 @@
+/**
+ * The fleet's public pieces, for users who embed them (a `footfall/fleet` entry point, so that
+ * importing `footfall` does not load BullMQ, ioredis or pg): open the servers, create the schema,
+ * enqueue shop-days and tails, run workers, read results and status.
+ *
+ * @example
+ * import { openFleetRedis, openFleetDatabase, initFleetSchema, enqueueBackfill, createFleetWorker } from "footfall/fleet";
+ * const connection = await openFleetRedis("redis://127.0.0.1:6379");
+ * const pool = await openFleetDatabase("postgres://footfall@127.0.0.1/footfall");
+ * await initFleetSchema(pool);
+ * const worker = createFleetWorker({ connection, pool, client });
+ * await enqueueBackfill(connection, { shops: [101], sinceMs, untilMs, timeZone: "Asia/Seoul" });
+ */
+export { analyzeShopDay, type AnalyzeShopDayOptions, type ShopDayAnalysis } from "./analyzeShopDay.ts";
+export { claimFence, dayScope } from "./claimFence.ts";
+export { commitShopDay, sessionId, type ShopDayCommit } from "./commitShopDay.ts";
+export { createFleetWorker, defaultFleetWorker, type FleetWorker, type FleetWorkerOptions } from "./createFleetWorker.ts";
+export { addJobs, backfillJobs, defaultEnqueueBackfill, enqueueBackfill, type BackfillJob, type EnqueueBackfillOptions } from "./enqueueBackfill.ts";
+export { defaultEnqueueTails, enqueueTails, stopTails, type EnqueueTailsOptions } from "./enqueueTails.ts";
+export {
+  FLEET_QUEUE,
+  shopDayJobId,
+  tailJobId,
+  type FleetAnalyzeOptions,
+  type FleetJobData,
+  type ShopDayJobData,
+  type TailJobData,
+} from "./fleetJobs.ts";
+export { FLEET_SCHEMA_SQL, FLEET_SCHEMA_VERSION, assertFleetSchema, initFleetSchema } from "./fleetSchema.ts";
+export { fleetStatus, type FleetStatus } from "./fleetStatus.ts";
+export { localDays, type LocalDay } from "./localDays.ts";
+export { defaultOpenFleetDatabase, openFleetDatabase, type OpenFleetDatabaseOptions } from "./openFleetDatabase.ts";
+export { openFleetRedis } from "./openFleetRedis.ts";
+export { defaultReadFleetResults, readFleetResults, type ReadFleetResultsOptions } from "./readFleetResults.ts";
+export { redactUrl } from "./redactUrl.ts";
+export { defaultWaitForJobs, waitForJobs, type JobsProgress, type WaitForJobsOptions } from "./waitForJobs.ts";
+export { FleetSettingsError, isFleetSettingsError } from "../errors/FleetSettingsError.ts";
+export { FencedCommitError, isFencedCommitError } from "../errors/FencedCommitError.ts";

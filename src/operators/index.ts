@@ -1,0 +1,42 @@
+/**
+ * `footfall/operators`: the streaming analytics, one RxJS operator per kernel, with the types of
+ * what flows through them (decoded signals → sessions → classified sessions → counts, dwell,
+ * proximity and data quality).
+ *
+ * This entry point loads rxjs, the kernels and the codec (with its OUI table) and nothing else:
+ * no charts, no DOM shim, no HTTP server and no file system, so a stream processor or a browser
+ * bundle that imports it pays for none of them (test/package/moduleGraph.test.ts checks it).
+ * The source that feeds it (`signals`, `createClient`) and the batch `analyze` are in `footfall`.
+ */
+
+export type { Signal } from "../codec/Signal.ts";
+export type { InvalidReason, InvalidRecord } from "../codec/decodeSignal.ts";
+export type { DecodeSignalsOptions } from "./decodeSignals.ts";
+export { decodeSignals } from "./decodeSignals.ts";
+
+export type { Session, SessionSensor } from "../kernels/Session.ts";
+export type { SessionizeOptions } from "./sessionize.ts";
+export { sessionize } from "./sessionize.ts";
+
+export type { VisitKind, ClassifiedSession } from "../kernels/VisitClassifier.ts";
+export type { ClassifyVisitsOptions } from "./classifyVisits.ts";
+export { classifyVisits } from "./classifyVisits.ts";
+
+export type { WindowDwell } from "../kernels/DwellMeter.ts";
+export type { MeasureDwellOptions } from "./measureDwell.ts";
+export { measureDwell } from "./measureDwell.ts";
+
+export type { VisitCounts, VisitSeries } from "../kernels/VisitCounter.ts";
+export type { CountVisitsOptions } from "./countVisits.ts";
+export { countVisits } from "./countVisits.ts";
+
+export type { ProximitySlice, SessionProximity } from "../kernels/SessionProximity.ts";
+export type { EstimateProximityOptions } from "./estimateProximity.ts";
+export { estimateProximity } from "./estimateProximity.ts";
+
+export type { DataQualityReport } from "../kernels/dataQuality.ts";
+export type { AssessQualityOptions } from "./assessQuality.ts";
+export { assessQuality } from "./assessQuality.ts";
+
+export type { Kernel, Sink } from "../kernels/Sink.ts";
+export { kernelOperator } from "./kernelOperator.ts";

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { createWorld } from "../../src/sim/createWorld.ts";
+import { startSimulator, type RunningSimulator } from "../../src/sim/startSimulator.ts";
+import { fleetTestsSkipped, startPostgres, startRedis, type TestPostgres, type TestRedis } from "./fleetServers.ts";
+import { cli, lines, singleProcess, startWorker, stopWorker, type WorkerProcess } from "./fleetRun.ts";
+
+const TZ = "Asia/Seoul";
+const SHOPS = 6;
+
+describe.skipIf(fleetTestsSkipped())("fleet backfill with 3 workers", () => {
+  let redis: TestRedis;
+  let postgres: TestPostgres;
+  let sim: RunningSimulator;
+  let env: Record<string, string>;
+  let workers: WorkerProcess[] = [];
+  let shops: number[];
+  let since: string;
+  let until: string;
+
+  beforeAll(async () => {
+    [redis, postgres] = await Promise.all([startRedis(), startPostgres()]);
+    const world = createWorld({
+      seed: 15,
+      shops: SHOPS,
+      days: 2,
+      start: "2026-11-16",
+      visitorsPerDay: 40,
+      passersByPerDay: 120,
+      staffPerShop: 1,
+      stationaryPerShop: 0,
+      openingHours: [10, 13],
+      returningShare: 0.5,
+    });
+    sim = await startSimulator({ seed: 15, world });
+    shops = world.shops.map((s) => s.id);
+    since = "2026-11-16";
+    until = "2026-11-18";
+    env = {
+      FOOTFALL_REDIS_URL: redis.url,
+      FOOTFALL_DATABASE_URL: postgres.url,
+      FOOTFALL_SIGNAL_URL: sim.signalUrl,
+      FOOTFALL_EMAIL: sim.email,
+      FOOTFALL_TOKEN: sim.token,
+    };
+    expect((await cli(env, ["fleet", "init"])).status).toBe(0);
+  });
+
+  afterAll(async () => {
+    await Promise.all(workers.map(stopWorker));
+    await sim?.close();
+    await Promise.all([redis?.stop(), postgres?.stop()]);
+  });
+
+  it("stores exactly what analyze computes per shop-day, whatever order the days ran in", async () => {
+    workers = [0, 1, 2].map((i) => startWorker(env, ["--name", `w${i}`]));
+    await Promise.all(workers.map((w) => w.waitFor(/ready/)));
+    // The second day first: its repeat visitors must still count the first day, stored later.
+    const second = await cli(env, ["fleet", "backfill", "--shops", shops.join(","), "--since", "2026-11-17", "--until", until, "--wait"]);
+    expect(second.status).toBe(0);
+    const all = await cli(env, ["fleet", "backfill", "--shops", shops.join(","), "--since", since, "--until", until, "--wait"]);
+    expect(all.status).toBe(0);
+    expect(all.err).toMatch(new RegExp(`${SHOPS * 2}/${SHOPS * 2} done, 0 failed`));
+    // Enqueueing again adds nothing: every job is already done.
+    const again = await cli(env, ["fleet", "backfill", "--shops", shops.join(","), "--since", since, "--until", until]);
+    expect(again.status).toBe(0);
+
+    const expected = await singleProcess(sim, shops, since, until, TZ);
+    const stored = await cli(env, ["fleet", "results", "--shops", shops.join(","), "--since", since, "--until", until, "--sessions", "--format", "ndjson"]);
+    expect(stored.status).toBe(0);
+    const rows = lines(stored.out);
+    const summaries = rows.filter((r) => r.type === "summary");
+    expect(summaries).toHaveLength(SHOPS * 2);
+    for (const s of summaries) expect(s).toEqual(expected.summaries.get(`${s.shopId} ${s.date}`));
+    expect(summaries.some((s) => Number(s.repeatVisitors) > 0)).toBe(true);
+    const sessions = rows.filter((r) => r.type === "session");
+    const expectedSessions = [...expected.sessions.values()].flat();
+    expect(sessions).toEqual(expectedSessions);
+    // Each worker took part, and each shop-day was committed once (first claim) by one of them.
+    const db = new pg.Client({ connectionString: postgres.url });
+    await db.connect();
+    try {
+      const days = await db.query<{ n: string; workers: string; max_epoch: string }>(
+        "SELECT count(*) AS n, count(DISTINCT worker) AS workers, max(epoch) AS max_epoch FROM footfall_shop_days",
+      );
+      expect(Number(days.rows[0]!.n)).toBe(SHOPS * 2);
+      expect(Number(days.rows[0]!.workers)).toBeGreaterThan(1);
+      expect(Number(days.rows[0]!.max_epoch)).toBe(1);
+      const dup = await db.query("SELECT session_id FROM footfall_sessions GROUP BY session_id HAVING count(*) > 1");
+      expect(dup.rows).toEqual([]);
+    } finally {
+      await db.end();
+    }
+    const status = await cli(env, ["fleet", "status", "--format", "ndjson"]);
+    const fleet = lines(status.out)[0]!;
+    expect(fleet).toMatchObject({ type: "fleet", jobs: { failed: 0, completed: SHOPS * 2 } });
+    expect(fleet.workers).toEqual(["w0", "w1", "w2"]);
+  }, 240_000);
+});

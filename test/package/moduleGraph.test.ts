@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { loadedModules } from "./loadedModules.ts";
+
+/**
+ * What each entry point loads (DESIGN.md: importing operators must not load charts, the DOM
+ * shim or HTTP servers). Read from a fresh process's module graph, so an import added anywhere
+ * in the chain — ours or a dependency's, ESM or CommonJS — fails here.
+ */
+const PLOT = /[\\/]node_modules[\\/]@observablehq[\\/]plot[\\/]/;
+const LINKEDOM = /[\\/]node_modules[\\/]linkedom[\\/]/;
+const HTTP = /^node:(http|https|http2|net)$/;
+const FS = /^node:fs(\/promises)?$/;
+
+/** The loaded modules that match any of `patterns`. */
+function offending(loaded: readonly string[], patterns: readonly RegExp[]): string[] {
+  return loaded.filter((url) => patterns.some((p) => p.test(url)));
+}
+
+describe("module graph of the entry points", () => {
+  it("footfall/operators loads no Plot, linkedom, HTTP server or file system", () => {
+    const loaded = loadedModules("src/operators/index.ts");
+    // Positive controls: the detector saw the operators and their one runtime dependency.
+    expect(loaded.some((url) => url.endsWith("/src/operators/sessionize.ts"))).toBe(true);
+    expect(loaded.some((url) => /[\\/]node_modules[\\/]rxjs[\\/]/.test(url))).toBe(true);
+    expect(offending(loaded, [PLOT, LINKEDOM, HTTP, FS])).toEqual([]);
+    expect(loaded.filter((url) => /\/src\/(sim|report|sales|client|source|cli)\//.test(url))).toEqual([]);
+  });
+
+  it("footfall loads no Plot, linkedom, HTTP server, simulator or report", () => {
+    const loaded = loadedModules("src/index.ts");
+    expect(loaded.some((url) => url.endsWith("/src/analyze.ts"))).toBe(true);
+    expect(offending(loaded, [PLOT, LINKEDOM, HTTP])).toEqual([]);
+    expect(loaded.filter((url) => /\/src\/(sim|report|cli)\//.test(url))).toEqual([]);
+  });
+
+  it("footfall/sim loads its HTTP adapter but no charts", () => {
+    const loaded = loadedModules("src/sim/index.ts");
+    // The simulator's node:http adapter is expected here; seeing it shows built-ins are recorded.
+    expect(loaded).toContain("node:http");
+    expect(offending(loaded, [PLOT, LINKEDOM])).toEqual([]);
+  });
+
+  it("reports a leak when an entry reaches the charts and the file system", () => {
+    const loaded = loadedModules("test/package/fixtures/leakyEntry.ts");
+    const leaks = offending(loaded, [PLOT, LINKEDOM, HTTP, FS]);
+    expect(leaks.some((url) => PLOT.test(url))).toBe(true);
+    expect(leaks.some((url) => LINKEDOM.test(url))).toBe(true);
+    expect(leaks.some((url) => FS.test(url))).toBe(true);
+  });
+});
