@@ -90,14 +90,14 @@ export function summaryRecord(d: ShopDaySummary): AnalysisRecord {
 
 /**
  * Every NDJSON line of one analysis, in the order `footfall analyze --format ndjson` prints them:
- * sessions, then per shop-day summaries, then per-interval `occupancy` lines (when the result has
- * them), then one `quality` line (when quality was on). The one formatting of these lines: the CLI
+ * sessions, then per shop-day summaries, then per shop and interval `occupancy` lines (none when
+ * `people` was false), then one `quality` line (when quality was on). The one formatting of these lines: the CLI
  * prints them and the fleet stores them, so both follow the engine when it changes.
  *
  * Lines are JSON values already (`JSON.stringify` of each is the printed line; NaN becomes null).
  *
  * @example
- * for (const line of analysisRecords(analyzer.finish())) process.stdout.write(`${JSON.stringify(line)}\n`);
+ * for (const line of analysisRecords(result)) process.stdout.write(`${JSON.stringify(line)}\n`);
  */
 export function* analysisRecords(result: AnalyzeResult): Iterable<AnalysisRecord> {
   for (const s of result.sessions) yield sessionRecord(s);

@@ -125,7 +125,7 @@ export interface OccupancyInterval {
  * is made of, and the day's occupancy intervals.
  *
  * @example
- * const p: PeopleEstimate = estimates[0]!;
+ * const p: PeopleEstimate = result.people[0]!;
  * console.log(p.label, p.visitors, `[${p.visitorsLow}, ${p.visitorsHigh}]`);
  */
 export interface PeopleEstimate extends SessionWindow {
@@ -315,8 +315,10 @@ function bySession(a: ClassifiedSession, b: ClassifiedSession): number {
  * a rotating phone's visit. Exported for the accuracy tests (link precision and recall).
  *
  * @example
+ * const visits = classified.filter((s) => s.kind === "visitor");
+ * const shortStrong = classified.filter((s) => s.kind === "passerby" && s.randomized && s.peakSmoothedRssi >= s.visitorRssi);
  * const pieces = linkedVisits(visits, shortStrong, peopleEstimatorOptions());
- * pieces.has(visits[0]!); // true when a consistent short MAC ended just before it
+ * pieces.size <= visits.length; // true: the visits set aside as possible pieces of rotating phones' visits
  */
 export function linkedVisits(visits: readonly ClassifiedSession[], shortStrong: readonly ClassifiedSession[], o: ResolvedPeopleEstimatorOptions): Set<ClassifiedSession> {
   const byStart = [...shortStrong].sort((a, b) => a.start - b.start);
