@@ -287,6 +287,13 @@ function consistentAt(v: Session, x: Session, atStart: boolean, maxDb: number): 
   return boundary > 0 && boundary === x.sensors.length;
 }
 
+/**
+ * Fewest universal-MAC visits a day for them alone to give the burst rate and mean dwell: below
+ * it their sampling error (a per-phone rate's coefficient of variation is ~0.7, so ~22 % at 10)
+ * outweighs the bias of the other identity-known visits.
+ */
+const MIN_UNIVERSAL_SAMPLE = 10;
+
 /** A probe burst visits every channel within about a second (published captures). */
 const BURST_MS = 1000;
 
@@ -308,19 +315,22 @@ function bySession(a: ClassifiedSession, b: ClassifiedSession): number {
 }
 
 /**
- * Of `visits` (visitor sessions), the randomized ones with a possible rotation partner among
- * `shortStrong` (short randomized sessions heard inside): one ending at most `linkGapMs` before
- * the visit starts, or starting at most `linkGapMs` after it ends, whose smoothed peak RSSI is
- * within `linkRssiDb` of the visit's at every sensor both heard. Such a visit may be one piece of
- * a rotating phone's visit. Exported for the accuracy tests (link precision and recall).
+ * The randomized visitor sessions of one shop-day (`sessions`, any order) set aside as possible
+ * pieces of a rotating phone's visit: a short randomized MAC heard inside (a passer-by session at
+ * or above its `visitorRssi`, of a device with no visit that day — a rotated MAC is new and never
+ * heard again) ends at most `linkGapMs` before the visit starts, or starts at most `linkGapMs`
+ * after it ends, heard by exactly the sensors of the visit's burst at that end with smoothed
+ * peaks within `linkRssiDb`. The estimator's one linking rule; exported so the accuracy tests can
+ * score its precision and recall against the truth.
  *
  * @example
- * const visits = classified.filter((s) => s.kind === "visitor");
- * const shortStrong = classified.filter((s) => s.kind === "passerby" && s.randomized && s.peakSmoothedRssi >= s.visitorRssi);
- * const pieces = linkedVisits(visits, shortStrong, peopleEstimatorOptions());
- * pieces.size <= visits.length; // true: the visits set aside as possible pieces of rotating phones' visits
+ * const pieces = linkedVisits(classified, peopleEstimatorOptions());
+ * pieces.size <= classified.filter((s) => s.kind === "visitor").length; // true
  */
-export function linkedVisits(visits: readonly ClassifiedSession[], shortStrong: readonly ClassifiedSession[], o: ResolvedPeopleEstimatorOptions): Set<ClassifiedSession> {
+export function linkedVisits(sessions: readonly ClassifiedSession[], o: ResolvedPeopleEstimatorOptions): Set<ClassifiedSession> {
+  const visits = sessions.filter((s) => s.kind === "visitor");
+  const visitorDevices = new Set(visits.map((v) => v.device));
+  const shortStrong = sessions.filter((s) => s.kind === "passerby" && s.randomized && strong(s) && !visitorDevices.has(s.device));
   const byStart = [...shortStrong].sort((a, b) => a.start - b.start);
   const byEnd = [...shortStrong].sort((a, b) => a.end - b.end);
   const linked = new Set<ClassifiedSession>();
@@ -358,14 +368,20 @@ function spread(bins: Float64Array, dayStart: number, intervalMs: number, from: 
 function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: ResolvedPeopleEstimatorOptions, z: number): PeopleEstimate {
   const sessions = [...input].sort(bySession);
   const visits = sessions.filter((s) => s.kind === "visitor");
-  const shortStrong = sessions.filter((s) => s.kind === "passerby" && s.randomized && strong(s));
-  const linked = linkedVisits(visits, shortStrong, o);
+  const linked = linkedVisits(sessions, o);
 
   // Identity-known visits, per device: a phone silent for longer than the session gap splits its
   // visit into sessions, which rejoin here when they are at most `rejoinGapMs` apart.
   const known = knownVisits(visits, linked, o.rejoinGapMs);
   const knownVisitors = new Set(known.map((k) => k.device)).size;
-  const rateSample = known.filter((k) => k.bursts >= 1 && k.span > 0);
+  // The sample that stands for the rest: universal MACs never rotate and are never set aside, so
+  // they are a sample of all phones (on the shop's Wi-Fi or not, long and short visits alike);
+  // randomized MACs that kept one MAC over a visit are not — a phone on the shop's Wi-Fi keeps
+  // its MAC and probes rarely, and a rotating phone keeps one only over a short visit. With too
+  // few universal visits, every identity-known visit (biased, see the README).
+  const universal = known.filter((k) => !k.randomized);
+  const sample = universal.length >= MIN_UNIVERSAL_SAMPLE ? universal : known;
+  const rateSample = sample.filter((k) => k.bursts >= 1 && k.span > 0);
   let bursts = 0;
   let dwellSum = 0;
   for (const k of rateSample) {
@@ -386,11 +402,11 @@ function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: R
   const rateRelVar = phi / m;
   let estSum = 0;
   let estSq = 0;
-  for (const k of known) {
+  for (const k of sample) {
     estSum += k.estimated;
     estSq += k.estimated * k.estimated;
   }
-  const n = known.length;
+  const n = sample.length;
   const meanDwell = n > 0 ? estSum / n : Number.NaN;
   const dwellRelVar = n > 1 ? (estSq / n - meanDwell * meanDwell) / (n - 1) / (meanDwell * meanDwell) : Number.NaN;
 
@@ -474,6 +490,8 @@ function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: R
 /** One identity-known visit: a device's visitor sessions of the day, rejoined. */
 interface KnownVisit {
   readonly device: string;
+  /** Locally administered MAC. */
+  readonly randomized: boolean;
   readonly start: number;
   readonly end: number;
   /** end − start, ms. */
@@ -486,8 +504,10 @@ interface KnownVisit {
 
 function knownVisits(visits: readonly ClassifiedSession[], linked: ReadonlySet<ClassifiedSession>, rejoinGapMs: number): KnownVisit[] {
   const byDevice = new Map<string, ClassifiedSession[]>();
+  const randomized = new Set<string>();
   for (const v of visits) {
     if (linked.has(v)) continue;
+    if (v.randomized) randomized.add(v.device);
     const list = byDevice.get(v.device);
     if (list === undefined) byDevice.set(v.device, [v]);
     else list.push(v);
@@ -495,7 +515,7 @@ function knownVisits(visits: readonly ClassifiedSession[], linked: ReadonlySet<C
   const out: KnownVisit[] = [];
   const close = (device: string, start: number, end: number, probes: number) => {
     const span = end - start;
-    out.push({ device, start, end, span, bursts: probes - 1, estimated: probes > 1 ? span + span / (probes - 1) : span });
+    out.push({ device, randomized: randomized.has(device), start, end, span, bursts: probes - 1, estimated: probes > 1 ? span + span / (probes - 1) : span });
   };
   for (const [device, list] of byDevice) {
     // Visits are sorted by start already (canonical order).
