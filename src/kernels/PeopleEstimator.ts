@@ -151,11 +151,9 @@ export interface PeopleEstimate extends SessionWindow {
   readonly restVisitors: number;
   /** Inside bursts of the other phones over the day. */
   readonly restBursts: number;
-  /** Identity-known visits the burst rate was learned from (the slow mode left out, see {@link PeopleEstimator}). */
-  readonly ratePhones: number;
-  /** Burst rate per phone, bursts per minute, learned from the identity-known visits. */
+  /** Burst rate per phone, bursts per minute, learned from the universal-MAC (else identity-known) visits. */
   readonly burstsPerMinute: number;
-  /** Mean dwell of the identity-known visits, ms (the W of Little's law). */
+  /** Mean estimated dwell of the same visits, ms (the W of Little's law). */
   readonly meanDwellMs: number;
   /** Occupancy per interval over the local day, in order. */
   readonly occupancy: readonly OccupancyInterval[];
@@ -197,9 +195,10 @@ interface DayAcc {
  *    (it moves to part 2); counting a piece as a visit would.
  * 2. **The rest, by burst rate**: every other burst heard inside (peak smoothed RSSI at or above
  *    the session's `visitorRssi`, the classifier's one threshold) is 1 ÷ r of a phone-interval,
- *    where r is the per-phone burst rate learned from the identity-known visits (ratio of sums:
- *    Σ (bursts − 1) ÷ Σ dwell). Occupancy = bursts ÷ (r · interval); visitors by Little's law =
- *    Σ bursts ÷ (r · W), W the mean estimated dwell of the identity-known visits.
+ *    where r is the per-phone burst rate (ratio of sums: Σ (bursts − 1) ÷ Σ dwell) of the
+ *    universal-MAC visits — a sample of all phones, since a universal MAC never rotates — or, with
+ *    fewer than 10 of them, of every identity-known visit. Occupancy = bursts ÷ (r · interval);
+ *    visitors by Little's law = Σ bursts ÷ (r · W), W the mean estimated dwell of the same visits.
  *
  * Uncertainty (delta method, normal interval at `level`): relative variance of the rate part =
  * 1/B (burst counting) + φ/n (phones differ in rate: φ the squared coefficient of variation of
@@ -478,7 +477,6 @@ function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: R
     passersBy,
     captureRate: visitors + passersBy > 0 ? visitors / (visitors + passersBy) : Number.NaN,
     linkedSessions: linked.size,
-    ratePhones: m,
     restVisitors,
     restBursts,
     burstsPerMinute: rate * 60_000,
