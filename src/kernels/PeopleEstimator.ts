@@ -293,6 +293,13 @@ function consistentAt(v: Session, x: Session, atStart: boolean, maxDb: number): 
  */
 const MIN_UNIVERSAL_SAMPLE = 10;
 
+/**
+ * Most sessions (split by silences longer than the session gap, rejoined within `rejoinGapMs`)
+ * one shopper's visit is expected to make: even a phone with two-minute burst gaps splits a
+ * typical visit no more than a few times, while staff coming and going make many.
+ */
+const MAX_SHOPPER_SESSIONS = 4;
+
 /** A probe burst visits every channel within about a second (published captures). */
 const BURST_MS = 1000;
 
@@ -378,8 +385,12 @@ function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: R
   // randomized MACs that kept one MAC over a visit are not — a phone on the shop's Wi-Fi keeps
   // its MAC and probes rarely, and a rotating phone keeps one only over a short visit. With too
   // few universal visits, every identity-known visit (biased, see the README).
-  const universal = known.filter((k) => !k.randomized);
-  const sample = universal.length >= MIN_UNIVERSAL_SAMPLE ? universal : known;
+  // A device heard in more than four separate sessions of one visit comes and goes (staff
+  // on a short shift, whom the classifier's 40 %-of-opening-hours rule does not catch): counted,
+  // but not a shopper whose burst rate and dwell stand for the others.
+  const shoppers = known.filter((k) => k.sessions <= MAX_SHOPPER_SESSIONS);
+  const universal = shoppers.filter((k) => !k.randomized);
+  const sample = universal.length >= MIN_UNIVERSAL_SAMPLE ? universal : shoppers;
   const rateSample = sample.filter((k) => k.bursts >= 1 && k.span > 0);
   let bursts = 0;
   let dwellSum = 0;
@@ -490,6 +501,8 @@ interface KnownVisit {
   readonly device: string;
   /** Locally administered MAC. */
   readonly randomized: boolean;
+  /** Sessions rejoined into it. */
+  readonly sessions: number;
   readonly start: number;
   readonly end: number;
   /** end − start, ms. */
@@ -511,28 +524,31 @@ function knownVisits(visits: readonly ClassifiedSession[], linked: ReadonlySet<C
     else list.push(v);
   }
   const out: KnownVisit[] = [];
-  const close = (device: string, start: number, end: number, probes: number) => {
+  const close = (device: string, start: number, end: number, probes: number, sessions: number) => {
     const span = end - start;
-    out.push({ device, randomized: randomized.has(device), start, end, span, bursts: probes - 1, estimated: probes > 1 ? span + span / (probes - 1) : span });
+    out.push({ device, randomized: randomized.has(device), sessions, start, end, span, bursts: probes - 1, estimated: probes > 1 ? span + span / (probes - 1) : span });
   };
   for (const [device, list] of byDevice) {
     // Visits are sorted by start already (canonical order).
     let start = list[0]!.start;
     let end = list[0]!.end;
     let probes = list[0]!.probeCount;
+    let sessions = 1;
     for (let i = 1; i < list.length; i++) {
       const s = list[i]!;
       if (s.start - end <= rejoinGapMs) {
         end = Math.max(end, s.end);
         probes += s.probeCount;
+        sessions++;
       } else {
-        close(device, start, end, probes);
+        close(device, start, end, probes, sessions);
         start = s.start;
         end = s.end;
         probes = s.probeCount;
+        sessions = 1;
       }
     }
-    close(device, start, end, probes);
+    close(device, start, end, probes, sessions);
   }
   return out;
 }
