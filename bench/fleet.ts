@@ -42,6 +42,8 @@ export interface FleetRun {
   readonly rowsPerShopDay: number;
   /** Worker CPU time per shop-day, ms (read, decode, analyze, commit). */
   readonly workerCpuMsPerShopDay: number;
+  /** CPU time of the simulator serving the pages, per shop-day, ms. */
+  readonly simulatorCpuMsPerShopDay: number;
   /** PostgreSQL storage (tables + indexes) per shop-day, bytes. */
   readonly storageBytesPerShopDay: number;
 }
@@ -92,6 +94,8 @@ export async function fleetBench(shops: number, repeats = 1): Promise<FleetRun[]
         const connection = await openFleetRedis(env.FOOTFALL_REDIS_URL);
         const before = await redisStats(redis.url);
         const t0 = performance.now();
+        // This process is the simulator serving the pages (the rest of it only waits).
+        const simCpu0 = process.cpuUsage();
         const ids = await enqueueBackfill(connection, {
           shops: world.shops.map((s) => s.id),
           sinceMs: world.startMs,
@@ -105,6 +109,7 @@ export async function fleetBench(shops: number, repeats = 1): Promise<FleetRun[]
           await new Promise((r) => setTimeout(r, 50));
         }
         const wallS = (performance.now() - t0) / 1000;
+        const simCpu = process.cpuUsage(simCpu0);
         const after = await redisStats(redis.url);
         const size = await db.query<{ bytes: string }>(
           `SELECT sum(pg_total_relation_size(c.oid)) AS bytes FROM pg_class c WHERE c.relname LIKE 'footfall_%' AND c.relkind = 'r'`,
@@ -130,6 +135,7 @@ export async function fleetBench(shops: number, repeats = 1): Promise<FleetRun[]
           // Visits are fewer than session lines; count sessions + summary + quality + checkpoint as the upper bound.
           rowsPerShopDay: sum(2) / k + 1,
           workerCpuMsPerShopDay: sum(5) / k,
+          simulatorCpuMsPerShopDay: (simCpu.user + simCpu.system) / 1000 / k,
           storageBytesPerShopDay: Number(size.rows[0]!.bytes) / k,
         });
       } finally {
@@ -166,7 +172,7 @@ export default async function (): Promise<BenchRow[]> {
       note:
         `${Math.round(one.signals / one.shopDays)} signals/shop-day; per shop-day: Redis ${Math.round(one.redisCallsPerShopDay)} cmds ` +
         `${(one.redisUsPerShopDay / 1000).toFixed(2)} ms CPU, PostgreSQL ${Math.round(one.postgresMsPerShopDay)} ms, read+analyze ${Math.round(one.analyzeMsPerShopDay)} ms, ` +
-        `worker CPU ${Math.round(one.workerCpuMsPerShopDay)} ms; load ${loadavg()[0]!.toFixed(1)}`,
+        `worker CPU ${Math.round(one.workerCpuMsPerShopDay)} ms, simulator CPU ${Math.round(one.simulatorCpuMsPerShopDay)} ms; load ${loadavg()[0]!.toFixed(1)}`,
     },
   ];
 }

@@ -97,7 +97,8 @@ export function summaryRecord(d: ShopDaySummary): AnalysisRecord {
  * Lines are JSON values already (`JSON.stringify` of each is the printed line; NaN becomes null).
  *
  * @example
- * for (const line of analysisRecords(result)) process.stdout.write(`${JSON.stringify(line)}\n`);
+ * const lines = [...analysisRecords(await analyze(records))];
+ * lines.at(-1)?.type; // "quality"
  */
 export function* analysisRecords(result: AnalyzeResult): Iterable<AnalysisRecord> {
   for (const s of result.sessions) yield sessionRecord(s);

@@ -313,7 +313,13 @@ function emptyDwell(): DwellStats {
   return { count: 0, meanMs: Number.NaN, medianMs: Number.NaN, p90Ms: Number.NaN, buckets };
 }
 
-function addDecoderStats(a: SignalDecoderStats, b: SignalDecoderStats): SignalDecoderStats {
+/**
+ * The sum of two decoders' counters (e.g. of decode threads that each read part of an input).
+ *
+ * @example
+ * addDecoderStats(new SignalDecoder().stats, new SignalDecoder().stats).decoded; // 0
+ */
+export function addDecoderStats(a: SignalDecoderStats, b: SignalDecoderStats): SignalDecoderStats {
   const invalidByReason = { ...a.invalidByReason };
   for (const reason of Object.keys(b.invalidByReason) as InvalidReason[]) invalidByReason[reason] = (invalidByReason[reason] ?? 0) + b.invalidByReason[reason];
   return {

@@ -26,6 +26,10 @@ const ALLOWED: Record<string, readonly string[]> = {
   sales: ["client", "contract", "errors", "time", "text"],
   sim: ["contract", "codec", "errors", "time", "text"],
   report: ["kernels", "codec", "contract", "errors"],
+  // The NDJSON lines of an analysis (src/analysisRecords.ts): what analyze prints and the fleet stores.
+  analysisRecords: ["analyze", "kernels", "codec", "contract", "errors"],
+  // Scale-out runs the same pipeline: source → analyze → the same lines, stored in PostgreSQL.
+  fleet: ["analyze", "analysisRecords", "source", "kernels", "operators", "client", "codec", "contract", "errors", "time"],
 };
 
 /** Packages an area must not import. */

@@ -27,7 +27,7 @@ const OPEN_H = 10;
 const CLOSE_H = 22;
 const STAFF_SHARE = 0.4;
 const STATIONARY_SHARE = 0.75;
-// Kalman (classification and proximity use the same defaults): process noise dB²/s, measurement noise dB².
+// Kalman, one per device × sensor, feeding classification and proximity (as the engine does): process noise dB²/s, measurement noise dB².
 const Q = 3;
 const R = 25;
 // Proximity: log-distance model, zones, slices.
@@ -45,10 +45,6 @@ interface SensorState {
   p: number;
   t: number;
   peak: number;
-  // Proximity has its own filter state (same model) so both stay independent, as in the chain.
-  px: number;
-  pp: number;
-  pt: number;
 }
 
 interface Open {
@@ -121,31 +117,14 @@ function kalman(s: SensorState, rssi: number, t: number): number {
   return s.x;
 }
 
-function proximityKalman(s: SensorState, rssi: number, t: number): void {
-  if (!(s.pp >= 0)) {
-    s.px = rssi;
-    s.pp = R;
-    s.pt = t;
-    return;
-  }
-  let p = s.pp;
-  if (t > s.pt) {
-    p += (Q * (t - s.pt)) / 1000;
-    s.pt = t;
-  }
-  const k = p / (p + R);
-  s.px += k * (rssi - s.px);
-  s.pp = (1 - k) * p;
-}
-
 function finishSlice(o: Open): void {
   // Nearest sensor among those heard in the last STALE_MS of the slice, by modelled distance.
   const freshFrom = (o.slice + 1) * SLICE_MS - STALE_MS;
   let best: SensorState | undefined;
   let bestM = Number.POSITIVE_INFINITY;
   for (const s of o.sensors) {
-    if (s.pt < freshFrom) continue;
-    const m = 10 ** ((RSSI_1M - s.px) / (10 * EXPONENT));
+    if (s.t < freshFrom) continue;
+    const m = 10 ** ((RSSI_1M - s.x) / (10 * EXPONENT));
     if (m < bestM || (m === bestM && best !== undefined && s.sensor < best.sensor)) {
       best = s;
       bestM = m;
@@ -164,8 +143,8 @@ function finishSlice(o: Open): void {
   if (bestM < o.closestM) {
     o.closestM = bestM;
     o.closestSensor = best.sensor;
-    o.closestRssi = best.px;
-    o.closestTime = best.pt;
+    o.closestRssi = best.x;
+    o.closestTime = best.t;
   }
 }
 
@@ -249,12 +228,11 @@ export function handWrittenLoop(records: readonly unknown[], timeZone = "Asia/Se
     let s: SensorState | undefined;
     for (const x of o.sensors) if (x.sensor === sig.sensor) s = x;
     if (s === undefined) {
-      s = { sensor: sig.sensor, x: 0, p: Number.NaN, t: 0, peak: Number.NEGATIVE_INFINITY, px: 0, pp: Number.NaN, pt: 0 };
+      s = { sensor: sig.sensor, x: 0, p: Number.NaN, t: 0, peak: Number.NEGATIVE_INFINITY };
       o.sensors.push(s);
     }
     const smoothed = kalman(s, sig.rssi, t);
     if (smoothed > s.peak) s.peak = smoothed;
-    proximityKalman(s, sig.rssi, t);
   };
   for (let i = 0; i < records.length; i++) {
     const sig = decoder.decode(records[i]);

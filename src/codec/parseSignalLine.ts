@@ -1,3 +1,5 @@
+import type { InvalidRecord } from "./decodeSignal.ts";
+
 /**
  * A reader specialised for one NDJSON line of a signal record. `JSON.parse` builds a generic
  * object tree for every line (13 properties for a `footfall signals backfill` line, a string or
@@ -102,4 +104,16 @@ export function parseSignalLine(line: string): unknown {
     ts: Number(m[5]),
     local: m[6] === "true",
   };
+}
+
+/**
+ * The rejection of an NDJSON line that is not JSON, as every reader of signal lines reports it
+ * (through `SignalDecoder.reject`, the one invalid-record channel): reason `not-json`, the line
+ * itself as the record.
+ *
+ * @example
+ * notJson("{oops").reason; // "not-json"
+ */
+export function notJson(line: string): InvalidRecord {
+  return { reason: "not-json", field: "", message: "not JSON", record: line };
 }

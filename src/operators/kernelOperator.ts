@@ -34,7 +34,9 @@ import type { Kernel } from "../kernels/Sink.ts";
  *     let total = 0;
  *     return { push: (x) => void (total += x), flush: () => emit(total) };
  *   });
- * of(1, 2, 3).pipe(sum()).subscribe((x) => console.log(x)); // 6
+ * const out: number[] = [];
+ * of(1, 2, 3).pipe(sum()).subscribe((x) => out.push(x));
+ * out; // [6]
  */
 export function kernelOperator<T, R>(create: (emit: (value: R) => void) => Kernel<T>): OperatorFunction<T, R> {
   if (typeof create !== "function") throw new TypeError("kernelOperator needs a function that creates the kernel");

@@ -8,6 +8,21 @@
 export type LineHandler = (text: string, line: number) => void;
 
 /**
+ * Options of {@link LineSplitter}.
+ *
+ * @example
+ * const options: LineSplitterOptions = { byteOrderMark: "keep" }; // a part of a file that does not start it
+ */
+export interface LineSplitterOptions {
+  /**
+   * A U+FEFF at the very start of the input is a byte-order mark and is dropped (`"drop"`); give
+   * `"keep"` when the text is a later part of a file, where that character is content.
+   * @default "drop"
+   */
+  readonly byteOrderMark?: "drop" | "keep";
+}
+
+/**
  * Splits text that arrives in chunks into lines, synchronously per chunk, the way `readline`
  * does with `crlfDelay: Infinity`: LF, CRLF and a lone CR each end a line, also when a CRLF is
  * split across two chunks; a last line without a line end still counts; a leading byte-order
@@ -31,13 +46,18 @@ export class LineSplitter {
   #rest = "";
   #line = 0;
   #started = false;
+  readonly #dropBom: boolean;
 
   /**
    * @param onLine receives every line, in order, with its number.
+   * @param options see {@link LineSplitterOptions}
    */
-  constructor(onLine: LineHandler) {
+  constructor(onLine: LineHandler, options: LineSplitterOptions = {}) {
     if (typeof onLine !== "function") throw new TypeError(`onLine must be a function, got ${typeof onLine}`);
     this.#onLine = onLine;
+    const bom = options.byteOrderMark ?? "drop";
+    if (bom !== "drop" && bom !== "keep") throw new RangeError(`byteOrderMark must be "drop" or "keep", got ${String(bom)}`);
+    this.#dropBom = bom === "drop";
   }
 
   /**
@@ -62,7 +82,7 @@ export class LineSplitter {
     let text = this.#rest === "" ? chunk : this.#rest + chunk;
     if (!this.#started && text !== "") {
       this.#started = true;
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      if (this.#dropBom && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     }
     // Files with LF endings (the usual case) skip the per-line look for CRs.
     const start = text.indexOf("\r") === -1 ? this.#lf(text) : this.#mixed(text);

@@ -175,4 +175,40 @@ describe("NDJSON round trip", () => {
     const kinds = new Set(fromFile.stdout.trim().split("\n").map((l) => (JSON.parse(l) as { type: string }).type));
     expect(kinds).toEqual(new Set(["session", "summary", "quality"]));
   });
+
+  it("analyze --input --threads 2 gives byte for byte what one thread gives, rejections included", async () => {
+    const shop = sim.world.shops[1]!;
+    const records = [...sim.world.rawSignals(shop.id, sim.world.startMs + 9 * H, sim.world.startMs + 13 * H)];
+    // Lines a decode thread must reject exactly as the one-thread reader does: not JSON, an
+    // unusable row_key, a bad MAC; and CRLF line ends, a blank line, a BOM.
+    const lines = records.map((r) => JSON.stringify(r));
+    lines.splice(10, 0, "{not json");
+    lines.splice(500, 0, JSON.stringify({ ...records[0], row_key: "garbage" }));
+    lines.splice(1500, 0, "");
+    lines.splice(2500, 0, JSON.stringify({ ...records[0], device_id: "zz:zz" }));
+    const file = join(dir, "threads.ndjson");
+    await writeFile(file, `\uFEFF${lines.join("\r\n")}\r\n`);
+    const one = await footfall(["analyze", "--input", file, "--format", "ndjson", "--threads", "1"], {});
+    const two = await footfall(["analyze", "--input", file, "--format", "ndjson", "--threads", "2"], {});
+    expect(one.status).toBe(1);
+    expect(two.status).toBe(1);
+    expect(two.stdout).toBe(one.stdout);
+    expect(two.stderr).toBe(one.stderr);
+    expect(one.stderr).toContain("line 11: not JSON");
+    expect(one.stderr).toContain("3 record(s) rejected");
+    const quality = JSON.parse(one.stdout.trim().split("\n").at(-1)!) as { invalidByReason: Record<string, number>; signals: number };
+    expect(quality.invalidByReason).toMatchObject({ "not-json": 1, "bad-row-key": 1, "bad-mac": 1 });
+    expect(quality.signals).toBe(records.length);
+  });
+
+  it("analyze --threads: bad values and standard input are usage errors", async () => {
+    for (const argv of [["--threads", "0"], ["--threads", "two"]]) {
+      const r = await footfall(["analyze", "--input", "x.ndjson", ...argv], {});
+      expect(r.status).toBe(2);
+      oneLine(r.stderr);
+    }
+    const stdin = await footfall(["analyze", "--input", "-", "--threads", "2"], {});
+    expect(stdin.status).toBe(2);
+    expect(stdin.stderr).toContain("--threads");
+  });
 });

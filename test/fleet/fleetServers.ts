@@ -92,7 +92,13 @@ export async function freePort(): Promise<number> {
 
 async function until(what: string, ok: () => Promise<boolean>, child: ChildProcess, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  // A program that cannot be started (not installed: ENOENT) fails the test with the install hint.
+  let failed: Error | undefined;
+  child.once("error", (e) => {
+    failed = e;
+  });
   while (!(await ok())) {
+    if (failed !== undefined) throw new Error(`${what} could not start (${failed.message}); ${INSTALL_FLEET_SERVERS}`);
     if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}`);
     if (Date.now() > deadline) throw new Error(`${what} did not start`);
     await new Promise((r) => setTimeout(r, 100));
@@ -149,7 +155,12 @@ export async function startRedis(): Promise<TestRedis> {
     );
     await until("redis-server", () => portOpen(port), child);
   };
-  await start();
+  try {
+    await start();
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
@@ -197,7 +208,10 @@ export async function startPostgres(): Promise<TestPostgres> {
     encoding: "utf8",
     cwd: dir,
   });
-  if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
+  if (init.status !== 0) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`initdb failed: ${init.stderr}`);
+  }
   const port = await freePort();
   const child = spawn(
     join(bin, "postgres"),

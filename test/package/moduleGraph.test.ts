@@ -40,6 +40,13 @@ describe("module graph of the entry points", () => {
     expect(offending(loaded, [PLOT, LINKEDOM])).toEqual([]);
   });
 
+  it("footfall/fleet loads BullMQ and pg but no charts, simulator or report", () => {
+    const loaded = loadedModules("src/fleet/index.ts");
+    expect(loaded.some((url) => /[\\/]node_modules[\\/]bullmq[\\/]/.test(url))).toBe(true);
+    expect(offending(loaded, [PLOT, LINKEDOM])).toEqual([]);
+    expect(loaded.filter((url) => /\/src\/(sim|report|cli)\//.test(url))).toEqual([]);
+  });
+
   it("reports a leak when an entry reaches the charts and the file system", () => {
     const loaded = loadedModules("test/package/fixtures/leakyEntry.ts");
     const leaks = offending(loaded, [PLOT, LINKEDOM, HTTP, FS]);

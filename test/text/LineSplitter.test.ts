@@ -22,6 +22,20 @@ function naive(text: string): [number, string][] {
 }
 
 describe("LineSplitter", () => {
+  test("a U+FEFF starting the input is a byte-order mark, unless the text is a later part of a file", () => {
+    const lines = (byteOrderMark: "drop" | "keep" | undefined): string[] => {
+      const out: string[] = [];
+      const s = new LineSplitter((text) => out.push(text), byteOrderMark === undefined ? {} : { byteOrderMark });
+      s.push("\uFEFFa\n\uFEFFb");
+      s.end();
+      return out;
+    };
+    expect(lines(undefined)).toEqual(["a", "\uFEFFb"]);
+    expect(lines("drop")).toEqual(["a", "\uFEFFb"]);
+    expect(lines("keep")).toEqual(["\uFEFFa", "\uFEFFb"]);
+    expect(() => new LineSplitter(() => {}, { byteOrderMark: "strip" as "drop" })).toThrow(RangeError);
+  });
+
   test("LF, CRLF and lone CR each end a line; numbers count blank lines", () => {
     expect(split(["a\nb\r\nc\rd"])).toEqual([[1, "a"], [2, "b"], [3, "c"], [4, "d"]]);
     expect(split(["\n\r\n\r"])).toEqual([[1, ""], [2, ""], [3, ""]]);

@@ -1,0 +1,61 @@
+// A decode thread of `footfall analyze --input --threads N`: reads its byte range of the file,
+// splits lines, parses and decodes each record, and posts the signals in columns (SignalBatch)
+// to the thread that runs the engine, in input order. Started by readInputInThreads; not a
+// public module.
+import { createReadStream } from "node:fs";
+import { parentPort, workerData, type MessagePort } from "node:worker_threads";
+import { SignalDecoder, type InvalidRecord } from "../codec/decodeSignal.ts";
+import { notJson, parseSignalLine } from "../codec/parseSignalLine.ts";
+import { LineSplitter } from "../text/LineSplitter.ts";
+import { SignalBatchWriter } from "./SignalBatch.ts";
+import type { DecodeWorkerData, DecodeWorkerMessage } from "./readInputInThreads.ts";
+
+/**
+ * The decode thread's work: reads its range, posts batches to `port`, then the `end` message.
+ * Runs when this module is a worker started by readInputInThreads (its workerData says so);
+ * imported anywhere else it does nothing.
+ */
+async function decodeRange(data: DecodeWorkerData, port: MessagePort): Promise<void> {
+  const { path, start, end, credit, maxOutstanding } = data;
+  const outstanding = new Int32Array(credit);
+  const writer = new SignalBatchWriter();
+  let lineNo = 0;
+  const decoder = new SignalDecoder({ onInvalid: (invalid: InvalidRecord) => writer.addInvalid(lineNo, invalid) });
+
+  function post(): void {
+    const { batch, transfer } = writer.take();
+    port.postMessage({ type: "batch", batch } satisfies DecodeWorkerMessage, transfer);
+    // Bounded read-ahead: wait while the engine thread has this many of our batches still to apply.
+    Atomics.add(outstanding, 0, 1);
+    for (let n = Atomics.load(outstanding, 0); n >= maxOutstanding; n = Atomics.load(outstanding, 0)) Atomics.wait(outstanding, 0, n, 1000);
+  }
+
+  const splitter = new LineSplitter(
+    (text, line) => {
+      lineNo = line;
+      if (text.trim() === "") return;
+      let record: unknown;
+      try {
+        record = parseSignalLine(text);
+      } catch {
+        decoder.reject(notJson(text));
+        return;
+      }
+      const signal = decoder.decode(record);
+      if (signal !== undefined && writer.add(signal)) post();
+    },
+    // Only the first range starts the file: a U+FEFF later on is content, as on one thread.
+    { byteOrderMark: start === 0 ? "drop" : "keep" },
+  );
+
+  // `end` is exclusive here, inclusive for createReadStream.
+  const stream = createReadStream(path, { start, ...(end === undefined ? {} : { end: end - 1 }), highWaterMark: 1 << 20, encoding: "utf8" });
+  for await (const chunk of stream) splitter.push(chunk as string);
+  splitter.end();
+  post(); // the rest, and any rejections after the last full batch
+  port.postMessage({ type: "end", stats: decoder.stats, lines: lineNo } satisfies DecodeWorkerMessage);
+}
+
+if (parentPort !== null && (workerData as Partial<DecodeWorkerData> | null)?.decodeWorker === true) {
+  await decodeRange(workerData as DecodeWorkerData, parentPort);
+}

@@ -1,0 +1,66 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { decodeSignal, type InvalidRecord } from "../../src/codec/decodeSignal.ts";
+import type { Signal } from "../../src/codec/Signal.ts";
+import { SignalBatchReader, SignalBatchWriter } from "../../src/cli/SignalBatch.ts";
+
+const hex = (n: number, width: number): string => n.toString(16).padStart(width, "0");
+const mac = (n: number): string => hex(n, 12).match(/../g)!.join(":");
+
+// Real decoded signals (so `flags`, `vendor`, `randomized` are what the decoder makes).
+const signalArb = fc
+  .record({
+    shop: fc.integer({ min: 0, max: 2 ** 40 }),
+    ms: fc.integer({ min: 0, max: 2 ** 45 }),
+    device: fc.integer({ min: 0, max: 2 ** 48 - 1 }),
+    sensor: fc.integer({ min: 0, max: 3 }),
+    rssi: fc.integer({ min: -127, max: 0 }),
+    local: fc.boolean(),
+    skew: fc.constantFrom(0, 5000),
+  })
+  .map((r) => {
+    const s = decodeSignal({
+      row_key: `${r.shop}:${hex(r.ms, 16)}`,
+      device_id: mac(r.device),
+      rssi: r.rssi,
+      square_mac: mac(0xb827eb000000 + r.sensor),
+      ts: r.ms + r.skew,
+      local: r.local,
+    });
+    return s as Signal;
+  });
+
+describe("SignalBatch", () => {
+  it("a signal comes out of writer → reader exactly as the decoder made it, across batches", () => {
+    fc.assert(
+      fc.property(fc.array(signalArb, { maxLength: 20_000 }), (signals) => {
+        const writer = new SignalBatchWriter();
+        const reader = new SignalBatchReader();
+        const out: Signal[] = [];
+        const flush = (): void => {
+          // Through structured clone, as postMessage does.
+          reader.read(structuredClone(writer.take().batch), (s) => out.push(s));
+        };
+        for (const s of signals) if (writer.add(s)) flush();
+        flush();
+        expect(out).toStrictEqual(signals);
+        for (let i = 0; i < out.length; i++) expect(Object.keys(out[i]!)).toStrictEqual(Object.keys(signals[i]!));
+      }),
+      { numRuns: 15 },
+    );
+  });
+
+  it("carries rejections with their lines, in order, and a batch may hold only those", () => {
+    const writer = new SignalBatchWriter();
+    const bad: InvalidRecord = { reason: "not-json", field: "", message: "not JSON", record: "{x" };
+    writer.addInvalid(3, bad);
+    writer.addInvalid(9, { ...bad, record: "{y" });
+    const { batch } = writer.take();
+    expect(batch.count).toBe(0);
+    expect(batch.invalid.map((x) => [x.line, x.invalid.record])).toStrictEqual([
+      [3, "{x"],
+      [9, "{y"],
+    ]);
+    expect(writer.take().batch.invalid).toStrictEqual([]);
+  });
+});
