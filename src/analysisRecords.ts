@@ -51,13 +51,15 @@ export function sessionRecord(s: ClassifiedSession): AnalysisRecord {
  * and in `visits`, `uniqueDevices`, new/repeat visitors (universal MACs), staff, stationary, the
  * universal and randomized series. Also visitor dwell (ms, rounded; `null` when there were no
  * visitors; from identity-known visits) with its buckets, and the visitor RSSI threshold (dBm).
- * Without a people estimate (`people: false`) the estimates are the MAC-level counts.
+ * Without a people estimate (`people: false`, or `NaN` for want of identity-known visits) the
+ * estimates are the MAC-level counts.
  *
  * @example
  * for (const d of result.days) out.write(`${JSON.stringify(summaryRecord(d))}\n`);
  */
 export function summaryRecord(d: ShopDaySummary): AnalysisRecord {
-  const p = d.people;
+  // No estimate (people off, or no identity-known visit to learn a burst rate from): MAC-level.
+  const p = d.people !== undefined && Number.isFinite(d.people.visitors) ? d.people : undefined;
   const passersBy = p === undefined || !Number.isFinite(p.passersBy) ? d.passersBy : Math.round(p.passersBy);
   return {
     type: "summary",

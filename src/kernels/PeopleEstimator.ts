@@ -129,7 +129,10 @@ export interface OccupancyInterval {
  * console.log(p.label, p.visitors, `[${p.visitorsLow}, ${p.visitorsHigh}]`);
  */
 export interface PeopleEstimate extends SessionWindow {
-  /** Estimated visitors (people who came inside), `knownVisitors + restVisitors`. */
+  /**
+   * Estimated visitors (people who came inside), `knownVisitors + restVisitors`; `NaN` when
+   * bursts were heard inside but no identity-known visit gives a burst rate.
+   */
   readonly visitors: number;
   /** Lower bound of `visitors` (never below `knownVisitors`). */
   readonly visitorsLow: number;
@@ -188,11 +191,11 @@ interface DayAcc {
  *
  * 1. **Identity-known visits**: visitor sessions whose MAC held across the visit are counted
  *    exactly, as the MAC-level count does, and their presence is exact. A randomized visitor
- *    session is *set aside* instead when a short (passer-by) randomized MAC heard inside ends
- *    within `linkGapMs` before it starts or starts within `linkGapMs` after it ends, with peak
- *    RSSI within `linkRssiDb` at every sensor both heard: it may be one piece of a rotating
- *    phone's visit (its screen was on for a while). Setting a whole visit aside costs no bias
- *    (it moves to part 2); counting a piece as a visit would.
+ *    session is *set aside* instead when it has a possible rotation partner ({@link linkedVisits}:
+ *    a new short randomized MAC heard inside, within `linkGapMs` of one of its ends, by the
+ *    sensors of its burst at that end, peaks within `linkRssiDb`): it may be one piece of a
+ *    rotating phone's visit (its screen was on for a while). Setting a whole visit aside costs
+ *    no bias (it moves to part 2); counting a piece as a visit would.
  * 2. **The rest, by burst rate**: every other burst heard inside (peak smoothed RSSI at or above
  *    the session's `visitorRssi`, the classifier's one threshold) is 1 ÷ r of a phone-interval,
  *    where r is the per-phone burst rate (ratio of sums: Σ (bursts − 1) ÷ Σ dwell) of the
@@ -204,8 +207,9 @@ interface DayAcc {
  * 1/B (burst counting) + φ/n (phones differ in rate: φ the squared coefficient of variation of
  * the per-phone rate, n the phones behind the count) + var(r̂)/r̂² (+ var(W̄)/W̄² for visitors).
  * The identity-known part is exact. Assumptions (see the README, "People, not MACs"): phones
- * that rotate probe at the rate of those that keep a MAC, and stay as long; bursts of one MAC
- * within 1 s are one burst (`Session.probeCount`). Staff and equipment are not people inside.
+ * that rotate probe at the rate of the sample's phones and stay as long; bursts of one MAC
+ * within 1 s are one burst (`Session.probeCount`). Staff and equipment are not people inside,
+ * and devices rejoined from more than four sessions a day stay out of the sample.
  *
  * Per-interval, not per-signal work: sessions are kept per open day and the estimate runs once
  * when the day closes (every session starting in it has been classified).
@@ -259,6 +263,10 @@ export class PeopleEstimator implements Kernel<ClassifiedSession> {
   flush(): void {
     this.#windows.flush();
   }
+}
+
+function finiteOr(x: number, fallback: number): number {
+  return Number.isFinite(x) ? x : fallback;
 }
 
 function strong(s: ClassifiedSession): boolean {
@@ -459,7 +467,8 @@ function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: R
     const rest = b > 0 ? b / (rate * len) : 0;
     // Phones behind the count: those present at some point of the interval.
     const phones = Math.max(1, (rest * (len + meanDwell)) / meanDwell);
-    const sd = b > 0 ? rest * Math.sqrt(1 / b + phi / phones + rateRelVar) : 0;
+    // Too few sampled phones for a spread (NaN): the interval is unbounded, not falsely narrow.
+    const sd = b > 0 ? finiteOr(rest * Math.sqrt(1 / b + phi / phones + rateRelVar), Number.POSITIVE_INFINITY) : 0;
     const inside = knownInside + rest;
     occupancy.push({
       shopId: w.shopId,
@@ -476,7 +485,7 @@ function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: R
   }
 
   const restVisitors = restBursts > 0 ? restBursts / (rate * meanDwell) : 0;
-  const sdVisitors = restBursts > 0 ? restVisitors * Math.sqrt(1 / restBursts + phi / Math.max(1, restVisitors) + rateRelVar + dwellRelVar) : 0;
+  const sdVisitors = restBursts > 0 ? finiteOr(restVisitors * Math.sqrt(1 / restBursts + phi / Math.max(1, restVisitors) + rateRelVar + dwellRelVar), Number.POSITIVE_INFINITY) : 0;
   const visitors = knownVisitors + restVisitors;
   const passersBy = universalPassers > 0 ? outsideBursts / (universalPasserBursts / universalPassers) : Number.NaN;
   return {

@@ -136,3 +136,21 @@ describe("PeopleEstimator", () => {
     expect(e.late).toBe(1);
   });
 });
+
+describe("PeopleEstimator without identity-known visits", () => {
+  it("gives NaN visitors and unbounded intervals rather than a number it cannot support", () => {
+    const at = DAY + 18 * 60 * MIN;
+    const [day] = estimate(Array.from({ length: 10 }, (_, i) => session({ start: at + i * 30_000 })));
+    expect(day!.visitors).toBeNaN();
+    expect(day!.knownVisitors).toBe(0);
+    expect(day!.restBursts).toBe(10);
+  });
+
+  it("gives an unbounded interval when one sampled phone cannot show how rates spread", () => {
+    const at = DAY + 18 * 60 * MIN;
+    const [day] = estimate([...keptVisits(1), ...Array.from({ length: 10 }, (_, i) => session({ start: at + i * 30_000 }))]);
+    expect(day!.visitors).toBeCloseTo(1 + 10 / 11, 10);
+    expect(day!.visitorsLow).toBe(1);
+    expect(day!.visitorsHigh).toBe(Number.POSITIVE_INFINITY);
+  });
+});
