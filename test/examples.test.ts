@@ -9,208 +9,21 @@
  * test/examples/fixtures.ts for the free variables examples share (`world`, `client`, `records` …).
  *
  * Files whose examples are known not to run yet are listed, by name, in
- * test/examples/pendingExamples.ts and skipped (and printed); the list must only shrink.
+ * test/examples/pendingExamples.ts and skipped (and printed); the list must only shrink. Files
+ * whose examples need the fleet's Redis and PostgreSQL (test/examples/fleetExamples.ts) are left
+ * to test/fleet/examples.test.ts, which starts those servers (printed here too).
+ *
+ * The machinery (reading examples, turning them into scripts, the scope they see) is in
+ * test/examples/harness.ts, shared with the fleet's examples test.
  */
-import { readFileSync, readdirSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import ts from "typescript";
-import * as rxjs from "rxjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeFixtures, fixtureNames, scratchDir, useFixtures } from "./examples/fixtures.ts";
+import { FLEET_EXAMPLES, FLEET_EXAMPLES_REASON } from "./examples/fleetExamples.ts";
+import { ENTRY_POINTS, examplesOf, files, modules, runExample, wantedFixtures } from "./examples/harness.ts";
 import { PENDING_AREAS, PENDING_EXAMPLES } from "./examples/pendingExamples.ts";
-
-const SRC = fileURLToPath(new URL("../src/", import.meta.url));
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const path = join(dir, name);
-      return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith(".ts") ? [path] : [];
-    });
-}
-
-/** Path relative to src/, with forward slashes: the names the pending list uses. */
-const relOf = (path: string): string => relative(SRC, path).split(/[\\/]/).join("/");
-/** src/kernels/x.ts → "kernels"; src/analyze.ts → "analyze". */
-const areaOf = (rel: string): string => (rel.includes("/") ? rel.slice(0, rel.indexOf("/")) : rel.replace(/\.ts$/, ""));
-
-const files = sourceFiles(SRC).map(relOf);
-const modules = new Map<string, Record<string, unknown>>();
-for (const rel of files) modules.set(rel, (await import(pathToFileURL(join(SRC, rel)).href)) as Record<string, unknown>);
-
-/**
- * Entry points by package specifier, read from package.json `exports` ("./operators" →
- * ./dist/operators/index.js → "footfall/operators" → src/operators/index.ts), so an entry
- * point added there is importable by examples with no change here.
- */
-const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
-  readonly name: string;
-  readonly exports: Readonly<Record<string, string | { readonly default: string }>>;
-};
-const ENTRY_POINTS: Record<string, string> = {};
-for (const [subpath, target] of Object.entries(pkg.exports)) {
-  const js = typeof target === "string" ? target : target.default;
-  const m = /^\.\/dist\/(.+)\.js$/.exec(js);
-  if (m !== null) ENTRY_POINTS[subpath === "." ? pkg.name : `${pkg.name}${subpath.slice(1)}`] = `${m[1]}.ts`;
-}
-
-/** What an example's `import … from spec` gets: an entry point of ours, or the real module. */
-async function importFor(spec: string): Promise<Record<string, unknown>> {
-  const entry = ENTRY_POINTS[spec];
-  if (entry !== undefined) return modules.get(entry)!;
-  if (spec.startsWith(`${pkg.name}/`)) throw new Error(`${spec} is not an entry point of the package`);
-  return (await import(spec)) as Record<string, unknown>;
-}
-
-/** Examples print what they show; the test keeps its output readable. */
-const quietConsole = { ...console, log: () => {}, info: () => {}, warn: () => {}, error: () => {}, table: () => {} };
-
-/**
- * rxjs (examples pipe and subscribe), then every export of src/, then the file's area's, then
- * the file's own (later wins on a clash), then a console that prints nothing.
- */
-function scopeOf(rel: string): Record<string, unknown> {
-  const scope: Record<string, unknown> = { ...rxjs };
-  for (const [other, exports] of modules) if (areaOf(other) !== areaOf(rel)) Object.assign(scope, exports);
-  for (const [other, exports] of modules) if (areaOf(other) === areaOf(rel) && other !== rel) Object.assign(scope, exports);
-  Object.assign(scope, modules.get(rel), { console: quietConsole });
-  return scope;
-}
-
-interface Example {
-  readonly where: string;
-  readonly code: string;
-}
-
-function examplesOf(rel: string): Example[] {
-  const text = readFileSync(join(SRC, rel), "utf8");
-  const out: Example[] = [];
-  for (const match of text.matchAll(/\/\*\*([\s\S]*?)\*\//g)) {
-    const lines = match[1]!.split("\n").map((l) => l.replace(/^\s*\* ?/, ""));
-    const start = lines.findIndex((l) => l.startsWith("@example"));
-    if (start < 0) continue;
-    const body: string[] = [];
-    for (const line of lines.slice(start + 1)) {
-      if (line.startsWith("@")) break;
-      body.push(line);
-    }
-    const lineNo = text.slice(0, match.index).split("\n").length;
-    out.push({ where: `${rel}:${lineNo}`, code: body.join("\n").trim() });
-  }
-  return out;
-}
-
-const DECLARATION = /^(const|let|var|try|if|for|while|class|function|import|export|type|interface|return|throw|await\s+using)\b/;
-
-/** Statements that bind names, which a wrapping function would hide from the lines after them. */
-const BINDING = /^(const|let|var|class|function|import|export|type|interface|await\s+using)\b/;
-
-/** Literal values a one-word comment may name; any other word ("ok", "unchanged") is a remark. */
-const WORD_VALUES = new Set(["true", "false", "null", "undefined", "NaN", "Infinity"]);
-
-/** Tries the comment as a JS value, then without a trailing "(remark)"; undefined if neither parses. */
-function expectedSource(comment: string): string | undefined {
-  if (/^[A-Za-z_$][\w$]*$/.test(comment) && !WORD_VALUES.has(comment)) return undefined;
-  // The remark-less reading first: "false (uppercase)" would otherwise parse as a call.
-  for (const candidate of [comment.replace(/\s+\([^()]*\)\s*$/, ""), comment]) {
-    try {
-      new Function(`return (${candidate});`);
-      return candidate;
-    } catch {
-      // not a value; try the next reading
-    }
-  }
-  return undefined;
-}
-
-/** Whether `code` parses as whole statements (nothing left open). */
-function isComplete(code: string): boolean {
-  const file = ts.createSourceFile("example.ts", code, ts.ScriptTarget.ES2022, false, ts.ScriptKind.TS);
-  return (file as unknown as { parseDiagnostics: readonly unknown[] }).parseDiagnostics.length === 0; // not in the public typings
-}
-
-/** `import { a, b as c } from "x"` → `const { a, b: c } = await __import("x")` (and `* as`, default). */
-function rewriteImports(js: string): string {
-  return js
-    .replace(/^import\s+\{([^}]*)\}\s+from\s+(["'][^"']+["']);?/gm, (_, names: string, spec: string) => {
-      const bindings = names
-        .split(",")
-        .map((n) => n.trim())
-        .filter((n) => n !== "")
-        .map((n) => n.replace(/\s+as\s+/, ": "));
-      return `const { ${bindings.join(", ")} } = await __import(${spec});`;
-    })
-    .replace(/^import\s+\*\s+as\s+(\w+)\s+from\s+(["'][^"']+["']);?/gm, "const $1 = await __import($2);")
-    .replace(/^import\s+(\w+)\s+from\s+(["'][^"']+["']);?/gm, "const $1 = (await __import($2)).default;");
-}
-
-/** Turns an example into a script: checked statements call `__check(actual, expected, text)`. */
-function scriptOf(code: string): { script: string; checks: number } {
-  const out: string[] = [];
-  let buffer: string[] = [];
-  let checks = 0;
-  for (const line of code.split("\n")) {
-    const m = /^(.*;)\s*\/\/\s?(.*)$/.exec(line);
-    if (m === null) {
-      buffer.push(line);
-      continue;
-    }
-    // Lines before a checked one belong to its statement only if they are not complete on their own.
-    if (buffer.length > 0 && isComplete(buffer.join("\n"))) {
-      out.push(...buffer);
-      buffer = [];
-    }
-    const statement = [...buffer, m[1]!].join("\n").trim();
-    buffer = [];
-    const comment = m[2]!.trim();
-    const thrown = /^(\w*Error)\b/.exec(comment);
-    if (thrown !== null && !BINDING.test(statement)) {
-      out.push(`__throws(() => { ${statement} }, ${JSON.stringify(thrown[1])}, ${JSON.stringify(statement)});`);
-      checks++;
-      continue;
-    }
-    const expected = expectedSource(comment);
-    if (expected === undefined || DECLARATION.test(statement)) {
-      out.push(statement);
-      continue;
-    }
-    const expr = statement.replace(/;$/, "");
-    out.push(`__check((${expr}), (${expected}), ${JSON.stringify(expr.trim())});`);
-    checks++;
-  }
-  out.push(...buffer);
-  const js = ts.transpileModule(out.join("\n"), {
-    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, verbatimModuleSyntax: false },
-  }).outputText;
-  return { script: rewriteImports(js), checks };
-}
-
-/** A fixture name as a regular expression source (`stop$` has a `$`). */
-const literal = (name: string): string => name.replace(/[$]/g, "\\$");
-
-/** Whether `code` mentions `name` as a whole identifier. */
-const mentions = (code: string, name: string): boolean => new RegExp(`(?<![\\w$])${literal(name)}(?![\\w$])`).test(code);
-
-/** Whether `code` declares `name` itself (then the fixture of that name is not built). */
-function declares(code: string, name: string): boolean {
-  const n = literal(name);
-  return new RegExp(`\\b(const|let|var|function|class)\\s+${n}(?![\\w$])|\\b(const|let|var)\\s*\\{[^}]*(?<![\\w$])${n}(?![\\w$])[^}]*\\}\\s*=`).test(code);
-}
 
 const skipped = files.filter((rel) => PENDING_EXAMPLES.includes(rel));
 let checked = 0;
-
-/** `// RangeError` after a statement: it must throw that error (by name, so subclasses' names count). */
-function throws(run: () => void, name: string, text: string): void {
-  expect(run, text).toThrow();
-  try {
-    run();
-  } catch (error) {
-    expect((error as Error).name, text).toBe(name);
-  }
-}
 
 describe("@example blocks in src/", () => {
   it("resolves the package's entry points", () => {
@@ -235,24 +48,20 @@ describe("@example blocks in src/", () => {
     expect(PENDING_EXAMPLES.filter((rel) => !PENDING_AREAS.some((area) => rel === area || rel.startsWith(`${area}/`)))).toEqual([]);
   });
 
+  it("the files left to the fleet's examples test exist and have examples", () => {
+    expect(FLEET_EXAMPLES.filter((rel) => !files.includes(rel) || examplesOf(rel).length === 0)).toEqual([]);
+    expect(FLEET_EXAMPLES.filter((rel) => PENDING_EXAMPLES.includes(rel))).toEqual([]);
+  });
+
   for (const rel of files) {
+    if (FLEET_EXAMPLES.includes(rel)) continue;
     const examples = examplesOf(rel);
     if (examples.length === 0) continue;
     const pending = PENDING_EXAMPLES.includes(rel);
-    const scope = scopeOf(rel);
     for (const example of examples) {
       it.skipIf(pending)(`runs ${example.where}`, async () => {
-        const { script, checks } = scriptOf(example.code);
-        checked += checks;
-        const wanted = fixtureNames.filter((name) => mentions(example.code, name) && !declares(example.code, name));
-        await useFixtures(rel, wanted, async (fixtures) => {
-          const values: Record<string, unknown> = { ...scope, ...fixtures };
-          const names = Object.keys(values);
-          const check = (actual: unknown, expected: unknown, text: string): void => {
-            expect(actual, `${example.where}: ${text}`).toStrictEqual(expected);
-          };
-          const run = new Function("__check", "__throws", "__import", ...names, `return (async () => {\n${script}\n})();`);
-          await run(check, throws, importFor, ...names.map((n) => values[n]));
+        await useFixtures(rel, wantedFixtures(example, fixtureNames), async (fixtures) => {
+          checked += await runExample(rel, example, fixtures);
         });
       });
     }
@@ -263,6 +72,7 @@ describe("@example blocks in src/", () => {
   });
 
   afterAll(() => {
+    console.warn(`@example: ${FLEET_EXAMPLES.length} file(s) left to test/fleet/examples.test.ts (${FLEET_EXAMPLES_REASON}):\n  ${FLEET_EXAMPLES.join("\n  ")}`);
     if (skipped.length > 0) {
       console.warn(`@example: ${skipped.length} file(s) pending (test/examples/pendingExamples.ts):\n  ${skipped.join("\n  ")}`);
     }

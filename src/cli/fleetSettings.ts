@@ -34,6 +34,7 @@ export async function fleetRedis(values: Readonly<Record<string, unknown>>, io: 
  *
  * @example
  * const pool = await fleetDatabase(values, io);
+ * await pool.end();
  */
 export async function fleetDatabase(values: Readonly<Record<string, unknown>>, io: CliIo, checkSchema = true): Promise<Pool> {
   const url = setting(values.database, io.env.FOOTFALL_DATABASE_URL, "--database", "FOOTFALL_DATABASE_URL");

@@ -36,7 +36,10 @@ export interface ShopDayCommit {
  * BullMQ redelivers, a shop-day's results are present exactly once.
  *
  * @example
- * await commitShopDay(pool, { ...job, scope: dayScope(job.day), epoch, worker: "host:123", jobId: job.id, analysis });
+ * const job = backfillJobs({ shops: [101], sinceMs, untilMs, timeZone: "Asia/Seoul" })[0]!;
+ * const scope = dayScope(job.data.day);
+ * const epoch = await claimFence(pool, job.data.shopId, scope);
+ * await commitShopDay(pool, { ...job.data, scope, epoch, worker: "host:123", jobId: job.opts.jobId, analysis });
  */
 export async function commitShopDay(pool: Pool, c: ShopDayCommit): Promise<void> {
   const { shopId, day } = c;

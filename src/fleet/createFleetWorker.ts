@@ -50,7 +50,11 @@ export const defaultFleetWorker = { concurrency: 1, lockDurationMs: 30_000, stal
  *
  * @example
  * const w = createFleetWorker(options);
- * process.once("SIGTERM", () => void w.close());
+ * const stop = (): void => void w.close();
+ * process.once("SIGTERM", stop);
+ * // … on shutdown (here at once):
+ * process.off("SIGTERM", stop);
+ * await w.close();
  */
 export interface FleetWorker {
   /** The BullMQ worker (events: "completed", "failed", "stalled", …). */

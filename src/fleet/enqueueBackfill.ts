@@ -106,6 +106,8 @@ export function backfillJobs(options: EnqueueBackfillOptions): BackfillJob[] {
  * Adds jobs made by {@link backfillJobs} (jobs whose id exists are left alone).
  *
  * @example
+ * const options = { shops: [101], sinceMs, untilMs, timeZone: "Asia/Seoul" };
+ * const lost = new Set(["day-101-2026-11-16"]); // ids gone from Redis
  * await addJobs(connection, backfillJobs(options).filter((j) => lost.has(j.opts.jobId)));
  */
 export async function addJobs(connection: RedisOptions, jobs: readonly BackfillJob[]): Promise<void> {

@@ -5,7 +5,10 @@ import type { AnalyzeOptions } from "../analyze.ts";
  * the workers).
  *
  * @example
+ * import { Queue } from "bullmq";
  * const queue = new Queue(FLEET_QUEUE, { connection });
+ * await queue.getJobCounts("failed");
+ * await queue.close();
  */
 export const FLEET_QUEUE = "footfall-fleet";
 

@@ -5,11 +5,14 @@
  *
  * @example
  * import { openFleetRedis, openFleetDatabase, initFleetSchema, enqueueBackfill, createFleetWorker } from "footfall/fleet";
- * const connection = await openFleetRedis("redis://127.0.0.1:6379");
- * const pool = await openFleetDatabase("postgres://footfall@127.0.0.1/footfall");
+ * const connection = await openFleetRedis(redisUrl); // e.g. "redis://127.0.0.1:6379"
+ * const pool = await openFleetDatabase(databaseUrl); // e.g. "postgres://footfall@127.0.0.1/footfall"
  * await initFleetSchema(pool);
  * const worker = createFleetWorker({ connection, pool, client });
  * await enqueueBackfill(connection, { shops: [101], sinceMs, untilMs, timeZone: "Asia/Seoul" });
+ * // … when done
+ * await worker.close();
+ * await pool.end();
  */
 export { analyzeShopDay, type AnalyzeShopDayOptions, type ShopDayAnalysis } from "./analyzeShopDay.ts";
 export { claimFence, dayScope } from "./claimFence.ts";

@@ -30,7 +30,7 @@ export const defaultOpenFleetDatabase = { max: 4, connectTimeoutMs: 5_000 } as c
  * `pool.end()`.
  *
  * @example
- * const pool = await openFleetDatabase("postgres://footfall@127.0.0.1:5432/footfall");
+ * const pool = await openFleetDatabase(databaseUrl); // e.g. "postgres://footfall@127.0.0.1:5432/footfall"
  * await pool.end();
  */
 export async function openFleetDatabase(url: string, options: OpenFleetDatabaseOptions = {}): Promise<pg.Pool> {

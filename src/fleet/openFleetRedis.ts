@@ -13,8 +13,10 @@ import { redactUrl, scrub, urlSecrets } from "./redactUrl.ts";
  * retry limit) instead of failing jobs.
  *
  * @example
- * const connection = await openFleetRedis("redis://127.0.0.1:6379");
+ * import { Queue } from "bullmq";
+ * const connection = await openFleetRedis(redisUrl); // e.g. "redis://127.0.0.1:6379"
  * const queue = new Queue(FLEET_QUEUE, { connection });
+ * await queue.close();
  */
 export async function openFleetRedis(url: string, warn: (line: string) => void = () => undefined): Promise<RedisOptions> {
   let parsed: URL;

@@ -48,8 +48,10 @@ export const defaultWaitForJobs = { pollMs: 500 } as const;
  * `requeue` when given, and the wait goes on.
  *
  * @example
- * const { failed } = await waitForJobs(connection, ids);
- * process.exitCode = failed > 0 ? 1 : 0;
+ * const ids = await enqueueBackfill(connection, { shops: [101], sinceMs, untilMs, timeZone: "Asia/Seoul" });
+ * const { done, failed } = await waitForJobs(connection, ids); // once the fleet's workers ran them
+ * [done, failed]; // [1, 0]
+ * // a CLI then exits with process.exitCode = failed > 0 ? 1 : 0
  */
 export async function waitForJobs(connection: RedisOptions, ids: readonly string[], options: WaitForJobsOptions = {}): Promise<JobsProgress> {
   const pollMs = options.pollMs ?? defaultWaitForJobs.pollMs;

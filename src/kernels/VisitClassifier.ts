@@ -151,7 +151,7 @@ export const defaultVisitClassifier: ResolvedVisitClassifierOptions = Object.fre
  *
  * @example
  * visitClassifierOptions({ visitorRssi: -70 }).minDwellMs; // 60000
- * visitClassifierOptions({ visitorRssi: "loud" as never });  // RangeError
+ * visitClassifierOptions({ visitorRssi: "loud" as never });  // TypeError
  */
 export function visitClassifierOptions(options: VisitClassifierOptions = {}): ResolvedVisitClassifierOptions {
   if (typeof options !== "object" || options === null) throw new TypeError("VisitClassifier options must be an object");

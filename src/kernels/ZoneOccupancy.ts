@@ -92,7 +92,8 @@ export function zoneTimeBySensor(sessions: Iterable<Pick<Session, "proximity">>,
  * const occupancy = new ZoneOccupancy({ sensors: shop.sensors });
  * const engine = new EventTimeEngine({}, { emit: () => {}, slice: (s) => occupancy.addSlice(s) });
  * for (const s of signals) engine.push(s);
- * occupancy.current(lastSignalTime); // { immediate: 1, near: 4, far: 12 }
+ * const lastSignalTime = signals.at(-1)!.time;
+ * occupancy.current(lastSignalTime); // { immediate: 0, near: 1, far: 0 } (one device left, near a sensor)
  */
 export class ZoneOccupancy {
   readonly #currentMs: number;

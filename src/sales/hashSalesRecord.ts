@@ -7,7 +7,7 @@ import type { SalesStatsDaily } from "../contract/salesStatsDaily.ts";
  * is what "unchanged" means to the journal.
  *
  * @example
- * await hashSalesRecord({ date: "2026-11-20", amount: 25000, quantity: 3, amount_currency: "KRW" }); // "sha256:…"
+ * await hashSalesRecord({ date: "2026-11-20", amount: 25000, quantity: 3, amount_currency: "KRW" }); // "sha256:edcd57b7bcb2ad5ae02e717d076083b8370c925dad7fa4f9fadc33380c10a532"
  */
 export async function hashSalesRecord(record: SalesStatsDaily): Promise<string> {
   const canonical = JSON.stringify([record.date, record.amount, record.quantity, record.amount_currency]);

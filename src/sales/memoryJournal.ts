@@ -6,8 +6,9 @@ import type { SalesJournalData, SalesJournalStore } from "./SalesJournal.ts";
  *
  * @example
  * const journal = memoryJournal();
+ * const days = aggregateDaily(await readSales("sales.csv", { brand: "Cafe Mori" }), { brand: "Cafe Mori" });
  * await uploadDailySales(client, days, { journal });
- * Object.keys(journal.data?.services.default ?? {}); // ["101/2026-11-20", …]
+ * Object.keys(journal.data?.services.default ?? {}); // ["101/2026-11-16"]
  */
 export function memoryJournal(initial?: SalesJournalData): SalesJournalStore & { readonly data: SalesJournalData | undefined } {
   let data = initial === undefined ? undefined : structuredClone(initial);

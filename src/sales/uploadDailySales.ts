@@ -158,9 +158,9 @@ interface Pending {
  * unusable journal, or an abort reject the call.
  *
  * @example
- * const sales = aggregateDaily(await readSales("sales.csv"), { brand: "Cafe Mori" });
+ * const sales = aggregateDaily(await readSales("sales.csv", { brand: "Cafe Mori" }), { brand: "Cafe Mori" });
  * const report = await uploadDailySales(client, sales, { journal: "sales.csv.journal.json" });
- * console.log(report.counts); // { uploaded: 12, unchanged: 0, planned: 0, rejected: 0, failed: 0, rejectedRows: 0 }
+ * report.counts; // { uploaded: 1, unchanged: 0, planned: 0, rejected: 0, failed: 0, rejectedRows: 0 }
  */
 export async function uploadDailySales(
   client: Client,

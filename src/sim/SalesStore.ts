@@ -7,7 +7,7 @@ import type { SalesStatsDaily } from "../contract/salesStatsDaily.ts";
  * File name of the persisted sales inside a simulator's data directory.
  *
  * @example
- * join(dataDir, SALES_FILE); // ".../sales.json"
+ * join("sim-data", SALES_FILE); // "sim-data/sales.json"
  */
 export const SALES_FILE = "sales.json";
 

@@ -10,7 +10,9 @@ import type { MacClass, OccupancyEvent, ShopLayout, TruthMac, TruthPersonVisit, 
  * distance, m.
  *
  * @example
+ * const floorDistanceM = 3;
  * const d = Math.hypot(floorDistanceM, MOUNT_HEIGHT_M); // true phone–sensor distance, m
+ * d.toFixed(2); // "3.27"
  */
 export const MOUNT_HEIGHT_M = 1.3;
 /**
@@ -18,7 +20,9 @@ export const MOUNT_HEIGHT_M = 1.3;
  * departure, so every reception lies inside the visit.
  *
  * @example
+ * const visitEndMs = Date.parse("2026-11-16T10:15:00+09:00");
  * const lastSendMs = visitEndMs - SENSOR_LAG_MS;
+ * visitEndMs - lastSendMs; // 3
  */
 export const SENSOR_LAG_MS = 3;
 /** Channels the sensors of a shop listen on (sensor k on channel k mod 3, like 1 / 6 / 11). */
@@ -33,7 +37,9 @@ const MAX_FRAMES = 64;
  * fixed MAC (universal phones, staff, equipment), its transmit offset and its own medians.
  *
  * @example
- * const phone = b.phone(rng, "rotating", undefined);
+ * const b = new ShopBuilder(101, defaultWorldOptions, world.layout(101)!, new Set(), 1 << 16, realisticMacBehaviour);
+ * const phone = b.phone(createRng(7), "rotating", undefined);
+ * phone.fixedDevice; // -1 (a fresh MAC per rotation)
  */
 export interface Phone {
   readonly macClass: MacClass;
@@ -65,8 +71,9 @@ interface MacUse {
  * per-record objects or closures.
  *
  * @example
- * const b = new ShopBuilder(101, options, layout, new Set(), 1 << 16, undefined);
- * const person = b.newPerson();
+ * const b = new ShopBuilder(101, defaultWorldOptions, world.layout(101)!, new Set(), 1 << 16, undefined);
+ * const person = b.newPerson(); // 0
+ * b.newPerson(); // 1
  */
 export class ShopBuilder {
   readonly cols: SignalColumns;

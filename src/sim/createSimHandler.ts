@@ -84,7 +84,10 @@ export const defaultSimulatorOptions = {
  * Which base address's endpoints a request may reach (`startSimulator` splits them when `signalPort` is set).
  *
  * @example
- * await sim.handlePart(new Request(`${url}/api/v1/brands`, { headers }), "signal"); // 404: brands live on base_url
+ * const sim = createSimHandler({ world: { shops: 1 } });
+ * const headers = { "x-user-email": sim.email, "x-user-token": sim.token };
+ * (await sim.handlePart(new Request("http://sim/api/v1/brands", { headers }), "signal")).status; // 404 (brands live on base_url)
+ * (await sim.handlePart(new Request("http://sim/api/v1/brands", { headers }), "base")).status; // 200
  */
 export type SimPart = "all" | "base" | "signal";
 

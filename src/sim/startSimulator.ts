@@ -31,7 +31,7 @@ export const defaultStartSimulatorOptions = { port: 0, host: "127.0.0.1" } as co
  *
  * @example
  * const sim = await startSimulator({ port: 0 });
- * console.log(sim.baseUrl); // "http://127.0.0.1:54321"
+ * sim.baseUrl.startsWith("http://127.0.0.1:"); // true (the port the OS gave, e.g. 54321)
  * await sim.close();
  */
 export interface RunningSimulator {

@@ -14,7 +14,10 @@ import { defaultClientDeps } from "../../src/cli/serviceClient.ts";
 import { millisRts } from "../../src/codec/rts.ts";
 import { isInvalidRecord, SignalDecoder } from "../../src/codec/decodeSignal.ts";
 import type { Signal } from "../../src/codec/Signal.ts";
+import type { AnalyzeShopDayOptions } from "../../src/fleet/analyzeShopDay.ts";
 import { EventTimeEngine } from "../../src/kernels/EventTimeEngine.ts";
+import { DataQuality } from "../../src/kernels/dataQuality.ts";
+import { scoreAgainstTruth } from "../../src/kernels/scoreAgainstTruth.ts";
 import type { RawSignal } from "../../src/contract/index.ts";
 import { openSignalPages } from "../../src/source/openSignalPages.ts";
 import { resolveSignalsOptions, type SignalsOptions } from "../../src/source/signalsOptions.ts";
@@ -37,7 +40,7 @@ let simulator: Promise<RunningSimulator> | undefined;
 let analyzed: Promise<AnalyzeResult> | undefined;
 
 /** The shared simulator, started on first use. */
-const sharedSim = (): Promise<RunningSimulator> => (simulator ??= startSimulator({ port: 0, world: WORLD }));
+export const sharedSim = (): Promise<RunningSimulator> => (simulator ??= startSimulator({ port: 0, world: WORLD }));
 
 /** Stops the shared simulator, if one was started (after the last example). */
 export async function closeFixtures(): Promise<void> {
@@ -72,6 +75,18 @@ const result = async (): Promise<AnalyzeResult> => (analyzed ??= records().then(
 const decoded = async (): Promise<Signal[]> => {
   const decoder = new SignalDecoder({ shopId: firstShop((await sharedSim()).world).id });
   return (await records()).map((r) => decoder.decode(r)).filter((s): s is Signal => !isInvalidRecord(s));
+};
+/** The first shop's day decoded and pushed through an engine with a DataQuality, then flushed. */
+const qualityRun = async (): Promise<{ decoder: SignalDecoder; engine: EventTimeEngine; quality: DataQuality }> => {
+  const decoder = new SignalDecoder({ shopId: firstShop((await sharedSim()).world).id });
+  const quality = new DataQuality();
+  const engine = new EventTimeEngine({}, { emit: () => {} }, [quality]);
+  for (const r of await records()) {
+    const s = decoder.decode(r);
+    if (s !== undefined && !isInvalidRecord(s)) engine.push(s);
+  }
+  engine.flush();
+  return { decoder, engine, quality };
 };
 /** One morning hour of the first shop: enough pages to show paging, few enough to stay fast. */
 const signalsOptions = async (): Promise<SignalsOptions> => {
@@ -141,6 +156,9 @@ const FIXTURES: Record<string, Factory> = {
   result,
   options: signalsOptions,
   since: async () => (await sharedSim()).world.startMs,
+  // the world's one local day (2026-11-16 in Seoul), as the fleet's shop-day jobs give it
+  sinceMs: async () => (await sharedSim()).world.startMs,
+  untilMs: async () => (await sharedSim()).world.endMs,
   until: async () => (await sharedSim()).world.endMs,
   opened: async () => {
     const sim = await sharedSim();
@@ -229,7 +247,23 @@ const FIXTURES: Record<string, Factory> = {
 const FIXTURES_BY_FILE: Record<string, Record<string, Factory>> = {
   // In the kernels' examples `signals` is decoded records, not the source function.
   "kernels/": { signals: decoded, apply: () => (_signal: Signal): void => {} },
+  // AnalyzeShopDayOptions there: the first shop's day.
+  "fleet/analyzeShopDay.ts": {
+    options: async (): Promise<AnalyzeShopDayOptions> => {
+      const world = (await sharedSim()).world;
+      return { shopId: firstShop(world).id, sinceMs: world.startMs, untilMs: world.endMs, timeZone: "Asia/Seoul" };
+    },
+  },
   "kernels/EventTimeEngine.ts": { engine: () => new EventTimeEngine({}, { emit: () => {} }) },
+  // The decoder, engine and DataQuality of one shop's day, run to the end: what the counts merge.
+  "kernels/dataQuality.ts": {
+    decoder: async () => (await qualityRun()).decoder,
+    engine: async () => (await qualityRun()).engine,
+    quality: async () => (await qualityRun()).quality,
+  },
+  "kernels/scoreAgainstTruth.ts": {
+    score: async () => scoreAgainstTruth((await result()).sessions, (await sharedSim()).world.truth(), { timeZone: "Asia/Seoul" }),
+  },
   "cli/demoPipeline.ts": {
     // ShopPipelineOptions there, not SignalsOptions.
     options: async (): Promise<ShopPipelineOptions> => ({

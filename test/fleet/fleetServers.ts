@@ -64,7 +64,7 @@ export function fleetTestsSkipped(): boolean {
   try {
     closeSync(openSync(join(tmpdir(), `footfall-fleet-skipped-${process.ppid}`), "wx"));
     process.stderr.write(
-      `footfall: skipped the fleet server tests (test/fleet/backfill, faults, tail, and settings' schema and lifecycle: they need ${missing}); install with: ${INSTALL_FLEET_SERVERS}\n`,
+      `footfall: skipped the fleet server tests (test/fleet/backfill, faults, tail, the fleet's @examples in test/fleet/examples, and settings' schema and lifecycle: they need ${missing}); install with: ${INSTALL_FLEET_SERVERS}\n`,
     );
   } catch {
     // Already said.
