@@ -10,6 +10,7 @@ import {
   type ProximityOptions,
 } from "./kernels/EventTimeEngine.ts";
 import type { VisitHistoryStore } from "./kernels/MemoryVisitHistory.ts";
+import { PeopleEstimator, type OccupancyInterval, type PeopleEstimate, type PeopleEstimatorOptions } from "./kernels/PeopleEstimator.ts";
 import { VisitClassifier, defaultVisitClassifier, visitClassifierOptions, type ClassifiedSession, type VisitClassifierOptions } from "./kernels/VisitClassifier.ts";
 import { VisitCounter, type VisitCounts } from "./kernels/VisitCounter.ts";
 
@@ -42,6 +43,12 @@ export interface AnalyzeOptions {
   readonly hourly?: boolean;
   /** Proximity per session (`Session.proximity`: calibration, zones, slices), or `false` to skip it. @default {} */
   readonly proximity?: ProximityOptions | false;
+  /**
+   * People, not MACs: the randomization-aware estimate of visitors per shop-day (with a 90 %
+   * interval) and of phones inside and outside per interval (`intervalMs`, 15 min), or `false`
+   * to skip it (see `PeopleEstimator`; its `timeZone` is the top-level one). @default {}
+   */
+  readonly people?: Omit<PeopleEstimatorOptions, "timeZone"> | false;
   /** Data-quality report options (not windowed), or `false` to skip it. @default {} */
   readonly quality?: Omit<DataQualityOptions, "windowMs"> | false;
   /**
@@ -67,6 +74,12 @@ export interface ShopDaySummary extends VisitCounts {
   readonly dwell: DwellStats;
   /** `visitorRssi` used for the day's sessions, dBm (learned per shop when `"auto"`). */
   readonly visitorRssi: number;
+  /**
+   * The day's people estimate (visitors with `visitorsLow`/`visitorsHigh`, passers-by, capture
+   * rate, occupancy): the headline figures, beside the MAC-level counts of this summary.
+   * `undefined` when `people` is false.
+   */
+  readonly people: PeopleEstimate | undefined;
 }
 
 /**
@@ -82,6 +95,10 @@ export interface AnalyzeResult {
   readonly days: readonly ShopDaySummary[];
   /** Per shop and local hour, in order (empty when `hourly` is false). */
   readonly hours: readonly VisitCounts[];
+  /** Per shop and local day, the people estimates (empty when `people` is false); also on each `days` entry. */
+  readonly people: readonly PeopleEstimate[];
+  /** Occupancy per shop and interval (estimated phones inside, with interval, and outside), in order per shop. */
+  readonly occupancy: readonly OccupancyInterval[];
   /** Data-quality report (undefined when `quality` is false). */
   readonly quality: DataQualityReport | undefined;
   /** Decoder counters (records that were already `Signal`s are not counted). */
@@ -94,7 +111,7 @@ export interface AnalyzeResult {
 
 /**
  * The batch engine: drives exactly the kernels the operator chain wraps (`decodeSignals` →
- * `sessionize` → `classifyVisits` → `countVisits` / `measureDwell`, with data quality as an
+ * `sessionize` → `classifyVisits` → `countVisits` / `measureDwell` / `estimatePeople`, with data quality as an
  * accumulator of the engine), wired the same way, record by record, collecting the results.
  * {@link analyze} is this over an array or async iterable; use it directly to feed records from
  * anywhere, then call {@link Analyzer.finish}.
@@ -112,6 +129,8 @@ export class Analyzer {
   readonly #hours: VisitCounter | undefined;
   readonly #dwell: DwellMeter;
   readonly #quality: DataQuality | undefined;
+  readonly #people: PeopleEstimator | undefined;
+  readonly #peopleDays: PeopleEstimate[] = [];
   readonly #sessions: ClassifiedSession[] = [];
   readonly #dayCounts: VisitCounts[] = [];
   readonly #dayDwell = new Map<string, WindowDwell>();
@@ -137,6 +156,10 @@ export class Analyzer {
       this.#hours = new VisitCounter({ window: "hour", timeZone }, { emit: (c) => this.#hourCounts.push(c) });
     }
     this.#dwell = new DwellMeter({ ...options.dwell, window: "day", timeZone }, { emit: (d) => this.#dayDwell.set(`${d.shopId} ${d.start}`, d) });
+    if (options.people !== false) {
+      this.#people = new PeopleEstimator({ ...options.people, timeZone }, { emit: (p) => this.#peopleDays.push(p) });
+    }
+    const people = this.#people;
     this.#classifier = new VisitClassifier(classifyOptions, {
       emit: (s) => {
         this.#sessions.push(s);
@@ -144,6 +167,7 @@ export class Analyzer {
         this.#days.push(s);
         this.#hours?.push(s);
         this.#dwell.push(s);
+        people?.push(s);
       },
     });
     const accumulators = [...(this.#quality === undefined ? [] : [this.#quality]), ...(options.accumulators ?? [])];
@@ -209,6 +233,9 @@ export class Analyzer {
     this.#days.flush();
     this.#hours?.flush();
     this.#dwell.flush();
+    this.#people?.flush();
+    const peopleByDay = new Map<string, PeopleEstimate>();
+    for (const p of this.#peopleDays) peopleByDay.set(`${p.shopId} ${p.start}`, p);
     const days: ShopDaySummary[] = this.#dayCounts.map((c) => {
       const dwell = this.#dayDwell.get(`${c.shopId} ${c.start}`);
       return {
@@ -218,6 +245,7 @@ export class Analyzer {
             ? emptyDwell()
             : { count: dwell.count, meanMs: dwell.meanMs, medianMs: dwell.medianMs, p90Ms: dwell.p90Ms, buckets: dwell.buckets },
         visitorRssi: this.#dayRssi.get(`${c.shopId} ${c.label}`) ?? Number.NaN,
+        people: peopleByDay.get(`${c.shopId} ${c.start}`),
       };
     });
     const late = this.#engine.stats.late;
@@ -226,6 +254,8 @@ export class Analyzer {
       sessions: this.#sessions,
       days,
       hours: this.#hourCounts,
+      people: this.#peopleDays,
+      occupancy: this.#peopleDays.flatMap((p) => p.occupancy),
       quality: this.#quality?.report({ ...decoder, late }),
       decoder,
       late,
@@ -239,7 +269,8 @@ export class Analyzer {
  * Batch analysis: raw service records (e.g. parsed NDJSON lines) or decoded `Signal`s, from an
  * array, iterable or async iterable → classified sessions with proximity, per shop-day summaries
  * (visitors, visits, passers-by, unique devices, capture rate, new/repeat, dwell statistics and
- * buckets), hourly counts and a data-quality report.
+ * buckets — MAC-level — and `people`, the estimate of people with its interval), occupancy per
+ * interval, hourly counts and a data-quality report.
  *
  * It drives exactly the kernels the RxJS operators wrap, wired the same way, so a batch run and a
  * streaming run over the same records give identical results, proximity included (a property test

@@ -188,6 +188,8 @@ export type { SessionWindow, WindowAggregate } from "./kernels/SessionWindows.ts
 export { SessionWindows } from "./kernels/SessionWindows.ts";
 export type { DwellMeterOptions, WindowDwell } from "./kernels/DwellMeter.ts";
 export { DwellMeter, dwellMeterOptions, defaultDwellMeter } from "./kernels/DwellMeter.ts";
+export type { PeopleEstimatorOptions, ResolvedPeopleEstimatorOptions, PeopleEstimate, OccupancyInterval } from "./kernels/PeopleEstimator.ts";
+export { PeopleEstimator, peopleEstimatorOptions, defaultPeopleEstimator, linkedVisits } from "./kernels/PeopleEstimator.ts";
 export type { VisitHistoryStore } from "./kernels/MemoryVisitHistory.ts";
 export { MemoryVisitHistory } from "./kernels/MemoryVisitHistory.ts";
 export type { VisitCounterOptions, VisitSeries, VisitCounts } from "./kernels/VisitCounter.ts";

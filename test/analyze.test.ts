@@ -9,6 +9,9 @@ import { classifyVisits } from "../src/operators/classifyVisits.ts";
 import { countVisits } from "../src/operators/countVisits.ts";
 import { measureDwell } from "../src/operators/measureDwell.ts";
 import { assessQuality } from "../src/operators/assessQuality.ts";
+import { estimateOccupancy } from "../src/operators/estimateOccupancy.ts";
+import { estimatePeople } from "../src/operators/estimatePeople.ts";
+import type { OccupancyInterval, PeopleEstimate } from "../src/kernels/PeopleEstimator.ts";
 import type { RawSignal } from "../src/contract/rawSignal.ts";
 import type { DataQualityReport } from "../src/kernels/dataQuality.ts";
 import type { WindowDwell } from "../src/kernels/DwellMeter.ts";
@@ -90,7 +93,9 @@ type Part =
   | { days: VisitCounts[] }
   | { hours: VisitCounts[] }
   | { dwell: WindowDwell[] }
-  | { quality: DataQualityReport[] };
+  | { quality: DataQualityReport[] }
+  | { people: PeopleEstimate[] }
+  | { occupancy: OccupancyInterval[] };
 
 /** The operator chain, one subscription, chunks arriving asynchronously. */
 async function stream(chunks: readonly RawSignal[][], allowedLatenessMs: number) {
@@ -115,6 +120,8 @@ async function stream(chunks: readonly RawSignal[][], allowedLatenessMs: number)
                 classified$.pipe(countVisits({ timeZone: TZ }), toArray(), map((days): Part => ({ days }))),
                 classified$.pipe(countVisits({ window: "hour", timeZone: TZ }), toArray(), map((hours): Part => ({ hours }))),
                 classified$.pipe(measureDwell({ timeZone: TZ }), toArray(), map((dwell): Part => ({ dwell }))),
+                classified$.pipe(estimatePeople({ timeZone: TZ }), toArray(), map((people): Part => ({ people }))),
+                classified$.pipe(estimateOccupancy({ timeZone: TZ }), toArray(), map((occupancy): Part => ({ occupancy }))),
               ),
             ),
           ),
@@ -123,7 +130,15 @@ async function stream(chunks: readonly RawSignal[][], allowedLatenessMs: number)
       toArray(),
     ),
   );
-  const all = Object.assign({}, ...parts) as { sessions: ClassifiedSession[]; days: VisitCounts[]; hours: VisitCounts[]; dwell: WindowDwell[]; quality: DataQualityReport[] };
+  const all = Object.assign({}, ...parts) as {
+    sessions: ClassifiedSession[];
+    days: VisitCounts[];
+    hours: VisitCounts[];
+    dwell: WindowDwell[];
+    quality: DataQualityReport[];
+    people: PeopleEstimate[];
+    occupancy: OccupancyInterval[];
+  };
   return all;
 }
 
@@ -132,7 +147,11 @@ function expectSameAsStream(batch: AnalyzeResult, live: Awaited<ReturnType<typeo
   // Sessions WITH their proximity, progress fields and all.
   expect(batch.sessions).toEqual(live.sessions);
   expect(batch.sessions.every((s) => s.proximity !== undefined && s.proximity.zoneMs.immediate + s.proximity.zoneMs.near + s.proximity.zoneMs.far === s.dwellMs)).toBe(true);
-  expect(batch.days.map(({ dwell: _d, visitorRssi: _v, ...counts }) => counts)).toEqual(live.days);
+  expect(batch.days.map(({ dwell: _d, visitorRssi: _v, people: _p, ...counts }) => counts)).toEqual(live.days);
+  // People, not MACs: the same estimates, days and intervals, as the operators give.
+  expect(batch.people).toEqual(live.people);
+  expect(batch.days.map((d) => d.people)).toEqual(live.people);
+  expect(batch.occupancy).toEqual(live.occupancy);
   expect(batch.days.map((d) => d.dwell)).toEqual(live.dwell.map(({ count, meanMs, medianMs, p90Ms, buckets }) => ({ count, meanMs, medianMs, p90Ms, buckets })));
   // The day's threshold is the one its (on-time) sessions were classified with.
   for (const d of batch.days) {

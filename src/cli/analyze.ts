@@ -26,7 +26,7 @@ import {
 // Type only: the service path (client, source, rxjs) is imported when --shop is used, so
 // `--input` does not pay for loading it.
 import type { ClientDeps } from "./serviceClient.ts";
-import { analysisRecords } from "../analysisRecords.ts";
+import { analysisRecords, summaryRecord } from "../analysisRecords.ts";
 
 const flags = {
   shop: { type: "string" },
@@ -43,6 +43,7 @@ const flags = {
   "fallback-rssi": { type: "string" },
   "opening-hours": { type: "string" },
   dwell: { type: "string" },
+  interval: { type: "string" },
   ...connectionFlags,
 } as const;
 
@@ -50,9 +51,11 @@ const help = `usage: footfall analyze --shop ID --since ISO --until ISO [options
        footfall analyze --input FILE.ndjson [options]
 
 Turns Wi-Fi signal records into sessions, classifies them (visitor, passer-by, staff,
-stationary), and summarises each shop and local day: visitors (unique devices), visits,
-passers-by, unique devices, capture rate, new/repeat visitors, visitor dwell statistics
-and buckets.
+stationary), and summarises each shop and local day: visitors (an estimate of people with
+its 90 % interval: phones rotate randomized MACs, so a MAC is not a person), passers-by,
+capture rate, visitor dwell statistics and buckets, beside the MAC-level counts (unique
+visitor devices, visits, unique devices, new/repeat visitors); and the estimated mean
+number of phones inside (with a 90 % interval) and outside each shop per --interval.
 
 Input (one of):
   --shop ID --since ISO --until ISO   read the shop's records from the service
@@ -70,9 +73,14 @@ Output:
                       ndjson: one line per session {type:"session", shopId, device, start,
                       end (epoch ms), date, dwellMs, estimatedDwellMs, signals, kind,
                       randomized, ...}, then one line per shop and local day
-                      {type:"summary", shopId, date, visitors, visits, passersBy,
-                      uniqueDevices, captureRate, dwell: {count, meanMs, medianMs, p90Ms,
-                      buckets}, ...}, then one {type:"quality"} line
+                      {type:"summary", shopId, date, visitors, visitorsLow,
+                      visitorsHigh (people: estimate and 90 % interval), visits,
+                      passersBy, uniqueDevices, captureRate, macs: {visitors,
+                      passersBy, uniqueDevices, captureRate} (MAC-level), dwell:
+                      {count, meanMs, medianMs, p90Ms, buckets}, ...}, then one line per
+                      shop and interval {type:"occupancy", shopId, start, end (epoch ms),
+                      inside, insideLow, insideHigh (mean phones inside, 90 %),
+                      outside, ...}, then one {type:"quality"} line
 
 Analysis (defaults in brackets):
   --tz ZONE           shop time zone for local days and hours [Asia/Seoul]
@@ -83,6 +91,8 @@ Analysis (defaults in brackets):
   --fallback-rssi X   dBm used by "auto" until the data show two clear modes [-65]
   --opening-hours A-B local opening hours, for staff detection [10-22]
   --dwell B           estimated (last - first + one probe interval) or observed [estimated]
+  --interval D        length of an occupancy interval: 15m, 1h, 900s (bare number:
+                      minutes; 1 min to 1 day) [15m]
 
 Connection (for --shop): --signal-url URL (or FOOTFALL_SIGNAL_URL), --email EMAIL (or
 FOOTFALL_EMAIL), --token TOKEN (or FOOTFALL_TOKEN; prefer the variable).
@@ -199,7 +209,18 @@ function analyzeOptions(values: Readonly<Record<string, string | undefined>>, ti
       ...(openingHours === undefined ? {} : { openingHours }),
     },
     dwell: dwell === undefined ? {} : { dwell },
+    people: values.interval === undefined ? {} : { intervalMs: intervalFlag(values.interval) },
   };
+}
+
+// `--interval`: a duration with s / m / h (a bare number is minutes), 1 min to 1 day in whole ms.
+function intervalFlag(value: string): number {
+  const m = /^(\d+(?:\.\d+)?)(s|m|h)?$/.exec(value.trim());
+  const ms = m === null ? Number.NaN : Number(m[1]) * (m[2] === "s" ? 1000 : m[2] === "h" ? 3_600_000 : 60_000);
+  if (!Number.isInteger(ms) || ms < 60_000 || ms > 86_400_000) {
+    throw new UsageError(`--interval must be a duration from 1m to 24h such as 15m, 1h or 900s, got ${JSON.stringify(value)}`);
+  }
+  return ms;
 }
 
 // Returns the counters of the decode thread when one was used (else the analyzer decoded).
@@ -355,29 +376,35 @@ function writeTables(io: CliIo, result: AnalyzeResult): void {
     return;
   }
   const minutes = (ms: number) => (Number.isNaN(ms) ? null : Math.round(ms / 6_000) / 10);
-  const rows = result.days.map((d) => ({
-    shop: d.shopId,
-    date: d.label,
-    visitors: d.visitors,
-    visits: d.visits,
-    "passers-by": d.passersBy,
-    devices: d.uniqueDevices,
-    "capture %": Number.isNaN(d.captureRate) ? null : Math.round(d.captureRate * 1000) / 10,
-    new: d.newVisitors,
-    repeat: d.repeatVisitors,
-    "random %": d.visitors === 0 ? null : Math.round((d.randomized.visitors / d.visitors) * 1000) / 10,
-    "dwell med min": minutes(d.dwell.medianMs),
-    "mean min": minutes(d.dwell.meanMs),
-    "p90 min": minutes(d.dwell.p90Ms),
-    "<5m": d.dwell.buckets.lt5m,
-    "5-20m": d.dwell.buckets.m5to20,
-    "20-60m": d.dwell.buckets.m20to60,
-    "1-6h": d.dwell.buckets.h1to6,
-    ">=6h": d.dwell.buckets.ge6h,
-    staff: d.staff,
-    stationary: d.stationary,
-    "rssi dBm": d.visitorRssi,
-  }));
+  const rows = result.days.map((d) => {
+    // People, not MACs: the summary line's estimates (one formatting), MAC-level counts beside them.
+    const line = summaryRecord(d);
+    const capture = line.captureRate as number;
+    return {
+      shop: d.shopId,
+      date: d.label,
+      visitors: `${line.visitors as number} [${line.visitorsLow as number}–${line.visitorsHigh as number}]`,
+      "MAC visitors": d.visitors,
+      visits: d.visits,
+      "passers-by": line.passersBy,
+      devices: d.uniqueDevices,
+      "capture %": Number.isNaN(capture) ? null : Math.round(capture * 1000) / 10,
+      new: d.newVisitors,
+      repeat: d.repeatVisitors,
+      "random %": d.visitors === 0 ? null : Math.round((d.randomized.visitors / d.visitors) * 1000) / 10,
+      "dwell med min": minutes(d.dwell.medianMs),
+      "mean min": minutes(d.dwell.meanMs),
+      "p90 min": minutes(d.dwell.p90Ms),
+      "<5m": d.dwell.buckets.lt5m,
+      "5-20m": d.dwell.buckets.m5to20,
+      "20-60m": d.dwell.buckets.m20to60,
+      "1-6h": d.dwell.buckets.h1to6,
+      ">=6h": d.dwell.buckets.ge6h,
+      staff: d.staff,
+      stationary: d.stationary,
+      "rssi dBm": d.visitorRssi,
+    };
+  });
   io.stdout.write(formatTable(rows));
   const kinds = { visitor: 0, passerby: 0, staff: 0, stationary: 0 };
   for (const s of result.sessions) kinds[s.kind]++;

@@ -30,6 +30,12 @@ export type { VisitCounts, VisitSeries } from "../kernels/VisitCounter.ts";
 export type { CountVisitsOptions } from "./countVisits.ts";
 export { countVisits } from "./countVisits.ts";
 
+export type { OccupancyInterval, PeopleEstimate } from "../kernels/PeopleEstimator.ts";
+export type { EstimateOccupancyOptions } from "./estimateOccupancy.ts";
+export { estimateOccupancy } from "./estimateOccupancy.ts";
+export type { EstimatePeopleOptions } from "./estimatePeople.ts";
+export { estimatePeople } from "./estimatePeople.ts";
+
 export type { ProximitySlice, SessionProximity } from "../kernels/SessionProximity.ts";
 export type { EstimateProximityOptions } from "./estimateProximity.ts";
 export { estimateProximity } from "./estimateProximity.ts";

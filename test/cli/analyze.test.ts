@@ -84,11 +84,46 @@ describe("footfall analyze", () => {
       randomized: expected.sessions[0]!.randomized,
     });
     const summaries = rows.filter((r) => r.type === "summary");
-    expect(summaries.map((r) => [r.date, r.visitors, r.visits, r.passersBy, r.uniqueDevices])).toEqual(
-      expected.days.map((d) => [d.label, d.visitors, d.visits, d.passersBy, d.uniqueDevices]),
+    // People, not MACs: the headline figures are the estimates, the MAC-level counts sit in `macs`.
+    expect(summaries.map((r) => [r.date, r.visitors, r.visitorsLow, r.visitorsHigh, r.passersBy, r.visits, r.uniqueDevices])).toEqual(
+      expected.days.map((d) => [
+        d.label,
+        Math.round(d.people!.visitors),
+        Math.floor(d.people!.visitorsLow),
+        Math.ceil(d.people!.visitorsHigh),
+        Math.round(d.people!.passersBy),
+        d.visits,
+        d.uniqueDevices,
+      ]),
     );
+    expect(summaries.map((r) => r.macs)).toEqual(
+      expected.days.map((d) => ({ visitors: d.visitors, passersBy: d.passersBy, uniqueDevices: d.uniqueDevices, captureRate: d.captureRate })),
+    );
+    // One occupancy line per shop and 15 minutes, between the summaries and the quality line.
+    const occupancy = rows.filter((r) => r.type === "occupancy");
+    expect(occupancy).toHaveLength(expected.occupancy.length);
+    expect(occupancy[40]).toMatchObject({ shopId: expected.occupancy[40]!.shopId, start: expected.occupancy[40]!.start, end: expected.occupancy[40]!.start + 900_000 });
+    expect(occupancy.every((o) => (o.insideLow as number) <= (o.inside as number) && (o.inside as number) <= (o.insideHigh as number))).toBe(true);
+    expect(types.indexOf("occupancy")).toBeGreaterThan(types.lastIndexOf("summary"));
     expect((summaries[0]!.dwell as { buckets: unknown }).buckets).toEqual(expected.days[0]!.dwell.buckets);
     expect(text.err).toBe("");
+  });
+
+  it("sets the occupancy interval with --interval and shows the visitor estimate with its interval in the table", async () => {
+    const hourly = fakeIo();
+    expect(await main(["analyze", "--input", file, "--format", "ndjson", "--interval", "1h"], hourly.io)).toBe(0);
+    const occupancy = lines(hourly.text.out).filter((r) => r.type === "occupancy");
+    expect(occupancy).toHaveLength(24);
+    expect(occupancy.every((o) => (o.end as number) - (o.start as number) === 3_600_000)).toBe(true);
+    for (const bad of ["30s", "2d", "soon"]) {
+      const { io, text } = fakeIo();
+      expect(await main(["analyze", "--input", file, "--interval", bad], io)).toBe(2);
+      expect(text.err).toMatch(/--interval/);
+    }
+    const table = fakeIo();
+    expect(await main(["analyze", "--input", file], table.io)).toBe(0);
+    expect(table.text.out).toMatch(/MAC visitors/);
+    expect(table.text.out).toMatch(/\d+ \[\d+–\d+\]/);
   });
 
   it("prints a table and exits 1 when lines are rejected", async () => {

@@ -173,7 +173,7 @@ describe("NDJSON round trip", () => {
     expect(fromService.status, fromService.stderr).toBe(0);
     expect(fromFile.stdout).toBe(fromService.stdout);
     const kinds = new Set(fromFile.stdout.trim().split("\n").map((l) => (JSON.parse(l) as { type: string }).type));
-    expect(kinds).toEqual(new Set(["session", "summary", "quality"]));
+    expect(kinds).toEqual(new Set(["session", "summary", "occupancy", "quality"]));
   });
 
   it("analyze --input --threads 2 gives byte for byte what one thread gives, rejections included", async () => {

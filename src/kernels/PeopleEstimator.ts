@@ -1,0 +1,564 @@
+import { assertTimeZone } from "../time/timeZone.ts";
+import { checkNumberOption } from "./checkNumberOption.ts";
+import type { Session } from "./Session.ts";
+import { SessionWindows, type SessionWindow } from "./SessionWindows.ts";
+import { checkSink, type Kernel, type Sink } from "./Sink.ts";
+import type { ClassifiedSession } from "./VisitClassifier.ts";
+
+/**
+ * Options of {@link PeopleEstimator} (and the `estimateOccupancy` / `estimatePeople` operators).
+ *
+ * @example
+ * const options: PeopleEstimatorOptions = { intervalMs: 15 * 60_000, timeZone: "Asia/Seoul" };
+ */
+export interface PeopleEstimatorOptions {
+  /**
+   * Length of an occupancy interval, ms; intervals are aligned to the local day's start.
+   * A quarter of an hour holds several bursts of every phone inside (gaps are 5 s to 2 min), so
+   * the burst count is large enough for a useful interval, and matches how shops staff shifts.
+   * @default 900_000
+   */
+  readonly intervalMs?: number;
+  /** IANA time zone of the shops (local days). @default "Asia/Seoul" */
+  readonly timeZone?: string;
+  /**
+   * Longest silence, ms, between the last burst of one MAC and the first burst of the next MAC
+   * of the same phone: a phone rotates its MAC at a burst, so the new MAC appears one burst gap
+   * later. Published gaps reach a 75th percentile of ~60 s with the screen off; 2 min covers
+   * most gaps of the slowest phones without linking across a whole visit.
+   * @default 120_000
+   */
+  readonly linkGapMs?: number;
+  /**
+   * Largest difference, dB, between the smoothed peak RSSI of two MACs at any sensor that heard
+   * both, for the second to count as a possible continuation of the first. A phone does not move
+   * far in one burst gap, but the peak of a MAC heard over minutes is its strongest moment while
+   * a one-burst MAC's is one reading: with 4 dB of noise per reading, 10 dB (2.5 σ) keeps almost
+   * every true continuation. A false link costs no bias (see {@link PeopleEstimator}).
+   * @default 10
+   */
+  readonly linkRssiDb?: number;
+  /**
+   * Sessions of one device at most this far apart (ms) are one visit: a phone that falls silent
+   * for longer than the session gap (rare, but phones with two-minute burst gaps do) reappears
+   * with the same MAC while its owner is still inside; a real second visit the same day is rarer.
+   * @default 900_000
+   */
+  readonly rejoinGapMs?: number;
+  /** Two-sided coverage of the reported intervals (`…Low`, `…High`). @default 0.9 */
+  readonly level?: number;
+}
+
+/**
+ * Defaults of {@link PeopleEstimatorOptions}.
+ *
+ * @example
+ * defaultPeopleEstimator.intervalMs; // 900000
+ */
+export const defaultPeopleEstimator = Object.freeze({
+  intervalMs: 900_000,
+  timeZone: "Asia/Seoul",
+  linkGapMs: 120_000,
+  linkRssiDb: 10,
+  rejoinGapMs: 900_000,
+  level: 0.9,
+});
+
+/** {@link PeopleEstimatorOptions} with every field present. */
+export type ResolvedPeopleEstimatorOptions = { readonly [K in keyof typeof defaultPeopleEstimator]: (typeof defaultPeopleEstimator)[K] extends string ? string : number };
+
+/**
+ * Validates {@link PeopleEstimatorOptions} eagerly (TypeError/RangeError) and fills in defaults.
+ *
+ * @example
+ * peopleEstimatorOptions({ intervalMs: 600_000 }).linkGapMs; // 120000
+ */
+export function peopleEstimatorOptions(options: PeopleEstimatorOptions = {}): ResolvedPeopleEstimatorOptions {
+  if (typeof options !== "object" || options === null) throw new TypeError("people estimator options must be an object");
+  const d = defaultPeopleEstimator;
+  const timeZone = options.timeZone ?? d.timeZone;
+  assertTimeZone(timeZone);
+  const level = checkNumberOption("level", options.level ?? d.level, { min: 0.5 });
+  if (!(level < 1)) throw new RangeError(`level must be < 1, got ${level}`);
+  return Object.freeze({
+    intervalMs: checkNumberOption("intervalMs", options.intervalMs ?? d.intervalMs, { min: 60_000, max: 86_400_000, integer: true, unit: "ms" }),
+    timeZone,
+    linkGapMs: checkNumberOption("linkGapMs", options.linkGapMs ?? d.linkGapMs, { min: 0, unit: "ms" }),
+    linkRssiDb: checkNumberOption("linkRssiDb", options.linkRssiDb ?? d.linkRssiDb, { min: 0, unit: "dB" }),
+    rejoinGapMs: checkNumberOption("rejoinGapMs", options.rejoinGapMs ?? d.rejoinGapMs, { min: 0, unit: "ms" }),
+    level,
+  });
+}
+
+/**
+ * Estimated mean number of phones inside and outside one shop over one interval, with a
+ * two-sided interval (`level`, 90 % by default) for `inside`.
+ *
+ * @example
+ * const o: OccupancyInterval = { shopId: 101, start: 1794790800000, end: 1794791700000, inside: 7.4, insideLow: 6.1, insideHigh: 8.7, outside: 21.3, knownInside: 3.2, insideBursts: 410, outsideBursts: 1900 };
+ */
+export interface OccupancyInterval {
+  /** SHOP ID. */
+  readonly shopId: number;
+  /** Interval start, epoch ms (inclusive). */
+  readonly start: number;
+  /** Interval end, epoch ms (exclusive). */
+  readonly end: number;
+  /** Mean phones inside over the interval (visitors; staff and equipment excluded). */
+  readonly inside: number;
+  /** Lower bound of `inside` (≥ 0). */
+  readonly insideLow: number;
+  /** Upper bound of `inside`. */
+  readonly insideHigh: number;
+  /** Mean phones outside (heard through the street wall) over the interval. */
+  readonly outside: number;
+  /** The part of `inside` from phones whose identity held across their visit (exact, no sampling error). */
+  readonly knownInside: number;
+  /** Inside bursts of the other phones in the interval (the rate-based part's data). */
+  readonly insideBursts: number;
+  /** Outside bursts in the interval. */
+  readonly outsideBursts: number;
+}
+
+/**
+ * People at one shop over one local day: the visitor estimate with its interval, the parts it
+ * is made of, and the day's occupancy intervals.
+ *
+ * @example
+ * const p: PeopleEstimate = result.people[0]!;
+ * console.log(p.label, p.visitors, `[${p.visitorsLow}, ${p.visitorsHigh}]`);
+ */
+export interface PeopleEstimate extends SessionWindow {
+  /**
+   * Estimated visitors (people who came inside), `knownVisitors + restVisitors`; `NaN` when
+   * bursts were heard inside but no identity-known visit gives a burst rate.
+   */
+  readonly visitors: number;
+  /** Lower bound of `visitors` (never below `knownVisitors`). */
+  readonly visitorsLow: number;
+  /** Upper bound of `visitors`. */
+  readonly visitorsHigh: number;
+  /** Visitor devices whose MAC held across the visit (counted exactly, as the MAC-level count does). */
+  readonly knownVisitors: number;
+  /**
+   * Estimated passers-by (people heard only outside): outside bursts ÷ mean bursts per
+   * universal-MAC passer-by session (a universal MAC keeps its identity while passing).
+   * `NaN` without universal passers-by.
+   */
+  readonly passersBy: number;
+  /** visitors ÷ (visitors + passersBy), from the estimates (`NaN` when undefined). */
+  readonly captureRate: number;
+  /** Visitor sessions set aside as possible pieces of a rotating phone's visit (a linked MAC before or after them). */
+  readonly linkedSessions: number;
+  /** Visitors estimated from the other phones' inside bursts by Little's law. */
+  readonly restVisitors: number;
+  /** Inside bursts of the other phones over the day. */
+  readonly restBursts: number;
+  /** Burst rate per phone, bursts per minute, learned from the universal-MAC (else identity-known) visits. */
+  readonly burstsPerMinute: number;
+  /** Mean estimated dwell of the same visits, ms (the W of Little's law). */
+  readonly meanDwellMs: number;
+  /** Occupancy per interval over the local day, in order. */
+  readonly occupancy: readonly OccupancyInterval[];
+}
+
+/** Standard normal quantile, by Acklam's rational approximation (|error| < 1.2e-9). */
+function normalQuantile(p: number): number {
+  const a = [-3.969683028665376e1, 2.209460984245205e2, -2.759285104469687e2, 1.38357751867269e2, -3.066479806614716e1, 2.506628277459239];
+  const b = [-5.447609879822406e1, 1.615858368580409e2, -1.556989798598866e2, 6.680131188771972e1, -1.328068155288572e1];
+  const c = [-7.784894002430293e-3, -3.223964580411365e-1, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+  const d = [7.784695709041462e-3, 3.224671290700398e-1, 2.445134137142996, 3.754408661907416];
+  const lo = 0.02425;
+  if (p < lo) {
+    const q = Math.sqrt(-2 * Math.log(p));
+    return (((((c[0]! * q + c[1]!) * q + c[2]!) * q + c[3]!) * q + c[4]!) * q + c[5]!) / ((((d[0]! * q + d[1]!) * q + d[2]!) * q + d[3]!) * q + 1);
+  }
+  if (p > 1 - lo) return -normalQuantile(1 - p);
+  const q = p - 0.5;
+  const r = q * q;
+  return ((((((a[0]! * r + a[1]!) * r + a[2]!) * r + a[3]!) * r + a[4]!) * r + a[5]!) * q) / (((((b[0]! * r + b[1]!) * r + b[2]!) * r + b[3]!) * r + b[4]!) * r + 1);
+}
+
+interface DayAcc {
+  readonly sessions: ClassifiedSession[];
+}
+
+/**
+ * The randomization-aware people estimator: per shop and local day, visitors (people) with an
+ * interval, and the mean number of phones inside and outside per interval, from classified
+ * sessions. A MAC is not a person — phones rotate randomized MACs, many at every probe burst —
+ * so it counts people in two parts:
+ *
+ * 1. **Identity-known visits**: visitor sessions whose MAC held across the visit are counted
+ *    exactly, as the MAC-level count does, and their presence is exact. A randomized visitor
+ *    session is *set aside* instead when it has a possible rotation partner ({@link linkedVisits}:
+ *    a new short randomized MAC heard inside, within `linkGapMs` of one of its ends, by the
+ *    sensors of its burst at that end, peaks within `linkRssiDb`): it may be one piece of a
+ *    rotating phone's visit (its screen was on for a while). Setting a whole visit aside costs
+ *    no bias (it moves to part 2); counting a piece as a visit would.
+ * 2. **The rest, by burst rate**: every other burst heard inside (peak smoothed RSSI at or above
+ *    the session's `visitorRssi`, the classifier's one threshold) is 1 ÷ r of a phone-interval,
+ *    where r is the per-phone burst rate (ratio of sums: Σ (bursts − 1) ÷ Σ dwell) of the
+ *    universal-MAC visits — a sample of all phones, since a universal MAC never rotates — or, with
+ *    fewer than 10 of them, of every identity-known visit. Occupancy = bursts ÷ (r · interval);
+ *    visitors by Little's law = Σ bursts ÷ (r · W), W the mean estimated dwell of the same visits.
+ *
+ * Uncertainty (delta method, normal interval at `level`): relative variance of the rate part =
+ * 1/B (burst counting) + φ/n (phones differ in rate: φ the squared coefficient of variation of
+ * the per-phone rate, n the phones behind the count) + var(r̂)/r̂² (+ var(W̄)/W̄² for visitors).
+ * The identity-known part is exact. Assumptions (see the README, "People, not MACs"): phones
+ * that rotate probe at the rate of the sample's phones and stay as long; bursts of one MAC
+ * within 1 s are one burst (`Session.probeCount`). Staff and equipment are not people inside,
+ * and devices rejoined from more than four sessions a day stay out of the sample.
+ *
+ * Per-interval, not per-signal work: sessions are kept per open day and the estimate runs once
+ * when the day closes (every session starting in it has been classified).
+ *
+ * @example
+ * const out: PeopleEstimate[] = [];
+ * const estimator = new PeopleEstimator({ timeZone: "Asia/Seoul" }, { emit: (p) => out.push(p) });
+ * for (const s of classified) estimator.push(s);
+ * estimator.flush();
+ * out[0]?.occupancy[40]?.inside; // mean phones inside 10:00–10:15
+ */
+export class PeopleEstimator implements Kernel<ClassifiedSession> {
+  /** The resolved options. */
+  readonly options: ResolvedPeopleEstimatorOptions;
+  readonly #windows: SessionWindows<DayAcc, PeopleEstimate>;
+
+  /**
+   * @param options see {@link PeopleEstimatorOptions}; validated here
+   * @param sink `emit`: one estimate per shop and local day; `late`: sessions whose day was already estimated
+   */
+  constructor(options: PeopleEstimatorOptions, sink: Sink<PeopleEstimate, ClassifiedSession>) {
+    const o = peopleEstimatorOptions(options);
+    this.options = o;
+    const z = normalQuantile(0.5 + o.level / 2);
+    this.#windows = new SessionWindows<DayAcc, PeopleEstimate>(
+      "day",
+      o.timeZone,
+      {
+        create: () => ({ sessions: [] }),
+        add: (acc, s) => {
+          // Staff and equipment are not shoppers: neither inside nor outside people.
+          if (s.kind === "visitor" || s.kind === "passerby") acc.sessions.push(s);
+        },
+        finish: (acc, w) => estimateDay(acc.sessions, w, o, z),
+      },
+      checkSink("PeopleEstimator", sink),
+    );
+  }
+
+  /** Sessions that arrived after their day was estimated. */
+  get late(): number {
+    return this.#windows.late;
+  }
+
+  /** Adds one classified session; may emit the estimates of days it completed. */
+  push(session: ClassifiedSession): void {
+    this.#windows.push(session);
+  }
+
+  /** Emits every open day (call when the source completes). */
+  flush(): void {
+    this.#windows.flush();
+  }
+}
+
+function finiteOr(x: number, fallback: number): number {
+  return Number.isFinite(x) ? x : fallback;
+}
+
+function strong(s: ClassifiedSession): boolean {
+  return s.peakSmoothedRssi >= s.visitorRssi;
+}
+
+// Whether MAC `x` may continue (or precede) visit `v` at one of its ends: the sensors that heard
+// v's burst at that end (within a burst spread of it) are exactly the sensors that heard x, and at
+// a sensor both heard the peaks differ by at most maxDb. The boundary burst, not the whole
+// session, is compared so that long visits (which reach every sensor) are no less likely to match
+// than short ones: the test must not select visits by dwell.
+function consistentAt(v: Session, x: Session, atStart: boolean, maxDb: number): boolean {
+  let boundary = 0;
+  for (const a of v.sensors) {
+    const atEdge = atStart ? a.first <= v.start + BURST_MS : a.last >= v.end - BURST_MS;
+    if (!atEdge) continue;
+    boundary++;
+    let match = false;
+    for (const b of x.sensors) {
+      if (b.sensor !== a.sensor) continue;
+      match = Math.abs(a.peakSmoothedRssi - b.peakSmoothedRssi) <= maxDb || maxDb === Number.POSITIVE_INFINITY;
+    }
+    if (!match) return false;
+  }
+  return boundary > 0 && boundary === x.sensors.length;
+}
+
+/**
+ * Fewest universal-MAC visits a day for them alone to give the burst rate and mean dwell: below
+ * it their sampling error (a per-phone rate's coefficient of variation is ~0.7, so ~22 % at 10)
+ * outweighs the bias of the other identity-known visits.
+ */
+const MIN_UNIVERSAL_SAMPLE = 10;
+
+/**
+ * Most sessions (split by silences longer than the session gap, rejoined within `rejoinGapMs`)
+ * one shopper's visit is expected to make: even a phone with two-minute burst gaps splits a
+ * typical visit no more than a few times, while staff coming and going make many.
+ */
+const MAX_SHOPPER_SESSIONS = 4;
+
+/** A probe burst visits every channel within about a second (published captures). */
+const BURST_MS = 1000;
+
+// First index in `sorted` (ascending by key) whose key is ≥ value.
+function lowerBound(sorted: readonly ClassifiedSession[], key: (s: ClassifiedSession) => number, value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (key(sorted[mid]!) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+// Canonical order of sessions (the estimate must not depend on the order they were classified in).
+function bySession(a: ClassifiedSession, b: ClassifiedSession): number {
+  return a.start - b.start || a.end - b.end || (a.device < b.device ? -1 : a.device > b.device ? 1 : 0);
+}
+
+/**
+ * The randomized visitor sessions of one shop-day (`sessions`, any order) set aside as possible
+ * pieces of a rotating phone's visit: a short randomized MAC heard inside (a passer-by session at
+ * or above its `visitorRssi`, of a device with no visit that day — a rotated MAC is new and never
+ * heard again) ends at most `linkGapMs` before the visit starts, or starts at most `linkGapMs`
+ * after it ends, heard by exactly the sensors of the visit's burst at that end with smoothed
+ * peaks within `linkRssiDb`. The estimator's one linking rule; exported so the accuracy tests can
+ * score its precision and recall against the truth.
+ *
+ * @example
+ * const pieces = linkedVisits(classified, peopleEstimatorOptions());
+ * pieces.size <= classified.filter((s) => s.kind === "visitor").length; // true
+ */
+export function linkedVisits(sessions: readonly ClassifiedSession[], o: ResolvedPeopleEstimatorOptions): Set<ClassifiedSession> {
+  const visits = sessions.filter((s) => s.kind === "visitor");
+  const visitorDevices = new Set(visits.map((v) => v.device));
+  const shortStrong = sessions.filter((s) => s.kind === "passerby" && s.randomized && strong(s) && !visitorDevices.has(s.device));
+  const byStart = [...shortStrong].sort((a, b) => a.start - b.start);
+  const byEnd = [...shortStrong].sort((a, b) => a.end - b.end);
+  const linked = new Set<ClassifiedSession>();
+  for (const v of visits) {
+    if (!v.randomized) continue;
+    let found = false;
+    for (let i = lowerBound(byEnd, (s) => s.end, v.start - o.linkGapMs); !found && i < byEnd.length && byEnd[i]!.end < v.start; i++) {
+      found = consistentAt(v, byEnd[i]!, true, o.linkRssiDb);
+    }
+    for (let i = lowerBound(byStart, (s) => s.start, v.end + 1); !found && i < byStart.length && byStart[i]!.start <= v.end + o.linkGapMs; i++) {
+      found = consistentAt(v, byStart[i]!, false, o.linkRssiDb);
+    }
+    if (found) linked.add(v);
+  }
+  return linked;
+}
+
+// Adds `amount`, spread uniformly over [from, to] (a point when equal), to the day's interval bins.
+function spread(bins: Float64Array, dayStart: number, intervalMs: number, from: number, to: number, amount: number): void {
+  const n = bins.length;
+  if (to <= from) {
+    const i = Math.floor((from - dayStart) / intervalMs);
+    if (i >= 0 && i < n) bins[i]! += amount;
+    return;
+  }
+  const first = Math.max(0, Math.floor((from - dayStart) / intervalMs));
+  const last = Math.min(n - 1, Math.floor((to - dayStart) / intervalMs));
+  for (let i = first; i <= last; i++) {
+    const a = Math.max(from, dayStart + i * intervalMs);
+    const b = Math.min(to, dayStart + (i + 1) * intervalMs);
+    if (b > a) bins[i]! += (amount * (b - a)) / (to - from);
+  }
+}
+
+function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: ResolvedPeopleEstimatorOptions, z: number): PeopleEstimate {
+  const sessions = [...input].sort(bySession);
+  const visits = sessions.filter((s) => s.kind === "visitor");
+  const linked = linkedVisits(sessions, o);
+
+  // Identity-known visits, per device: a phone silent for longer than the session gap splits its
+  // visit into sessions, which rejoin here when they are at most `rejoinGapMs` apart.
+  const known = knownVisits(visits, linked, o.rejoinGapMs);
+  const knownVisitors = new Set(known.map((k) => k.device)).size;
+  // The sample that stands for the rest: universal MACs never rotate and are never set aside, so
+  // they are a sample of all phones (on the shop's Wi-Fi or not, long and short visits alike);
+  // randomized MACs that kept one MAC over a visit are not — a phone on the shop's Wi-Fi keeps
+  // its MAC and probes rarely, and a rotating phone keeps one only over a short visit. With too
+  // few universal visits, every identity-known visit (biased, see the README).
+  // A device heard in more than four separate sessions of one visit comes and goes (staff
+  // on a short shift, whom the classifier's 40 %-of-opening-hours rule does not catch): counted,
+  // but not a shopper whose burst rate and dwell stand for the others.
+  const shoppers = known.filter((k) => k.sessions <= MAX_SHOPPER_SESSIONS);
+  const universal = shoppers.filter((k) => !k.randomized);
+  const sample = universal.length >= MIN_UNIVERSAL_SAMPLE ? universal : shoppers;
+  const rateSample = sample.filter((k) => k.bursts >= 1 && k.span > 0);
+  let bursts = 0;
+  let dwellSum = 0;
+  for (const k of rateSample) {
+    bursts += k.bursts;
+    dwellSum += k.span;
+  }
+  const rate = dwellSum > 0 ? bursts / dwellSum : Number.NaN; // bursts per ms per phone
+  // Ratio-estimator residuals: per-phone rate spread (φ) and the rate's own variance.
+  let resid = 0;
+  for (const k of rateSample) {
+    const e = k.bursts - rate * k.span;
+    resid += e * e;
+  }
+  const m = rateSample.length;
+  const tBar = m > 0 ? dwellSum / m : Number.NaN;
+  const s2 = m > 1 ? resid / (m - 1) : Number.NaN;
+  const phi = m > 1 && tBar > 0 ? s2 / (rate * rate * tBar * tBar) : Number.NaN;
+  const rateRelVar = phi / m;
+  let estSum = 0;
+  let estSq = 0;
+  for (const k of sample) {
+    estSum += k.estimated;
+    estSq += k.estimated * k.estimated;
+  }
+  const n = sample.length;
+  const meanDwell = n > 0 ? estSum / n : Number.NaN;
+  const dwellRelVar = n > 1 ? (estSq / n - meanDwell * meanDwell) / (n - 1) / (meanDwell * meanDwell) : Number.NaN;
+
+  const intervalMs = o.intervalMs;
+  const count = Math.ceil((w.end - w.start) / intervalMs);
+  const knownMs = new Float64Array(count);
+  const inB = new Float64Array(count);
+  const outB = new Float64Array(count);
+  let restBursts = 0;
+  let outsideBursts = 0;
+  let universalPassers = 0;
+  let universalPasserBursts = 0;
+  for (const k of known) {
+    // Present from half a burst gap before the first burst to half one after the last.
+    const half = (k.estimated - k.span) / 2;
+    spread(knownMs, w.start, intervalMs, k.start - half, k.end + half, k.estimated);
+  }
+  for (const s of sessions) {
+    if (s.kind === "passerby" && !s.randomized && !strong(s)) {
+      universalPassers++;
+      universalPasserBursts += s.probeCount;
+    }
+    if (s.kind === "visitor" && !linked.has(s)) continue;
+    if (strong(s)) {
+      spread(inB, w.start, intervalMs, s.start, s.end, s.probeCount);
+      restBursts += s.probeCount;
+    } else {
+      spread(outB, w.start, intervalMs, s.start, s.end, s.probeCount);
+      outsideBursts += s.probeCount;
+    }
+  }
+
+  const occupancy: OccupancyInterval[] = [];
+  for (let i = 0; i < count; i++) {
+    const start = w.start + i * intervalMs;
+    const end = Math.min(w.end, start + intervalMs);
+    const len = end - start;
+    const knownInside = knownMs[i]! / len;
+    const b = inB[i]!;
+    const rest = b > 0 ? b / (rate * len) : 0;
+    // Phones behind the count: those present at some point of the interval.
+    const phones = Math.max(1, (rest * (len + meanDwell)) / meanDwell);
+    // Too few sampled phones for a spread (NaN): the interval is unbounded, not falsely narrow.
+    const sd = b > 0 ? finiteOr(rest * Math.sqrt(1 / b + phi / phones + rateRelVar), Number.POSITIVE_INFINITY) : 0;
+    const inside = knownInside + rest;
+    occupancy.push({
+      shopId: w.shopId,
+      start,
+      end,
+      inside,
+      insideLow: Math.max(knownInside, inside - z * sd),
+      insideHigh: inside + z * sd,
+      outside: outB[i]! > 0 ? outB[i]! / (rate * len) : 0,
+      knownInside,
+      insideBursts: b,
+      outsideBursts: outB[i]!,
+    });
+  }
+
+  const restVisitors = restBursts > 0 ? restBursts / (rate * meanDwell) : 0;
+  const sdVisitors = restBursts > 0 ? finiteOr(restVisitors * Math.sqrt(1 / restBursts + phi / Math.max(1, restVisitors) + rateRelVar + dwellRelVar), Number.POSITIVE_INFINITY) : 0;
+  const visitors = knownVisitors + restVisitors;
+  const passersBy = universalPassers > 0 ? outsideBursts / (universalPasserBursts / universalPassers) : Number.NaN;
+  return {
+    ...w,
+    visitors,
+    visitorsLow: Math.max(knownVisitors, visitors - z * sdVisitors),
+    visitorsHigh: visitors + z * sdVisitors,
+    knownVisitors,
+    passersBy,
+    captureRate: visitors + passersBy > 0 ? visitors / (visitors + passersBy) : Number.NaN,
+    linkedSessions: linked.size,
+    restVisitors,
+    restBursts,
+    burstsPerMinute: rate * 60_000,
+    meanDwellMs: meanDwell,
+    occupancy,
+  };
+}
+
+/** One identity-known visit: a device's visitor sessions of the day, rejoined. */
+interface KnownVisit {
+  readonly device: string;
+  /** Locally administered MAC. */
+  readonly randomized: boolean;
+  /** Sessions rejoined into it. */
+  readonly sessions: number;
+  readonly start: number;
+  readonly end: number;
+  /** end − start, ms. */
+  readonly span: number;
+  /** Burst gaps observed (bursts − 1). */
+  readonly bursts: number;
+  /** span plus one mean burst gap (see `estimatedDwell`), ms. */
+  readonly estimated: number;
+}
+
+function knownVisits(visits: readonly ClassifiedSession[], linked: ReadonlySet<ClassifiedSession>, rejoinGapMs: number): KnownVisit[] {
+  const byDevice = new Map<string, ClassifiedSession[]>();
+  const randomized = new Set<string>();
+  for (const v of visits) {
+    if (linked.has(v)) continue;
+    if (v.randomized) randomized.add(v.device);
+    const list = byDevice.get(v.device);
+    if (list === undefined) byDevice.set(v.device, [v]);
+    else list.push(v);
+  }
+  const out: KnownVisit[] = [];
+  const close = (device: string, start: number, end: number, probes: number, sessions: number) => {
+    const span = end - start;
+    out.push({ device, randomized: randomized.has(device), sessions, start, end, span, bursts: probes - 1, estimated: probes > 1 ? span + span / (probes - 1) : span });
+  };
+  for (const [device, list] of byDevice) {
+    // Visits are sorted by start already (canonical order).
+    let start = list[0]!.start;
+    let end = list[0]!.end;
+    let probes = list[0]!.probeCount;
+    let sessions = 1;
+    for (let i = 1; i < list.length; i++) {
+      const s = list[i]!;
+      if (s.start - end <= rejoinGapMs) {
+        end = Math.max(end, s.end);
+        probes += s.probeCount;
+        sessions++;
+      } else {
+        close(device, start, end, probes, sessions);
+        start = s.start;
+        end = s.end;
+        probes = s.probeCount;
+        sessions = 1;
+      }
+    }
+    close(device, start, end, probes, sessions);
+  }
+  return out;
+}
+

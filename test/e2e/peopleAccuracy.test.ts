@@ -1,0 +1,154 @@
+/**
+ * Accuracy of the people estimate (`PeopleEstimator`, with the defaults) against the simulator's
+ * person-level truth, on worlds whose phones rotate their MACs (0 %, 30 %, 60 %, 90 % of the
+ * randomizing phones; burst gaps from 5 s to 2 min; small, default and large shops) and on a world
+ * without rotation, where the estimate must reduce to today's MAC-level figures.
+ *
+ * Scored per shop-day: visitors (people with an inside visit that day, `world.visits`) against the
+ * estimate and its 90 % interval; occupancy per 15 min against the exact mean number of visitors
+ * inside (`meanOccupancy`); and the precision / recall of the rotation links (a visitor session
+ * set aside as a piece of a rotating phone's visit, against the truth that its person used more
+ * than one MAC in the visit). Small worlds (one or two shops, 300 visitors a day) keep it quick.
+ * `ACCURACY_FULL=1` prints every figure.
+ *
+ * The goals of issue 14 are visitors error ≤ 3 % on average and ≤ 6 % at worst, interval coverage
+ * ≥ 85 %, occupancy MAE ≤ 10 % of the mean occupancy. Without rotation they hold and are asserted;
+ * under rotation the estimator does not reach them yet (see the README, "People, not MACs"), so
+ * those worlds assert the levels reached today as regression guards.
+ */
+import { describe, expect, it } from "vitest";
+import { analyze } from "../../src/analyze.ts";
+import { linkedVisits, peopleEstimatorOptions } from "../../src/kernels/PeopleEstimator.ts";
+import { scoreAgainstTruth } from "../../src/kernels/scoreAgainstTruth.ts";
+import type { ClassifiedSession } from "../../src/kernels/VisitClassifier.ts";
+import { createWorld, type WorldOptions } from "../../src/sim/createWorld.ts";
+import { meanOccupancy } from "../../src/sim/meanOccupancy.ts";
+
+interface WorldGoals {
+  /** Largest mean |relative error| of visitors per shop-day. */
+  readonly meanError: number;
+  /** Largest |relative error| of any shop-day. */
+  readonly maxError: number;
+  /** Largest occupancy MAE as a share of mean occupancy. */
+  readonly occupancyMae: number;
+}
+
+const GOALS: WorldGoals = { meanError: 0.03, maxError: 0.06, occupancyMae: 0.1 };
+const base = { visitorsPerDay: 300, passersByPerDay: 3000 } as const;
+
+const worlds: Record<string, { options: WorldOptions; goals: WorldGoals; rotation: boolean }> = {
+  "rotation off": { options: { seed: 31, shops: 2, ...base }, goals: { ...GOALS, meanError: 0.02, maxError: 0.02 }, rotation: false },
+  "rotation 0 (burst model)": { options: { seed: 32, shops: 1, rotation: 0, ...base }, goals: { ...GOALS, meanError: 0.02, maxError: 0.02 }, rotation: false },
+  // Regression guards (measured today, with a margin): the goals are not met yet under rotation.
+  "rotation 0.3, gaps 5–30 s": { options: { seed: 33, shops: 1, rotation: 0.3, macs: { burstGapS: [5, 30] }, ...base }, goals: { meanError: 0.08, maxError: 0.08, occupancyMae: 0.14 }, rotation: true },
+  "rotation 0.6, large shop": { options: { seed: 34, shops: 1, rotation: 0.6, shopSizeM: [24, 18], ...base }, goals: { meanError: 0.1, maxError: 0.1, occupancyMae: 0.17 }, rotation: true },
+  "rotation 0.9, 2-min gaps": { options: { seed: 35, shops: 1, rotation: 0.9, macs: { burstGapS: 120 }, ...base }, goals: { meanError: 0.06, maxError: 0.06, occupancyMae: 0.1 }, rotation: true },
+  "rotation 0.9, small shop": { options: { seed: 36, shops: 1, rotation: 0.9, shopSizeM: [10, 8], ...base }, goals: { meanError: 0.35, maxError: 0.35, occupancyMae: 0.5 }, rotation: true },
+};
+
+interface PeopleScore {
+  readonly errors: number[];
+  readonly covered: number;
+  readonly days: number;
+  readonly occupancyMae: number;
+  readonly linkPrecision: number;
+  readonly linkRecall: number;
+  readonly lines: string[];
+  readonly sessions: ClassifiedSession[];
+}
+
+async function score(options: WorldOptions): Promise<PeopleScore> {
+  const world = createWorld(options);
+  const errors: number[] = [];
+  const lines: string[] = [];
+  const all: ClassifiedSession[] = [];
+  let covered = 0;
+  let days = 0;
+  let absErr = 0;
+  let truthSum = 0;
+  let tp = 0;
+  let fp = 0;
+  let fn = 0;
+  for (const shop of world.shops) {
+    const result = await analyze(world.rawSignals(shop.id), { timeZone: shop.timeZone, proximity: false, quality: false });
+    all.push(...result.sessions);
+    const visits = world.visits(shop.id);
+    const events = world.occupancy(shop.id);
+    for (const p of result.people) {
+      const truth = visits.filter((v) => v.kind === "visitor" && v.start >= p.start && v.start < p.end).length;
+      const error = p.visitors / truth - 1;
+      errors.push(error);
+      days++;
+      if (truth >= p.visitorsLow && truth <= p.visitorsHigh) covered++;
+      for (const o of p.occupancy) {
+        const t = meanOccupancy(events, o.start, o.end, { kinds: ["visitor"] });
+        absErr += Math.abs(o.inside - t);
+        truthSum += t;
+      }
+      lines.push(
+        `${shop.id} ${p.label}: truth ${truth}, estimate ${p.visitors.toFixed(1)} [${p.visitorsLow.toFixed(1)}, ${p.visitorsHigh.toFixed(1)}] ` +
+          `(${(error * 100).toFixed(1)} %; MAC-level ${result.days.find((d) => d.start === p.start)?.visitors}), known ${p.knownVisitors}, ` +
+          `set aside ${p.linkedSessions}, rest ${p.restVisitors.toFixed(1)}, ${p.burstsPerMinute.toFixed(2)} bursts/min, W ${(p.meanDwellMs / 60_000).toFixed(1)} min`,
+      );
+    }
+    // Link precision / recall: a visitor session is a piece when its person used several heard MACs.
+    const pieces = new Map<string, boolean>();
+    for (const v of visits) {
+      if (v.kind !== "visitor") continue;
+      const heard = v.macs.filter((m) => m.records > 0).length;
+      for (const m of v.macs) pieces.set(m.mac, heard > 1);
+    }
+    const visitorSessions = result.sessions.filter((s) => s.kind === "visitor");
+    const linked = linkedVisits(result.sessions, peopleEstimatorOptions({ timeZone: shop.timeZone }));
+    for (const s of visitorSessions) {
+      const piece = pieces.get(s.device) === true;
+      if (linked.has(s) && piece) tp++;
+      else if (linked.has(s)) fp++;
+      else if (piece) fn++;
+    }
+  }
+  return {
+    errors,
+    covered,
+    days,
+    occupancyMae: absErr / truthSum,
+    linkPrecision: tp + fp === 0 ? Number.NaN : tp / (tp + fp),
+    linkRecall: tp + fn === 0 ? Number.NaN : tp / (tp + fn),
+    lines,
+    sessions: all,
+  };
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+
+describe("people estimate against person-level truth (defaults)", () => {
+  for (const [name, { options, goals, rotation }] of Object.entries(worlds)) {
+    it(`holds its goals on the ${name} world`, async () => {
+      const s = await score(options);
+      const meanError = s.errors.reduce((a, e) => a + Math.abs(e), 0) / s.errors.length;
+      const maxError = Math.max(...s.errors.map(Math.abs));
+      if (process.env.ACCURACY_FULL) {
+        console.log(
+          `${name}: visitors error mean ${pct(meanError)} max ${pct(maxError)}, 90 % interval covers ${s.covered}/${s.days}, ` +
+            `occupancy MAE ${pct(s.occupancyMae)}, links precision ${pct(s.linkPrecision)} recall ${pct(s.linkRecall)}\n  ` +
+            s.lines.join("\n  "),
+        );
+      }
+      expect(s.days).toBeGreaterThan(0);
+      expect(meanError).toBeLessThanOrEqual(goals.meanError);
+      expect(maxError).toBeLessThanOrEqual(goals.maxError);
+      expect(s.occupancyMae).toBeLessThanOrEqual(goals.occupancyMae);
+      if (!rotation) {
+        // Without rotation, today's MAC-level figures hold.
+        const world = createWorld(options);
+        const acc = scoreAgainstTruth(s.sessions, world.truth(), { timeZone: world.shops[0]!.timeZone });
+        expect(acc.visitor.f1).toBeGreaterThanOrEqual(0.98);
+        expect(acc.medianAbsDwellErrorMs).toBeLessThanOrEqual(30_000);
+      } else {
+        // The links find the pieces of rotating phones' visits, and the 90 % interval holds the truth.
+        expect(s.linkRecall).toBeGreaterThanOrEqual(0.85);
+        expect(s.covered).toBe(s.days);
+      }
+    }, 120_000);
+  }
+});

@@ -1,0 +1,156 @@
+import { describe, expect, it } from "vitest";
+import { estimatedDwell } from "../../src/kernels/EventTimeEngine.ts";
+import { PeopleEstimator, peopleEstimatorOptions, type PeopleEstimate } from "../../src/kernels/PeopleEstimator.ts";
+import type { ClassifiedSession, VisitKind } from "../../src/kernels/VisitClassifier.ts";
+
+const MIN = 60_000;
+// 2026-11-16 00:00 in Seoul (UTC+9).
+const DAY = Date.UTC(2026, 10, 15, 15);
+const NOON = DAY + 12 * 60 * MIN;
+const SENSOR = "b8:27:eb:00:00:01";
+
+let next = 0;
+function session(o: { start: number; end?: number; bursts?: number; kind?: VisitKind; randomized?: boolean; rssi?: number; device?: string }): ClassifiedSession {
+  const end = o.end ?? o.start;
+  const bursts = o.bursts ?? 1;
+  const rssi = o.rssi ?? -55;
+  const device = o.device ?? `${o.randomized === false ? "f0" : "da"}:00:00:00:${(next >> 8).toString(16).padStart(2, "0")}:${(next++ & 255).toString(16).padStart(2, "0")}`;
+  return {
+    shopId: 101,
+    device,
+    start: o.start,
+    end,
+    dwellMs: end - o.start,
+    estimatedDwellMs: estimatedDwell(end - o.start, bursts),
+    signalCount: bursts * 5,
+    probeCount: bursts,
+    randomized: o.randomized ?? true,
+    local: o.randomized ?? true,
+    vendor: undefined,
+    peakRssi: rssi,
+    peakSmoothedRssi: rssi,
+    nearestSensor: SENSOR,
+    sensors: [{ sensor: SENSOR, signalCount: bursts * 5, first: o.start, last: end, peakRssi: rssi, peakSmoothedRssi: rssi }],
+    watermark: end,
+    complete: o.start,
+    proximity: undefined,
+    kind: o.kind ?? "passerby",
+    date: "2026-11-16",
+    late: false,
+    visitorRssi: -65,
+  };
+}
+
+function estimate(sessions: readonly ClassifiedSession[], options = {}): PeopleEstimate[] {
+  const out: PeopleEstimate[] = [];
+  const e = new PeopleEstimator({ timeZone: "Asia/Seoul", ...options }, { emit: (p) => out.push(p) });
+  for (const s of sessions) e.push(s);
+  e.flush();
+  return out;
+}
+
+// Visitors whose MAC holds: 11 bursts over 10 min (one burst a minute), staggered through the afternoon.
+function keptVisits(n: number, randomized = false): ClassifiedSession[] {
+  return Array.from({ length: n }, (_, i) => session({ start: NOON + i * 7 * MIN, end: NOON + i * 7 * MIN + 10 * MIN, bursts: 11, kind: "visitor", randomized }));
+}
+
+describe("PeopleEstimator", () => {
+  it("validates its options eagerly", () => {
+    expect(() => peopleEstimatorOptions({ intervalMs: 1000 })).toThrow(RangeError);
+    expect(() => peopleEstimatorOptions({ level: 1 })).toThrow(RangeError);
+    expect(() => peopleEstimatorOptions({ linkGapMs: -1 })).toThrow(RangeError);
+    expect(() => peopleEstimatorOptions({ timeZone: "Mars/Olympus" })).toThrow();
+    expect(() => new PeopleEstimator({}, {} as never)).toThrow(TypeError);
+    expect(peopleEstimatorOptions().intervalMs).toBe(15 * MIN);
+  });
+
+  it("reduces to the MAC-level count when every visitor keeps one MAC: exact, with a zero-width interval", () => {
+    const [day] = estimate([...keptVisits(20), session({ start: NOON, rssi: -80 })]);
+    expect(day).toMatchObject({ label: "2026-11-16", visitors: 20, visitorsLow: 20, visitorsHigh: 20, knownVisitors: 20, restVisitors: 0, linkedSessions: 0 });
+    expect(day!.burstsPerMinute).toBeCloseTo(1, 10);
+    // 96 quarter-hours; presence is exact: 20 visits of 11 min (10 observed + one burst gap).
+    expect(day!.occupancy).toHaveLength(96);
+    const personMinutes = day!.occupancy.reduce((a, o) => a + o.inside * 15, 0);
+    expect(personMinutes).toBeCloseTo(20 * 11, 6);
+    expect(day!.occupancy.every((o) => o.insideLow === o.inside && o.insideHigh === o.inside)).toBe(true);
+  });
+
+  it("turns bursts of one-burst MACs into phones by the learned rate, and into visitors by Little's law", () => {
+    const known = keptVisits(30);
+    // 45 one-burst randomized MACs heard inside in 18:00–18:15: 45 bursts ÷ (1/min × 15 min) = 3 phones.
+    const at = DAY + 18 * 60 * MIN;
+    const rest = Array.from({ length: 45 }, (_, i) => session({ start: at + i * 20_000 }));
+    const [day] = estimate([...known, ...rest]);
+    const interval = day!.occupancy.find((o) => o.start === at)!;
+    expect(interval.insideBursts).toBe(45);
+    expect(interval.knownInside).toBe(0);
+    expect(interval.inside).toBeCloseTo(3, 10);
+    expect(interval.insideLow).toBeLessThan(3);
+    expect(interval.insideHigh).toBeGreaterThan(3);
+    // W = 11 min, rate 1/min: 45 bursts are 45/11 visits.
+    expect(day!.restVisitors).toBeCloseTo(45 / 11, 10);
+    expect(day!.visitors).toBeCloseTo(30 + 45 / 11, 10);
+    expect(day!.visitorsLow).toBeGreaterThanOrEqual(30);
+    expect(day!.visitorsHigh).toBeGreaterThan(day!.visitors);
+  });
+
+  it("sets a randomized visit aside when a consistent one-burst MAC ends just before it, never a universal one", () => {
+    const known = keptVisits(10);
+    const at = DAY + 19 * 60 * MIN;
+    const piece = session({ start: at, end: at + 3 * MIN, bursts: 10, kind: "visitor" });
+    const before = session({ start: at - 40_000 });
+    const universal = session({ start: at + 30 * MIN, end: at + 40 * MIN, bursts: 11, kind: "visitor", randomized: false });
+    const beforeUniversal = session({ start: at + 30 * MIN - 40_000 });
+    const far = session({ start: at + 60 * MIN, end: at + 70 * MIN, bursts: 11, kind: "visitor" });
+    const tooEarly = session({ start: at + 60 * MIN - 5 * MIN });
+    const [day] = estimate([...known, piece, before, universal, beforeUniversal, far, tooEarly]);
+    expect(day!.linkedSessions).toBe(1);
+    expect(day!.knownVisitors).toBe(12);
+    // The piece's bursts and its neighbours' are estimated, not counted.
+    expect(day!.restBursts).toBe(10 + 3);
+  });
+
+  it("leaves staff and equipment out of people inside and outside", () => {
+    const staff = session({ start: DAY + 10 * 60 * MIN, end: DAY + 20 * 60 * MIN, bursts: 600, kind: "staff", randomized: false });
+    const printer = session({ start: DAY, end: DAY + 23 * 60 * MIN, bursts: 2000, kind: "stationary", randomized: false });
+    const [a] = estimate([...keptVisits(5), staff, printer]);
+    const [b] = estimate(keptVisits(5));
+    expect(a).toEqual(b);
+  });
+
+  it("does not depend on the order sessions arrive in within a day", () => {
+    const sessions = [...keptVisits(12, true), ...Array.from({ length: 30 }, (_, i) => session({ start: NOON + i * 31_000, rssi: i % 3 === 0 ? -80 : -60 }))];
+    const reversed = [...sessions].reverse();
+    expect(estimate(reversed)).toEqual(estimate(sessions));
+  });
+
+  it("sends sessions of a day already estimated to late", () => {
+    const late: ClassifiedSession[] = [];
+    const out: PeopleEstimate[] = [];
+    const e = new PeopleEstimator({}, { emit: (p) => out.push(p), late: (s) => late.push(s) });
+    const first = session({ start: NOON, end: NOON + 10 * MIN, bursts: 11, kind: "visitor" });
+    e.push({ ...first, complete: DAY + 24 * 60 * MIN });
+    expect(out).toHaveLength(1);
+    e.push(session({ start: NOON + MIN }));
+    expect(late).toHaveLength(1);
+    expect(e.late).toBe(1);
+  });
+});
+
+describe("PeopleEstimator without identity-known visits", () => {
+  it("gives NaN visitors and unbounded intervals rather than a number it cannot support", () => {
+    const at = DAY + 18 * 60 * MIN;
+    const [day] = estimate(Array.from({ length: 10 }, (_, i) => session({ start: at + i * 30_000 })));
+    expect(day!.visitors).toBeNaN();
+    expect(day!.knownVisitors).toBe(0);
+    expect(day!.restBursts).toBe(10);
+  });
+
+  it("gives an unbounded interval when one sampled phone cannot show how rates spread", () => {
+    const at = DAY + 18 * 60 * MIN;
+    const [day] = estimate([...keptVisits(1), ...Array.from({ length: 10 }, (_, i) => session({ start: at + i * 30_000 }))]);
+    expect(day!.visitors).toBeCloseTo(1 + 10 / 11, 10);
+    expect(day!.visitorsLow).toBe(1);
+    expect(day!.visitorsHigh).toBe(Number.POSITIVE_INFINITY);
+  });
+});
