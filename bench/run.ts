@@ -94,7 +94,7 @@ function table(rows: readonly BenchRow[], failures: readonly string[]): string {
     "|---|---|---|---|---|---|---|---|",
     ...sorted.map(({ r }) => {
       const n = rowOf(r);
-      return `| ${n === 99 ? "" : n} | ${cell(r.figure)} | ${cell(r.footfall)} | ${cell(r.baseline)} | ${r.ratio.toFixed(2)}× | ${cell(r.goal)} | ${r.met ? "yes" : "**no**"} | ${cell(r.note ?? "")} |`;
+      return `| ${n === 99 ? "" : n} | ${cell(r.figure)} | ${cell(r.footfall)} | ${cell(r.baseline)} | ${typeof r.ratio === "number" && Number.isFinite(r.ratio) ? `${r.ratio.toFixed(2)}×` : "—"} | ${cell(r.goal)} | ${r.met ? "yes" : "**no**"} | ${cell(r.note ?? "")} |`;
     }),
     ...failures.map((f) => `|  | ${cell(f)} | — | — | — | — | **no** | failed, see stderr |`),
   ];
