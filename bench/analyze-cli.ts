@@ -173,10 +173,14 @@ function summary(samples: number[]): Timing {
 
 /** "agree", or what differs between the CLI's summary lines and the baseline's days. */
 function sameDailyCounts(cliStdout: string, baselineStdout: string): string {
+  // The loop counts MACs: compare with the summary's MAC-level counts (`macs`), not the people estimate.
   const cli = cliStdout
     .split("\n")
     .filter((line) => line.includes('"type":"summary"'))
-    .map((line) => JSON.parse(line) as { date: string; visitors: number; visits: number; passersBy: number });
+    .map((line) => {
+      const d = JSON.parse(line) as { date: string; visits: number; macs: { visitors: number; passersBy: number } };
+      return { date: d.date, visitors: d.macs.visitors, visits: d.visits, passersBy: d.macs.passersBy };
+    });
   const loop = (JSON.parse(baselineStdout) as { days: HandDay[] }).days;
   const key = (d: { date: string; visitors: number; visits: number; passersBy: number }): string =>
     `${d.date} ${d.visitors}/${d.visits}/${d.passersBy}`;
