@@ -201,8 +201,9 @@ function footfallCounts(stdout: string): string {
   for (const line of stdout.split("\n")) {
     if (line.startsWith('{"type":"session"')) sessions++;
     else if (line.startsWith('{"type":"summary"')) {
-      const d = JSON.parse(line) as { date: string; visitors: number; visits: number; uniqueDevices: number; visitorRssi: number };
-      days.push(`${d.date} ${d.visitors} visitors, ${d.visits} visits, ${d.uniqueDevices} devices (visitor RSSI ${d.visitorRssi} dBm, smoothed)`);
+      const d = JSON.parse(line) as { date: string; visitors: number; visits: number; macs: { visitors: number; uniqueDevices: number }; visitorRssi: number };
+      // MAC-level counts, as the loop and DuckDB count, then the people estimate.
+      days.push(`${d.date} ${d.macs.visitors} visitor MACs (${d.visitors} people estimated), ${d.visits} visits, ${d.macs.uniqueDevices} devices (visitor RSSI ${d.visitorRssi} dBm, smoothed)`);
     }
   }
   // An analyze that printed no day analyzed nothing: no ratio is better than a false one.
