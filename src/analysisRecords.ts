@@ -11,20 +11,50 @@ import type { ClassifiedSession } from "./kernels/VisitClassifier.ts";
 export type AnalysisRecord = { readonly type: string } & Record<string, unknown>;
 
 /**
+ * How a device is identified in written lines: `(mac, localDate) => id`. Writers (the CLI, the
+ * fleet's stored rows) pass a keyed pseudonym (`Pseudonymizer#pseudonym`) so no MAC leaves
+ * footfall; `--raw-macs` passes {@link rawDevice}.
+ *
+ * @example
+ * const p = new Pseudonymizer({ key: new Uint8Array(16).fill(1) });
+ * const id: DeviceId = (mac, date) => p.pseudonym(mac, date);
+ * id("a4:5e:60:00:00:01", "2026-11-16").length; // 32
+ */
+export type DeviceId = (mac: string, date: string) => string;
+
+/**
+ * The identity {@link DeviceId}: the MAC as the engine holds it (for the caller's own process,
+ * or `--raw-macs` debugging output).
+ *
+ * @example
+ * rawDevice("a4:5e:60:00:00:01", "2026-11-16"); // "a4:5e:60:00:00:01"
+ */
+export const rawDevice: DeviceId = (mac) => mac;
+
+/** Options of {@link analysisRecords}. */
+export interface AnalysisRecordsOptions {
+  /** How each session's device is written. @default rawDevice (the MAC; writers pass a pseudonymizer) */
+  readonly device?: DeviceId;
+}
+
+/**
  * One session as a JSON line of `footfall analyze --format ndjson` and of the demo's
  * `sessions.ndjson` (the same fields, so either feeds the same downstream code):
  * `type: "session"`, shopId, device, start/end (epoch ms), local date, dwell observed and
  * estimated (ms), signals, kind, randomized MAC, vendor, peak smoothed RSSI (dBm, 0.1),
  * nearest sensor, closest zone and distance (m, 0.1; `null` without proximity), late.
+ * `device` is `device(mac, date)`: the MAC by default, a keyed pseudonym when written by the CLI
+ * or the fleet.
  *
  * @example
- * for (const s of result.sessions) out.write(`${JSON.stringify(sessionRecord(s))}\n`);
+ * const p = new Pseudonymizer({ key: new Uint8Array(16).fill(1) });
+ * for (const s of result.sessions) out.write(`${JSON.stringify(sessionRecord(s, (mac, date) => p.pseudonym(mac, date)))}\n`);
  */
-export function sessionRecord(s: ClassifiedSession): AnalysisRecord {
+export function sessionRecord(s: ClassifiedSession, device: DeviceId = rawDevice): AnalysisRecord {
   return {
     type: "session",
     shopId: s.shopId,
-    device: s.device,
+    device: device(s.device, s.date),
     start: s.start,
     end: s.end,
     date: s.date,
@@ -85,13 +115,18 @@ export function summaryRecord(d: ShopDaySummary): AnalysisRecord {
  * prints them and the fleet stores them, so both follow the engine when it changes.
  *
  * Lines are JSON values already (`JSON.stringify` of each is the printed line; NaN becomes null).
+ * Session devices go through `options.device` (the MAC by default; the CLI and the fleet pass a
+ * keyed pseudonym so no MAC is written).
  *
  * @example
- * const lines = [...analysisRecords(await analyze(records))];
+ * const p = new Pseudonymizer({ key: new Uint8Array(16).fill(1) });
+ * const lines = [...analysisRecords(await analyze(records), { device: (mac, date) => p.pseudonym(mac, date) })];
  * lines.at(-1)?.type; // "quality"
  */
-export function* analysisRecords(result: AnalyzeResult): Iterable<AnalysisRecord> {
-  for (const s of result.sessions) yield sessionRecord(s);
+export function* analysisRecords(result: AnalyzeResult, options: AnalysisRecordsOptions = {}): Iterable<AnalysisRecord> {
+  const device = options.device ?? rawDevice;
+  if (typeof device !== "function") throw new TypeError("analysisRecords: options.device must be a function");
+  for (const s of result.sessions) yield sessionRecord(s, device);
   for (const d of result.days) yield summaryRecord(d);
   // Interval estimates are being added to the engine; whatever lines it yields are passed on as is.
   const occupancy = (result as { readonly occupancy?: readonly Readonly<Record<string, unknown>>[] }).occupancy;

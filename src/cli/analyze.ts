@@ -27,6 +27,7 @@ import {
 // `--input` does not pay for loading it.
 import type { ClientDeps } from "./serviceClient.ts";
 import { analysisRecords } from "../analysisRecords.ts";
+import { deviceIdFromFlags, privacyFlags, privacyHelp } from "./macKey.ts";
 
 const flags = {
   shop: { type: "string" },
@@ -43,6 +44,7 @@ const flags = {
   "fallback-rssi": { type: "string" },
   "opening-hours": { type: "string" },
   dwell: { type: "string" },
+  ...privacyFlags,
   ...connectionFlags,
 } as const;
 
@@ -67,7 +69,8 @@ Input (one of):
 
 Output:
   --format F          table (default): one row per shop and day;
-                      ndjson: one line per session {type:"session", shopId, device, start,
+                      ndjson: one line per session {type:"session", shopId, device (a keyed
+                      pseudonym, see Privacy), start,
                       end (epoch ms), date, dwellMs, estimatedDwellMs, signals, kind,
                       randomized, ...}, then one line per shop and local day
                       {type:"summary", shopId, date, visitors, visits, passersBy,
@@ -83,6 +86,8 @@ Analysis (defaults in brackets):
   --fallback-rssi X   dBm used by "auto" until the data show two clear modes [-65]
   --opening-hours A-B local opening hours, for staff detection [10-22]
   --dwell B           estimated (last - first + one probe interval) or observed [estimated]
+
+${privacyHelp}
 
 Connection (for --shop): --signal-url URL (or FOOTFALL_SIGNAL_URL), --email EMAIL (or
 FOOTFALL_EMAIL), --token TOKEN (or FOOTFALL_TOKEN; prefer the variable).
@@ -120,7 +125,9 @@ export function analyzeCommand(deps?: ClientDeps): Command {
 export const command: Command = analyzeCommand();
 
 async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps | undefined): Promise<number> {
-  const { values } = parseFlags(argv, flags);
+  const { values: all } = parseFlags(argv, flags);
+  // The one boolean flag is read here; the helpers below read text flags.
+  const { "raw-macs": rawMacs, ...values } = all;
   const format = parseFormat(values.format, ["table", "ndjson"] as const, "table");
   const timeZone = values.tz ?? defaultVisitClassifier.timeZone;
   try {
@@ -129,6 +136,10 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
     throw new UsageError(`--tz: unknown time zone ${JSON.stringify(timeZone)}`);
   }
   const options = analyzeOptions(values, timeZone);
+  // Key problems are usage errors found before any reading. The table prints no devices, so it
+  // needs no key (and generates none) unless privacy flags were given, which are then checked.
+  const privacyGiven = values["mac-key-file"] !== undefined || values["pseudonym-rotation"] !== undefined || rawMacs !== undefined;
+  const device = format === "ndjson" || privacyGiven ? deviceIdFromFlags({ ...values, "raw-macs": rawMacs }, io, "analyze") : undefined;
   const fromService = values.shop !== undefined || values.since !== undefined || values.until !== undefined;
   if (fromService === (values.input !== undefined)) {
     throw new UsageError("give either --input FILE or --shop ID --since ISO --until ISO");
@@ -163,7 +174,7 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
     return EXIT_FAILED;
   }
   const result = analyzer.finish(decodedElsewhere);
-  if (format === "ndjson") writeNdjsonChunked(io.stdout, analysisRecords(result));
+  if (format === "ndjson") writeNdjsonChunked(io.stdout, analysisRecords(result, device === undefined ? {} : { device }));
   else writeTables(io, result);
   return summarize(io, result);
 }

@@ -19,7 +19,9 @@ export interface FakeIoOptions {
  * const { io, text } = fakeIo({ FOOTFALL_BASE_URL: sim.baseUrl });
  * expect(await command.run(["--format", "ndjson"], io)).toBe(0);
  */
-export function fakeIo(env: Record<string, string | undefined> = {}, options: FakeIoOptions = {}) {
+export function fakeIo(given: Record<string, string | undefined> = {}, options: FakeIoOptions = {}) {
+  // A pseudonym key unless the test sets one (or `undefined`): without one the CLI would write a key file in the home.
+  const env = { FOOTFALL_MAC_KEY: "00112233445566778899aabbccddeeff", ...given };
   const text = { out: "", err: "" };
   const sink = (key: "out" | "err") => {
     const stream = new Writable({
