@@ -1,3 +1,4 @@
+import { Pseudonymizer } from "../../src/privacy/Pseudonymizer.ts";
 import { fakeIo } from "./fakeIo.ts";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -75,7 +76,8 @@ describe("footfall analyze", () => {
     expect(sessions).toHaveLength(expected.sessions.length);
     expect(sessions[0]).toMatchObject({
       shopId: expected.sessions[0]!.shopId,
-      device: expected.sessions[0]!.device,
+      // The device as a keyed pseudonym of fakeIo's key (the library's result keeps the MAC).
+      device: new Pseudonymizer({ key: Buffer.from("00112233445566778899aabbccddeeff", "hex") }).pseudonym(expected.sessions[0]!.device),
       start: expected.sessions[0]!.start,
       end: expected.sessions[0]!.end,
       dwellMs: expected.sessions[0]!.dwellMs,
@@ -89,6 +91,10 @@ describe("footfall analyze", () => {
     );
     expect((summaries[0]!.dwell as { buckets: unknown }).buckets).toEqual(expected.days[0]!.dwell.buckets);
     expect(text.err).toBe("");
+    // --raw-macs: the MACs, for debugging.
+    const raw = fakeIo();
+    expect(await main(["analyze", "--input", file, "--format", "ndjson", "--raw-macs"], raw.io)).toBe(0);
+    expect(lines(raw.text.out).find((r) => r.type === "session")?.device).toBe(expected.sessions[0]!.device);
   });
 
   it("prints a table and exits 1 when lines are rejected", async () => {
