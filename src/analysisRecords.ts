@@ -1,5 +1,6 @@
 import type { AnalyzeResult, ShopDaySummary } from "./analyze.ts";
 import type { ClassifiedSession } from "./kernels/VisitClassifier.ts";
+import { suppressSmallCounts } from "./suppressSmallCounts.ts";
 
 /**
  * One line of `footfall analyze --format ndjson` (and of `footfall fleet results`): a plain JSON
@@ -35,6 +36,12 @@ export const rawDevice: DeviceId = (mac) => mac;
 export interface AnalysisRecordsOptions {
   /** How each session's device is written. @default rawDevice (the MAC; writers pass a pseudonymizer) */
   readonly device?: DeviceId;
+  /**
+   * Small-count suppression of the aggregate lines (summary, occupancy): counts from 1 to
+   * minCount − 1 are written as `null` with `suppressed: true` (see `suppressSmallCounts`).
+   * @default 0 (off)
+   */
+  readonly minCount?: number;
 }
 
 /**
@@ -126,11 +133,13 @@ export function summaryRecord(d: ShopDaySummary): AnalysisRecord {
 export function* analysisRecords(result: AnalyzeResult, options: AnalysisRecordsOptions = {}): Iterable<AnalysisRecord> {
   const device = options.device ?? rawDevice;
   if (typeof device !== "function") throw new TypeError("analysisRecords: options.device must be a function");
+  const minCount = options.minCount ?? 0;
+  if (!Number.isInteger(minCount) || minCount < 0) throw new RangeError(`analysisRecords: minCount must be an integer ≥ 0, got ${String(minCount)}`);
   for (const s of result.sessions) yield sessionRecord(s, device);
-  for (const d of result.days) yield summaryRecord(d);
+  for (const d of result.days) yield suppressSmallCounts(summaryRecord(d), minCount);
   // Interval estimates are being added to the engine; whatever lines it yields are passed on as is.
   const occupancy = (result as { readonly occupancy?: readonly Readonly<Record<string, unknown>>[] }).occupancy;
-  if (occupancy !== undefined) for (const o of occupancy) yield { ...o, type: "occupancy" };
+  if (occupancy !== undefined) for (const o of occupancy) yield suppressSmallCounts({ ...o, type: "occupancy" }, minCount);
   if (result.quality !== undefined) {
     const { type: _type, ...quality } = result.quality;
     yield { type: "quality", ...quality, lateSessions: result.lateSessions };

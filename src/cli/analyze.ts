@@ -44,6 +44,7 @@ const flags = {
   "fallback-rssi": { type: "string" },
   "opening-hours": { type: "string" },
   dwell: { type: "string" },
+  "min-count": { type: "string" },
   ...privacyFlags,
   ...connectionFlags,
 } as const;
@@ -88,6 +89,9 @@ Analysis (defaults in brackets):
   --dwell B           estimated (last - first + one probe interval) or observed [estimated]
 
 ${privacyHelp}
+  --min-count K              small-count suppression: in summary (and occupancy) lines and the
+                             table, counts from 1 to K-1 are written as null ("<K" in the table)
+                             with suppressed: true, never as zero [off]
 
 Connection (for --shop): --signal-url URL (or FOOTFALL_SIGNAL_URL), --email EMAIL (or
 FOOTFALL_EMAIL), --token TOKEN (or FOOTFALL_TOKEN; prefer the variable).
@@ -159,6 +163,7 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
   const threads = integerFlag("--threads", values.threads, 1);
+  const minCount = integerFlag("--min-count", values["min-count"], 1, 1_000_000) ?? 0;
 
   let decodedElsewhere: SignalDecoderStats | undefined;
   try {
@@ -174,8 +179,8 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
     return EXIT_FAILED;
   }
   const result = analyzer.finish(decodedElsewhere);
-  if (format === "ndjson") writeNdjsonChunked(io.stdout, analysisRecords(result, device === undefined ? {} : { device }));
-  else writeTables(io, result);
+  if (format === "ndjson") writeNdjsonChunked(io.stdout, analysisRecords(result, { minCount, ...(device === undefined ? {} : { device }) }));
+  else writeTables(io, result, minCount);
   return summarize(io, result);
 }
 
@@ -360,7 +365,7 @@ async function readService(
   }
 }
 
-function writeTables(io: CliIo, result: AnalyzeResult): void {
+function writeTables(io: CliIo, result: AnalyzeResult, minCount: number): void {
   if (result.days.length === 0) {
     io.stdout.write("no sessions\n");
     return;
@@ -389,7 +394,7 @@ function writeTables(io: CliIo, result: AnalyzeResult): void {
     stationary: d.stationary,
     "rssi dBm": d.visitorRssi,
   }));
-  io.stdout.write(formatTable(rows));
+  io.stdout.write(formatTable(minCount > 1 ? rows.map((r) => suppressTableRow(r, minCount)) : rows));
   const kinds = { visitor: 0, passerby: 0, staff: 0, stationary: 0 };
   for (const s of result.sessions) kinds[s.kind]++;
   io.stdout.write(
@@ -407,3 +412,17 @@ function summarize(io: CliIo, result: AnalyzeResult): number {
   return EXIT_FAILED;
 }
 
+
+// The table's form of --min-count: the same counts as suppressSmallCounts, shown as "<K"; what is
+// computed from a suppressed count (percentages, dwell) is left blank with it.
+const TABLE_COUNTS = ["visitors", "visits", "passers-by", "devices", "new", "repeat", "staff", "stationary", "<5m", "5-20m", "20-60m", "1-6h", ">=6h"];
+function suppressTableRow(row: Record<string, string | number | null>, minCount: number): Record<string, string | number | null> {
+  const out = { ...row };
+  const small = (x: unknown): boolean => typeof x === "number" && x > 0 && x < minCount;
+  const visitorsSmall = small(row["visitors"]) || small(row["devices"]);
+  for (const k of TABLE_COUNTS) if (small(row[k])) out[k] = `<${minCount}`;
+  if (visitorsSmall) {
+    for (const k of ["capture %", "random %", "dwell med min", "mean min", "p90 min"]) out[k] = null;
+  }
+  return out;
+}

@@ -97,6 +97,29 @@ describe("footfall analyze", () => {
     expect(lines(raw.text.out).find((r) => r.type === "session")?.device).toBe(expected.sessions[0]!.device);
   });
 
+  it("--min-count K: summary counts below K are null with suppressed: true (table: <K); sessions unchanged", async () => {
+    const plain = fakeIo();
+    expect(await main(["analyze", "--input", file, "--format", "ndjson"], plain.io)).toBe(0);
+    const before = lines(plain.text.out).filter((r) => r.type === "summary");
+    // K above the smallest non-zero staff count, so something is suppressed.
+    const k = Math.max(...before.map((r) => Number(r.staff))) + 1;
+    const suppressed = fakeIo();
+    expect(await main(["analyze", "--input", file, "--format", "ndjson", "--min-count", String(k)], suppressed.io)).toBe(0);
+    const after = lines(suppressed.text.out);
+    const summaries = after.filter((r) => r.type === "summary");
+    for (const [i, s] of summaries.entries()) {
+      const staff = Number(before[i]!.staff);
+      expect(s.staff).toBe(staff > 0 ? null : 0);
+      if (staff > 0) expect(s.suppressed).toBe(true);
+    }
+    expect(after.filter((r) => r.type === "session")).toEqual(lines(plain.text.out).filter((r) => r.type === "session"));
+    const table = fakeIo();
+    expect(await main(["analyze", "--input", file, "--min-count", String(k)], table.io)).toBe(0);
+    if (before.some((r) => Number(r.staff) > 0)) expect(table.text.out).toContain(`<${k}`);
+    const bad = fakeIo();
+    await expect(main(["analyze", "--input", file, "--min-count", "0"], bad.io)).resolves.toBe(2);
+  });
+
   it("prints a table and exits 1 when lines are rejected", async () => {
     const bad = join(dir, "bad.ndjson");
     await writeFile(bad, `not json\n{"row_key":"x"}\n`);
