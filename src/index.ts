@@ -232,3 +232,4 @@ export type { PseudonymizerOptions, PseudonymRotation } from "./privacy/Pseudony
 export { Pseudonymizer, defaultPseudonymizer, MIN_KEY_BYTES } from "./privacy/Pseudonymizer.ts";
 export type { DeviceId, AnalysisRecordsOptions } from "./analysisRecords.ts";
 export { rawDevice } from "./analysisRecords.ts";
+export { suppressSmallCounts } from "./suppressSmallCounts.ts";
