@@ -26,9 +26,10 @@ stale workers).
   fleet results --shops 101 --since D --until D [--sessions] [--occupancy] [--quality]
                 [--format ndjson|table]        the stored lines, in the shape
                                                \`footfall analyze --format ndjson\` prints them
-  fleet retain [--retain-days N]               delete per-device rows (sessions, visits) of
+  fleet retain [--retain-days N] [--schedule]  delete per-device rows (sessions, visits) of
                                                days more than N days ago [30]; summaries,
-                                               occupancy and quality stay. Run it daily (cron)
+                                               occupancy and quality stay. --schedule: the
+                                               workers run it daily instead (BullMQ scheduler)
 
 Days: a bare date is local midnight in --tz [Asia/Seoul]; jobs cover whole local days.
 Servers: --redis URL (or FOOTFALL_REDIS_URL), --database URL (or FOOTFALL_DATABASE_URL, a
@@ -55,6 +56,8 @@ const flags = {
   occupancy: { type: "boolean" },
   quality: { type: "boolean" },
   "retain-days": { type: "string" },
+  schedule: { type: "boolean" },
+  "every-ms": { type: "string" },
   ...fleetServerFlags,
 } as const;
 
@@ -104,6 +107,15 @@ async function runFleet(argv: readonly string[], io: CliIo): Promise<number> {
 
 async function retain(values: Values, io: CliIo): Promise<number> {
   const retainDays = integerFlag("--retain-days", values["retain-days"], 1, 3650) ?? 30;
+  const everyMs = integerFlag("--every-ms", values["every-ms"], 1000);
+  if (values.schedule === true) {
+    const connection = await fleetRedis(values, io, "fleet");
+    const { scheduleRetention } = await import("../fleet/retainFleet.ts");
+    await scheduleRetention(connection, { retainDays, ...(everyMs === undefined ? {} : { everyMs }) });
+    io.stderr.write(`footfall fleet retain: workers delete per-device rows older than ${retainDays} days every ${Math.round((everyMs ?? 86_400_000) / 60_000)} min\n`);
+    return EXIT_OK;
+  }
+  if (everyMs !== undefined) throw new UsageError("--every-ms goes with --schedule");
   const pool = await fleetDatabase(values, io);
   try {
     const { retainFleet } = await import("../fleet/retainFleet.ts");

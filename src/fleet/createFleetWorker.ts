@@ -6,6 +6,7 @@ import { isFencedCommitError } from "../errors/FencedCommitError.ts";
 import { epochDayOfDate, dateOfEpochDay } from "../time/calendarDate.ts";
 import { localMidnight } from "../time/timeZone.ts";
 import { analyzeShopDay } from "./analyzeShopDay.ts";
+import { retainFleet } from "./retainFleet.ts";
 import type { DeviceId } from "../analysisRecords.ts";
 import { claimFence, dayScope } from "./claimFence.ts";
 import { commitShopDay } from "./commitShopDay.ts";
@@ -112,6 +113,11 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
     if (closing) abort.abort(new Error("worker stopping"));
     try {
       if (closing) throw new Error("worker stopping");
+      if (job.data.kind === "retain") {
+        const r = await retainFleet(pool, { retainDays: job.data.retainDays });
+        log(`retention: deleted ${r.sessions} session and ${r.visits} visit rows of days before ${r.before}`);
+        return r;
+      }
       return job.data.kind === "day" ? await runDay(job as Job<ShopDayJobData>, abort.signal) : await runTail(job as Job<TailJobData>, abort.signal);
     } catch (error) {
       if (closing && abort.signal.aborted) {

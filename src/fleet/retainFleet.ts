@@ -1,4 +1,6 @@
+import { Queue, type RedisOptions } from "bullmq";
 import type { Pool } from "pg";
+import { FLEET_QUEUE, RETAIN_SCHEDULER_ID, type RetainJobData } from "./fleetJobs.ts";
 import { dateOfEpochDay } from "../time/calendarDate.ts";
 
 /**
@@ -71,5 +73,45 @@ export async function retainFleet(pool: Pool, options: RetainFleetOptions = {}):
     throw error;
   } finally {
     db.release();
+  }
+}
+
+/**
+ * Options of {@link scheduleRetention}.
+ *
+ * @example
+ * const o: ScheduleRetentionOptions = { retainDays: 30, everyMs: 86_400_000 };
+ */
+export interface ScheduleRetentionOptions {
+  /** As {@link RetainFleetOptions.retainDays}, 1…3650. @default 30 */
+  readonly retainDays?: number;
+  /** How often a worker runs it, ms (at least 1000). @default 86400000 (daily) */
+  readonly everyMs?: number;
+}
+
+/**
+ * Makes the fleet run {@link retainFleet} on a schedule: a BullMQ job scheduler (id
+ * `RETAIN_SCHEDULER_ID`, one per fleet; scheduling again replaces its settings) whose jobs any
+ * `footfall worker` runs. The first run is due at once.
+ *
+ * @example
+ * await scheduleRetention(connection, { retainDays: 30 });
+ */
+export async function scheduleRetention(connection: RedisOptions, options: ScheduleRetentionOptions = {}): Promise<void> {
+  const retainDays = options.retainDays ?? defaultRetainFleet.retainDays;
+  const everyMs = options.everyMs ?? 86_400_000;
+  if (!Number.isInteger(retainDays) || retainDays < 1 || retainDays > 3650) {
+    throw new RangeError(`scheduleRetention: retainDays must be an integer from 1 to 3650, got ${String(retainDays)}`);
+  }
+  if (!Number.isInteger(everyMs) || everyMs < 1000) throw new RangeError(`scheduleRetention: everyMs must be an integer ≥ 1000, got ${String(everyMs)}`);
+  const queue = new Queue<RetainJobData>(FLEET_QUEUE, { connection });
+  try {
+    await queue.upsertJobScheduler(
+      RETAIN_SCHEDULER_ID,
+      { every: everyMs, immediately: true },
+      { name: "retain", data: { kind: "retain", retainDays }, opts: { removeOnComplete: 10, removeOnFail: 10 } },
+    );
+  } finally {
+    await queue.close();
   }
 }

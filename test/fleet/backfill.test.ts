@@ -125,5 +125,10 @@ describe.skipIf(fleetTestsSkipped())("fleet backfill with 3 workers", () => {
     expect(left.filter((r) => r.type === "session")).toEqual([]);
     expect(left.filter((r) => r.type === "summary")).toHaveLength(SHOPS * 2);
     expect((await cli(env, ["fleet", "retain", "--retain-days", "0"])).status).toBe(2);
+    // Scheduled: a BullMQ job scheduler whose jobs the workers run.
+    const scheduled = await cli(env, ["fleet", "retain", "--schedule", "--retain-days", "1", "--every-ms", "60000"]);
+    expect(scheduled.status, scheduled.err).toBe(0);
+    const ran = await Promise.any(workers.map((w) => w.waitFor(/retention: deleted (\d+) session and (\d+) visit rows/)));
+    expect([ran[1], ran[2]]).toEqual(["0", "0"]);
   }, 240_000);
 });
