@@ -28,8 +28,8 @@ export const privacyFlags = {
 export const privacyHelp = `Privacy (devices are written as keyed pseudonyms, never as MACs):
   --mac-key-file PATH        the pseudonym key: a file readable by its owner only (chmod 600)
                              holding at least 16 bytes as hex or base64 [FOOTFALL_MAC_KEY, else
-                             $FOOTFALL_CONFIG_DIR, $XDG_CONFIG_HOME/footfall or
-                             ~/.config/footfall/mac.key, generated on first use]
+                             mac.key in $FOOTFALL_CONFIG_DIR, $XDG_CONFIG_HOME/footfall or
+                             ~/.config/footfall, generated (mode 0600) on first use]
   --pseudonym-rotation R     none: one key, devices link across days (new/repeat visitors);
                              daily: a key per local day, no linking across days [none]
   --raw-macs                 write MAC addresses instead (debugging only: personal data)`;
