@@ -42,6 +42,12 @@ export interface AnalysisRecordsOptions {
    * @default 0 (off)
    */
   readonly minCount?: number;
+  /**
+   * Whether written devices link across days. `false` (pseudonyms with daily rotation): new and
+   * repeat visitors are written as `null` (unavailable, not zero), since no reader of the output
+   * could tell a repeat visit from a new one. @default true
+   */
+  readonly linkedAcrossDays?: boolean;
 }
 
 /**
@@ -136,7 +142,11 @@ export function* analysisRecords(result: AnalyzeResult, options: AnalysisRecords
   const minCount = options.minCount ?? 0;
   if (!Number.isInteger(minCount) || minCount < 0) throw new RangeError(`analysisRecords: minCount must be an integer ≥ 0, got ${String(minCount)}`);
   for (const s of result.sessions) yield sessionRecord(s, device);
-  for (const d of result.days) yield suppressSmallCounts(summaryRecord(d), minCount);
+  const linked = options.linkedAcrossDays ?? true;
+  for (const d of result.days) {
+    const line = summaryRecord(d);
+    yield suppressSmallCounts(linked ? line : { ...line, newVisitors: null, repeatVisitors: null }, minCount);
+  }
   // Interval estimates are being added to the engine; whatever lines it yields are passed on as is.
   const occupancy = (result as { readonly occupancy?: readonly Readonly<Record<string, unknown>>[] }).occupancy;
   if (occupancy !== undefined) for (const o of occupancy) yield suppressSmallCounts({ ...o, type: "occupancy" }, minCount);

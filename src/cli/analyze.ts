@@ -179,8 +179,12 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
     return EXIT_FAILED;
   }
   const result = analyzer.finish(decodedElsewhere);
-  if (format === "ndjson") writeNdjsonChunked(io.stdout, analysisRecords(result, { minCount, ...(device === undefined ? {} : { device }) }));
-  else writeTables(io, result, minCount);
+  if (format === "ndjson") writeNdjsonChunked(io.stdout, analysisRecords(result, {
+      minCount,
+      linkedAcrossDays: values["pseudonym-rotation"] !== "daily",
+      ...(device === undefined ? {} : { device }),
+    }));
+  else writeTables(io, result, minCount, values["pseudonym-rotation"] !== "daily");
   return summarize(io, result);
 }
 
@@ -365,7 +369,7 @@ async function readService(
   }
 }
 
-function writeTables(io: CliIo, result: AnalyzeResult, minCount: number): void {
+function writeTables(io: CliIo, result: AnalyzeResult, minCount: number, linkedAcrossDays: boolean): void {
   if (result.days.length === 0) {
     io.stdout.write("no sessions\n");
     return;
@@ -379,8 +383,9 @@ function writeTables(io: CliIo, result: AnalyzeResult, minCount: number): void {
     "passers-by": d.passersBy,
     devices: d.uniqueDevices,
     "capture %": Number.isNaN(d.captureRate) ? null : Math.round(d.captureRate * 1000) / 10,
-    new: d.newVisitors,
-    repeat: d.repeatVisitors,
+    // Daily rotation: new vs repeat is unavailable (blank), not zero.
+    new: linkedAcrossDays ? d.newVisitors : null,
+    repeat: linkedAcrossDays ? d.repeatVisitors : null,
     "random %": d.visitors === 0 ? null : Math.round((d.randomized.visitors / d.visitors) * 1000) / 10,
     "dwell med min": minutes(d.dwell.medianMs),
     "mean min": minutes(d.dwell.meanMs),

@@ -149,6 +149,14 @@ describe("linkability is a choice", () => {
       expect(new Set(idx.map((i) => stable[i]!.device)).size).toBe(1);
       expect(new Set(idx.map((i) => daily[i]!.device)).size).toBe(2);
     }
+    // Repeat visitors are unavailable (null), not zero, with daily rotation.
+    const summaries = (await footfall(["analyze", "--input", signalsFile, "--format", "ndjson", "--pseudonym-rotation", "daily"])).stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; repeatVisitors?: unknown; newVisitors?: unknown })
+      .filter((l) => l.type === "summary");
+    expect(summaries.length).toBe(2);
+    for (const s of summaries) expect([s.newVisitors, s.repeatVisitors]).toEqual([null, null]);
     // Same day, same key: rotation still gives one pseudonym per device within a day.
     const again = sessionsOf((await footfall(["analyze", "--input", signalsFile, "--format", "ndjson", "--pseudonym-rotation", "daily"])).stdout);
     expect(again).toEqual(daily);
