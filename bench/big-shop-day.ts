@@ -115,7 +115,9 @@ export default async function bigShopDayBench(): Promise<BenchRow[]> {
     new Promise((done, fail) => {
       const devNull = capture ? undefined : openSync("/dev/null", "w");
       const start = performance.now();
-      const child = spawn(process.execPath, ["--import", CPU_REPORT, ...args], { stdio: ["ignore", devNull ?? "pipe", "pipe", "pipe"] });
+      // A pseudonym key (the cost measured includes pseudonyms) without a key file in the home.
+        const env = { ...process.env, FOOTFALL_MAC_KEY: process.env["FOOTFALL_MAC_KEY"] ?? "62656e63682070736575646f6e796d73" };
+        const child = spawn(process.execPath, ["--import", CPU_REPORT, ...args], { env, stdio: ["ignore", devNull ?? "pipe", "pipe", "pipe"] });
       let stdout = "";
       let stderr = "";
       let cpu = "";

@@ -1,6 +1,7 @@
 import type { AnalyzeResult, ShopDaySummary } from "./analyze.ts";
 import type { OccupancyInterval } from "./kernels/PeopleEstimator.ts";
 import type { ClassifiedSession } from "./kernels/VisitClassifier.ts";
+import { suppressSmallCounts } from "./suppressSmallCounts.ts";
 
 /**
  * One line of `footfall analyze --format ndjson` (and of `footfall fleet results`): a plain JSON
@@ -12,20 +13,62 @@ import type { ClassifiedSession } from "./kernels/VisitClassifier.ts";
 export type AnalysisRecord = { readonly type: string } & Record<string, unknown>;
 
 /**
+ * How a device is identified in written lines: `(mac, localDate) => id`. Writers (the CLI, the
+ * fleet's stored rows) pass a keyed pseudonym (`Pseudonymizer#pseudonym`) so no MAC leaves
+ * footfall; `--raw-macs` passes {@link rawDevice}.
+ *
+ * @example
+ * const p = new Pseudonymizer({ key: new Uint8Array(16).fill(1) });
+ * const id: DeviceId = (mac, date) => p.pseudonym(mac, date);
+ * id("a4:5e:60:00:00:01", "2026-11-16").length; // 32
+ */
+export type DeviceId = (mac: string, date: string) => string;
+
+/**
+ * The identity {@link DeviceId}: the MAC as the engine holds it (for the caller's own process,
+ * or `--raw-macs` debugging output).
+ *
+ * @example
+ * rawDevice("a4:5e:60:00:00:01", "2026-11-16"); // "a4:5e:60:00:00:01"
+ */
+export const rawDevice: DeviceId = (mac) => mac;
+
+/** Options of {@link analysisRecords}. */
+export interface AnalysisRecordsOptions {
+  /** How each session's device is written. @default rawDevice (the MAC; writers pass a pseudonymizer) */
+  readonly device?: DeviceId;
+  /**
+   * Small-count suppression of the aggregate lines (summary, occupancy): counts from 1 to
+   * minCount − 1 are written as `null` with `suppressed: true` (see `suppressSmallCounts`).
+   * @default 0 (off)
+   */
+  readonly minCount?: number;
+  /**
+   * Whether written devices link across days. `false` (pseudonyms with daily rotation): new and
+   * repeat visitors are written as `null` (unavailable, not zero), since no reader of the output
+   * could tell a repeat visit from a new one. @default true
+   */
+  readonly linkedAcrossDays?: boolean;
+}
+
+/**
  * One session as a JSON line of `footfall analyze --format ndjson` and of the demo's
  * `sessions.ndjson` (the same fields, so either feeds the same downstream code):
  * `type: "session"`, shopId, device, start/end (epoch ms), local date, dwell observed and
  * estimated (ms), signals, kind, randomized MAC, vendor, peak smoothed RSSI (dBm, 0.1),
  * nearest sensor, closest zone and distance (m, 0.1; `null` without proximity), late.
+ * `device` is `device(mac, date)`: the MAC by default, a keyed pseudonym when written by the CLI
+ * or the fleet.
  *
  * @example
- * for (const s of result.sessions) out.write(`${JSON.stringify(sessionRecord(s))}\n`);
+ * const p = new Pseudonymizer({ key: new Uint8Array(16).fill(1) });
+ * for (const s of result.sessions) out.write(`${JSON.stringify(sessionRecord(s, (mac, date) => p.pseudonym(mac, date)))}\n`);
  */
-export function sessionRecord(s: ClassifiedSession): AnalysisRecord {
+export function sessionRecord(s: ClassifiedSession, device: DeviceId = rawDevice): AnalysisRecord {
   return {
     type: "session",
     shopId: s.shopId,
-    device: s.device,
+    device: device(s.device, s.date),
     start: s.start,
     end: s.end,
     date: s.date,
@@ -97,15 +140,26 @@ export function summaryRecord(d: ShopDaySummary): AnalysisRecord {
  * prints them and the fleet stores them, so both follow the engine when it changes.
  *
  * Lines are JSON values already (`JSON.stringify` of each is the printed line; NaN becomes null).
+ * Session devices go through `options.device` (the MAC by default; the CLI and the fleet pass a
+ * keyed pseudonym so no MAC is written).
  *
  * @example
- * const lines = [...analysisRecords(await analyze(records))];
+ * const p = new Pseudonymizer({ key: new Uint8Array(16).fill(1) });
+ * const lines = [...analysisRecords(await analyze(records), { device: (mac, date) => p.pseudonym(mac, date) })];
  * lines.at(-1)?.type; // "quality"
  */
-export function* analysisRecords(result: AnalyzeResult): Iterable<AnalysisRecord> {
-  for (const s of result.sessions) yield sessionRecord(s);
-  for (const d of result.days) yield summaryRecord(d);
-  for (const o of result.occupancy) yield occupancyRecord(o);
+export function* analysisRecords(result: AnalyzeResult, options: AnalysisRecordsOptions = {}): Iterable<AnalysisRecord> {
+  const device = options.device ?? rawDevice;
+  if (typeof device !== "function") throw new TypeError("analysisRecords: options.device must be a function");
+  const minCount = options.minCount ?? 0;
+  if (!Number.isInteger(minCount) || minCount < 0) throw new RangeError(`analysisRecords: minCount must be an integer ≥ 0, got ${String(minCount)}`);
+  for (const s of result.sessions) yield sessionRecord(s, device);
+  const linked = options.linkedAcrossDays ?? true;
+  for (const d of result.days) {
+    const line = summaryRecord(d);
+    yield suppressSmallCounts(linked ? line : { ...line, newVisitors: null, repeatVisitors: null }, minCount);
+  }
+  for (const o of result.occupancy) yield suppressSmallCounts(occupancyRecord(o), minCount);
   if (result.quality !== undefined) {
     const { type: _type, ...quality } = result.quality;
     yield { type: "quality", ...quality, lateSessions: result.lateSessions };

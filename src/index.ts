@@ -230,3 +230,8 @@ export type {
 export { uploadDailySales, defaultUploadDailySalesOptions } from "./sales/uploadDailySales.ts";
 export type { UploadSalesOptions } from "./sales/uploadSales.ts";
 export { uploadSales, readDailySales, defaultJournalPath } from "./sales/uploadSales.ts";
+export type { PseudonymizerOptions, PseudonymRotation } from "./privacy/Pseudonymizer.ts";
+export { Pseudonymizer, defaultPseudonymizer, MIN_KEY_BYTES } from "./privacy/Pseudonymizer.ts";
+export type { DeviceId, AnalysisRecordsOptions } from "./analysisRecords.ts";
+export { rawDevice } from "./analysisRecords.ts";
+export { suppressSmallCounts } from "./suppressSmallCounts.ts";

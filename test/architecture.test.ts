@@ -27,7 +27,11 @@ const ALLOWED: Record<string, readonly string[]> = {
   sim: ["contract", "codec", "errors", "time", "text"],
   report: ["kernels", "codec", "contract", "errors"],
   // The NDJSON lines of an analysis (src/analysisRecords.ts): what analyze prints and the fleet stores.
-  analysisRecords: ["analyze", "kernels", "codec", "contract", "errors"],
+  analysisRecords: ["analyze", "kernels", "codec", "contract", "errors", "suppressSmallCounts"],
+  // Small-count suppression of the aggregate lines analysisRecords writes.
+  suppressSmallCounts: ["analysisRecords"],
+  // Keyed pseudonyms of MACs (node:crypto HMAC): what every writer puts where a device goes.
+  privacy: ["errors"],
   // Scale-out runs the same pipeline: source → analyze → the same lines, stored in PostgreSQL.
   fleet: ["analyze", "analysisRecords", "source", "kernels", "operators", "client", "codec", "contract", "errors", "time"],
 };

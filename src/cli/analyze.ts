@@ -27,6 +27,8 @@ import {
 // `--input` does not pay for loading it.
 import type { ClientDeps } from "./serviceClient.ts";
 import { analysisRecords, summaryRecord } from "../analysisRecords.ts";
+import { suppressSmallCounts } from "../suppressSmallCounts.ts";
+import { deviceIdFromFlags, privacyFlags, privacyHelp } from "./macKey.ts";
 
 const flags = {
   shop: { type: "string" },
@@ -44,6 +46,8 @@ const flags = {
   "opening-hours": { type: "string" },
   dwell: { type: "string" },
   interval: { type: "string" },
+  "min-count": { type: "string" },
+  ...privacyFlags,
   ...connectionFlags,
 } as const;
 
@@ -70,7 +74,8 @@ Input (one of):
 
 Output:
   --format F          table (default): one row per shop and day;
-                      ndjson: one line per session {type:"session", shopId, device, start,
+                      ndjson: one line per session {type:"session", shopId, device (a keyed
+                      pseudonym, see Privacy), start,
                       end (epoch ms), date, dwellMs, estimatedDwellMs, signals, kind,
                       randomized, ...}, then one line per shop and local day
                       {type:"summary", shopId, date, visitors, visitorsLow,
@@ -93,6 +98,11 @@ Analysis (defaults in brackets):
   --dwell B           estimated (last - first + one probe interval) or observed [estimated]
   --interval D        length of an occupancy interval: 15m, 1h, 900s (bare number:
                       minutes; 1 min to 1 day) [15m]
+
+${privacyHelp}
+  --min-count K              small-count suppression: in summary (and occupancy) lines and the
+                             table, counts from 1 to K-1 are written as null ("<K" in the table)
+                             with suppressed: true, never as zero [off]
 
 Connection (for --shop): --signal-url URL (or FOOTFALL_SIGNAL_URL), --email EMAIL (or
 FOOTFALL_EMAIL), --token TOKEN (or FOOTFALL_TOKEN; prefer the variable).
@@ -130,7 +140,9 @@ export function analyzeCommand(deps?: ClientDeps): Command {
 export const command: Command = analyzeCommand();
 
 async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps | undefined): Promise<number> {
-  const { values } = parseFlags(argv, flags);
+  const { values: all } = parseFlags(argv, flags);
+  // The one boolean flag is read here; the helpers below read text flags.
+  const { "raw-macs": rawMacs, ...values } = all;
   const format = parseFormat(values.format, ["table", "ndjson"] as const, "table");
   const timeZone = values.tz ?? defaultVisitClassifier.timeZone;
   try {
@@ -139,6 +151,10 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
     throw new UsageError(`--tz: unknown time zone ${JSON.stringify(timeZone)}`);
   }
   const options = analyzeOptions(values, timeZone);
+  // Key problems are usage errors found before any reading. The table prints no devices, so it
+  // needs no key (and generates none) unless privacy flags were given, which are then checked.
+  const privacyGiven = values["mac-key-file"] !== undefined || values["pseudonym-rotation"] !== undefined || rawMacs !== undefined;
+  const device = format === "ndjson" || privacyGiven ? deviceIdFromFlags({ ...values, "raw-macs": rawMacs }, io, "analyze") : undefined;
   const fromService = values.shop !== undefined || values.since !== undefined || values.until !== undefined;
   if (fromService === (values.input !== undefined)) {
     throw new UsageError("give either --input FILE or --shop ID --since ISO --until ISO");
@@ -158,6 +174,7 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
   const threads = integerFlag("--threads", values.threads, 1);
+  const minCount = integerFlag("--min-count", values["min-count"], 1, 1_000_000) ?? 0;
 
   let decodedElsewhere: SignalDecoderStats | undefined;
   try {
@@ -173,8 +190,12 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
     return EXIT_FAILED;
   }
   const result = analyzer.finish(decodedElsewhere);
-  if (format === "ndjson") writeNdjsonChunked(io.stdout, analysisRecords(result));
-  else writeTables(io, result);
+  if (format === "ndjson") writeNdjsonChunked(io.stdout, analysisRecords(result, {
+      minCount,
+      linkedAcrossDays: values["pseudonym-rotation"] !== "daily",
+      ...(device === undefined ? {} : { device }),
+    }));
+  else writeTables(io, result, minCount, values["pseudonym-rotation"] !== "daily");
   return summarize(io, result);
 }
 
@@ -370,27 +391,30 @@ async function readService(
   }
 }
 
-function writeTables(io: CliIo, result: AnalyzeResult): void {
+function writeTables(io: CliIo, result: AnalyzeResult, minCount: number, linkedAcrossDays: boolean): void {
   if (result.days.length === 0) {
     io.stdout.write("no sessions\n");
     return;
   }
   const minutes = (ms: number) => (Number.isNaN(ms) ? null : Math.round(ms / 6_000) / 10);
   const rows = result.days.map((d) => {
-    // People, not MACs: the summary line's estimates (one formatting), MAC-level counts beside them.
-    const line = summaryRecord(d);
-    const capture = line.captureRate as number;
+    // People, not MACs: the summary line's estimates (one formatting, small counts suppressed as
+    // in NDJSON), MAC-level counts beside them.
+    const line = suppressSmallCounts(summaryRecord(d), minCount);
+    const capture = line.captureRate as number | null;
+    const people = line.visitors === null ? `<${minCount}` : `${line.visitors as number} [${line.visitorsLow as number | null ?? `<${minCount}`}–${line.visitorsHigh as number | null ?? `<${minCount}`}]`;
     return {
       shop: d.shopId,
       date: d.label,
-      visitors: `${line.visitors as number} [${line.visitorsLow as number}–${line.visitorsHigh as number}]`,
+      visitors: people,
       "MAC visitors": d.visitors,
       visits: d.visits,
-      "passers-by": line.passersBy,
+      "passers-by": line.passersBy as number | null,
       devices: d.uniqueDevices,
-      "capture %": Number.isNaN(capture) ? null : Math.round(capture * 1000) / 10,
-      new: d.newVisitors,
-      repeat: d.repeatVisitors,
+      "capture %": capture === null || Number.isNaN(capture) ? null : Math.round(capture * 1000) / 10,
+      // Daily rotation: new vs repeat is unavailable (blank), not zero.
+      new: linkedAcrossDays ? d.newVisitors : null,
+      repeat: linkedAcrossDays ? d.repeatVisitors : null,
       "random %": d.visitors === 0 ? null : Math.round((d.randomized.visitors / d.visitors) * 1000) / 10,
       "dwell med min": minutes(d.dwell.medianMs),
       "mean min": minutes(d.dwell.meanMs),
@@ -405,7 +429,7 @@ function writeTables(io: CliIo, result: AnalyzeResult): void {
       "rssi dBm": d.visitorRssi,
     };
   });
-  io.stdout.write(formatTable(rows));
+  io.stdout.write(formatTable(minCount > 1 ? rows.map((r) => suppressTableRow(r, minCount)) : rows));
   const kinds = { visitor: 0, passerby: 0, staff: 0, stationary: 0 };
   for (const s of result.sessions) kinds[s.kind]++;
   io.stdout.write(
@@ -423,3 +447,17 @@ function summarize(io: CliIo, result: AnalyzeResult): number {
   return EXIT_FAILED;
 }
 
+
+// The table's form of --min-count: the same counts as suppressSmallCounts, shown as "<K"; what is
+// computed from a suppressed count (percentages, dwell) is left blank with it.
+const TABLE_COUNTS = ["MAC visitors", "visits", "passers-by", "devices", "new", "repeat", "staff", "stationary", "<5m", "5-20m", "20-60m", "1-6h", ">=6h"];
+function suppressTableRow(row: Record<string, string | number | null>, minCount: number): Record<string, string | number | null> {
+  const out = { ...row };
+  const small = (x: unknown): boolean => typeof x === "number" && x > 0 && x < minCount;
+  const visitorsSmall = small(row["MAC visitors"]) || small(row["devices"]) || row["visitors"] === `<${minCount}`;
+  for (const k of TABLE_COUNTS) if (small(row[k])) out[k] = `<${minCount}`;
+  if (visitorsSmall) {
+    for (const k of ["capture %", "random %", "dwell med min", "mean min", "p90 min"]) out[k] = null;
+  }
+  return out;
+}

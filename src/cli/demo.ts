@@ -1,4 +1,6 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
+import type { DeviceId } from "../analysisRecords.ts";
+import { deviceIdFromFlags, privacyFlags, privacyHelp, type PrivacyFlagValues } from "./macKey.ts";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { TZDate } from "@date-fns/tz";
@@ -41,6 +43,11 @@ export interface DemoOptions {
   readonly hours: readonly [number, number];
   /** Further world options (busier or quieter shops, radio model…); one day is always simulated. @default {} */
   readonly world?: WorldOptions;
+  /**
+   * How devices are written in sessions.ndjson: `--mac-key-file`, `--pseudonym-rotation`,
+   * `--raw-macs` (see README "Privacy"). @default {} (keyed pseudonyms, the default key)
+   */
+  readonly privacy?: PrivacyFlagValues;
 }
 
 /**
@@ -64,6 +71,7 @@ const flags = {
   out: { type: "string" },
   hours: { type: "string" },
   world: { type: "string" },
+  ...privacyFlags,
 } as const;
 
 const help = `usage: footfall demo [--seed S] [--shops N] [--speed X] [--hours OPEN-CLOSE] [--out DIR] [--world FILE]
@@ -100,6 +108,8 @@ Flags:
                         wallLossDb, …); the flags above take precedence; always one day
   -h, --help            this text
 
+${privacyHelp}
+
 Exit status: 0 the whole day was read and its sales uploaded; 1 interrupted, or something
 failed (the report still holds what was done); 2 bad usage.
 
@@ -134,7 +144,12 @@ export function parseDemoFlags(argv: readonly string[]): DemoOptions {
     }
     hours = [open, close];
   }
-  return { seed, shops, speed, out, hours, world };
+  const privacy: PrivacyFlagValues = {
+    ...(values["mac-key-file"] === undefined ? {} : { "mac-key-file": values["mac-key-file"] }),
+    ...(values["pseudonym-rotation"] === undefined ? {} : { "pseudonym-rotation": values["pseudonym-rotation"] }),
+    ...(values["raw-macs"] === undefined ? {} : { "raw-macs": values["raw-macs"] }),
+  };
+  return { seed, shops, speed, out, hours, world, ...(Object.keys(privacy).length === 0 ? {} : { privacy }) };
 }
 
 /**
@@ -157,6 +172,8 @@ export const command: Command = {
  */
 export async function runDemo(o: DemoOptions, io: CliIo): Promise<number> {
   const started = performance.now();
+  // The key is read (or generated) before the day starts: a bad key is a usage error, not a lost day.
+  const device = deviceIdFromFlags(o.privacy ?? {}, io, "demo");
   try {
     await mkdir(o.out, { recursive: true });
   } catch (error) {
@@ -191,7 +208,7 @@ export async function runDemo(o: DemoOptions, io: CliIo): Promise<number> {
   const simNow = (): number => sim.handler.simNow() ?? day.startMs;
   const client = createClient({ baseUrl: sim.baseUrl, signalUrl: sim.signalUrl, email: sim.email, token: sim.token, maxInFlight: o.shops + 4 });
   try {
-    return await watchDay({ o, io, world, day, client, sim, simNow, t0, started, timeZone, date });
+    return await watchDay({ o, io, world, day, client, sim, simNow, t0, started, timeZone, date, device });
   } finally {
     await sim.close();
   }
@@ -209,6 +226,8 @@ interface DayContext {
   readonly started: number;
   readonly timeZone: string;
   readonly date: string;
+  /** How sessions.ndjson writes devices (a keyed pseudonym unless --raw-macs). */
+  readonly device: DeviceId;
 }
 
 async function watchDay(c: DayContext): Promise<number> {
@@ -340,7 +359,7 @@ async function watchDay(c: DayContext): Promise<number> {
     partial: interrupted ? `interrupted at ${clockText(Math.min(...snaps.map((s) => s.lastEventMs).filter(Number.isFinite), simNow()))}` : undefined,
   };
 
-  const written = await writeReport(o.out, shopResults, overall, run);
+  const written = await writeReport(o.out, shopResults, overall, run, c.device);
   io.stdout.write(summaryText(shopResults, overall, run));
   if (written.error !== undefined) io.stderr.write(`footfall demo: could not write the report: ${written.error}\n`);
   else io.stderr.write(`footfall demo: report in ${o.out}/: report.html (open it in a browser), sessions.ndjson, daily.csv\n`);
@@ -353,10 +372,16 @@ async function watchDay(c: DayContext): Promise<number> {
   return interrupted || failed ? EXIT_FAILED : EXIT_OK;
 }
 
-async function writeReport(out: string, results: readonly DemoShopResult[], overall: AccuracyScore, run: DemoRun): Promise<{ error?: string }> {
+async function writeReport(
+  out: string,
+  results: readonly DemoShopResult[],
+  overall: AccuracyScore,
+  run: DemoRun,
+  device: DeviceId,
+): Promise<{ error?: string }> {
   try {
     let sessions = "";
-    for (const line of sessionLines(results)) sessions += line;
+    for (const line of sessionLines(results, device)) sessions += line;
     await writeFile(join(out, "sessions.ndjson"), sessions, "utf8");
     await writeFile(join(out, "daily.csv"), dailyCsv(results), "utf8");
     await writeFile(join(out, "report.html"), htmlReport(reportInput(results, overall, run)), "utf8");

@@ -11,6 +11,7 @@ import type { TruthVisit } from "../sim/World.ts";
 import { alignTable, int, minutes, moneyFormat, pct } from "./demoFormat.ts";
 import { csvCell } from "./common.ts";
 import { sessionRecord } from "./sessionRecord.ts";
+import { rawDevice, type DeviceId } from "../analysisRecords.ts";
 
 /**
  * The day's point-of-sale figures of one shop, as the demo uploaded them.
@@ -284,15 +285,17 @@ export function dailyCsv(results: readonly DemoShopResult[]): string {
  * One `sessions.ndjson` line per classified session, with the fields and names of the session
  * lines of `footfall analyze --format ndjson`: `type: "session"`, shopId, device, start/end
  * (epoch ms), local date, dwell (observed and estimated, ms), signals, kind, randomized MAC,
- * vendor, peak smoothed RSSI (dBm), nearest sensor, late (see {@link sessionRecord}).
+ * vendor, peak smoothed RSSI (dBm), nearest sensor, late (see {@link sessionRecord}). `device`
+ * is `device(mac, date)`: the demo passes a keyed pseudonym (the MAC only with `--raw-macs`).
  *
  * @example
- * for (const line of sessionLines(results)) stream.write(line);
+ * const p = new Pseudonymizer({ key: new Uint8Array(16).fill(1) });
+ * for (const line of sessionLines(results, (mac, date) => p.pseudonym(mac, date))) stream.write(line);
  */
-export function* sessionLines(results: readonly DemoShopResult[]): Generator<string> {
+export function* sessionLines(results: readonly DemoShopResult[], device: DeviceId = rawDevice): Generator<string> {
   for (const r of results) {
     for (const s of r.sessions) {
-      yield `${JSON.stringify(sessionRecord(s))}\n`;
+      yield `${JSON.stringify(sessionRecord(s, device))}\n`;
     }
   }
 }

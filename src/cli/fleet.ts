@@ -4,7 +4,7 @@ import { assertTimeZone, localDayOf } from "../time/timeZone.ts";
 import { EXIT_FAILED, EXIT_OK, UsageError, formatTable, integerFlag, parseFlags, parseFormat, timeFlag, type CliIo, type Command } from "./common.ts";
 import { fleetDatabase, fleetRedis, fleetServerFlags, shopsFlag } from "./fleetSettings.ts";
 
-const help = `usage: footfall fleet <init|backfill|tail|stop|status|results> [options]
+const help = `usage: footfall fleet <init|backfill|tail|stop|status|results|retain> [options]
 
 Many shops on many machines: jobs go through BullMQ on Redis, \`footfall worker\`s run them, and
 results land in PostgreSQL (one transaction per shop-day with its checkpoint, fenced against
@@ -26,6 +26,10 @@ stale workers).
   fleet results --shops 101 --since D --until D [--sessions] [--occupancy] [--quality]
                 [--format ndjson|table]        the stored lines, in the shape
                                                \`footfall analyze --format ndjson\` prints them
+  fleet retain [--retain-days N] [--schedule]  delete per-device rows (sessions, visits) of
+                                               days more than N days ago [30]; summaries,
+                                               occupancy and quality stay. --schedule: the
+                                               workers run it daily instead (BullMQ scheduler)
 
 Days: a bare date is local midnight in --tz [Asia/Seoul]; jobs cover whole local days.
 Servers: --redis URL (or FOOTFALL_REDIS_URL), --database URL (or FOOTFALL_DATABASE_URL, a
@@ -51,6 +55,9 @@ const flags = {
   sessions: { type: "boolean" },
   occupancy: { type: "boolean" },
   quality: { type: "boolean" },
+  "retain-days": { type: "string" },
+  schedule: { type: "boolean" },
+  "every-ms": { type: "string" },
   ...fleetServerFlags,
 } as const;
 
@@ -91,8 +98,32 @@ async function runFleet(argv: readonly string[], io: CliIo): Promise<number> {
       return status(values, io);
     case "results":
       return results(values, io, timeZone);
+    case "retain":
+      return retain(values, io);
     default:
-      throw new UsageError(`unknown fleet command ${JSON.stringify(sub ?? "")}: init, backfill, tail, stop, status or results`);
+      throw new UsageError(`unknown fleet command ${JSON.stringify(sub ?? "")}: init, backfill, tail, stop, status, results or retain`);
+  }
+}
+
+async function retain(values: Values, io: CliIo): Promise<number> {
+  const retainDays = integerFlag("--retain-days", values["retain-days"], 1, 3650) ?? 30;
+  const everyMs = integerFlag("--every-ms", values["every-ms"], 1000);
+  if (values.schedule === true) {
+    const connection = await fleetRedis(values, io, "fleet");
+    const { scheduleRetention } = await import("../fleet/retainFleet.ts");
+    await scheduleRetention(connection, { retainDays, ...(everyMs === undefined ? {} : { everyMs }) });
+    io.stderr.write(`footfall fleet retain: workers delete per-device rows older than ${retainDays} days every ${Math.round((everyMs ?? 86_400_000) / 60_000)} min\n`);
+    return EXIT_OK;
+  }
+  if (everyMs !== undefined) throw new UsageError("--every-ms goes with --schedule");
+  const pool = await fleetDatabase(values, io);
+  try {
+    const { retainFleet } = await import("../fleet/retainFleet.ts");
+    const r = await retainFleet(pool, { retainDays });
+    io.stderr.write(`footfall fleet retain: deleted ${r.sessions} session and ${r.visits} visit rows of days before ${r.before} (kept ${retainDays} days)\n`);
+    return EXIT_OK;
+  } finally {
+    await pool.end();
   }
 }
 

@@ -75,6 +75,10 @@ Flags:
   --token TOKEN      authentication token         (or FOOTFALL_TOKEN; prefer the variable)
   -h, --help         this text
 
+Privacy: what this writes is a copy of the service's data: its records unchanged, device
+MAC addresses included (personal data; keep it as you keep the service's data). Unlike
+\`footfall analyze\` and \`footfall demo\`, which write keyed pseudonyms, nothing is hidden here.
+
 A progress bar is drawn on stderr when stderr is a terminal. Ctrl-C stops cleanly: the
 checkpoint holds everything written. Records the service sends with an unusable row_key,
 or that do not decode, are reported on stderr (records that do not decode are still

@@ -1,5 +1,6 @@
 import { EXIT_OK, connectionFlags, integerFlag, parseFlags, type CliIo, type Command } from "./common.ts";
 import { fleetDatabase, fleetRedis, fleetServerFlags } from "./fleetSettings.ts";
+import { deviceIdFromFlags, privacyFlags, privacyHelp } from "./macKey.ts";
 import type { ClientDeps } from "./serviceClient.ts";
 
 const flags = {
@@ -8,6 +9,7 @@ const flags = {
   "stalled-ms": { type: "string" },
   name: { type: "string" },
   ...fleetServerFlags,
+  ...privacyFlags,
   ...connectionFlags,
 } as const;
 
@@ -27,6 +29,9 @@ Options:
 Servers: --redis URL (or FOOTFALL_REDIS_URL), --database URL (or FOOTFALL_DATABASE_URL, a
 postgres:// URL; run \`footfall fleet init\` once). Service: --signal-url, --email, --token (or
 FOOTFALL_SIGNAL_URL, FOOTFALL_EMAIL, FOOTFALL_TOKEN).
+
+${privacyHelp.replace("Privacy (devices are written", "Privacy (stored sessions and visits identify devices")}
+Every worker of one fleet must use the same key and rotation.
 
 Progress lines go to stderr. Exit status: 0 stopped; 2 bad settings (unreachable Redis or
 PostgreSQL, a wrong URL, a schema of another version).
@@ -54,7 +59,10 @@ export function workerCommand(deps?: ClientDeps): Command {
 export const command: Command = workerCommand();
 
 async function runWorker(argv: readonly string[], io: CliIo, deps: ClientDeps | undefined): Promise<number> {
-  const { values } = parseFlags(argv, flags);
+  const { values: all } = parseFlags(argv, flags);
+  const { "raw-macs": rawMacs, ...values } = all;
+  // Read (or generated) before connecting: a bad key is a usage error, and no MAC is ever stored.
+  const device = deviceIdFromFlags({ ...values, "raw-macs": rawMacs }, io, "worker");
   const concurrency = integerFlag("--concurrency", values.concurrency, 1, 1000) ?? 1;
   const lockDurationMs = integerFlag("--lock-ms", values["lock-ms"], 100);
   const stalledIntervalMs = integerFlag("--stalled-ms", values["stalled-ms"], 100);
@@ -77,6 +85,7 @@ async function runWorker(argv: readonly string[], io: CliIo, deps: ClientDeps | 
     ...(stalledIntervalMs === undefined ? {} : { stalledIntervalMs }),
     ...(values.name === undefined ? {} : { name: values.name }),
     log,
+    device,
   });
   await w.worker.waitUntilReady();
   log(`${w.name} ready (concurrency ${concurrency})`);

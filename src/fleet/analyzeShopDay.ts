@@ -1,4 +1,6 @@
-import { analysisRecords, type AnalysisRecord } from "../analysisRecords.ts";
+import { analysisRecords, rawDevice, type AnalysisRecord, type DeviceId } from "../analysisRecords.ts";
+import { dateOfEpochDay } from "../time/calendarDate.ts";
+import { localDayOf } from "../time/timeZone.ts";
 import { Analyzer } from "../analyze.ts";
 import type { Client } from "../client/Client.ts";
 import type { VisitHistoryStore } from "../kernels/MemoryVisitHistory.ts";
@@ -27,6 +29,11 @@ export interface AnalyzeShopDayOptions {
   readonly pollIntervalMs?: number;
   /** Aborting stops the read; the promise rejects with the reason. */
   readonly signal?: AbortSignal;
+  /**
+   * How devices are written in the stored lines and visits: `footfall worker` passes a keyed
+   * pseudonym so no MAC reaches the database. @default rawDevice (the MAC: the caller's database)
+   */
+  readonly device?: DeviceId;
 }
 
 /**
@@ -89,5 +96,8 @@ export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOpti
     });
   });
   const result = analyzer.finish();
-  return { records: [...analysisRecords(result)], visits, signals: count, rejected: unusable + result.decoder.invalid + result.late };
+  const device = options.device ?? rawDevice;
+  // A local day has a few hundred visitors: the date of each is cheap, and with daily rotation it picks the day's key.
+  const written = device === rawDevice ? visits : visits.map(([mac, ms]): [string, number] => [device(mac, dateOfEpochDay(localDayOf(ms, timeZone))), ms]);
+  return { records: [...analysisRecords(result, { device })], visits: written, signals: count, rejected: unusable + result.decoder.invalid + result.late };
 }

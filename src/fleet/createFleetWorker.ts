@@ -6,6 +6,8 @@ import { isFencedCommitError } from "../errors/FencedCommitError.ts";
 import { epochDayOfDate, dateOfEpochDay } from "../time/calendarDate.ts";
 import { localMidnight } from "../time/timeZone.ts";
 import { analyzeShopDay } from "./analyzeShopDay.ts";
+import { retainFleet } from "./retainFleet.ts";
+import type { DeviceId } from "../analysisRecords.ts";
 import { claimFence, dayScope } from "./claimFence.ts";
 import { commitShopDay } from "./commitShopDay.ts";
 import { FLEET_QUEUE, type FleetJobData, type ShopDayJobData, type TailJobData } from "./fleetJobs.ts";
@@ -35,6 +37,11 @@ export interface FleetWorkerOptions {
   readonly name?: string;
   /** Receives one line per event (job started, committed, refused, stalled, handed back). @default ignore */
   readonly log?: (line: string) => void;
+  /**
+   * How stored rows identify devices (sessions' `device` and lines, visits): `footfall worker`
+   * passes a keyed pseudonym. @default the MAC (rawDevice; a library caller's own database)
+   */
+  readonly device?: DeviceId;
 }
 
 /**
@@ -106,6 +113,11 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
     if (closing) abort.abort(new Error("worker stopping"));
     try {
       if (closing) throw new Error("worker stopping");
+      if (job.data.kind === "retain") {
+        const r = await retainFleet(pool, { retainDays: job.data.retainDays });
+        log(`retention: deleted ${r.sessions} session and ${r.visits} visit rows of days before ${r.before}`);
+        return r;
+      }
       return job.data.kind === "day" ? await runDay(job as Job<ShopDayJobData>, abort.signal) : await runTail(job as Job<TailJobData>, abort.signal);
     } catch (error) {
       if (closing && abort.signal.aborted) {
@@ -129,7 +141,7 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
     const epoch = await claimFence(pool, d.shopId, scope);
     const t1 = performance.now();
     log(`job ${job.id} started (claim ${epoch}, attempt ${job.attemptsMade + 1})`);
-    const analysis = await analyzeShopDay(client, { shopId: d.shopId, sinceMs: d.sinceMs, untilMs: d.untilMs, timeZone: d.timeZone, analyze: d.analyze, signal });
+    const analysis = await analyzeShopDay(client, { shopId: d.shopId, sinceMs: d.sinceMs, untilMs: d.untilMs, timeZone: d.timeZone, analyze: d.analyze, signal, ...(options.device === undefined ? {} : { device: options.device }) });
     const t2 = performance.now();
     await commitShopDay(pool, { ...d, scope, epoch, worker: name, jobId: String(job.id), analysis });
     const t3 = performance.now();
@@ -181,6 +193,7 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
           timeZone: t.timeZone,
           analyze: t.analyze,
           mode: "tail",
+          ...(options.device === undefined ? {} : { device: options.device }),
           pollIntervalMs: t.pollIntervalMs,
           signal: dayAbort.signal,
         });

@@ -65,7 +65,7 @@ export interface TailJobData {
  * @example
  * const data: FleetJobData = { kind: "tail", shopId: 101, timeZone: "UTC", pollIntervalMs: 5_000, analyze: {} };
  */
-export type FleetJobData = ShopDayJobData | TailJobData;
+export type FleetJobData = ShopDayJobData | TailJobData | RetainJobData;
 
 /**
  * Job id of a shop-day: the same for the same shop and date, so enqueueing twice adds nothing.
@@ -86,3 +86,24 @@ export function shopDayJobId(shopId: number, day: string): string {
 export function tailJobId(shopId: number): string {
   return `tail-${shopId}`;
 }
+
+/**
+ * Data of the scheduled retention job (`footfall fleet retain --schedule`): a worker deletes the
+ * per-device rows older than `retainDays` days (see `retainFleet`).
+ *
+ * @example
+ * const data: RetainJobData = { kind: "retain", retainDays: 30 };
+ */
+export interface RetainJobData {
+  readonly kind: "retain";
+  /** Per-device rows of days older than this are deleted. */
+  readonly retainDays: number;
+}
+
+/**
+ * Id of the BullMQ job scheduler that runs retention: one per fleet, so scheduling again updates it.
+ *
+ * @example
+ * RETAIN_SCHEDULER_ID; // "retain"
+ */
+export const RETAIN_SCHEDULER_ID = "retain";

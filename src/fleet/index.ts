@@ -39,3 +39,5 @@ export { redactUrl } from "./redactUrl.ts";
 export { defaultWaitForJobs, waitForJobs, type JobsProgress, type WaitForJobsOptions } from "./waitForJobs.ts";
 export { FleetSettingsError, isFleetSettingsError } from "../errors/FleetSettingsError.ts";
 export { FencedCommitError, isFencedCommitError } from "../errors/FencedCommitError.ts";
+export type { RetainFleetOptions, RetainFleetResult, ScheduleRetentionOptions } from "./retainFleet.ts";
+export { retainFleet, defaultRetainFleet, scheduleRetention } from "./retainFleet.ts";

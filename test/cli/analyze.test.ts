@@ -1,3 +1,4 @@
+import { Pseudonymizer } from "../../src/privacy/Pseudonymizer.ts";
 import { fakeIo } from "./fakeIo.ts";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -75,7 +76,8 @@ describe("footfall analyze", () => {
     expect(sessions).toHaveLength(expected.sessions.length);
     expect(sessions[0]).toMatchObject({
       shopId: expected.sessions[0]!.shopId,
-      device: expected.sessions[0]!.device,
+      // The device as a keyed pseudonym of fakeIo's key (the library's result keeps the MAC).
+      device: new Pseudonymizer({ key: Buffer.from("00112233445566778899aabbccddeeff", "hex") }).pseudonym(expected.sessions[0]!.device),
       start: expected.sessions[0]!.start,
       end: expected.sessions[0]!.end,
       dwellMs: expected.sessions[0]!.dwellMs,
@@ -107,6 +109,33 @@ describe("footfall analyze", () => {
     expect(types.indexOf("occupancy")).toBeGreaterThan(types.lastIndexOf("summary"));
     expect((summaries[0]!.dwell as { buckets: unknown }).buckets).toEqual(expected.days[0]!.dwell.buckets);
     expect(text.err).toBe("");
+    // --raw-macs: the MACs, for debugging.
+    const raw = fakeIo();
+    expect(await main(["analyze", "--input", file, "--format", "ndjson", "--raw-macs"], raw.io)).toBe(0);
+    expect(lines(raw.text.out).find((r) => r.type === "session")?.device).toBe(expected.sessions[0]!.device);
+  });
+
+  it("--min-count K: summary counts below K are null with suppressed: true (table: <K); sessions unchanged", async () => {
+    const plain = fakeIo();
+    expect(await main(["analyze", "--input", file, "--format", "ndjson"], plain.io)).toBe(0);
+    const before = lines(plain.text.out).filter((r) => r.type === "summary");
+    // K above the smallest non-zero staff count, so something is suppressed.
+    const k = Math.max(...before.map((r) => Number(r.staff))) + 1;
+    const suppressed = fakeIo();
+    expect(await main(["analyze", "--input", file, "--format", "ndjson", "--min-count", String(k)], suppressed.io)).toBe(0);
+    const after = lines(suppressed.text.out);
+    const summaries = after.filter((r) => r.type === "summary");
+    for (const [i, s] of summaries.entries()) {
+      const staff = Number(before[i]!.staff);
+      expect(s.staff).toBe(staff > 0 ? null : 0);
+      if (staff > 0) expect(s.suppressed).toBe(true);
+    }
+    expect(after.filter((r) => r.type === "session")).toEqual(lines(plain.text.out).filter((r) => r.type === "session"));
+    const table = fakeIo();
+    expect(await main(["analyze", "--input", file, "--min-count", String(k)], table.io)).toBe(0);
+    if (before.some((r) => Number(r.staff) > 0)) expect(table.text.out).toContain(`<${k}`);
+    const bad = fakeIo();
+    await expect(main(["analyze", "--input", file, "--min-count", "0"], bad.io)).resolves.toBe(2);
   });
 
   it("sets the occupancy interval with --interval and shows the visitor estimate with its interval in the table", async () => {

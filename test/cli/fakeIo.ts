@@ -1,6 +1,9 @@
 import { Writable } from "node:stream";
 import type { CliIo } from "../../src/cli/common.ts";
 
+/** The pseudonym key {@link fakeIo} sets unless the test gives its own (hex, 16 bytes). */
+export const FAKE_IO_MAC_KEY = "00112233445566778899aabbccddeeff";
+
 /** Options of {@link fakeIo}. */
 export interface FakeIoOptions {
   /** Aborted to play Ctrl-C. @default a signal that never aborts */
@@ -19,7 +22,9 @@ export interface FakeIoOptions {
  * const { io, text } = fakeIo({ FOOTFALL_BASE_URL: sim.baseUrl });
  * expect(await command.run(["--format", "ndjson"], io)).toBe(0);
  */
-export function fakeIo(env: Record<string, string | undefined> = {}, options: FakeIoOptions = {}) {
+export function fakeIo(given: Record<string, string | undefined> = {}, options: FakeIoOptions = {}) {
+  // A pseudonym key unless the test sets one (or `undefined`): without one the CLI would write a key file in the home.
+  const env = { FOOTFALL_MAC_KEY: FAKE_IO_MAC_KEY, ...given };
   const text = { out: "", err: "" };
   const sink = (key: "out" | "err") => {
     const stream = new Writable({

@@ -59,17 +59,25 @@ export interface CliRun {
 }
 
 /**
- * Runs `node dist/cli/main.js …args` with exactly `env` (plus PATH), not a terminal.
+ * The pseudonym key runs get unless they set `FOOTFALL_MAC_KEY` themselves (`undefined` removes
+ * it): without a key the CLI would generate one in the user's home.
+ */
+export const TEST_MAC_KEY = "7465737420706f6e6c7920313620627974657321";
+
+/**
+ * Runs `node dist/cli/main.js …args` with exactly `env` (plus PATH and {@link TEST_MAC_KEY}), not a terminal.
  *
  * @example
  * const { status, stdout } = await footfall(["brands", "--format", "ndjson"], settings);
  */
-export function footfall(args: readonly string[], env: Record<string, string> = {}, timeoutMs = 120_000): Promise<CliRun> {
+export function footfall(args: readonly string[], env: Record<string, string | undefined> = {}, timeoutMs = 120_000): Promise<CliRun> {
+  const full: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ PATH: process.env["PATH"] ?? "", FOOTFALL_MAC_KEY: TEST_MAC_KEY, ...env })) if (v !== undefined) full[k] = v;
   return new Promise((done) => {
     execFile(
       process.execPath,
       [CLI, ...args],
-      { cwd: ROOT, env: { PATH: process.env["PATH"] ?? "", ...env }, timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024 },
+      { cwd: ROOT, env: full, timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof (error as { code?: unknown }).code === "number" ? ((error as { code: number }).code) : null;
         done({ status: code, stdout, stderr });

@@ -61,7 +61,8 @@ const sink = (): Writable =>
 /** A CLI io against the shared simulator whose signal aborts soon, so `sim`, `tail` and `demo` return. */
 async function cliIo(): Promise<CliIo> {
   const sim = await sharedSim();
-  const env = { FOOTFALL_BASE_URL: sim.baseUrl, FOOTFALL_SIGNAL_URL: sim.signalUrl, FOOTFALL_EMAIL: sim.email, FOOTFALL_TOKEN: sim.token };
+  // A pseudonym key, so examples that write devices do not generate a key file in the home.
+  const env = { FOOTFALL_BASE_URL: sim.baseUrl, FOOTFALL_SIGNAL_URL: sim.signalUrl, FOOTFALL_EMAIL: sim.email, FOOTFALL_TOKEN: sim.token, FOOTFALL_MAC_KEY: "00112233445566778899aabbccddeeff" };
   return { stdout: sink(), stderr: sink(), env, signal: AbortSignal.timeout(750) };
 }
 

@@ -22,6 +22,7 @@ export const FLEET_EXAMPLES: readonly string[] = [
   "fleet/openFleetDatabase.ts",
   "fleet/openFleetRedis.ts",
   "fleet/readFleetResults.ts",
+  "fleet/retainFleet.ts",
   "fleet/waitForJobs.ts",
 ];
 

@@ -70,6 +70,8 @@ const fleetIo = async (): Promise<CliIo> => {
     FOOTFALL_TOKEN: sim.token,
     FOOTFALL_REDIS_URL: redisUrl,
     FOOTFALL_DATABASE_URL: databaseUrl,
+    // The worker stores pseudonyms; a key here keeps it from generating a key file in the home.
+    FOOTFALL_MAC_KEY: "00112233445566778899aabbccddeeff",
   };
   return { stdout: sink(), stderr: sink(), env, signal: AbortSignal.timeout(1_500) };
 };

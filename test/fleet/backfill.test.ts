@@ -88,6 +88,26 @@ describe.skipIf(fleetTestsSkipped())("fleet backfill with 3 workers", () => {
       expect(Number(days.rows[0]!.max_epoch)).toBe(1);
       const dup = await db.query("SELECT session_id FROM footfall_sessions GROUP BY session_id HAVING count(*) > 1");
       expect(dup.rows).toEqual([]);
+      // Privacy (issue 16): stored devices are keyed pseudonyms; no MAC of the world is anywhere
+      // in the per-device tables, in any textual form.
+      const devices = await db.query<{ device: string }>("SELECT device FROM footfall_sessions UNION SELECT device FROM footfall_visits");
+      expect(devices.rows.length).toBeGreaterThan(0);
+      for (const { device } of devices.rows) expect(device).toMatch(/^[0-9a-f]{32}$/);
+      const dump = await db.query<{ t: string }>(
+        "SELECT string_agg(t, '\n') AS t FROM (SELECT line::text AS t FROM footfall_sessions UNION ALL SELECT line::text FROM footfall_summaries UNION ALL SELECT device FROM footfall_visits) x",
+      );
+      const text = dump.rows[0]!.t;
+      const macs = new Set<string>();
+      for (const shop of shops) for (const r of sim.world.rawSignals(shop)) macs.add(String((r as { device_id?: unknown }).device_id ?? ""));
+      for (const t of sim.world.truth()) macs.add(t.device);
+      macs.delete("");
+      let leaked = 0;
+      for (const mac of macs) {
+        const bare = mac.replace(/[^0-9a-f]/gi, "").toLowerCase();
+        const pairs = bare.match(/../g) ?? [];
+        for (const f of [pairs.join(":"), pairs.join("-"), bare]) if (f !== "" && (text.includes(f) || text.includes(f.toUpperCase()))) leaked++;
+      }
+      expect(leaked).toBe(0);
     } finally {
       await db.end();
     }
@@ -95,5 +115,20 @@ describe.skipIf(fleetTestsSkipped())("fleet backfill with 3 workers", () => {
     const fleet = lines(status.out)[0]!;
     expect(fleet).toMatchObject({ type: "fleet", jobs: { failed: 0, completed: SHOPS * 2 } });
     expect(fleet.workers).toEqual(["w0", "w1", "w2"]);
+
+    // Retention: per-device rows of days older than --retain-days go; the daily summaries stay.
+    const retained = await cli(env, ["fleet", "retain", "--retain-days", "1"]);
+    expect(retained.status, retained.err).toBe(0);
+    expect(retained.err).toMatch(/deleted [1-9]\d* session and [1-9]\d* visit rows of days before/);
+    const after = await cli(env, ["fleet", "results", "--shops", shops.join(","), "--since", since, "--until", until, "--sessions", "--format", "ndjson"]);
+    const left = lines(after.out);
+    expect(left.filter((r) => r.type === "session")).toEqual([]);
+    expect(left.filter((r) => r.type === "summary")).toHaveLength(SHOPS * 2);
+    expect((await cli(env, ["fleet", "retain", "--retain-days", "0"])).status).toBe(2);
+    // Scheduled: a BullMQ job scheduler whose jobs the workers run.
+    const scheduled = await cli(env, ["fleet", "retain", "--schedule", "--retain-days", "1", "--every-ms", "60000"]);
+    expect(scheduled.status, scheduled.err).toBe(0);
+    const ran = await Promise.any(workers.map((w) => w.waitFor(/retention: deleted (\d+) session and (\d+) visit rows/)));
+    expect([ran[1], ran[2]]).toEqual(["0", "0"]);
   }, 240_000);
 });

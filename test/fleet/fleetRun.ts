@@ -10,7 +10,7 @@ import { MemoryVisitHistory } from "../../src/kernels/MemoryVisitHistory.ts";
 import { localDays, type LocalDay } from "../../src/fleet/localDays.ts";
 import type { RunningSimulator } from "../../src/sim/startSimulator.ts";
 import { signals } from "../../src/source/signals.ts";
-import { fakeIo } from "../cli/fakeIo.ts";
+import { FAKE_IO_MAC_KEY, fakeIo } from "../cli/fakeIo.ts";
 
 const MAIN = join(import.meta.dirname, "..", "..", "src", "cli", "main.ts");
 
@@ -47,7 +47,8 @@ export interface WorkerProcess {
 /** @see WorkerProcess */
 export function startWorker(env: Record<string, string>, args: readonly string[] = []): WorkerProcess {
   const child = spawn(process.execPath, ["--import", "tsx", MAIN, "worker", ...args], {
-    env: { ...process.env, ...env },
+    // fakeIo's key: what the worker stores must equal what `cli(…analyze…)` prints.
+    env: { ...process.env, FOOTFALL_MAC_KEY: FAKE_IO_MAC_KEY, ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });
   const waiters: { pattern: RegExp; resolve: (m: RegExpMatchArray) => void; reject: (e: Error) => void }[] = [];
