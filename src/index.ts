@@ -156,7 +156,7 @@ export type {
 } from "./kernels/EventTimeEngine.ts";
 export { EventTimeEngine, eventTimeEngineOptions, defaultEventTimeEngine, estimatedDwell } from "./kernels/EventTimeEngine.ts";
 export type { Sink, Kernel } from "./kernels/Sink.ts";
-export type { ZoneCounts, SensorZoneTime, ZoneOccupancyOptions } from "./kernels/ZoneOccupancy.ts";
+export type { ZoneCounts, SensorZoneTime, ZoneOccupancyOptions, ZoneTimeOptions } from "./kernels/ZoneOccupancy.ts";
 export { ZoneOccupancy, zoneTimeBySensor, defaultZoneOccupancy } from "./kernels/ZoneOccupancy.ts";
 export type {
   DataQualityOptions,

@@ -106,7 +106,7 @@ export class ShopLive {
     this.sensors = [...shop.sensors];
     this.#endMs = endMs;
     this.#staffMs = staffPresenceMs({ openingHours });
-    this.#occupancy = new ZoneOccupancy({ sensors: shop.sensors });
+    this.#occupancy = new ZoneOccupancy();
   }
 
   /** True once the whole day has been read, or reading stopped. */

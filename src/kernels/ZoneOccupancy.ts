@@ -31,10 +31,10 @@ export interface SensorZoneTime {
 }
 
 /**
- * Options of {@link ZoneOccupancy} and {@link zoneTimeBySensor}.
+ * Options of {@link ZoneOccupancy}.
  *
  * @example
- * new ZoneOccupancy({ sensors: ["b8:27:eb:00:00:01", "b8:27:eb:00:00:02"], currentMs: 120_000 });
+ * new ZoneOccupancy({ currentMs: 120_000 });
  */
 export interface ZoneOccupancyOptions {
   /**
@@ -46,6 +46,15 @@ export interface ZoneOccupancyOptions {
    * @default 180_000
    */
   readonly currentMs?: number;
+}
+
+/**
+ * Options of {@link zoneTimeBySensor}.
+ *
+ * @example
+ * const options: ZoneTimeOptions = { sensors: ["b8:27:eb:00:00:01", "b8:27:eb:00:00:02"] };
+ */
+export interface ZoneTimeOptions {
   /**
    * Sensor MACs in the order rows should come (e.g. the shop's sensor list, entrance first);
    * sensors not listed follow in MAC order.
@@ -60,7 +69,7 @@ export interface ZoneOccupancyOptions {
  * @example
  * defaultZoneOccupancy.currentMs; // 180000
  */
-export const defaultZoneOccupancy = Object.freeze({ currentMs: 180_000, sensors: Object.freeze([]) as readonly string[] });
+export const defaultZoneOccupancy = Object.freeze({ currentMs: 180_000 });
 
 /**
  * Sums the per-sensor zone time (`Session.proximity.zoneMsBySensor`) of sessions into chart
@@ -74,7 +83,7 @@ export const defaultZoneOccupancy = Object.freeze({ currentMs: 180_000, sensors:
  * const rows = zoneTimeBySensor(result.sessions.filter((s) => s.kind === "visitor"));
  * proximityZonesChart(rows);
  */
-export function zoneTimeBySensor(sessions: Iterable<Pick<Session, "proximity">>, options: Pick<ZoneOccupancyOptions, "sensors"> = {}): SensorZoneTime[] {
+export function zoneTimeBySensor(sessions: Iterable<Pick<Session, "proximity">>, options: ZoneTimeOptions = {}): SensorZoneTime[] {
   const order = sensorOrder(options.sensors);
   const sums = new SensorZoneSums();
   for (const s of sessions) if (s.proximity !== undefined) sums.add(s.proximity.zoneMsBySensor);
@@ -89,7 +98,7 @@ export function zoneTimeBySensor(sessions: Iterable<Pick<Session, "proximity">>,
  * recent slice.
  *
  * @example
- * const occupancy = new ZoneOccupancy({ sensors: shop.sensors });
+ * const occupancy = new ZoneOccupancy();
  * const engine = new EventTimeEngine({}, { emit: () => {}, slice: (s) => occupancy.addSlice(s) });
  * for (const s of signals) engine.push(s);
  * const lastSignalTime = signals.at(-1)!.time;
@@ -105,7 +114,6 @@ export class ZoneOccupancy {
   constructor(options: ZoneOccupancyOptions = {}) {
     if (typeof options !== "object" || options === null) throw new TypeError("ZoneOccupancy options must be an object");
     this.#currentMs = checkNumberOption("currentMs", options.currentMs ?? defaultZoneOccupancy.currentMs, { min: 0, unit: "ms" });
-    sensorOrder(options.sensors); // validates
   }
 
 
@@ -146,7 +154,7 @@ export class ZoneOccupancy {
 }
 
 function sensorOrder(sensors: readonly string[] | undefined): readonly string[] {
-  if (sensors === undefined) return defaultZoneOccupancy.sensors;
+  if (sensors === undefined) return [];
   if (!Array.isArray(sensors) || sensors.some((s) => typeof s !== "string")) throw new TypeError("sensors must be an array of sensor MACs");
   return sensors.map((s) => s.toLowerCase());
 }

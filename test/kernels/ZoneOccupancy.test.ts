@@ -44,7 +44,7 @@ describe("ZoneOccupancy", () => {
     expect(() => new ZoneOccupancy({ currentMs: -1 })).toThrow(RangeError);
     expect(() => new ZoneOccupancy({ currentMs: Number.NaN })).toThrow(RangeError);
     expect(() => new ZoneOccupancy({ currentMs: "60s" as unknown as number })).toThrow(TypeError);
-    expect(() => new ZoneOccupancy({ sensors: [1] as unknown as string[] })).toThrow(TypeError);
+    expect(() => zoneTimeBySensor([], { sensors: [1] as unknown as string[] })).toThrow(TypeError);
     expect(() => new ZoneOccupancy(null as unknown as object)).toThrow(TypeError);
     expect(defaultZoneOccupancy.currentMs).toBe(180_000);
   });
