@@ -86,6 +86,8 @@ async function runWorker(argv: readonly string[], io: CliIo, deps: ClientDeps | 
     ...(values.name === undefined ? {} : { name: values.name }),
     log,
     device,
+    // Daily pseudonyms do not link across days: new vs repeat is then stored as unavailable.
+    linkedAcrossDays: values["pseudonym-rotation"] !== "daily",
   });
   await w.worker.waitUntilReady();
   log(`${w.name} ready (concurrency ${concurrency})`);

@@ -34,6 +34,12 @@ export interface AnalyzeShopDayOptions {
    * pseudonym so no MAC reaches the database. @default rawDevice (the MAC: the caller's database)
    */
   readonly device?: DeviceId;
+  /**
+   * Whether `device` links a device across days. With daily pseudonyms it does not: the summary
+   * line's new/repeat visitors are written as `null` (unavailable, not zero), and
+   * `readFleetResults` keeps them so. @default true
+   */
+  readonly linkedAcrossDays?: boolean;
 }
 
 /**
@@ -99,5 +105,6 @@ export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOpti
   const device = options.device ?? rawDevice;
   // A local day has a few hundred visitors: the date of each is cheap, and with daily rotation it picks the day's key.
   const written = device === rawDevice ? visits : visits.map(([mac, ms]): [string, number] => [device(mac, dateOfEpochDay(localDayOf(ms, timeZone))), ms]);
-  return { records: [...analysisRecords(result, { device })], visits: written, signals: count, rejected: unusable + result.decoder.invalid + result.late };
+  const linkedAcrossDays = options.linkedAcrossDays ?? true;
+  return { records: [...analysisRecords(result, { device, linkedAcrossDays })], visits: written, signals: count, rejected: unusable + result.decoder.invalid + result.late };
 }

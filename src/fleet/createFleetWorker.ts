@@ -42,6 +42,8 @@ export interface FleetWorkerOptions {
    * passes a keyed pseudonym. @default the MAC (rawDevice; a library caller's own database)
    */
   readonly device?: DeviceId;
+  /** Whether `device` links devices across days (false with daily pseudonyms; see `analyzeShopDay`). @default true */
+  readonly linkedAcrossDays?: boolean;
 }
 
 /**
@@ -141,7 +143,7 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
     const epoch = await claimFence(pool, d.shopId, scope);
     const t1 = performance.now();
     log(`job ${job.id} started (claim ${epoch}, attempt ${job.attemptsMade + 1})`);
-    const analysis = await analyzeShopDay(client, { shopId: d.shopId, sinceMs: d.sinceMs, untilMs: d.untilMs, timeZone: d.timeZone, analyze: d.analyze, signal, ...(options.device === undefined ? {} : { device: options.device }) });
+    const analysis = await analyzeShopDay(client, { shopId: d.shopId, sinceMs: d.sinceMs, untilMs: d.untilMs, timeZone: d.timeZone, analyze: d.analyze, signal, ...(options.device === undefined ? {} : { device: options.device }), ...(options.linkedAcrossDays === undefined ? {} : { linkedAcrossDays: options.linkedAcrossDays }) });
     const t2 = performance.now();
     await commitShopDay(pool, { ...d, scope, epoch, worker: name, jobId: String(job.id), analysis });
     const t3 = performance.now();
@@ -194,6 +196,7 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
           analyze: t.analyze,
           mode: "tail",
           ...(options.device === undefined ? {} : { device: options.device }),
+          ...(options.linkedAcrossDays === undefined ? {} : { linkedAcrossDays: options.linkedAcrossDays }),
           pollIntervalMs: t.pollIntervalMs,
           signal: dayAbort.signal,
         });

@@ -64,6 +64,12 @@ export async function readFleetResults(pool: Pool, options: ReadFleetResultsOpti
     );
     for (const row of summaries.rows) {
       const line = JSON.parse(row.line) as AnalysisRecord;
+      // Written with daily pseudonyms: devices do not link across days, so new vs repeat stays
+      // unavailable (null), never a count of 0 repeat visitors.
+      if (line["repeatVisitors"] === null) {
+        out.push(line);
+        continue;
+      }
       const repeat = Number(row.repeaters);
       // Replaced in place, so the line keeps the field order analyze prints.
       out.push({ ...line, newVisitors: Number(row.visitors) - repeat, repeatVisitors: repeat });

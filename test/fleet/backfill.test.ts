@@ -116,6 +116,29 @@ describe.skipIf(fleetTestsSkipped())("fleet backfill with 3 workers", () => {
     expect(fleet).toMatchObject({ type: "fleet", jobs: { failed: 0, completed: SHOPS * 2 } });
     expect(fleet.workers).toEqual(["w0", "w1", "w2"]);
 
+    // Days written with daily pseudonyms (a worker with --pseudonym-rotation daily stores new and
+    // repeat visitors as null): results keep them unavailable, not 0, even where stored visits
+    // share a device across days; a linked day beside them still gets its repeat count.
+    const rotated = new pg.Client({ connectionString: postgres.url });
+    await rotated.connect();
+    try {
+      const summary = (day: string, linked: boolean): string =>
+        JSON.stringify({ type: "summary", shopId: 999, date: day, visitors: 1, newVisitors: linked ? 1 : null, repeatVisitors: linked ? 0 : null });
+      for (const [day, linked] of [["2026-01-01", false], ["2026-01-02", false], ["2026-01-03", true]] as const) {
+        await rotated.query("INSERT INTO footfall_summaries (shop_id, day, visitors, visits, passers_by, capture_rate, line) VALUES (999, $1, 1, 1, 0, 1, $2)", [day, summary(day, linked)]);
+        await rotated.query("INSERT INTO footfall_visits (shop_id, device, day, first_ms) VALUES (999, 'same', $1, 0)", [day]);
+      }
+    } finally {
+      await rotated.end();
+    }
+    const rotatedResults = await cli(env, ["fleet", "results", "--shops", "999", "--since", "2026-01-01", "--until", "2026-01-04", "--format", "ndjson"]);
+    expect(rotatedResults.status, rotatedResults.err).toBe(0);
+    expect(lines(rotatedResults.out).map((r) => [r.date, r.newVisitors, r.repeatVisitors])).toEqual([
+      ["2026-01-01", null, null],
+      ["2026-01-02", null, null],
+      ["2026-01-03", 0, 1],
+    ]);
+
     // Retention: per-device rows of days older than --retain-days go; the daily summaries stay.
     const retained = await cli(env, ["fleet", "retain", "--retain-days", "1"]);
     expect(retained.status, retained.err).toBe(0);
