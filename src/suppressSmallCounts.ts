@@ -1,4 +1,5 @@
 import type { AnalysisRecord } from "./analysisRecords.ts";
+import { isSmallCount } from "./kernels/isSmallCount.ts";
 
 // Count fields of a summary line (top level, and inside `universal` / `randomized`); the rates and
 // dwell statistics derived from them are withheld with them.
@@ -22,7 +23,7 @@ const OCCUPANCY_COUNTS = ["inside", "insideLow", "insideHigh", "outside"] as con
 export function suppressSmallCounts(line: AnalysisRecord, minCount: number): AnalysisRecord {
   if (!Number.isInteger(minCount) || minCount < 0) throw new RangeError(`suppressSmallCounts: minCount must be an integer ≥ 0, got ${String(minCount)}`);
   if (minCount <= 1 || (line.type !== "summary" && line.type !== "occupancy")) return line;
-  const small = (x: unknown): boolean => typeof x === "number" && x > 0 && x < minCount;
+  const small = (x: unknown): boolean => isSmallCount(x, minCount);
   let suppressed = false;
   const out: Record<string, unknown> = { ...line };
   const hide = (obj: Record<string, unknown>, keys: readonly string[]): boolean => {

@@ -28,6 +28,7 @@ import {
 import type { ClientDeps } from "./serviceClient.ts";
 import { analysisRecords, summaryRecord } from "../analysisRecords.ts";
 import { suppressSmallCounts } from "../suppressSmallCounts.ts";
+import { isSmallCount } from "../kernels/isSmallCount.ts";
 import { deviceIdFromFlags, privacyFlags, privacyHelp } from "./macKey.ts";
 
 const flags = {
@@ -453,7 +454,7 @@ function summarize(io: CliIo, result: AnalyzeResult): number {
 const TABLE_COUNTS = ["MAC visitors", "visits", "passers-by", "devices", "new", "repeat", "staff", "stationary", "<5m", "5-20m", "20-60m", "1-6h", ">=6h"];
 function suppressTableRow(row: Record<string, string | number | null>, minCount: number): Record<string, string | number | null> {
   const out = { ...row };
-  const small = (x: unknown): boolean => typeof x === "number" && x > 0 && x < minCount;
+  const small = (x: unknown): boolean => isSmallCount(x, minCount);
   const visitorsSmall = small(row["MAC visitors"]) || small(row["devices"]) || row["visitors"] === `<${minCount}`;
   for (const k of TABLE_COUNTS) if (small(row[k])) out[k] = `<${minCount}`;
   if (visitorsSmall) {

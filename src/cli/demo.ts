@@ -17,7 +17,7 @@ import type { SalesReport } from "../sales/uploadDailySales.ts";
 import { createWorld, defaultWorldOptions, type WorldOptions } from "../sim/createWorld.ts";
 import { startSimulator } from "../sim/startSimulator.ts";
 import type { SimShop, World } from "../sim/World.ts";
-import { EXIT_FAILED, EXIT_OK, UsageError, csvCell, numberFlag, parseFlags, readWorldFile, seedFlag, type CliIo, type Command } from "./common.ts";
+import { EXIT_FAILED, EXIT_OK, UsageError, csvCell, integerFlag, numberFlag, parseFlags, readWorldFile, seedFlag, type CliIo, type Command } from "./common.ts";
 import { defaultDemoTimeline, demoTimeline, type DemoTimeline } from "./demoClock.ts";
 import { TerminalDashboard, plainLine, type DashboardFrame } from "./demoDashboard.ts";
 import { int, moneyFormat } from "./demoFormat.ts";
@@ -48,6 +48,8 @@ export interface DemoOptions {
    * `--raw-macs` (see README "Privacy"). @default {} (keyed pseudonyms, the default key)
    */
   readonly privacy?: PrivacyFlagValues;
+  /** `--min-count K`: small-count suppression in daily.csv and the report's hours (see README "Privacy"). @default 0 (off) */
+  readonly minCount?: number;
 }
 
 /**
@@ -71,6 +73,7 @@ const flags = {
   out: { type: "string" },
   hours: { type: "string" },
   world: { type: "string" },
+  "min-count": { type: "string" },
   ...privacyFlags,
 } as const;
 
@@ -106,6 +109,9 @@ Flags:
   --out DIR             report folder (default ${defaultDemoOptions.out}); created if missing
   --world FILE          JSON WorldOptions of the simulator (visitorsPerDay, passersByPerDay,
                         wallLossDb, …); the flags above take precedence; always one day
+  --min-count K         small-count suppression: in daily.csv a count of people from 1 to K-1
+                        is written as "<K" (and what is computed from it left empty), in the
+                        report such an hour has no bar but a "<K" label; 0 stays 0 (off)
   -h, --help            this text
 
 ${privacyHelp}
@@ -149,7 +155,17 @@ export function parseDemoFlags(argv: readonly string[]): DemoOptions {
     ...(values["pseudonym-rotation"] === undefined ? {} : { "pseudonym-rotation": values["pseudonym-rotation"] }),
     ...(values["raw-macs"] === undefined ? {} : { "raw-macs": values["raw-macs"] }),
   };
-  return { seed, shops, speed, out, hours, world, ...(Object.keys(privacy).length === 0 ? {} : { privacy }) };
+  const minCount = integerFlag("--min-count", values["min-count"], 1, 1_000_000);
+  return {
+    seed,
+    shops,
+    speed,
+    out,
+    hours,
+    world,
+    ...(Object.keys(privacy).length === 0 ? {} : { privacy }),
+    ...(minCount === undefined ? {} : { minCount }),
+  };
 }
 
 /**
@@ -356,6 +372,7 @@ async function watchDay(c: DayContext): Promise<number> {
     speed: o.speed,
     elapsedMs: performance.now() - c.t0,
     currency: "KRW",
+    ...(o.minCount === undefined ? {} : { minCount: o.minCount }),
     partial: interrupted ? `interrupted at ${clockText(Math.min(...snaps.map((s) => s.lastEventMs).filter(Number.isFinite), simNow()))}` : undefined,
   };
 
@@ -383,7 +400,7 @@ async function writeReport(
     let sessions = "";
     for (const line of sessionLines(results, device)) sessions += line;
     await writeFile(join(out, "sessions.ndjson"), sessions, "utf8");
-    await writeFile(join(out, "daily.csv"), dailyCsv(results), "utf8");
+    await writeFile(join(out, "daily.csv"), dailyCsv(results, run.minCount ?? 0), "utf8");
     await writeFile(join(out, "report.html"), htmlReport(reportInput(results, overall, run)), "utf8");
     return {};
   } catch (error) {

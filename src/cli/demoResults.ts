@@ -1,6 +1,7 @@
 import { median } from "simple-statistics";
 import { conversionRate } from "../kernels/conversionRate.ts";
 import { DWELL_BUCKETS } from "../kernels/dwellStats.ts";
+import { isSmallCount } from "../kernels/isSmallCount.ts";
 import type { WindowDwell } from "../kernels/DwellMeter.ts";
 import type { AccuracyScore } from "../kernels/scoreAgainstTruth.ts";
 import type { ClassifiedSession } from "../kernels/VisitClassifier.ts";
@@ -85,6 +86,8 @@ export interface DemoRun {
   readonly currency: string;
   /** Set when the day was cut short, e.g. "interrupted at 14:05". */
   readonly partial?: string | undefined;
+  /** `--min-count K` of the run: small counts shown as suppressed. @default 0 (off) */
+  readonly minCount?: number;
 }
 
 const countsOf = (r: DemoShopResult) => ({
@@ -231,7 +234,7 @@ const CSV_COLUMNS = [
  * import { writeFile } from "node:fs/promises";
  * await writeFile("daily.csv", dailyCsv(results));
  */
-export function dailyCsv(results: readonly DemoShopResult[]): string {
+export function dailyCsv(results: readonly DemoShopResult[], minCount = 0): string {
   const lines = [CSV_COLUMNS.join(",")];
   const num = (x: number | undefined, digits?: number): string => (x === undefined || !Number.isFinite(x) ? "" : digits === undefined ? String(x) : x.toFixed(digits));
   for (const r of results) {
@@ -276,9 +279,27 @@ export function dailyCsv(results: readonly DemoShopResult[]): string {
       visitor_f1: num(r.score?.visitor.f1, 4),
       passerby_f1: num(r.score?.passerby.f1, 4),
     };
+    if (minCount > 1) suppressCsvRow(row, minCount);
     lines.push(CSV_COLUMNS.map((k) => csvCell(row[k] ?? "")).join(","));
   }
   return `${lines.join("\n")}\n`;
+}
+
+// Counts of people in a daily.csv row; what is computed from a small one goes with it.
+const CSV_COUNTS = ["visitors", "visits", "passers_by", "unique_devices", "universal_visitors", "randomized_visitors", "dwell_lt5m", "dwell_m5to20", "dwell_m20to60", "dwell_h1to6", "dwell_ge6h"] as const;
+const CSV_DERIVED = ["capture_rate", "dwell_median_s", "dwell_mean_s", "dwell_p90_s", "conversion", "amount_per_visitor", "visitor_count_error"] as const;
+
+// `--min-count`: a count from 1 to K − 1 is written "<K" (suppressed, not zero), and with small
+// visitors or devices the figures computed from them are left empty.
+function suppressCsvRow(row: Record<string, string>, minCount: number): void {
+  let small = false;
+  for (const k of CSV_COUNTS) {
+    if (isSmallCount(Number(row[k]), minCount)) {
+      row[k] = `<${minCount}`;
+      if (k === "visitors" || k === "unique_devices" || k === "visits") small = true;
+    }
+  }
+  if (small) for (const k of CSV_DERIVED) row[k] = "";
 }
 
 /**
@@ -364,6 +385,7 @@ export function reportInput(results: readonly DemoShopResult[], overall: Accurac
           },
         }),
     ...(run.partial ? { partial: `This day was ${run.partial}: the figures cover it up to then.` } : {}),
+    ...(run.minCount === undefined ? {} : { minCount: run.minCount }),
     facts: [
       { label: "seed", value: run.seed },
       { label: "speed", value: `${int(run.speed)}× while open` },

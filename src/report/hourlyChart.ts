@@ -17,6 +17,11 @@ export interface HourlyRow {
   readonly visitors: number;
   /** Devices seen in this hour that only passed by. */
   readonly passersBy: number;
+  /**
+   * The hour's counts are below the report's `--min-count`: no bar is drawn and the hour is
+   * labelled `suppressedLabel` instead (suppressed, not zero). @default false
+   */
+  readonly suppressed?: boolean;
   /** Receipts (or another count) in this hour; drawn as a line when any row has it. */
   readonly sales?: number;
 }
@@ -45,6 +50,8 @@ export interface HourlyChartOptions {
   readonly passersBy?: boolean;
   /** Height of the plot with its axes, px (title and legend come on top). @default 300 */
   readonly height?: number;
+  /** What a suppressed hour (`HourlyRow.suppressed`) shows instead of its bar, e.g. `"<5"`. @default "suppressed" */
+  readonly suppressedLabel?: string;
 }
 
 /**
@@ -58,6 +65,7 @@ export const defaultHourlyChart = Object.freeze({
   salesLabel: "receipts",
   height: 300,
   passersBy: true,
+  suppressedLabel: "suppressed",
 });
 
 const pad2 = (h: number): string => (h < 10 ? `0${h}` : String(h));
@@ -101,7 +109,12 @@ export function hourlyChart(rows: readonly HourlyRow[], options: HourlyChartOpti
   const hasSales = rows.some((r) => r.sales !== undefined);
 
   const bars: { hour: string; series: string; count: number }[] = [];
+  const suppressed: { hour: string }[] = [];
   for (const r of ordered) {
+    if (r.suppressed === true) {
+      suppressed.push({ hour: label(r.hour) });
+      continue;
+    }
     bars.push({ hour: label(r.hour), series: "visitors", count: r.visitors });
     if (passersBy) bars.push({ hour: label(r.hour), series: "passers-by", count: r.passersBy });
   }
@@ -129,6 +142,8 @@ export function hourlyChart(rows: readonly HourlyRow[], options: HourlyChartOpti
       marks: [
         Plot.barY(bars, { x: "hour", y: "count", fill: "series", order: series, title: (d: { series: string; count: number }) => `${d.series}: ${d.count}` }),
         Plot.ruleY([0], { stroke: chartTheme.ink }),
+        // Suppressed hours: a label where the bar would stand, never a bar of height zero.
+        Plot.text(suppressed, { x: "hour", y: 0, text: () => options.suppressedLabel ?? defaultHourlyChart.suppressedLabel, dy: -8, fill: chartTheme.ink, fontSize: 10 }),
         ...(hasSales
           ? [
               Plot.line(sales, { x: "hour", y: "sales", stroke: chartTheme.color.sales, strokeWidth: 2.5 }),

@@ -4,6 +4,7 @@ import { chartTheme } from "./chartTheme.ts";
 import { conversionChart, type ConversionRow } from "./conversionChart.ts";
 import { dwellHistogram, type DwellBucketCount } from "./dwellHistogram.ts";
 import { hourlyChart, type HourlyRow } from "./hourlyChart.ts";
+import { isSmallCount } from "../kernels/isSmallCount.ts";
 import { proximityZonesChart, type ZoneTimeRow } from "./proximityZonesChart.ts";
 import { randomizedShareChart, type ShareRow } from "./randomizedShareChart.ts";
 import { escapeHtml } from "./tableHtml.ts";
@@ -113,6 +114,11 @@ export interface HtmlReportInput {
   readonly facts?: readonly { readonly label: string; readonly value: string }[];
   /** Paragraphs for the "How to read this" box. @default a few lines on the definitions */
   readonly notes?: readonly string[];
+  /**
+   * `--min-count K`: an hour whose visitors or passers-by number 1 to K − 1 (per shop, and summed
+   * over all shops) is drawn as suppressed, with no bar. @default 0 (nothing suppressed)
+   */
+  readonly minCount?: number;
 }
 
 /**
@@ -160,9 +166,12 @@ export function htmlReport(input: HtmlReportInput): string {
   body.push(`<section class="tiles">${kpiTiles(t, input.accuracy, money).join("")}</section>`);
 
   const overview: string[] = [];
-  const hourly = sumHourly(shops);
-  overview.push(card(hourlyChart(hourly, { title: "When people came", subtitle: "Devices heard per hour, all shops (stacked: visitors + passers-by)" })));
-  if (t.hasSales) overview.push(card(hourlyChart(hourly, { passersBy: false, title: "Did buying follow the visitors?", height: 260 })));
+  const minCount = input.minCount ?? 0;
+  if (!Number.isInteger(minCount) || minCount < 0) throw new RangeError(`htmlReport: minCount must be an integer ≥ 0, got ${String(minCount)}`);
+  const suppressedLabel = `<${minCount}`;
+  const hourly = suppressHours(sumHourly(shops), minCount);
+  overview.push(card(hourlyChart(hourly, { title: "When people came", subtitle: "Devices heard per hour, all shops (stacked: visitors + passers-by)", suppressedLabel })));
+  if (t.hasSales) overview.push(card(hourlyChart(hourly, { passersBy: false, title: "Did buying follow the visitors?", height: 260, suppressedLabel })));
   if (t.hasSales) {
     // Amounts stay out of the bar labels (they are in the tiles and the table): long labels
     // would run past the chart's right edge.
@@ -198,7 +207,7 @@ export function htmlReport(input: HtmlReportInput): string {
 
   body.push(`<h2>Shop by shop</h2>`);
   body.push(shopTable(shops, money, t.hasSales));
-  for (const s of shops) body.push(shopSection(s, input.date, money));
+  for (const s of shops) body.push(shopSection({ ...s, hourly: suppressHours(s.hourly, minCount) }, input.date, money, suppressedLabel));
 
   const notes = input.notes ?? defaultHtmlReport.notes;
   if (notes.length > 0) body.push(`<section class="notes"><h2>How to read this</h2>${notes.map((n) => `<p>${escapeHtml(n)}</p>`).join("")}</section>`);
@@ -309,6 +318,12 @@ function inlineSvg(svg: string): string {
   return svg.replace(/\sxmlns(?::\w+)?="[^"]*"/g, "");
 }
 
+// Hours with a small count of people (either series) are marked suppressed; summed hours are
+// judged on their sums, so a total of several shops can show what each shop alone could not.
+function suppressHours(rows: readonly HourlyRow[], minCount: number): HourlyRow[] {
+  return rows.map((r) => (isSmallCount(r.visitors, minCount) || isSmallCount(r.passersBy, minCount) ? { ...r, suppressed: true } : r));
+}
+
 function sumHourly(shops: readonly ReportShop[]): HourlyRow[] {
   const byHour = new Map<string | number, { visitors: number; passersBy: number; sales: number; hasSales: boolean }>();
   for (const s of shops) {
@@ -372,7 +387,7 @@ function shopTable(shops: readonly ReportShop[], money: Intl.NumberFormat, hasSa
   return `<div class="tablewrap"><table><thead><tr>${head.map((h, i) => `<th${i === 0 ? "" : ' class="num"'}>${escapeHtml(h)}</th>`).join("")}</tr></thead><tbody>${rows.join("")}</tbody></table></div>`;
 }
 
-function shopSection(s: ReportShop, date: string, money: Intl.NumberFormat): string {
+function shopSection(s: ReportShop, date: string, money: Intl.NumberFormat, suppressedLabel: string): string {
   const facts = [
     `${int(s.visitors)} visitors`,
     `${int(s.passersBy)} passers-by`,
@@ -382,8 +397,8 @@ function shopSection(s: ReportShop, date: string, money: Intl.NumberFormat): str
   ];
   const charts = [
     s.receipts !== undefined
-      ? card(hourlyChart(s.hourly, { passersBy: false, title: `${s.name}: visitors and receipts per hour`, height: 240 }))
-      : card(hourlyChart(s.hourly, { title: `${s.name}: devices per hour`, height: 240 })),
+      ? card(hourlyChart(s.hourly, { passersBy: false, title: `${s.name}: visitors and receipts per hour`, height: 240, suppressedLabel }))
+      : card(hourlyChart(s.hourly, { title: `${s.name}: devices per hour`, height: 240, suppressedLabel })),
   ];
   if (s.zones.length > 0) {
     charts.push(card(proximityZonesChart(s.zones, { title: `${s.name}: where people stood`, subtitle: "Device-minutes nearest each sensor, by estimated distance (immediate < 1 m, near < 4 m, far)" })));

@@ -323,6 +323,30 @@ describe("footfall demo, in process, on a small fast day", () => {
     expect(out).toMatch(/visitor F1/);
   });
 
+  it("--min-count K: daily.csv writes small counts as \"<K\" and the report draws those hours as suppressed", async () => {
+    const small = await mkdtemp(join(tmpdir(), "footfall-demo-min-"));
+    try {
+      const world = join(small, "world.json");
+      await (await import("node:fs/promises")).writeFile(world, JSON.stringify(SMALL_WORLD));
+      const { io, text } = fakeIo();
+      // Larger than any count of this small day: every count of people is suppressed, zeros stay.
+      const k = 1_000_000;
+      expect(await main(["demo", "--shops", "1", "--hours", "10-12", "--speed", "30000", "--world", world, "--out", small, "--min-count", String(k)], io), text.err).toBe(0);
+      const csv = (await readFile(join(small, "daily.csv"), "utf8")).trim().split("\n");
+      const head = csv[0]!.split(",");
+      const row = Object.fromEntries(csv[1]!.split(",").map((v, i) => [head[i]!, v]));
+      expect(row["visitors"]).toBe(`<${k}`);
+      expect(row["passers_by"]).toBe(`<${k}`);
+      expect(row["capture_rate"]).toBe("");
+      expect(row["dwell_median_s"]).toBe("");
+      expect(row["dwell_ge6h"]).toBe("0");
+      const report = await readFile(join(small, "report.html"), "utf8");
+      expect(report).toContain(`&lt;${k}`);
+    } finally {
+      await rm(small, { recursive: true, force: true });
+    }
+  });
+
   it("writes daily.csv, sessions.ndjson and a self-contained report.html that agree", async () => {
     const csv = (await readFile(join(dir, "daily.csv"), "utf8")).trim().split("\n");
     expect(csv).toHaveLength(2);

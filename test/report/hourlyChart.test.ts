@@ -30,6 +30,14 @@ describe("hourlyChart", () => {
     expect(barHeight(v11 as Element) / barHeight(v9 as Element)).toBeCloseTo(6, 5);
   });
 
+  it("draws a suppressed hour as its label, with no bar (suppressed, not zero)", () => {
+    const root = expectStandaloneSvg(hourlyChart([...rows, { hour: 12, visitors: 2, passersBy: 3, suppressed: true }], { suppressedLabel: "<5" }));
+    // Three hours of bars as before; the suppressed one has none, not a bar of height zero.
+    expect(markElements(root, "bar", "rect")).toHaveLength(rows.length * 2);
+    expect(markElements(root, "bar", "rect").some((r) => r.querySelector("title")?.textContent === "visitors: 2")).toBe(false);
+    expect(texts(root)).toEqual(expect.arrayContaining(["<5", "12"]));
+  });
+
   it("orders numeric hours and leaves out the line when there are no sales", () => {
     const root = expectStandaloneSvg(hourlyChart(rows.map(({ hour, visitors, passersBy }) => ({ hour, visitors, passersBy }))));
     expect(markElements(root, "line", "path")).toHaveLength(0);
