@@ -29,7 +29,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   // The NDJSON lines of an analysis (src/analysisRecords.ts): what analyze prints and the fleet stores.
   analysisRecords: ["analyze", "kernels", "codec", "contract", "errors", "suppressSmallCounts"],
   // Small-count suppression of the aggregate lines analysisRecords writes.
-  suppressSmallCounts: ["analysisRecords"],
+  suppressSmallCounts: ["analysisRecords", "kernels"],
   // Keyed pseudonyms of MACs (node:crypto HMAC): what every writer puts where a device goes.
   privacy: ["errors"],
   // Scale-out runs the same pipeline: source → analyze → the same lines, stored in PostgreSQL.
