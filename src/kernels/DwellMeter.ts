@@ -1,7 +1,7 @@
 import { dwellStats, type DwellStats } from "./dwellStats.ts";
 import { assertTimeZone } from "../time/timeZone.ts";
 import type { WindowUnit } from "../time/LocalCalendar.ts";
-import { checkSink, type Kernel, type Sink } from "./Sink.ts";
+import { checkSink, type Sink } from "./Sink.ts";
 import { SessionWindows, type SessionWindow } from "./SessionWindows.ts";
 import type { ClassifiedSession, VisitKind } from "./VisitClassifier.ts";
 
@@ -87,22 +87,21 @@ interface DwellAcc {
  * for (const s of classified) meter.push(s);
  * meter.flush();
  */
-export class DwellMeter implements Kernel<ClassifiedSession> {
+export class DwellMeter extends SessionWindows<DwellAcc, WindowDwell> {
   /** The resolved options. */
   readonly options: Required<DwellMeterOptions>;
-  readonly #windows: SessionWindows<DwellAcc, WindowDwell>;
 
   /**
    * @param options see {@link DwellMeterOptions}
    * @param sink `emit`: each closed window; `late`: sessions that arrived after their window closed (not used), with the end of the windows closed then (epoch ms)
    */
   constructor(options: DwellMeterOptions, sink: Sink<WindowDwell, ClassifiedSession>) {
-    this.options = dwellMeterOptions(options);
-    const kinds = new Set<string>(this.options.kinds);
-    const estimated = this.options.dwell === "estimated";
-    this.#windows = new SessionWindows<DwellAcc, WindowDwell>(
-      this.options.window,
-      this.options.timeZone,
+    const o = dwellMeterOptions(options);
+    const kinds = new Set<string>(o.kinds);
+    const estimated = o.dwell === "estimated";
+    super(
+      o.window,
+      o.timeZone,
       {
         create: () => ({ values: [] }),
         add: (acc, s) => {
@@ -112,20 +111,6 @@ export class DwellMeter implements Kernel<ClassifiedSession> {
       },
       checkSink("DwellMeter", sink),
     );
-  }
-
-  /** Sessions that arrived after their window had closed. */
-  get late(): number {
-    return this.#windows.late;
-  }
-
-  /** Adds one classified session; may emit closed windows. */
-  push(session: ClassifiedSession): void {
-    this.#windows.push(session);
-  }
-
-  /** Emits every open window (call when the source completes). */
-  flush(): void {
-    this.#windows.flush();
+    this.options = o;
   }
 }

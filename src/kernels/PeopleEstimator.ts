@@ -2,7 +2,7 @@ import { assertTimeZone } from "../time/timeZone.ts";
 import { checkNumberOption } from "./checkNumberOption.ts";
 import type { Session } from "./Session.ts";
 import { SessionWindows, type SessionWindow } from "./SessionWindows.ts";
-import { checkSink, type Kernel, type Sink } from "./Sink.ts";
+import { checkSink, type Sink } from "./Sink.ts";
 import type { ClassifiedSession } from "./VisitClassifier.ts";
 
 /**
@@ -221,10 +221,9 @@ interface DayAcc {
  * estimator.flush();
  * out[0]?.occupancy[40]?.inside; // mean phones inside 10:00–10:15
  */
-export class PeopleEstimator implements Kernel<ClassifiedSession> {
+export class PeopleEstimator extends SessionWindows<DayAcc, PeopleEstimate> {
   /** The resolved options. */
   readonly options: ResolvedPeopleEstimatorOptions;
-  readonly #windows: SessionWindows<DayAcc, PeopleEstimate>;
 
   /**
    * @param options see {@link PeopleEstimatorOptions}; validated here
@@ -232,9 +231,8 @@ export class PeopleEstimator implements Kernel<ClassifiedSession> {
    */
   constructor(options: PeopleEstimatorOptions, sink: Sink<PeopleEstimate, ClassifiedSession>) {
     const o = peopleEstimatorOptions(options);
-    this.options = o;
     const z = normalQuantile(0.5 + o.level / 2);
-    this.#windows = new SessionWindows<DayAcc, PeopleEstimate>(
+    super(
       "day",
       o.timeZone,
       {
@@ -247,21 +245,7 @@ export class PeopleEstimator implements Kernel<ClassifiedSession> {
       },
       checkSink("PeopleEstimator", sink),
     );
-  }
-
-  /** Sessions that arrived after their day was estimated. */
-  get late(): number {
-    return this.#windows.late;
-  }
-
-  /** Adds one classified session; may emit the estimates of days it completed. */
-  push(session: ClassifiedSession): void {
-    this.#windows.push(session);
-  }
-
-  /** Emits every open day (call when the source completes). */
-  flush(): void {
-    this.#windows.flush();
+    this.options = o;
   }
 }
 

@@ -1,7 +1,7 @@
 import { assertTimeZone } from "../time/timeZone.ts";
 import type { WindowUnit } from "../time/LocalCalendar.ts";
 import { MemoryVisitHistory, type VisitHistoryStore } from "./MemoryVisitHistory.ts";
-import { checkSink, type Kernel, type Sink } from "./Sink.ts";
+import { checkSink, type Sink } from "./Sink.ts";
 import { SessionWindows, type SessionWindow } from "./SessionWindows.ts";
 import type { ClassifiedSession } from "./VisitClassifier.ts";
 
@@ -117,21 +117,20 @@ interface CountAcc {
  * for (const s of classified) counter.push(s);
  * counter.flush();
  */
-export class VisitCounter implements Kernel<ClassifiedSession> {
+export class VisitCounter extends SessionWindows<CountAcc, VisitCounts> {
   /** The resolved options. */
   readonly options: Required<VisitCounterOptions>;
-  readonly #windows: SessionWindows<CountAcc, VisitCounts>;
 
   /**
    * @param options see {@link VisitCounterOptions}
    * @param sink `emit`: each closed window; `late`: sessions that arrived after their window closed (not used), with the end of the windows closed then (epoch ms)
    */
   constructor(options: VisitCounterOptions, sink: Sink<VisitCounts, ClassifiedSession>) {
-    this.options = visitCounterOptions(options);
-    const history = this.options.history;
-    this.#windows = new SessionWindows<CountAcc, VisitCounts>(
-      this.options.window,
-      this.options.timeZone,
+    const o = visitCounterOptions(options);
+    const history = o.history;
+    super(
+      o.window,
+      o.timeZone,
       {
         create: () => ({
           visitors: new Map(),
@@ -146,21 +145,7 @@ export class VisitCounter implements Kernel<ClassifiedSession> {
       },
       checkSink("VisitCounter", sink),
     );
-  }
-
-  /** Sessions that arrived after their window had closed. */
-  get late(): number {
-    return this.#windows.late;
-  }
-
-  /** Adds one classified session; may emit closed windows. */
-  push(session: ClassifiedSession): void {
-    this.#windows.push(session);
-  }
-
-  /** Emits every open window (call when the source completes). */
-  flush(): void {
-    this.#windows.flush();
+    this.options = o;
   }
 }
 
