@@ -162,15 +162,11 @@ export class ShopBuilder {
     let seg = 0;
     let first = -1;
     let last = -1;
-    const lastSeg = track.length - 6;
     let t = start + Math.floor(rng.next() * Math.min(meanGapMs, end - start));
     while (t <= end - SENSOR_LAG_MS) {
-      while (seg < lastSeg && t > track[seg + 1]!) seg += 6;
-      const t0 = track[seg]!;
-      const t1 = track[seg + 1]!;
-      const f = t1 > t0 ? Math.min(1, Math.max(0, (t - t0) / (t1 - t0))) : 0;
-      const x = track[seg + 2]! + f * (track[seg + 4]! - track[seg + 2]!);
-      const y = track[seg + 3]! + f * (track[seg + 5]! - track[seg + 3]!);
+      seg = positionAt(track, seg, t);
+      const x = POSITION.x;
+      const y = POSITION.y;
       const level = y < 0 ? base - o.wallLossDb : base;
       if (first < 0) first = t;
       last = t;
@@ -254,7 +250,6 @@ export class ShopBuilder {
     else if (!rotating) uses.push((use = { device: this.fresh(rng, phone), first: -1, last: -1, records: 0 }));
     let count = 0;
     let seg = 0;
-    const lastSeg = track.length - 6;
     let screenOn = rng.chance(m.screenOnShare);
     let screenUntil = start + rng.exponential(periodMs);
     const gapNow = (): number => (associated ? phone.gapAssociatedMs : screenOn ? phone.gapOnMs : phone.gapOffMs);
@@ -268,12 +263,9 @@ export class ShopBuilder {
         uses.push((use = { device: this.fresh(rng, phone), first: -1, last: -1, records: 0 }));
       }
       const u = use!;
-      while (seg < lastSeg && t > track[seg + 1]!) seg += 6;
-      const t0 = track[seg]!;
-      const t1 = track[seg + 1]!;
-      const f = t1 > t0 ? Math.min(1, Math.max(0, (t - t0) / (t1 - t0))) : 0;
-      const x = track[seg + 2]! + f * (track[seg + 4]! - track[seg + 2]!);
-      const y = track[seg + 3]! + f * (track[seg + 5]! - track[seg + 3]!);
+      seg = positionAt(track, seg, t);
+      const x = POSITION.x;
+      const y = POSITION.y;
       // A burst lasts about a second: the phone is taken to stand still meanwhile.
       const level = (y < 0 ? o.rssiAt1m - o.wallLossDb : o.rssiAt1m) + phone.offsetDb;
       for (let s = 0; s < nSensors; s++) {
@@ -357,4 +349,24 @@ export class ShopBuilder {
 
 function isLocalMac(mac: string): boolean {
   return (Number.parseInt(mac.slice(0, 2), 16) & 0x02) !== 0;
+}
+
+/** Where {@link positionAt} puts the position it finds (m): one object, no allocation per frame. */
+const POSITION = { x: 0, y: 0 };
+
+/**
+ * The position on `track` (segments of six numbers: t0, t1, x0, y0, x1, y1; times in epoch ms,
+ * coordinates in m) at time `t`, interpolated within its segment, into {@link POSITION}; the
+ * search starts at segment `seg` (times only grow along one visit) and the segment found is
+ * returned for the next call. The one rule both the per-visit and the per-burst emitters use.
+ */
+function positionAt(track: readonly number[], seg: number, t: number): number {
+  const lastSeg = track.length - 6;
+  while (seg < lastSeg && t > track[seg + 1]!) seg += 6;
+  const t0 = track[seg]!;
+  const t1 = track[seg + 1]!;
+  const f = t1 > t0 ? Math.min(1, Math.max(0, (t - t0) / (t1 - t0))) : 0;
+  POSITION.x = track[seg + 2]! + f * (track[seg + 4]! - track[seg + 2]!);
+  POSITION.y = track[seg + 3]! + f * (track[seg + 5]! - track[seg + 3]!);
+  return seg;
 }
