@@ -89,7 +89,7 @@ export function sessionRecord(s: ClassifiedSession, device: DeviceId = rawDevice
 /**
  * One shop and local day as the `summary` line of `footfall analyze --format ndjson`. People, not
  * MACs: `visitors` is the estimate of people (rounded) with its 90 % interval `visitorsLow` …
- * `visitorsHigh` (floor / ceiling), `passersBy` and `captureRate` (0…1) are estimates too; the
+ * `visitorsHigh` (whole numbers), `passersBy` and `captureRate` (0…1) are estimates too; the
  * MAC-level counts stay beside them in `macs` ({ visitors, passersBy, uniqueDevices, captureRate })
  * and in `visits`, `uniqueDevices`, new/repeat visitors (universal MACs), staff, stationary, the
  * universal and randomized series. Also visitor dwell (ms, rounded; `null` when there were no
@@ -109,8 +109,8 @@ export function summaryRecord(d: ShopDaySummary): AnalysisRecord {
     shopId: d.shopId,
     date: d.label,
     visitors: p === undefined ? d.visitors : Math.round(p.visitors),
-    visitorsLow: p === undefined ? d.visitors : Math.floor(p.visitorsLow),
-    visitorsHigh: p === undefined ? d.visitors : Math.ceil(p.visitorsHigh),
+    visitorsLow: p === undefined ? d.visitors : p.visitorsLow,
+    visitorsHigh: p === undefined ? d.visitors : p.visitorsHigh,
     visits: d.visits,
     passersBy,
     uniqueDevices: d.uniqueDevices,

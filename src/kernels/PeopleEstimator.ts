@@ -134,9 +134,9 @@ export interface PeopleEstimate extends SessionWindow {
    * bursts were heard inside but no identity-known visit gives a burst rate.
    */
   readonly visitors: number;
-  /** Lower bound of `visitors` (never below `knownVisitors`). */
+  /** Lower bound of `visitors`, a whole number (never below `knownVisitors`). */
   readonly visitorsLow: number;
-  /** Upper bound of `visitors`. */
+  /** Upper bound of `visitors`, a whole number. */
   readonly visitorsHigh: number;
   /** Visitor devices whose MAC held across the visit (counted exactly, as the MAC-level count does). */
   readonly knownVisitors: number;
@@ -475,8 +475,10 @@ function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: R
   return {
     ...w,
     visitors,
-    visitorsLow: Math.max(knownVisitors, visitors - z * sdVisitors),
-    visitorsHigh: visitors + z * sdVisitors,
+    // People are whole: the bounds widen to whole numbers, which costs no coverage and keeps a
+    // fraction of a phone from the rate part (a short visit heard inside) inside the interval.
+    visitorsLow: Math.floor(Math.max(knownVisitors, visitors - z * sdVisitors)),
+    visitorsHigh: Math.ceil(visitors + z * sdVisitors),
     knownVisitors,
     passersBy,
     captureRate: visitors + passersBy > 0 ? visitors / (visitors + passersBy) : Number.NaN,

@@ -30,7 +30,7 @@ export interface EstimatePeopleOptions extends PeopleEstimatorOptions {
  *
  * @example
  * signals$.pipe(decodeSignals(), sessionize(), classifyVisits(), estimatePeople())
- *   .subscribe((p) => console.log(p.label, Math.round(p.visitors), `[${Math.round(p.visitorsLow)}, ${Math.round(p.visitorsHigh)}]`));
+ *   .subscribe((p) => console.log(p.label, Math.round(p.visitors), `[${p.visitorsLow}, ${p.visitorsHigh}]`));
  */
 export function estimatePeople(options: EstimatePeopleOptions = {}): OperatorFunction<ClassifiedSession, PeopleEstimate> {
   const { onLate, ...estimatorOptions } = options;
