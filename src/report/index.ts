@@ -33,5 +33,5 @@ export type { PeopleVsMacsRow, PeopleVsMacsChartOptions } from "./peopleVsMacsCh
 export { peopleVsMacsChart, defaultPeopleVsMacsChart } from "./peopleVsMacsChart.ts";
 export type { TableColumn, TableHtmlOptions } from "./tableHtml.ts";
 export { tableHtml } from "./tableHtml.ts";
-export type { HtmlReportInput, ReportShop, ReportShopAccuracy, ReportAccuracy } from "./htmlReport.ts";
+export type { HtmlReportInput, ReportShop, ReportShopAccuracy, ReportAccuracy, ReportPeople, ReportPeopleAccuracy } from "./htmlReport.ts";
 export { htmlReport, defaultHtmlReport } from "./htmlReport.ts";
