@@ -43,6 +43,8 @@ export interface PeopleDayScore {
   readonly trueInside: readonly number[];
   /** Occupancy intervals whose band (insideLow…insideHigh) holds the true mean. */
   readonly intervalsCovered: number;
+  /** The day's occupancy: Σ |inside − true inside| ÷ Σ true inside (`NaN` when nobody was inside). */
+  readonly occupancyMae: number;
 }
 
 /**
@@ -105,15 +107,19 @@ export function scorePeople(estimates: readonly PeopleEstimate[], truth: PeopleT
     const inInterval = hasEstimate && p.visitorsLow <= t && t <= p.visitorsHigh;
     const trueInside: number[] = [];
     let dayCovered = 0;
+    let dayAbs = 0;
+    let dayTruth = 0;
     for (const o of p.occupancy) {
       const ti = truth.inside(p.shopId, o.start, o.end);
       trueInside.push(ti);
-      occupancyAbs += Math.abs(o.inside - ti);
-      occupancyTruth += ti;
+      dayAbs += Math.abs(o.inside - ti);
+      dayTruth += ti;
       intervals++;
       if (o.insideLow <= ti && ti <= o.insideHigh) dayCovered++;
     }
     intervalsCovered += dayCovered;
+    occupancyAbs += dayAbs;
+    occupancyTruth += dayTruth;
     truthSum += t;
     if (hasEstimate) {
       estimated += p.visitors;
@@ -137,6 +143,7 @@ export function scorePeople(estimates: readonly PeopleEstimate[], truth: PeopleT
       covered: inInterval,
       trueInside,
       intervalsCovered: dayCovered,
+      occupancyMae: dayTruth > 0 ? dayAbs / dayTruth : Number.NaN,
     });
   }
   return {

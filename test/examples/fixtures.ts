@@ -132,6 +132,8 @@ const demoResults = async (): Promise<DemoShopResult[]> => {
       sales: undefined,
       truth: world.truth(shop.id),
       score: undefined,
+      people: r.people[0],
+      peopleScore: undefined,
     },
   ];
 };
