@@ -110,7 +110,7 @@ export function dashboardLines(frame: DashboardFrame, columns = 120): string[] {
   lines.push(`  ${frame.status}${lag > 5 * 60_000 ? `  ·  reading ${Math.round(lag / 60_000)} min behind the clock` : ""}`);
   lines.push(
     columns < 104
-      ? "  people, visitors and dwell are provisional · Ctrl-C stops and writes the report"
+      ? "  all figures are provisional · Ctrl-C stops and writes the report"
       : "  people (estimate), MAC visitors and dwell are provisional until the day is decided · Ctrl-C stops and still writes the report",
   );
   return lines;

@@ -37,6 +37,7 @@ describe("scorePeople", () => {
       [100, 0.1, true, [2, 4], 1],
       [50, -0.2, false, [0], 1],
     ]);
+    expect(s.days.map((d) => d.occupancyMae)).toEqual([2 / 6, Number.NaN]);
     expect(s.truth).toBe(150);
     expect(s.visitors).toBe(150);
     expect(s.totalError).toBe(0);
