@@ -19,6 +19,7 @@ export interface PeopleTruth {
  * One shop-day of a people estimate against the truth.
  *
  * @example
+ * const score = scorePeople(result.people, { visitors: () => 20, inside: () => 1 });
  * const d: PeopleDayScore = score.days[0]!;
  * console.log(d.label, d.truth, d.visitors, d.covered ? "inside the interval" : "missed");
  */
@@ -51,8 +52,8 @@ export interface PeopleDayScore {
  * A people estimate scored against the truth, per shop-day and over all of them.
  *
  * @example
- * const s: PeopleScore = scorePeople(result.people, truth);
- * console.log(`${s.covered}/${s.days.length} intervals hold the truth; occupancy MAE ${(100 * s.occupancyMae).toFixed(1)} % of the mean`);
+ * const s: PeopleScore = scorePeople(result.people, { visitors: () => 20, inside: () => 1 });
+ * console.log(`${s.covered}/${s.days.length} shop-day intervals hold the truth; occupancy MAE ${(100 * s.occupancyMae).toFixed(1)} % of the mean`);
  */
 export interface PeopleScore {
   readonly days: readonly PeopleDayScore[];

@@ -107,6 +107,7 @@ const snapshot = (shopId: number, name: string): ShopLiveSnapshot => ({
   passersBy: 6_003,
   medianDwellMs: 900_000,
   zones: { immediate: 12, near: 40, far: 91 },
+  people: { visitors: 540, low: 480, high: 600 },
   done: false,
 });
 const demoResults = async (): Promise<DemoShopResult[]> => {
