@@ -38,11 +38,13 @@ import { LocalCalendar } from "../time/LocalCalendar.ts";
 const IN_RANGE_MS = 120_000;
 
 /**
- * The live people estimate is worked out again once the finished sessions have grown by this
- * share (or at the end): the estimator is per-day work (~30 ms for a busy shop's 17 000
- * sessions), too much for every frame, and a few percent more sessions barely move it.
+ * The live people estimate is worked out again once the shop's event time has moved on this far
+ * (and at the end): the estimator is per-day work over every session so far (30–70 ms for a
+ * busy shop by evening), so once per frame, or even per 5 % more sessions, cost the demo a
+ * quarter of its CPU with five shops; half an hour of shop time is about 2 s of the demo at its
+ * default speed.
  */
-const LIVE_PEOPLE_GROWTH = 0.05;
+const LIVE_PEOPLE_EVERY_MS = 30 * 60_000;
 
 /**
  * The provisional people estimate of one shop so far (see {@link ShopLive}).
@@ -124,7 +126,8 @@ export class ShopLive {
   readonly #calendar: LocalCalendar;
   readonly #provisional: ClassifiedSession[] = [];
   #people: LivePeople | undefined;
-  #peopleAt = 0;
+  #peopleAtMs = Number.NEGATIVE_INFINITY;
+  #peopleSessions = 0;
   #previousCaughtUpSim = Number.NEGATIVE_INFINITY;
   #done = false;
   #error: string | undefined;
@@ -210,12 +213,14 @@ export class ShopLive {
     }
   }
 
-  // The people estimate over the provisional sessions, worked out again only when they have grown
-  // enough (or once reading is done). Today's local day only: the demo watches one day.
+  // The people estimate over the provisional sessions, worked out again only when event time has
+  // moved on enough since the last one (or once reading is done) and there are new sessions.
   #livePeople(): { people: LivePeople } | undefined {
     const n = this.#provisional.length;
-    if (n > 0 && (n >= this.#peopleAt * (1 + LIVE_PEOPLE_GROWTH) + 20 || (this.#done && n !== this.#peopleAt))) {
-      this.#peopleAt = n;
+    const due = this.#done || this.#lastEventMs >= this.#peopleAtMs + LIVE_PEOPLE_EVERY_MS;
+    if (n > this.#peopleSessions && due) {
+      this.#peopleSessions = n;
+      this.#peopleAtMs = this.#lastEventMs;
       let latest: PeopleEstimate | undefined;
       const estimator = new PeopleEstimator({ timeZone: this.#calendar.timeZone }, { emit: (p) => (latest = p) });
       for (const s of this.#provisional) estimator.push(s);
