@@ -217,11 +217,11 @@ export async function runDemo(o: DemoOptions, io: CliIo): Promise<number> {
   }
   const rotation = o.rotation ?? defaultDemoOptions.rotation ?? "realistic";
   io.stderr.write(
-    `footfall demo: building a simulated day of ${o.shops} shop${o.shops === 1 ? "" : "s"} (seed ${o.seed}, MAC rotation ${rotation === "off" ? "off" : rotation === "realistic" ? "realistic" : `${rotation}`})…\n`,
+    `footfall demo: building a simulated day of ${o.shops} shop${o.shops === 1 ? "" : "s"} (seed ${o.seed}, MAC rotation ${rotation})…\n`,
   );
   let world: World;
   try {
-    world = createWorld({ ...o.world, seed: o.seed, shops: o.shops, openingHours: o.hours, days: 1, rotation: o.rotation ?? defaultDemoOptions.rotation ?? "realistic" });
+    world = createWorld({ ...o.world, seed: o.seed, shops: o.shops, openingHours: o.hours, days: 1, rotation });
   } catch (error) {
     if (error instanceof RangeError || error instanceof TypeError) throw new UsageError(error.message);
     throw error;
@@ -408,7 +408,7 @@ async function watchDay(c: DayContext): Promise<number> {
     elapsedMs: performance.now() - c.t0,
     currency: "KRW",
     ...(o.minCount === undefined ? {} : { minCount: o.minCount }),
-    rotation: String(o.rotation ?? defaultDemoOptions.rotation),
+    rotation: String(o.rotation ?? defaultDemoOptions.rotation ?? "realistic"),
     partial: interrupted ? `interrupted at ${clockText(Math.min(...snaps.map((s) => s.lastEventMs).filter(Number.isFinite), simNow()))}` : undefined,
   };
 
