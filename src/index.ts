@@ -202,6 +202,8 @@ export type {
   AccuracyScore,
 } from "./kernels/scoreAgainstTruth.ts";
 export { scoreAgainstTruth, defaultScoreAgainstTruth } from "./kernels/scoreAgainstTruth.ts";
+export type { PeopleTruth, PeopleDayScore, PeopleScore } from "./kernels/scorePeople.ts";
+export { scorePeople } from "./kernels/scorePeople.ts";
 
 // --- sales ----------------------------------------------------------------
 export type { SalesInputRow, RowRef, SalesColumn } from "./sales/SalesInputRow.ts";

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { WorldOptions } from "../sim/createWorld.ts";
+import type { Rotation } from "../sim/MacBehaviour.ts";
 import { epochDayOfDate } from "../time/calendarDate.ts";
 import { localMidnight } from "../time/timeZone.ts";
 import { parseISO } from "date-fns";
@@ -295,4 +296,19 @@ export function csvCell(value: unknown): string {
 export function oneLine(text: string): string {
   const folded = text.trim().replace(/\s*\n\s*/g, " ");
   return folded.length > 500 ? `${folded.slice(0, 497)}...` : folded;
+}
+
+/**
+ * Reads `--rotation`: `off`, `realistic` or a share 0…1 of the randomizing phones that rotate
+ * their MAC (the simulator's `rotation` world option); UsageError on anything else. One parser
+ * for `footfall sim` and `footfall demo`.
+ *
+ * @example
+ * rotationFlag("0.6"); // 0.6
+ * rotationFlag("realistic"); // "realistic"
+ */
+export function rotationFlag(value: string): Rotation {
+  if (value === "off" || value === "realistic") return value;
+  if (!/^(0(\.\d+)?|1(\.0*)?|\.\d+)$/.test(value)) throw new UsageError(`--rotation must be off, realistic or a share from 0 to 1, got ${JSON.stringify(value)}`);
+  return Number(value);
 }

@@ -9,15 +9,18 @@ import { Observable } from "rxjs";
 import type { Client } from "../client/Client.ts";
 import { createClient } from "../client/createClient.ts";
 import { scoreAgainstTruth, type AccuracyScore } from "../kernels/scoreAgainstTruth.ts";
+import { scorePeople, type PeopleScore, type PeopleTruth } from "../kernels/scorePeople.ts";
 import { zoneTimeBySensor } from "../kernels/ZoneOccupancy.ts";
 import { htmlReport } from "../report/htmlReport.ts";
 import { receiptDelta } from "../sales/netReceipts.ts";
 import { defaultJournalPath, uploadSales } from "../sales/uploadSales.ts";
 import type { SalesReport } from "../sales/uploadDailySales.ts";
 import { createWorld, defaultWorldOptions, type WorldOptions } from "../sim/createWorld.ts";
+import type { Rotation } from "../sim/MacBehaviour.ts";
+import { peopleTruth } from "../sim/peopleTruth.ts";
 import { startSimulator } from "../sim/startSimulator.ts";
 import type { SimShop, World } from "../sim/World.ts";
-import { EXIT_FAILED, EXIT_OK, UsageError, csvCell, integerFlag, numberFlag, parseFlags, readWorldFile, seedFlag, type CliIo, type Command } from "./common.ts";
+import { EXIT_FAILED, EXIT_OK, UsageError, csvCell, integerFlag, numberFlag, parseFlags, readWorldFile, rotationFlag, seedFlag, type CliIo, type Command } from "./common.ts";
 import { defaultDemoTimeline, demoTimeline, type DemoTimeline } from "./demoClock.ts";
 import { TerminalDashboard, plainLine, type DashboardFrame } from "./demoDashboard.ts";
 import { int, moneyFormat } from "./demoFormat.ts";
@@ -44,6 +47,13 @@ export interface DemoOptions {
   /** Further world options (busier or quieter shops, radio model…); one day is always simulated. @default {} */
   readonly world?: WorldOptions;
   /**
+   * How the simulated phones use MAC addresses (`--rotation`): `"realistic"` (most randomized
+   * MACs rotate at almost every probe burst, as published captures show: what footfall meets in
+   * a real shop), `"off"` (one MAC per visit) or the share of randomizing phones that rotate.
+   * @default "realistic"
+   */
+  readonly rotation?: Rotation;
+  /**
    * How devices are written in sessions.ndjson: `--mac-key-file`, `--pseudonym-rotation`,
    * `--raw-macs` (see README "Privacy"). @default {} (keyed pseudonyms, the default key)
    */
@@ -64,6 +74,7 @@ export const defaultDemoOptions: DemoOptions = Object.freeze({
   speed: defaultDemoTimeline.speed,
   out: "footfall-report",
   hours: defaultWorldOptions.openingHours,
+  rotation: "realistic",
 });
 
 const flags = {
@@ -73,11 +84,12 @@ const flags = {
   out: { type: "string" },
   hours: { type: "string" },
   world: { type: "string" },
+  rotation: { type: "string" },
   "min-count": { type: "string" },
   ...privacyFlags,
 } as const;
 
-const help = `usage: footfall demo [--seed S] [--shops N] [--speed X] [--hours OPEN-CLOSE] [--out DIR] [--world FILE]
+const help = `usage: footfall demo [--seed S] [--shops N] [--speed X] [--hours OPEN-CLOSE] [--rotation R] [--out DIR] [--world FILE]
 
 What footfall is for, in about a minute, with no account and no network: a simulated day of
 shops, watched live.
@@ -90,9 +102,10 @@ in live mode: signals appear as simulated time reaches them), then, like a clien
   - at closing time writes the day's point-of-sale lines to DIR/pos-transactions.csv and uploads
     them as daily totals, exactly as "footfall sales upload" does (read → aggregate per shop-day
     → resolve brand and shop → one POST per shop-day, with a journal);
-  - at the end of the day prints per shop: visitors, passers-by, capture rate, dwell buckets,
-    sales, conversion (receipts ÷ visitors) and amount per visitor, and how close all of it came
-    to the simulator's ground truth;
+  - at the end of the day prints per shop: visitors (people, not MACs: an estimate with its 90 %
+    interval, the MAC-level count beside it), passers-by, capture rate, dwell buckets, sales,
+    conversion (receipts ÷ visitors) and amount per visitor, and how close all of it came to the
+    simulator's ground truth: people counted against people present;
   - writes DIR/report.html (self-contained: charts inline, loads nothing), DIR/sessions.ndjson
     (one classified session per line) and DIR/daily.csv (one row per shop-day).
 
@@ -107,6 +120,9 @@ Flags:
                         13 hours in about 52 s)
   --hours OPEN-CLOSE    opening hours, local, e.g. 10-22 or 9.5-13 (default ${defaultDemoOptions.hours[0]}-${defaultDemoOptions.hours[1]})
   --out DIR             report folder (default ${defaultDemoOptions.out}); created if missing
+  --rotation R          how the phones use MAC addresses: realistic (default: most randomized
+                        MACs rotate at almost every probe burst, as in real shops), off (one MAC
+                        per visit) or a share 0..1 of the randomizing phones that rotate
   --world FILE          JSON WorldOptions of the simulator (visitorsPerDay, passersByPerDay,
                         wallLossDb, …); the flags above take precedence; always one day
   --min-count K         small-count suppression: in daily.csv a count of people from 1 to K-1
@@ -156,12 +172,15 @@ export function parseDemoFlags(argv: readonly string[]): DemoOptions {
     ...(values["raw-macs"] === undefined ? {} : { "raw-macs": values["raw-macs"] }),
   };
   const minCount = integerFlag("--min-count", values["min-count"], 1, 1_000_000);
+  // The flag, else the world file's, else realistic: the demo shows what a real shop looks like.
+  const rotation = values.rotation === undefined ? (world.rotation ?? d.rotation ?? "realistic") : rotationFlag(values.rotation);
   return {
     seed,
     shops,
     speed,
     out,
     hours,
+    rotation,
     world,
     ...(Object.keys(privacy).length === 0 ? {} : { privacy }),
     ...(minCount === undefined ? {} : { minCount }),
@@ -196,10 +215,13 @@ export async function runDemo(o: DemoOptions, io: CliIo): Promise<number> {
     io.stderr.write(`footfall demo: cannot create --out ${o.out}: ${(error as Error).message}\n`);
     return EXIT_FAILED;
   }
-  io.stderr.write(`footfall demo: building a simulated day of ${o.shops} shop${o.shops === 1 ? "" : "s"} (seed ${o.seed})…\n`);
+  const rotation = o.rotation ?? defaultDemoOptions.rotation ?? "realistic";
+  io.stderr.write(
+    `footfall demo: building a simulated day of ${o.shops} shop${o.shops === 1 ? "" : "s"} (seed ${o.seed}, MAC rotation ${rotation})…\n`,
+  );
   let world: World;
   try {
-    world = createWorld({ ...o.world, seed: o.seed, shops: o.shops, openingHours: o.hours, days: 1 });
+    world = createWorld({ ...o.world, seed: o.seed, shops: o.shops, openingHours: o.hours, days: 1, rotation });
   } catch (error) {
     if (error instanceof RangeError || error instanceof TypeError) throw new UsageError(error.message);
     throw error;
@@ -258,7 +280,7 @@ async function watchDay(c: DayContext): Promise<number> {
     shops.push({ ...shop, id: found.id, name: found.name, brand: brand.name });
   }
 
-  const lives = shops.map((s) => new ShopLive(s, day.endMs, o.hours));
+  const lives = shops.map((s) => new ShopLive(s, day.endMs, o.hours, timeZone));
   const stop$ = new Observable<void>((subscriber) => {
     const stop = (): void => subscriber.next();
     if (io.signal.aborted) stop();
@@ -334,6 +356,16 @@ async function watchDay(c: DayContext): Promise<number> {
   const interrupted = io.signal.aborted;
   const snaps = lives.map((l) => l.snapshot());
   const cutoff = (i: number): number => (interrupted ? snaps[i]!.lastEventMs : Number.POSITIVE_INFINITY);
+  // People present: the person-level truth, cut like the data when the day was interrupted (an
+  // interval after the cut has no data, so it is not scored). All shops in one score.
+  const people = peopleTruth(world);
+  const cutOf = new Map(shops.map((shop, i) => [shop.id, cutoff(i)]));
+  const untilOf = (shopId: number): number => cutOf.get(shopId) ?? Number.POSITIVE_INFINITY;
+  const truthCut: PeopleTruth = { visitors: (id, s, e) => people.visitors(id, s, Math.min(e, untilOf(id) + 1)), inside: people.inside };
+  const estimates = shops.flatMap((_, i) =>
+    results[i]!.people.filter((p) => p.label === date).map((p) => (interrupted ? { ...p, occupancy: p.occupancy.filter((q) => q.end <= untilOf(p.shopId)) } : p)),
+  );
+  const peopleOverall: PeopleScore = scorePeople(estimates, truthCut);
   const shopResults: DemoShopResult[] = shops.map((shop, i) => {
     const r = results[i]!;
     const snap = snaps[i]!;
@@ -358,6 +390,9 @@ async function watchDay(c: DayContext): Promise<number> {
       sales: sales.forShop(shop, cutoff(i)),
       truth,
       score: scoreAgainstTruth(r.sessions, truth, { timeZone }),
+      // Cut like the truth it is scored on, so its occupancy lines up with peopleScore.trueInside.
+      people: estimates.find((p) => p.shopId === shop.id),
+      peopleScore: peopleOverall.days.find((d) => d.shopId === shop.id),
     };
   });
   const overall: AccuracyScore = scoreAgainstTruth(
@@ -373,11 +408,12 @@ async function watchDay(c: DayContext): Promise<number> {
     elapsedMs: performance.now() - c.t0,
     currency: "KRW",
     ...(o.minCount === undefined ? {} : { minCount: o.minCount }),
+    rotation: String(o.rotation ?? defaultDemoOptions.rotation ?? "realistic"),
     partial: interrupted ? `interrupted at ${clockText(Math.min(...snaps.map((s) => s.lastEventMs).filter(Number.isFinite), simNow()))}` : undefined,
   };
 
-  const written = await writeReport(o.out, shopResults, overall, run, c.device);
-  io.stdout.write(summaryText(shopResults, overall, run));
+  const written = await writeReport(o.out, shopResults, overall, run, c.device, peopleOverall);
+  io.stdout.write(summaryText(shopResults, overall, run, peopleOverall));
   if (written.error !== undefined) io.stderr.write(`footfall demo: could not write the report: ${written.error}\n`);
   else io.stderr.write(`footfall demo: report in ${o.out}/: report.html (open it in a browser), sessions.ndjson, daily.csv\n`);
   io.stderr.write(
@@ -395,13 +431,14 @@ async function writeReport(
   overall: AccuracyScore,
   run: DemoRun,
   device: DeviceId,
+  people: PeopleScore,
 ): Promise<{ error?: string }> {
   try {
     let sessions = "";
     for (const line of sessionLines(results, device)) sessions += line;
     await writeFile(join(out, "sessions.ndjson"), sessions, "utf8");
     await writeFile(join(out, "daily.csv"), dailyCsv(results, run.minCount ?? 0), "utf8");
-    await writeFile(join(out, "report.html"), htmlReport(reportInput(results, overall, run)), "utf8");
+    await writeFile(join(out, "report.html"), htmlReport(reportInput(results, overall, run, people)), "utf8");
     return {};
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };

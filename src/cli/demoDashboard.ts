@@ -1,6 +1,6 @@
 import { MultiBar, Presets, type SingleBar } from "cli-progress";
 import { alignTable, int, minutes, pct } from "./demoFormat.ts";
-import type { ShopLiveSnapshot } from "./demoPipeline.ts";
+import type { LivePeople, ShopLiveSnapshot } from "./demoPipeline.ts";
 
 /**
  * One frame of the demo's dashboard: the clock, progress through the day and every shop.
@@ -24,7 +24,11 @@ export interface DashboardFrame {
   readonly lagMs?: number;
 }
 
-/** Sums of the shops' live figures; the median dwell is the shops' medians weighted by their visitors. */
+/**
+ * Sums of the shops' live figures; the median dwell is the shops' medians weighted by their
+ * visitors. People: the sum of the estimates, with no interval (the shops' 90 % intervals do not
+ * add up to one of the sum), and only once every shop has one.
+ */
 function totalsOf(shops: readonly ShopLiveSnapshot[]): Omit<ShopLiveSnapshot, "shopId" | "name" | "lastEventMs" | "done"> {
   let signals = 0;
   let invalid = 0;
@@ -48,22 +52,35 @@ function totalsOf(shops: readonly ShopLiveSnapshot[]): Omit<ShopLiveSnapshot, "s
       weight += s.visitors;
     }
   }
-  return { signals, invalid, inRange, visitors, passersBy, zones, medianDwellMs: weight > 0 ? weighted / weight : Number.NaN };
+  let people: number | undefined = 0;
+  for (const s of shops) people = people === undefined || s.people === undefined ? undefined : people + s.people.visitors;
+  return {
+    signals,
+    invalid,
+    inRange,
+    visitors,
+    passersBy,
+    zones,
+    medianDwellMs: weight > 0 ? weighted / weight : Number.NaN,
+    ...(people === undefined ? {} : { people: { visitors: people, low: Number.NaN, high: Number.NaN } }),
+  };
 }
 
 /**
  * The table part of a dashboard frame: a header and one line per shop, then all shops together.
- * Pure text, so it can be tested and shown anywhere. `compact` fits 80 columns: shorter names
- * and headers, no signal count.
+ * People, not MACs: "people [90 %]" is the live people estimate with its interval, "MAC visitors"
+ * the devices whose session looked like a visit. Pure text, so it can be tested and shown
+ * anywhere. `compact` fits 80 columns: shorter names and headers, no devices in range, no signal count.
  *
  * @example
- * dashboardTable(frame.shops).split("\n")[0]; // "  shop  in range  visitors  passers-by  median dwell  zones imm/near/far  signals"
+ * dashboardTable(frame.shops).split("\n")[0]; // "  shop  in range  people [90 %]  MAC visitors  passers-by  median dwell  zones imm/near/far  signals"
  */
 export function dashboardTable(shops: readonly ShopLiveSnapshot[], compact = false): string {
   const row = (name: string, s: Omit<ShopLiveSnapshot, "shopId" | "name" | "lastEventMs" | "done">): string[] => {
     const cells = [
       name,
-      int(s.inRange),
+      ...(compact ? [] : [int(s.inRange)]),
+      peopleText(s.people),
       int(s.visitors),
       int(s.passersBy),
       minutes(s.medianDwellMs),
@@ -75,9 +92,9 @@ export function dashboardTable(shops: readonly ShopLiveSnapshot[], compact = fal
   const rows = shops.map((s) => row(`${s.done ? "✓ " : "  "}${s.name}`, s));
   if (shops.length > 1) rows.push(row("  all shops", totalsOf(shops)));
   const head = compact
-    ? ["  shop", "in range", "visitors", "passers-by", "dwell", "zones i/n/f"]
-    : ["  shop", "in range", "visitors", "passers-by", "median dwell", "zones imm/near/far", "signals"];
-  return alignTable(head, rows, [false, true, true, true, true, true, true], [compact ? 22 : 28]);
+    ? ["  shop", "people [90 %]", "MACs", "passers-by", "dwell", "zones i/n/f"]
+    : ["  shop", "in range", "people [90 %]", "MAC visitors", "passers-by", "median dwell", "zones imm/near/far", "signals"];
+  return alignTable(head, rows, [false, true, true, true, true, true, true, true], [compact ? 20 : 28]);
 }
 
 /**
@@ -93,8 +110,8 @@ export function dashboardLines(frame: DashboardFrame, columns = 120): string[] {
   lines.push(`  ${frame.status}${lag > 5 * 60_000 ? `  ·  reading ${Math.round(lag / 60_000)} min behind the clock` : ""}`);
   lines.push(
     columns < 104
-      ? "  visitors and dwell are provisional · Ctrl-C stops and writes the report"
-      : "  visitors and dwell are provisional until the day is decided · Ctrl-C stops and still writes the report",
+      ? "  all figures are provisional · Ctrl-C stops and writes the report"
+      : "  people (estimate), MAC visitors and dwell are provisional until the day is decided · Ctrl-C stops and still writes the report",
   );
   return lines;
 }
@@ -103,12 +120,13 @@ export function dashboardLines(frame: DashboardFrame, columns = 120): string[] {
  * One plain line for logs and pipes (no terminal): the clock and all shops' live totals.
  *
  * @example
- * plainLine(frame); // "footfall demo: 14:05 (52 %) in range 180 · visitors 560 · passers-by 6,003 · median dwell 15.0 min · zones 12/40/91 · signals 260,000"
+ * plainLine(frame); // "footfall demo: 14:05 (52 %) in range 180 · people ≈ 540 · MAC visitors 560 · passers-by 6,003 · median dwell 15.0 min · zones 12/40/91 · signals 260,000"
  */
 export function plainLine(frame: DashboardFrame): string {
   const t = totalsOf(frame.shops);
   return (
-    `footfall demo: ${frame.clock} (${pct(frame.fraction, 0)}) in range ${int(t.inRange)} · visitors ${int(t.visitors)} · ` +
+    `footfall demo: ${frame.clock} (${pct(frame.fraction, 0)}) in range ${int(t.inRange)} · ` +
+    `${t.people === undefined ? "" : `people ≈ ${int(t.people.visitors)} · `}MAC visitors ${int(t.visitors)} · ` +
     `passers-by ${int(t.passersBy)} · median dwell ${minutes(t.medianDwellMs)} · zones ${int(t.zones.immediate)}/${int(t.zones.near)}/${int(t.zones.far)} · ` +
     `signals ${int(t.signals)}`
   );
@@ -160,4 +178,10 @@ export class TerminalDashboard {
   stop(): void {
     this.#multi.stop();
   }
+}
+
+// The estimate with its interval; the all-shops sum has no interval (NaN bounds), "–" before any estimate.
+function peopleText(p: LivePeople | undefined): string {
+  if (p === undefined) return "–";
+  return Number.isFinite(p.low) && Number.isFinite(p.high) ? `${int(p.visitors)} [${int(p.low)}–${int(p.high)}]` : int(p.visitors);
 }

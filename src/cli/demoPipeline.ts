@@ -20,19 +20,45 @@ import type { Signal } from "../codec/Signal.ts";
 import type { ProximitySlice } from "../kernels/SessionProximity.ts";
 import type { Session } from "../kernels/Session.ts";
 import type { VisitCounts } from "../kernels/VisitCounter.ts";
+import { defaultPeopleEstimator, PeopleEstimator, type PeopleEstimate } from "../kernels/PeopleEstimator.ts";
 import { defaultVisitClassifier, staffPresenceMs, visitOrPass, type ClassifiedSession, type VisitClassifierOptions } from "../kernels/VisitClassifier.ts";
 import type { WindowDwell } from "../kernels/DwellMeter.ts";
 import { ZoneOccupancy, type ZoneCounts } from "../kernels/ZoneOccupancy.ts";
 import { classifyVisits } from "../operators/classifyVisits.ts";
 import { countVisits } from "../operators/countVisits.ts";
 import { decodeSignals } from "../operators/decodeSignals.ts";
+import { estimatePeople } from "../operators/estimatePeople.ts";
 import { measureDwell } from "../operators/measureDwell.ts";
 import { sessionize } from "../operators/sessionize.ts";
 import type { SignalPage } from "../source/SignalPage.ts";
 import { signalPagesObservable } from "../source/signalPagesObservable.ts";
+import { LocalCalendar } from "../time/LocalCalendar.ts";
 
 /** A device counts as "in range now" when heard within this much event time of the shop's newest signal. */
 const IN_RANGE_MS = 120_000;
+
+/**
+ * The live people estimate is worked out again once the shop's event time has moved on this far
+ * (and at the end): the estimator is per-day work over every session so far (30–70 ms for a
+ * busy shop by evening), so once per frame, or even per 5 % more sessions, cost the demo a
+ * quarter of its CPU with five shops; half an hour of shop time is about 2 s of the demo at its
+ * default speed.
+ */
+const LIVE_PEOPLE_EVERY_MS = 30 * 60_000;
+
+/**
+ * The provisional people estimate of one shop so far (see {@link ShopLive}).
+ *
+ * @example
+ * const p: LivePeople = { visitors: 518, low: 362, high: 675 };
+ */
+export interface LivePeople {
+  /** Estimated people who came in so far. */
+  readonly visitors: number;
+  /** The 90 % interval. */
+  readonly low: number;
+  readonly high: number;
+}
 
 /**
  * What the dashboard shows of one shop at one moment.
@@ -51,8 +77,13 @@ export interface ShopLiveSnapshot {
   readonly lastEventMs: number;
   /** Devices heard in the last two minutes of event time. */
   readonly inRange: number;
-  /** Unique devices whose finished session looks like a visit (provisional: the day's rules apply at the end). */
+  /** Unique devices whose finished session looks like a visit (provisional: the day's rules apply at the end). MAC-level. */
   readonly visitors: number;
+  /**
+   * People, not MACs: the people estimate (`PeopleEstimator`) over the same provisional sessions,
+   * with its 90 % interval; absent before it can be worked out (no finished visit yet).
+   */
+  readonly people?: LivePeople;
   /** Unique devices whose finished sessions only passed by (provisional). */
   readonly passersBy: number;
   /** Median estimated dwell of those visits, ms (`NaN` before the first). */
@@ -71,7 +102,8 @@ export interface ShopLiveSnapshot {
  * `ZoneOccupancy` kernel). Visitors are provisional — `visitOrPass` with the classifier's
  * fallback threshold on each finished session shorter than `staffPresenceMs` — because staff and the learned
  * per-shop threshold can only be decided once the day is over; the summary uses the real
- * classifier's output.
+ * classifier's output. The people estimate runs the one `PeopleEstimator` (the kernel behind
+ * `estimatePeople`, which the pipeline's final figures use) over those provisional sessions.
  *
  * @example
  * const live = new ShopLive({ id: 101, name: "Cafe Mori Gangnam", sensors: ["b8:27:eb:00:00:01"] }, 86_400_000);
@@ -91,6 +123,11 @@ export class ShopLive {
   #visitors = new Set<string>();
   #passers = new Set<string>();
   #dwells: number[] = [];
+  readonly #calendar: LocalCalendar;
+  readonly #provisional: ClassifiedSession[] = [];
+  #people: LivePeople | undefined;
+  #peopleAtMs = Number.NEGATIVE_INFINITY;
+  #peopleSessions = 0;
   #previousCaughtUpSim = Number.NEGATIVE_INFINITY;
   #done = false;
   #error: string | undefined;
@@ -99,14 +136,21 @@ export class ShopLive {
    * @param shop the shop and its sensors
    * @param endMs end of the day (epoch ms): reading is done once a caught-up page was requested after the clock passed it
    * @param openingHours the shops' opening hours, to leave staff-length sessions out of provisional visitors
+   * @param timeZone IANA time zone of the shop (its local day, for the people estimate)
    */
-  constructor(shop: { readonly id: number; readonly name: string; readonly sensors: readonly string[] }, endMs: number, openingHours: readonly [number, number] = defaultVisitClassifier.openingHours) {
+  constructor(
+    shop: { readonly id: number; readonly name: string; readonly sensors: readonly string[] },
+    endMs: number,
+    openingHours: readonly [number, number] = defaultVisitClassifier.openingHours,
+    timeZone: string = defaultPeopleEstimator.timeZone,
+  ) {
     this.shopId = shop.id;
     this.name = shop.name;
     this.sensors = [...shop.sensors];
     this.#endMs = endMs;
     this.#staffMs = staffPresenceMs({ openingHours });
     this.#occupancy = new ZoneOccupancy();
+    this.#calendar = new LocalCalendar(timeZone);
   }
 
   /** True once the whole day has been read, or reading stopped. */
@@ -156,14 +200,35 @@ export class ShopLive {
 
   /** A finished session (provisional visitors, passers-by and dwell). */
   onSession(s: Session): void {
-    if (s.dwellMs >= this.#staffMs) return;
-    if (visitOrPass(s) === "visitor") {
+    const staff = s.dwellMs >= this.#staffMs;
+    const kind = staff ? "staff" : visitOrPass(s);
+    this.#provisional.push({ ...s, kind, date: this.#calendar.dateOf(s.start), late: false, visitorRssi: defaultVisitClassifier.fallbackVisitorRssi });
+    if (staff) return;
+    if (kind === "visitor") {
       this.#visitors.add(s.device);
       this.#passers.delete(s.device);
       this.#dwells.push(s.estimatedDwellMs);
     } else if (!this.#visitors.has(s.device)) {
       this.#passers.add(s.device);
     }
+  }
+
+  // The people estimate over the provisional sessions, worked out again only when event time has
+  // moved on enough since the last one (or once reading is done) and there are new sessions.
+  #livePeople(): { people: LivePeople } | undefined {
+    const n = this.#provisional.length;
+    const due = this.#done || this.#lastEventMs >= this.#peopleAtMs + LIVE_PEOPLE_EVERY_MS;
+    if (n > this.#peopleSessions && due) {
+      this.#peopleSessions = n;
+      this.#peopleAtMs = this.#lastEventMs;
+      let latest: PeopleEstimate | undefined;
+      const estimator = new PeopleEstimator({ timeZone: this.#calendar.timeZone }, { emit: (p) => (latest = p) });
+      for (const s of this.#provisional) estimator.push(s);
+      estimator.flush();
+      const p: PeopleEstimate | undefined = latest;
+      this.#people = p !== undefined && Number.isFinite(p.visitors) ? { visitors: p.visitors, low: p.visitorsLow, high: p.visitorsHigh } : this.#people;
+    }
+    return this.#people === undefined ? undefined : { people: this.#people };
   }
 
   /** The dashboard's figures now; also forgets devices not heard for a while (bounded memory). */
@@ -185,6 +250,7 @@ export class ShopLive {
       passersBy: this.#passers.size,
       medianDwellMs: this.#dwells.length > 0 ? median(this.#dwells) : Number.NaN,
       zones: this.#occupancy.current(now),
+      ...(this.#livePeople() ?? {}),
       done: this.#done,
       ...(this.#error === undefined ? {} : { error: this.#error }),
     };
@@ -230,13 +296,15 @@ export interface ShopPipelineResult {
   readonly hours: readonly VisitCounts[];
   /** `measureDwell({ window: "day" })` of visitors. */
   readonly dwell: readonly WindowDwell[];
+  /** `estimatePeople()`: people, not MACs, per local day (visitors with their interval, occupancy). */
+  readonly people: readonly PeopleEstimate[];
 }
 
 /**
  * Tails one shop's signals through the real source and operators until the day is read (see
  * {@link ShopLive.onPage}) or `stop$` emits: `signalPagesObservable` (tail) → `decodeSignals` →
  * `sessionize` (sessions with proximity; its slices feed the zones now) → `classifyVisits` →
- * `countVisits` (day, hour), `measureDwell`, with taps feeding `live`. Stopping completes the source, so every
+ * `countVisits` (day, hour), `measureDwell`, `estimatePeople` (people, not MACs), with taps feeding `live`. Stopping completes the source, so every
  * operator flushes what it holds and the result covers the day up to then. A failing source
  * (the service gave up) also ends the reading; the error is kept in `live`.
  *
@@ -260,7 +328,7 @@ export function runShopPipeline(options: ShopPipelineOptions): Promise<ShopPipel
       return EMPTY;
     }),
   );
-  const empty: ShopPipelineResult = { sessions: [], day: [], hours: [], dwell: [] };
+  const empty: ShopPipelineResult = { sessions: [], day: [], hours: [], dwell: [], people: [] };
   const result$ = pages$.pipe(
     mergeMap((page) => page.records),
     decodeSignals({ shopId: live.shopId, onInvalid: () => live.onInvalid() }),
@@ -281,6 +349,8 @@ export function runShopPipeline(options: ShopPipelineOptions): Promise<ShopPipel
               classified$.pipe(countVisits({ window: "day", timeZone }), toArray(), map((day): Partial<ShopPipelineResult> => ({ day }))),
               classified$.pipe(countVisits({ window: "hour", timeZone }), toArray(), map((hours): Partial<ShopPipelineResult> => ({ hours }))),
               classified$.pipe(measureDwell({ window: "day", timeZone }), toArray(), map((dwell): Partial<ShopPipelineResult> => ({ dwell }))),
+              // People, not MACs: the estimator analyze() uses, as its operator.
+              classified$.pipe(estimatePeople({ timeZone }), toArray(), map((people): Partial<ShopPipelineResult> => ({ people }))),
             ),
           ),
         ),

@@ -6,13 +6,16 @@ import type { WindowDwell } from "../kernels/DwellMeter.ts";
 import type { AccuracyScore } from "../kernels/scoreAgainstTruth.ts";
 import type { ClassifiedSession } from "../kernels/VisitClassifier.ts";
 import type { VisitCounts } from "../kernels/VisitCounter.ts";
-import type { HtmlReportInput, ReportShop } from "../report/htmlReport.ts";
+import type { PeopleEstimate } from "../kernels/PeopleEstimator.ts";
+import type { PeopleDayScore, PeopleScore } from "../kernels/scorePeople.ts";
+import type { HtmlReportInput, ReportPeople, ReportShop } from "../report/htmlReport.ts";
+import type { OccupancyRow } from "../report/occupancyChart.ts";
 import type { ZoneTimeRow } from "../report/proximityZonesChart.ts";
 import type { TruthVisit } from "../sim/World.ts";
 import { alignTable, int, minutes, moneyFormat, pct } from "./demoFormat.ts";
 import { csvCell } from "./common.ts";
 import { sessionRecord } from "./sessionRecord.ts";
-import { rawDevice, type DeviceId } from "../analysisRecords.ts";
+import { rawDevice, summaryRecord, type DeviceId } from "../analysisRecords.ts";
 
 /**
  * The day's point-of-sale figures of one shop, as the demo uploaded them.
@@ -67,8 +70,12 @@ export interface DemoShopResult {
   readonly sales: DemoSales | undefined;
   /** The ground truth the figures are scored on (cut at the data's end if the day was interrupted). */
   readonly truth: readonly TruthVisit[];
-  /** `scoreAgainstTruth` of this shop's sessions. */
+  /** `scoreAgainstTruth` of this shop's sessions (MAC-level: sessions against the truth per MAC). */
   readonly score: AccuracyScore | undefined;
+  /** People, not MACs: the day's people estimate (`estimatePeople`), cut at the data's end if interrupted. */
+  readonly people: PeopleEstimate | undefined;
+  /** `scorePeople` of that estimate against the people present (undefined without truth or estimate). */
+  readonly peopleScore: PeopleDayScore | undefined;
 }
 
 /**
@@ -88,6 +95,8 @@ export interface DemoRun {
   readonly partial?: string | undefined;
   /** `--min-count K` of the run: small counts shown as suppressed. @default 0 (off) */
   readonly minCount?: number;
+  /** The world's MAC rotation (`--rotation`), for the report's facts. @default undefined (not shown) */
+  readonly rotation?: string;
 }
 
 const countsOf = (r: DemoShopResult) => ({
@@ -96,6 +105,43 @@ const countsOf = (r: DemoShopResult) => ({
   passersBy: r.counts?.passersBy ?? 0,
   uniqueDevices: r.counts?.uniqueDevices ?? 0,
 });
+
+/**
+ * The shop-day's headline figures — people, not MACs — exactly as `footfall analyze` writes them
+ * in its `summary` line (`summaryRecord`: the estimate rounded, its interval floored and ceiled,
+ * the MAC-level count when there is no estimate): one rule for the table, daily.csv and report.
+ */
+interface Headline {
+  readonly visitors: number;
+  readonly visitorsLow: number;
+  readonly visitorsHigh: number;
+  readonly passersBy: number;
+  readonly captureRate: number;
+  /** Whether the figures are an estimate of people (else the MAC-level counts). */
+  readonly estimated: boolean;
+}
+
+function headlineOf(r: DemoShopResult): Headline {
+  const c = r.counts;
+  if (c === undefined) return { visitors: 0, visitorsLow: 0, visitorsHigh: 0, passersBy: 0, captureRate: Number.NaN, estimated: false };
+  const d = r.dwell;
+  const line = summaryRecord({
+    ...c,
+    dwell: d === undefined ? { count: 0, meanMs: Number.NaN, medianMs: Number.NaN, p90Ms: Number.NaN, buckets: { lt5m: 0, m5to20: 0, m20to60: 0, h1to6: 0, ge6h: 0 } } : d,
+    visitorRssi: r.sessions[0]?.visitorRssi ?? Number.NaN,
+    people: r.people,
+  });
+  return {
+    visitors: line.visitors as number,
+    visitorsLow: line.visitorsLow as number,
+    visitorsHigh: line.visitorsHigh as number,
+    passersBy: line.passersBy as number,
+    captureRate: line.captureRate as number,
+    estimated: r.people !== undefined && Number.isFinite(r.people.visitors),
+  };
+}
+
+const intervalText = (h: Headline): string => (h.estimated ? `${int(h.visitors)} [${int(h.visitorsLow)}–${int(h.visitorsHigh)}]` : int(h.visitors));
 
 /**
  * Median true dwell of the true visitors, ms (`NaN` without any).
@@ -110,13 +156,16 @@ export function truthMedianDwellMs(truth: readonly TruthVisit[]): number {
 }
 
 /**
- * The summary printed on stdout at the end: one table of traffic, dwell and sales per shop, and
- * one of accuracy against ground truth (`overall` scores all shops together).
+ * The summary printed on stdout at the end: one table of traffic, dwell and sales per shop —
+ * visitors are people (the estimate with its 90 % interval), the MAC-level count beside them,
+ * and conversion is receipts ÷ people — and one of accuracy against ground truth: people counted
+ * against people present (`people`, from `scorePeople`), next to the MAC-level count and its
+ * classification scores (`overall` scores all shops' sessions together).
  *
  * @example
  * io.stdout.write(summaryText(results, overall, run));
  */
-export function summaryText(results: readonly DemoShopResult[], overall: AccuracyScore | undefined, run: DemoRun): string {
+export function summaryText(results: readonly DemoShopResult[], overall: AccuracyScore | undefined, run: DemoRun, people?: PeopleScore): string {
   const money = moneyFormat(run.currency);
   const signals = results.reduce((n, r) => n + r.signals, 0);
   const out: string[] = [];
@@ -125,64 +174,94 @@ export function summaryText(results: readonly DemoShopResult[], overall: Accurac
       `${run.partial ? ` — ${run.partial}` : ""}\n\n`,
   );
 
-  const trafficRow = (name: string, c: ReturnType<typeof countsOf>, buckets: readonly number[], medianMs: number, sales: DemoSales | undefined): string[] => [
+  const trafficRow = (name: string, h: Headline, macVisitors: number, buckets: readonly number[], medianMs: number, sales: DemoSales | undefined, interval = true): string[] => [
     name,
-    int(c.visitors),
-    int(c.passersBy),
-    pct(c.uniqueDevices > 0 ? c.visitors / c.uniqueDevices : Number.NaN),
+    interval ? intervalText(h) : int(h.visitors),
+    int(macVisitors),
+    int(h.passersBy),
+    pct(h.captureRate),
     ...buckets.map(int),
     minutes(medianMs),
     sales === undefined ? "–" : int(sales.receipts),
     sales === undefined ? "–" : money.format(sales.amount),
-    sales === undefined ? "–" : rateText(conversionRate(sales.receipts, c.visitors)),
-    sales === undefined || c.visitors === 0 ? "–" : money.format(sales.amount / c.visitors),
+    sales === undefined ? "–" : rateText(conversionRate(sales.receipts, h.visitors)),
+    sales === undefined || h.visitors === 0 ? "–" : money.format(sales.amount / h.visitors),
   ];
   const rows = results.map((r) =>
-    trafficRow(r.name, countsOf(r), DWELL_BUCKETS.map((b) => r.dwell?.buckets[b.key] ?? 0), r.dwell?.medianMs ?? Number.NaN, r.sales),
+    trafficRow(r.name, headlineOf(r), countsOf(r).visitors, DWELL_BUCKETS.map((b) => r.dwell?.buckets[b.key] ?? 0), r.dwell?.medianMs ?? Number.NaN, r.sales),
   );
   if (results.length > 1) {
-    const sum = { visitors: 0, visits: 0, passersBy: 0, uniqueDevices: 0 };
+    let visitors = 0;
+    let passersBy = 0;
+    let macVisitors = 0;
+    let estimated = true;
     const buckets = DWELL_BUCKETS.map(() => 0);
     const dwells: number[] = [];
     let sales: DemoSales | undefined = { receipts: 0, receiptsByHour: [], amount: 0, quantity: 0, currency: run.currency, status: "" };
     for (const r of results) {
-      const c = countsOf(r);
-      sum.visitors += c.visitors;
-      sum.visits += c.visits;
-      sum.passersBy += c.passersBy;
-      sum.uniqueDevices += c.uniqueDevices;
+      const h = headlineOf(r);
+      visitors += h.visitors;
+      passersBy += h.passersBy;
+      macVisitors += countsOf(r).visitors;
+      estimated &&= h.estimated;
       DWELL_BUCKETS.forEach((b, i) => (buckets[i]! += r.dwell?.buckets[b.key] ?? 0));
       for (const s of r.sessions) if (s.kind === "visitor") dwells.push(s.estimatedDwellMs);
       sales = sales === undefined || r.sales === undefined ? undefined : { ...sales, receipts: sales.receipts + r.sales.receipts, amount: sales.amount + r.sales.amount };
     }
-    rows.push(trafficRow("all shops", sum, buckets, dwells.length > 0 ? median(dwells) : Number.NaN, sales));
+    // The shops' intervals do not add up to a 90 % interval of the sum, so the total has none.
+    const total: Headline = { visitors, visitorsLow: visitors, visitorsHigh: visitors, passersBy, captureRate: visitors + passersBy > 0 ? visitors / (visitors + passersBy) : Number.NaN, estimated };
+    rows.push(trafficRow("all shops", total, macVisitors, buckets, dwells.length > 0 ? median(dwells) : Number.NaN, sales, false));
   }
   out.push(
     alignTable(
-      ["shop", "visitors", "passers-by", "capture", ...DWELL_BUCKETS.map((b) => b.label), "median dwell", "receipts", "sales", "conversion", "per visitor"],
+      ["shop", "visitors [90 %]", "MAC visitors", "passers-by", "capture", ...DWELL_BUCKETS.map((b) => b.label), "median dwell", "receipts", "sales", "conversion", "per visitor"],
       rows,
-      [false, true, true, true, true, true, true, true, true, true, true, true, true, true],
+      [false, true, true, true, true, true, true, true, true, true, true, true, true, true, true],
     ),
   );
-  out.push("(dwell columns: visits by length of stay; capture = visitors ÷ devices heard; conversion = receipts ÷ visitors)\n");
+  out.push(
+    "(visitors and passers-by: people, estimated with a 90 % interval; MAC visitors: distinct MAC addresses that visited, the count a MAC-level tool reports;\n" +
+      " capture = visitors ÷ people heard; conversion = receipts ÷ visitors; dwell columns: MAC-level visits by length of stay, so a rotating phone's\n" +
+      " visit counts as short pieces (see the dwell error below))\n",
+  );
 
-  const scored = results.filter((r) => r.score !== undefined);
+  const scored = results.filter((r) => r.score !== undefined || r.peopleScore !== undefined);
   if (scored.length > 0) {
-    out.push("\naccuracy against the simulator's ground truth\n");
-    const accRow = (name: string, truthVisitors: number, counted: number, score: AccuracyScore): string[] => [
+    out.push("\naccuracy against the simulator's ground truth: people counted vs people present\n");
+    const signed = (x: number): string => (Number.isFinite(x) ? `${x >= 0 ? "+" : ""}${pct(x)}` : "–");
+    const accRow = (name: string, present: number | undefined, counted: string, error: number, inInterval: string, macs: number, occupancy: number, score: AccuracyScore | undefined): string[] => [
       name,
-      int(truthVisitors),
-      int(counted),
-      truthVisitors > 0 ? `${counted >= truthVisitors ? "+" : ""}${pct((counted - truthVisitors) / truthVisitors)}` : "–",
-      Number.isFinite(score.medianAbsDwellErrorMs) ? `${Math.round(score.medianAbsDwellErrorMs / 1000)} s` : "–",
-      score.visitor.f1.toFixed(3),
-      score.passerby.f1.toFixed(3),
+      present === undefined ? "–" : int(present),
+      counted,
+      signed(error),
+      inInterval,
+      int(macs),
+      present === undefined || present === 0 ? "–" : signed((macs - present) / present),
+      Number.isFinite(occupancy) ? pct(occupancy) : "–",
+      score !== undefined && Number.isFinite(score.medianAbsDwellErrorMs) ? `${Math.round(score.medianAbsDwellErrorMs / 1000)} s` : "–",
+      score === undefined ? "–" : score.visitor.f1.toFixed(3),
     ];
-    const acc = scored.map((r) => accRow(r.name, trueVisitors(r.truth), countsOf(r).visitors, r.score!));
-    if (overall !== undefined && scored.length > 1) {
-      acc.push(accRow("all shops", scored.reduce((n, r) => n + trueVisitors(r.truth), 0), scored.reduce((n, r) => n + countsOf(r).visitors, 0), overall));
+    const acc = scored.map((r) => {
+      const p = r.peopleScore;
+      return accRow(r.name, p?.truth, intervalText(headlineOf(r)), p?.error ?? Number.NaN, p === undefined ? "–" : p.covered ? "yes" : "NO", countsOf(r).visitors, p?.occupancyMae ?? Number.NaN, r.score);
+    });
+    if (scored.length > 1 && people !== undefined) {
+      const macs = scored.reduce((n, r) => n + countsOf(r).visitors, 0);
+      acc.push(accRow("all shops", people.truth, int(people.visitors), people.totalError, `${people.covered} of ${people.days.length}`, macs, people.occupancyMae, overall));
     }
-    out.push(alignTable(["shop", "true visitors", "counted", "count error", "median dwell error", "visitor F1", "passer-by F1"], acc, [false, true, true, true, true, true, true]));
+    out.push(
+      alignTable(
+        ["shop", "people present", "people counted [90 %]", "error", "in interval", "MAC visitors", "MAC error", "occupancy error", "median dwell error", "visitor F1"],
+        acc,
+        [false, true, true, true, true, true, true, true, true, true],
+      ),
+    );
+    out.push(
+      "(people present: people who came inside (truth); error: (counted − present) ÷ present; in interval: whether the 90 % interval holds the truth\n" +
+        " (judged on the unrounded interval: a bound shown equal to the truth can still miss it);\n" +
+        " MAC visitors / MAC error: the same day counted as MAC addresses; occupancy error: mean |estimated − true people inside| per 15 min ÷ mean inside;\n" +
+        " median dwell error and visitor F1: MAC-level, sessions against the truth per MAC)\n",
+    );
   }
   const failed = results.filter((r) => r.error !== undefined);
   for (const r of failed) out.push(`\n${r.name}: reading stopped early: ${r.error}\n`);
@@ -202,6 +281,9 @@ const CSV_COLUMNS = [
   "external_key",
   "date",
   "visitors",
+  "visitors_low",
+  "visitors_high",
+  "mac_visitors",
   "visits",
   "passers_by",
   "unique_devices",
@@ -222,6 +304,8 @@ const CSV_COLUMNS = [
   "signals",
   "truth_visitors",
   "visitor_count_error",
+  "visitors_in_interval",
+  "occupancy_error",
   "median_abs_dwell_error_s",
   "visitor_f1",
   "passerby_f1",
@@ -229,6 +313,10 @@ const CSV_COLUMNS = [
 
 /**
  * `daily.csv`: one row per shop-day (RFC 4180, header row, `.` decimals, empty = unknown).
+ * People, not MACs: `visitors` (with `visitors_low`/`visitors_high`, the 90 % interval),
+ * `passers_by`, `capture_rate`, `conversion` and `amount_per_visitor` use the people estimate
+ * (the MAC-level count when there is none), `mac_visitors` is the MAC-level count; with ground
+ * truth, `truth_visitors` is the people present and `visitor_count_error` the estimate's error.
  *
  * @example
  * import { writeFile } from "node:fs/promises";
@@ -241,8 +329,9 @@ export function dailyCsv(results: readonly DemoShopResult[], minCount = 0): stri
     const c = r.counts;
     const d = r.dwell;
     const s = r.sales;
-    const truthVisitors = r.score === undefined ? undefined : trueVisitors(r.truth);
-    const visitors = c?.visitors ?? 0;
+    const h = headlineOf(r);
+    const p = r.peopleScore;
+    const visitors = h.visitors;
     const row: Record<(typeof CSV_COLUMNS)[number], string> = {
       shop_id: String(r.id),
       shop: r.name,
@@ -250,10 +339,13 @@ export function dailyCsv(results: readonly DemoShopResult[], minCount = 0): stri
       external_key: r.externalKey,
       date: r.date,
       visitors: String(visitors),
+      visitors_low: String(h.visitorsLow),
+      visitors_high: String(h.visitorsHigh),
+      mac_visitors: String(c?.visitors ?? 0),
       visits: String(c?.visits ?? 0),
-      passers_by: String(c?.passersBy ?? 0),
+      passers_by: String(h.passersBy),
       unique_devices: String(c?.uniqueDevices ?? 0),
-      capture_rate: num(c?.captureRate, 4),
+      capture_rate: num(h.captureRate, 4),
       universal_visitors: String(c?.universal.visitors ?? 0),
       randomized_visitors: String(c?.randomized.visitors ?? 0),
       dwell_median_s: num(d === undefined ? undefined : d.medianMs / 1000, 1),
@@ -273,8 +365,10 @@ export function dailyCsv(results: readonly DemoShopResult[], minCount = 0): stri
       conversion: s === undefined ? "" : num(conversionRate(s.receipts, visitors), 4),
       amount_per_visitor: s === undefined || visitors === 0 ? "" : num(s.amount / visitors, 2),
       signals: String(r.signals),
-      truth_visitors: truthVisitors === undefined ? "" : String(truthVisitors),
-      visitor_count_error: truthVisitors === undefined || truthVisitors === 0 ? "" : num((visitors - truthVisitors) / truthVisitors, 4),
+      truth_visitors: p === undefined ? "" : String(p.truth),
+      visitor_count_error: p === undefined ? "" : num(p.error, 4),
+      visitors_in_interval: p === undefined ? "" : String(p.covered),
+      occupancy_error: p === undefined ? "" : num(p.occupancyMae, 4),
       median_abs_dwell_error_s: num(r.score === undefined ? undefined : r.score.medianAbsDwellErrorMs / 1000, 1),
       visitor_f1: num(r.score?.visitor.f1, 4),
       passerby_f1: num(r.score?.passerby.f1, 4),
@@ -286,8 +380,8 @@ export function dailyCsv(results: readonly DemoShopResult[], minCount = 0): stri
 }
 
 // Counts of people in a daily.csv row; what is computed from a small one goes with it.
-const CSV_COUNTS = ["visitors", "visits", "passers_by", "unique_devices", "universal_visitors", "randomized_visitors", "dwell_lt5m", "dwell_m5to20", "dwell_m20to60", "dwell_h1to6", "dwell_ge6h"] as const;
-const CSV_DERIVED = ["capture_rate", "dwell_median_s", "dwell_mean_s", "dwell_p90_s", "conversion", "amount_per_visitor", "visitor_count_error"] as const;
+const CSV_COUNTS = ["visitors", "visitors_low", "visitors_high", "mac_visitors", "visits", "passers_by", "unique_devices", "universal_visitors", "randomized_visitors", "dwell_lt5m", "dwell_m5to20", "dwell_m20to60", "dwell_h1to6", "dwell_ge6h"] as const;
+const CSV_DERIVED = ["capture_rate", "dwell_median_s", "dwell_mean_s", "dwell_p90_s", "conversion", "amount_per_visitor", "visitor_count_error", "visitors_in_interval", "occupancy_error"] as const;
 
 // `--min-count`: a count from 1 to K − 1 is written "<K" (suppressed, not zero), and with small
 // visitors or devices the figures computed from them are left empty.
@@ -296,7 +390,7 @@ function suppressCsvRow(row: Record<string, string>, minCount: number): void {
   for (const k of CSV_COUNTS) {
     if (isSmallCount(Number(row[k]), minCount)) {
       row[k] = `<${minCount}`;
-      if (k === "visitors" || k === "unique_devices" || k === "visits") small = true;
+      if (k === "visitors" || k === "mac_visitors" || k === "unique_devices" || k === "visits") small = true;
     }
   }
   if (small) for (const k of CSV_DERIVED) row[k] = "";
@@ -322,13 +416,14 @@ export function* sessionLines(results: readonly DemoShopResult[], device: Device
 }
 
 /**
- * The HTML report's input from the demo's results.
+ * The HTML report's input from the demo's results: people (the estimate, its occupancy, and the
+ * people present when scored, `people` from `scorePeople`) beside the MAC-level counts.
  *
  * @example
  * import { writeFile } from "node:fs/promises";
  * await writeFile("report.html", htmlReport(reportInput(results, overall, run)));
  */
-export function reportInput(results: readonly DemoShopResult[], overall: AccuracyScore | undefined, run: DemoRun): HtmlReportInput {
+export function reportInput(results: readonly DemoShopResult[], overall: AccuracyScore | undefined, run: DemoRun, people?: PeopleScore): HtmlReportInput {
   const shops = results.map((r): ReportShop => {
     const c = countsOf(r);
     const byHour = new Map<number, VisitCounts>();
@@ -359,7 +454,16 @@ export function reportInput(results: readonly DemoShopResult[], overall: Accurac
       hourly,
       zones: r.zones,
       devices: { universal: r.counts?.universal.uniqueDevices ?? 0, randomized: r.counts?.randomized.uniqueDevices ?? 0 },
-      ...(r.score === undefined ? {} : { accuracy: { truthVisitors: trueVisitors(r.truth), truthMedianDwellMs: truthMedianDwellMs(r.truth) } }),
+      ...(r.score === undefined
+        ? {}
+        : {
+            accuracy: {
+              truthVisitors: trueVisitors(r.truth),
+              truthMedianDwellMs: truthMedianDwellMs(r.truth),
+              ...(r.peopleScore === undefined ? {} : { truthPeople: r.peopleScore.truth }),
+            },
+          }),
+      ...peopleOf(r),
     };
   });
   const dwells: number[] = [];
@@ -382,6 +486,9 @@ export function reportInput(results: readonly DemoShopResult[], overall: Accurac
             visitorF1: overall.visitor.f1,
             passerbyF1: overall.passerby.f1,
             truthMedianDwellMs: truthMedianDwellMs(truthAll),
+            ...(people === undefined || people.days.length === 0
+              ? {}
+              : { people: { totalError: people.totalError, covered: people.covered, days: people.days.length, occupancyMae: people.occupancyMae } }),
           },
         }),
     ...(run.partial ? { partial: `This day was ${run.partial}: the figures cover it up to then.` } : {}),
@@ -389,9 +496,30 @@ export function reportInput(results: readonly DemoShopResult[], overall: Accurac
     facts: [
       { label: "seed", value: run.seed },
       { label: "speed", value: `${int(run.speed)}× while open` },
+      ...(run.rotation === undefined ? [] : [{ label: "MAC rotation", value: run.rotation }]),
       { label: "run time", value: `${Math.round(run.elapsedMs / 1000)} s` },
       { label: "source", value: "footfall demo on the built-in simulator" },
     ],
+  };
+}
+
+// The report's people of one shop-day: the headline (summaryRecord's rounding) and the occupancy
+// with the true mean inside beside each interval when scored.
+function peopleOf(r: DemoShopResult): { people?: ReportPeople; occupancy?: OccupancyRow[] } {
+  const h = headlineOf(r);
+  if (!h.estimated || r.people === undefined) return {};
+  const truth = r.peopleScore?.trueInside;
+  return {
+    people: { visitors: h.visitors, visitorsLow: h.visitorsLow, visitorsHigh: h.visitorsHigh, passersBy: h.passersBy, captureRate: h.captureRate },
+    occupancy: r.people.occupancy.map((o, i): OccupancyRow => ({
+      start: o.start,
+      end: o.end,
+      inside: o.inside,
+      insideLow: o.insideLow,
+      insideHigh: o.insideHigh,
+      outside: o.outside,
+      ...(truth?.[i] === undefined ? {} : { truth: truth[i] }),
+    })),
   };
 }
 

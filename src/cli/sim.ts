@@ -4,7 +4,7 @@ import type { WorldOptions } from "../sim/createWorld.ts";
 import type { Range, Rotation } from "../sim/MacBehaviour.ts";
 import { defaultSimulatorOptions, type FaultOptions } from "../sim/createSimHandler.ts";
 import { startSimulator, type StartSimulatorOptions } from "../sim/startSimulator.ts";
-import { EXIT_OK, UsageError, integerFlag, numberFlag, parseFlags, readWorldFile, seedFlag, type CliIo, type Command } from "./common.ts";
+import { EXIT_OK, UsageError, integerFlag, numberFlag, parseFlags, readWorldFile, rotationFlag, seedFlag, type CliIo, type Command } from "./common.ts";
 
 const help = `usage: footfall sim [flags]
 
@@ -150,12 +150,6 @@ function optionsFrom(values: Values): StartSimulatorOptions {
     ...(sinceMode !== undefined ? { sinceMode } : {}),
     ...(tsUnit !== undefined ? { tsUnit } : {}),
   };
-}
-
-function rotationFlag(value: string): Rotation {
-  if (value === "off" || value === "realistic") return value;
-  if (!/^(0(\.\d+)?|1(\.0*)?|\.\d+)$/.test(value)) throw new UsageError(`--rotation must be off, realistic or a share from 0 to 1, got ${JSON.stringify(value)}`);
-  return Number(value);
 }
 
 function burstGapFlag(value: string): number | Range {

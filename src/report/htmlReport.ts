@@ -4,6 +4,8 @@ import { chartTheme } from "./chartTheme.ts";
 import { conversionChart, type ConversionRow } from "./conversionChart.ts";
 import { dwellHistogram, type DwellBucketCount } from "./dwellHistogram.ts";
 import { hourlyChart, type HourlyRow } from "./hourlyChart.ts";
+import { occupancyChart, type OccupancyRow } from "./occupancyChart.ts";
+import { peopleVsMacsChart, type PeopleVsMacsRow } from "./peopleVsMacsChart.ts";
 import { isSmallCount } from "../kernels/isSmallCount.ts";
 import { proximityZonesChart, type ZoneTimeRow } from "./proximityZonesChart.ts";
 import { randomizedShareChart, type ShareRow } from "./randomizedShareChart.ts";
@@ -20,6 +22,28 @@ export interface ReportShopAccuracy {
   readonly truthVisitors: number;
   /** True median dwell of the visitors, ms (`NaN` when there were none). */
   readonly truthMedianDwellMs: number;
+  /** People who came inside (the person-level truth the people estimate is scored on), when known. */
+  readonly truthPeople?: number;
+}
+
+/**
+ * People, not MACs: one shop-day's estimate of people (`PeopleEstimate`, as the `summary` line
+ * of `footfall analyze` rounds it), shown as the headline beside the MAC-level counts.
+ *
+ * @example
+ * const p: ReportPeople = { visitors: 518, visitorsLow: 362, visitorsHigh: 675, passersBy: 5968, captureRate: 0.08 };
+ */
+export interface ReportPeople {
+  /** Estimated people who came inside. */
+  readonly visitors: number;
+  /** Lower end of its interval (90 %). */
+  readonly visitorsLow: number;
+  /** Upper end of its interval. */
+  readonly visitorsHigh: number;
+  /** Estimated people heard only outside. */
+  readonly passersBy: number;
+  /** visitors ÷ (visitors + passers-by), 0…1. */
+  readonly captureRate: number;
 }
 
 /**
@@ -63,6 +87,13 @@ export interface ReportShop {
   readonly devices: { readonly universal: number; readonly randomized: number };
   /** Ground truth of the shop-day, when known. */
   readonly accuracy?: ReportShopAccuracy | undefined;
+  /**
+   * The estimate of people: when given, visitors, capture rate and conversion are shown from it
+   * (the MAC-level counts above stay beside it). @default undefined (MAC-level figures only)
+   */
+  readonly people?: ReportPeople | undefined;
+  /** Occupancy intervals of the day (estimated people inside with its interval, outside, truth). @default [] */
+  readonly occupancy?: readonly OccupancyRow[] | undefined;
 }
 
 /**
@@ -82,6 +113,25 @@ export interface ReportAccuracy {
   readonly passerbyF1: number;
   /** True median dwell of all true visitors, ms (`NaN` when there were none). */
   readonly truthMedianDwellMs?: number;
+  /** The people estimate against the truth (`scorePeople`), when both are known. */
+  readonly people?: ReportPeopleAccuracy | undefined;
+}
+
+/**
+ * How the people estimate did against the truth over all shop-days (from `scorePeople`).
+ *
+ * @example
+ * const a: ReportPeopleAccuracy = { totalError: -0.03, covered: 5, days: 5, occupancyMae: 0.12 };
+ */
+export interface ReportPeopleAccuracy {
+  /** (Σ estimate − Σ truth) ÷ Σ truth. */
+  readonly totalError: number;
+  /** Shop-days whose interval held the truth. */
+  readonly covered: number;
+  /** Shop-days scored. */
+  readonly days: number;
+  /** Occupancy mean absolute error as a share of the mean occupancy. */
+  readonly occupancyMae: number;
 }
 
 /**
@@ -134,6 +184,7 @@ export const defaultHtmlReport = Object.freeze({
     "A visitor is a device whose session lasted at least a minute and came close enough to a sensor (smoothed RSSI) to be inside the shop; everyone else the sensors heard only passed by. Staff and equipment are left out.",
     "Capture rate = visitors ÷ all devices heard (visitors and passers-by). Conversion = receipts ÷ visitors.",
     "Phones that hide behind randomized (locally administered) MAC addresses get a new address per visit, so they cannot be recognised when they come back.",
+    "People, not MACs: many phones draw a new randomized MAC address at almost every probe burst, so counting addresses overcounts devices and undercounts visits. Where the page shows people, visitors, capture rate and conversion are estimates of people with a 90 % interval (from phones whose address held across their visit, plus burst rates for the rest); the MAC-level counts stay beside them. Dwell comes from phones whose address held across the visit.",
   ]),
 });
 
@@ -170,13 +221,18 @@ export function htmlReport(input: HtmlReportInput): string {
   if (!Number.isInteger(minCount) || minCount < 0) throw new RangeError(`htmlReport: minCount must be an integer ≥ 0, got ${String(minCount)}`);
   const suppressedLabel = `<${minCount}`;
   const hourly = suppressHours(sumHourly(shops), minCount);
-  overview.push(card(hourlyChart(hourly, { title: "When people came", subtitle: "Devices heard per hour, all shops (stacked: visitors + passers-by)", suppressedLabel })));
+  overview.push(card(hourlyChart(hourly, { title: "When people came", subtitle: "Devices (MAC addresses) heard per hour, all shops (stacked: visitors + passers-by)", suppressedLabel })));
   if (t.hasSales) overview.push(card(hourlyChart(hourly, { passersBy: false, title: "Did buying follow the visitors?", height: 260, suppressedLabel })));
   if (t.hasSales) {
     // Amounts stay out of the bar labels (they are in the tiles and the table): long labels
     // would run past the chart's right edge.
     overview.push(
-      card(conversionChart(shops.map((s): ConversionRow => ({ shop: s.name, date: input.date, visitors: s.visitors, receipts: s.receipts ?? 0 })), { title: "What the footfall was worth" })),
+      card(
+        conversionChart(shops.map((s): ConversionRow => ({ shop: s.name, date: input.date, visitors: headlineVisitors(s), receipts: s.receipts ?? 0 })), {
+          title: "What the footfall was worth",
+          ...(t.people ? { note: "Conversion = receipts ÷ people who came in (the estimate)." } : {}),
+        }),
+      ),
     );
   }
   overview.push(card(dwellHistogram(sumBuckets(shops), { title: "How long visitors stayed" })));
@@ -191,6 +247,30 @@ export function htmlReport(input: HtmlReportInput): string {
       ),
     ),
   );
+  const withPeople = shops.filter((s) => s.people !== undefined);
+  if (withPeople.length > 0) {
+    const truthOf = (s: ReportShop): { truth?: number } => (s.accuracy?.truthPeople === undefined ? {} : { truth: s.accuracy.truthPeople });
+    overview.push(
+      card(
+        peopleVsMacsChart(
+          withPeople.map((s): PeopleVsMacsRow => ({ label: s.name, people: s.people!.visitors, peopleLow: s.people!.visitorsLow, peopleHigh: s.people!.visitorsHigh, macs: s.visitors, ...truthOf(s) })),
+          { title: "People, not MAC addresses: visitors", what: "visitors" },
+        ),
+      ),
+    );
+    overview.push(
+      card(
+        peopleVsMacsChart(
+          withPeople.map((s): PeopleVsMacsRow => ({ label: s.name, people: s.people!.visitors + s.people!.passersBy, macs: s.uniqueDevices })),
+          {
+            title: "People, not MAC addresses: everyone heard",
+            what: "people heard",
+            subtitle: "Visitors and passers-by: estimated people against the distinct MAC addresses heard",
+          },
+        ),
+      ),
+    );
+  }
   const accuracyRows = accuracyRowsOf(shops, t.medianDwellMs, input.accuracy);
   if (accuracyRows.length > 0) {
     overview.push(
@@ -207,7 +287,7 @@ export function htmlReport(input: HtmlReportInput): string {
 
   body.push(`<h2>Shop by shop</h2>`);
   body.push(shopTable(shops, money, t.hasSales));
-  for (const s of shops) body.push(shopSection({ ...s, hourly: suppressHours(s.hourly, minCount) }, input.date, money, suppressedLabel));
+  for (const s of shops) body.push(shopSection({ ...s, hourly: suppressHours(s.hourly, minCount) }, input.date, input.timeZone, money, suppressedLabel));
 
   const notes = input.notes ?? defaultHtmlReport.notes;
   if (notes.length > 0) body.push(`<section class="notes"><h2>How to read this</h2>${notes.map((n) => `<p>${escapeHtml(n)}</p>`).join("")}</section>`);
@@ -228,7 +308,14 @@ export function htmlReport(input: HtmlReportInput): string {
 // ---------------------------------------------------------------------------------------
 
 interface Totals {
+  /** The headline visitors: people where estimated, else MAC-level. */
   readonly visitors: number;
+  /** MAC-level visitors. */
+  readonly macVisitors: number;
+  /** Headline passers-by (people where estimated). */
+  readonly headlinePassersBy: number;
+  /** Whether any shop's visitors are an estimate of people. */
+  readonly people: boolean;
   readonly visits: number;
   readonly passersBy: number;
   readonly uniqueDevices: number;
@@ -238,15 +325,28 @@ interface Totals {
   readonly medianDwellMs: number;
 }
 
+// People where the shop has an estimate, else the MAC-level count: the one headline rule of the page.
+function headlineVisitors(s: ReportShop): number {
+  return s.people?.visitors ?? s.visitors;
+}
+
+function headlineCapture(s: ReportShop): number {
+  return s.people?.captureRate ?? s.captureRate;
+}
+
 function totals(shops: readonly ReportShop[], medianDwellMs: number | undefined): Totals {
   let visitors = 0;
+  let macVisitors = 0;
+  let headlinePassersBy = 0;
   let visits = 0;
   let passersBy = 0;
   let uniqueDevices = 0;
   let receipts = 0;
   let amount = 0;
   for (const s of shops) {
-    visitors += s.visitors;
+    visitors += headlineVisitors(s);
+    macVisitors += s.visitors;
+    headlinePassersBy += s.people?.passersBy ?? s.passersBy;
     visits += s.visits;
     passersBy += s.passersBy;
     uniqueDevices += s.uniqueDevices;
@@ -265,36 +365,54 @@ function totals(shops: readonly ReportShop[], medianDwellMs: number | undefined)
     }
   }
   const median = medianDwellMs ?? (weight > 0 ? weighted / weight : Number.NaN);
-  return { visitors, visits, passersBy, uniqueDevices, receipts, amount, hasSales, medianDwellMs: median };
+  const people = shops.some((s) => s.people !== undefined);
+  return { visitors, macVisitors, headlinePassersBy, people, visits, passersBy, uniqueDevices, receipts, amount, hasSales, medianDwellMs: median };
 }
 
 function intro(input: HtmlReportInput, t: Totals): string {
   const n = input.shops.length;
   const heard = input.signals !== undefined ? `${int(input.signals)} Wi-Fi signals` : "Wi-Fi signals";
+  const who = t.people
+    ? `an estimated ${int(t.visitors)} people who came in (${int(t.macVisitors)} visitor MAC addresses) and ${int(t.headlinePassersBy)} who passed by`
+    : `${int(t.visitors)} visitors and ${int(t.passersBy)} passers-by`;
   const sensors = input.sensors !== undefined ? ` from ${int(input.sensors)} sensors` : "";
   return (
-    `footfall turned ${heard}${sensors} in ${n} shop${n === 1 ? "" : "s"} into ${int(t.visitors)} visitors and ` +
-    `${int(t.passersBy)} passers-by${t.hasSales ? `, and joined them with ${int(t.receipts)} receipts from the tills` : ""}. ` +
+    `footfall turned ${heard}${sensors} in ${n} shop${n === 1 ? "" : "s"} into ${who}${t.hasSales ? `, and joined them with ${int(t.receipts)} receipts from the tills` : ""}. ` +
     `Everything below is computed from the service's signal records; nothing is sampled.`
   );
 }
 
 function kpiTiles(t: Totals, accuracy: ReportAccuracy | undefined, money: Intl.NumberFormat): string[] {
   const tiles = [
-    tile("Visitors", int(t.visitors), `${int(t.visits)} visits`),
-    tile("Capture rate", pct(t.uniqueDevices > 0 ? t.visitors / t.uniqueDevices : Number.NaN), `of ${int(t.uniqueDevices)} devices heard`),
+    t.people
+      ? tile("Visitors", int(t.visitors), `people (estimate); ${int(t.macVisitors)} visitor MAC addresses`)
+      : tile("Visitors", int(t.visitors), `${int(t.visits)} visits`),
+    t.people
+      ? tile("Capture rate", pct(t.visitors + t.headlinePassersBy > 0 ? t.visitors / (t.visitors + t.headlinePassersBy) : Number.NaN), `of ${int(t.visitors + t.headlinePassersBy)} people heard (${int(t.uniqueDevices)} MACs)`)
+      : tile("Capture rate", pct(t.uniqueDevices > 0 ? t.visitors / t.uniqueDevices : Number.NaN), `of ${int(t.uniqueDevices)} devices heard`),
     tile("Typical dwell", minutes(t.medianDwellMs), "median visit"),
   ];
   if (t.hasSales) {
     tiles.push(tile("Conversion", rateText(conversionRate(t.receipts, t.visitors)), `${int(t.receipts)} receipts`));
     tiles.push(tile("Sales", compact(money, t.amount), t.visitors > 0 ? `${money.format(t.amount / t.visitors)} per visitor` : "no visitors"));
   }
+  if (accuracy?.people !== undefined) {
+    const p = accuracy.people;
+    tiles.push(
+      tile(
+        "People counted",
+        `${p.totalError >= 0 ? "+" : ""}${pct(p.totalError, 1)}`,
+        `vs people present; the 90 % interval held the truth on ${p.covered} of ${p.days} shop-day${p.days === 1 ? "" : "s"}; occupancy off by ${pct(p.occupancyMae, 0)} of its mean`,
+        Math.abs(p.totalError) <= 0.1 && p.covered === p.days ? "good" : "warn",
+      ),
+    );
+  }
   if (accuracy !== undefined) {
     tiles.push(
       tile(
         "Accuracy",
         `F1 ${accuracy.visitorF1.toFixed(3)}`,
-        `visitor count off by ${pct(accuracy.totalCountError, 1)}, dwell by ${seconds(accuracy.medianAbsDwellErrorMs)}`,
+        `${accuracy.people !== undefined ? "MAC-level: " : ""}visitor count off by ${pct(accuracy.totalCountError, 1)}, dwell by ${seconds(accuracy.medianAbsDwellErrorMs)}`,
         accuracy.visitorF1 >= 0.9 ? "good" : "warn",
       ),
     );
@@ -355,7 +473,16 @@ function sumBuckets(shops: readonly ReportShop[]): DwellBucketCount[] {
 
 function accuracyRowsOf(shops: readonly ReportShop[], medianDwellMs: number, accuracy: ReportAccuracy | undefined): AccuracyRow[] {
   const rows: AccuracyRow[] = [];
-  for (const s of shops) if (s.accuracy !== undefined) rows.push({ label: s.name, estimated: s.visitors, truth: s.accuracy.truthVisitors });
+  for (const s of shops) {
+    if (s.accuracy === undefined) continue;
+    if (s.people !== undefined && s.accuracy.truthPeople !== undefined) {
+      // People against people present, and the MAC-level count against the same people: the gap is what rotation costs.
+      rows.push({ label: `${s.name} · people`, estimated: s.people.visitors, truth: s.accuracy.truthPeople });
+      rows.push({ label: `${s.name} · MACs`, estimated: s.visitors, truth: s.accuracy.truthPeople });
+    } else {
+      rows.push({ label: s.name, estimated: s.visitors, truth: s.accuracy.truthVisitors });
+    }
+  }
   const truthDwell = accuracy?.truthMedianDwellMs;
   if (truthDwell !== undefined && Number.isFinite(truthDwell) && Number.isFinite(medianDwellMs)) {
     rows.push({ label: "median dwell (min)", estimated: round1(medianDwellMs / 60_000), truth: round1(truthDwell / 60_000) });
@@ -364,34 +491,48 @@ function accuracyRowsOf(shops: readonly ReportShop[], medianDwellMs: number, acc
 }
 
 function shopTable(shops: readonly ReportShop[], money: Intl.NumberFormat, hasSales: boolean): string {
-  const head = ["Shop", "Visitors", "Passers-by", "Capture", "Median dwell", ...(hasSales ? ["Receipts", "Conversion", "Sales", "Per visitor"] : []), "True visitors"];
+  const people = shops.some((s) => s.people !== undefined);
+  const head = [
+    "Shop",
+    "Visitors",
+    ...(people ? ["MAC visitors"] : []),
+    "Passers-by",
+    "Capture",
+    "Median dwell",
+    ...(hasSales ? ["Receipts", "Conversion", "Sales", "Per visitor"] : []),
+    people ? "People present" : "True visitors",
+  ];
   const rows = shops.map((s) => {
+    const visitors = headlineVisitors(s);
     const cells = [
       escapeHtml(s.name),
-      int(s.visitors),
-      int(s.passersBy),
-      pct(s.captureRate),
+      s.people === undefined ? int(s.visitors) : `${int(s.people.visitors)} [${int(s.people.visitorsLow)}–${int(s.people.visitorsHigh)}]`,
+      ...(people ? [int(s.visitors)] : []),
+      int(s.people?.passersBy ?? s.passersBy),
+      pct(headlineCapture(s)),
       minutes(s.medianDwellMs),
       ...(hasSales
         ? [
             int(s.receipts ?? 0),
-            rateText(conversionRate(s.receipts ?? 0, s.visitors)),
+            rateText(conversionRate(s.receipts ?? 0, visitors)),
             money.format(s.amount ?? 0),
-            s.visitors > 0 ? money.format((s.amount ?? 0) / s.visitors) : "–",
+            visitors > 0 ? money.format((s.amount ?? 0) / visitors) : "–",
           ]
         : []),
-      s.accuracy === undefined ? "–" : int(s.accuracy.truthVisitors),
+      s.accuracy === undefined ? "–" : int(people ? (s.accuracy.truthPeople ?? Number.NaN) : s.accuracy.truthVisitors),
     ];
     return `<tr>${cells.map((c, i) => `<td${i === 0 ? "" : ' class="num"'}>${i === 0 ? c : escapeHtml(c)}</td>`).join("")}</tr>`;
   });
   return `<div class="tablewrap"><table><thead><tr>${head.map((h, i) => `<th${i === 0 ? "" : ' class="num"'}>${escapeHtml(h)}</th>`).join("")}</tr></thead><tbody>${rows.join("")}</tbody></table></div>`;
 }
 
-function shopSection(s: ReportShop, date: string, money: Intl.NumberFormat, suppressedLabel: string): string {
+function shopSection(s: ReportShop, date: string, timeZone: string, money: Intl.NumberFormat, suppressedLabel: string): string {
   const facts = [
-    `${int(s.visitors)} visitors`,
-    `${int(s.passersBy)} passers-by`,
-    `capture ${pct(s.captureRate)}`,
+    s.people === undefined
+      ? `${int(s.visitors)} visitors`
+      : `${int(s.people.visitors)} visitors [${int(s.people.visitorsLow)}–${int(s.people.visitorsHigh)}] (${int(s.visitors)} visitor MACs)`,
+    `${int(s.people?.passersBy ?? s.passersBy)} passers-by`,
+    `capture ${pct(headlineCapture(s))}`,
     `median dwell ${minutes(s.medianDwellMs)}`,
     ...(s.receipts !== undefined ? [`${int(s.receipts)} receipts`, money.format(s.amount ?? 0)] : []),
   ];
@@ -400,6 +541,9 @@ function shopSection(s: ReportShop, date: string, money: Intl.NumberFormat, supp
       ? card(hourlyChart(s.hourly, { passersBy: false, title: `${s.name}: visitors and receipts per hour`, height: 240, suppressedLabel }))
       : card(hourlyChart(s.hourly, { title: `${s.name}: devices per hour`, height: 240, suppressedLabel })),
   ];
+  if (s.occupancy !== undefined && s.occupancy.length > 0) {
+    charts.push(card(occupancyChart(s.occupancy, { timeZone, title: `${s.name}: people inside`, height: 240 })));
+  }
   if (s.zones.length > 0) {
     charts.push(card(proximityZonesChart(s.zones, { title: `${s.name}: where people stood`, subtitle: "Device-minutes nearest each sensor, by estimated distance (immediate < 1 m, near < 4 m, far)" })));
   }

@@ -27,7 +27,11 @@ export type { ConversionRow, ConversionChartOptions } from "./conversionChart.ts
 export { conversionChart, defaultConversionChart } from "./conversionChart.ts";
 export type { AccuracyRow, AccuracyChartOptions } from "./accuracyChart.ts";
 export { accuracyChart, defaultAccuracyChart } from "./accuracyChart.ts";
+export type { OccupancyRow, OccupancyChartOptions } from "./occupancyChart.ts";
+export { occupancyChart, defaultOccupancyChart } from "./occupancyChart.ts";
+export type { PeopleVsMacsRow, PeopleVsMacsChartOptions } from "./peopleVsMacsChart.ts";
+export { peopleVsMacsChart, defaultPeopleVsMacsChart } from "./peopleVsMacsChart.ts";
 export type { TableColumn, TableHtmlOptions } from "./tableHtml.ts";
 export { tableHtml } from "./tableHtml.ts";
-export type { HtmlReportInput, ReportShop, ReportShopAccuracy, ReportAccuracy } from "./htmlReport.ts";
+export type { HtmlReportInput, ReportShop, ReportShopAccuracy, ReportAccuracy, ReportPeople, ReportPeopleAccuracy } from "./htmlReport.ts";
 export { htmlReport, defaultHtmlReport } from "./htmlReport.ts";

@@ -16,11 +16,19 @@ export type {
   ShopLayout,
   ShopSignals,
   TruthVisit,
+  TruthPersonVisit,
+  TruthMac,
+  OccupancyEvent,
+  MacClass,
   VisitKind as TruthVisitKind,
   SimTransaction,
   SurveySample,
   PathLossModel as SimPathLossModel,
 } from "./World.ts";
+export type { MeanOccupancyOptions } from "./meanOccupancy.ts";
+export { meanOccupancy, defaultMeanOccupancy } from "./meanOccupancy.ts";
+export type { WorldPeopleTruth } from "./peopleTruth.ts";
+export { peopleTruth } from "./peopleTruth.ts";
 export type { SimulatorOptions, FaultOptions, SimHandler, SimPart } from "./createSimHandler.ts";
 export { createSimHandler, defaultSimulatorOptions } from "./createSimHandler.ts";
 export type { StartSimulatorOptions, RunningSimulator } from "./startSimulator.ts";

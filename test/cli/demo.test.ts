@@ -12,6 +12,7 @@ import { alignTable, int } from "../../src/cli/demoFormat.ts";
 import { ShopLive, type ShopLiveSnapshot } from "../../src/cli/demoPipeline.ts";
 import { csvCell } from "../../src/cli/common.ts";
 import { main } from "../../src/cli/main.ts";
+import { analyze } from "../../src/analyze.ts";
 import type { ProximitySlice, SessionProximity } from "../../src/kernels/SessionProximity.ts";
 import type { Session } from "../../src/kernels/Session.ts";
 import type { ClassifiedSession } from "../../src/kernels/VisitClassifier.ts";
@@ -31,6 +32,7 @@ const snap = (name: string, n: number, extra: Partial<ShopLiveSnapshot> = {}): S
   passersBy: 1000 * n,
   medianDwellMs: 60_000 * (10 + n),
   zones: { immediate: n, near: 2 * n, far: 3 * n },
+  people: { visitors: 80 * n, low: 70 * n, high: 90 * n },
   done: false,
   ...extra,
 });
@@ -45,24 +47,39 @@ const frame = (shops: readonly ShopLiveSnapshot[]): DashboardFrame => ({
 });
 
 describe("footfall demo flags", () => {
-  it("has defaults that make a one-minute day of the default world", () => {
+  it("has defaults that make a one-minute day of the default world, with the phones' MACs rotating as in real shops", () => {
     const o = parseDemoFlags([]);
     expect(o).toEqual({ ...defaultDemoOptions, world: {} });
+    expect(o.rotation).toBe("realistic");
     const t = demoTimeline({ dayStartMs: 0, dayEndMs: 24 * 3_600_000, openMs: o.hours[0] * 3_600_000, closeMs: o.hours[1] * 3_600_000, speed: o.speed });
     expect(t.realDurationMs).toBeGreaterThan(45_000);
     expect(t.realDurationMs).toBeLessThan(75_000);
   });
 
   it("reads every flag", () => {
-    expect(parseDemoFlags(["--seed", "7", "--shops", "2", "--speed", "3000", "--hours", "9.5-13", "--out", "x"])).toEqual({
+    expect(parseDemoFlags(["--seed", "7", "--shops", "2", "--speed", "3000", "--hours", "9.5-13", "--out", "x", "--rotation", "off"])).toEqual({
       seed: 7,
       shops: 2,
       speed: 3000,
       hours: [9.5, 13],
       out: "x",
+      rotation: "off",
       world: {},
     });
     expect(parseDemoFlags(["--seed", "demo"]).seed).toBe("demo");
+    expect(parseDemoFlags(["--rotation", "0.6"]).rotation).toBe(0.6);
+  });
+
+  it("takes the world file's rotation when the flag is not given, and the flag over it", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "footfall-demo-flags-"));
+    try {
+      const world = join(dir, "world.json");
+      await (await import("node:fs/promises")).writeFile(world, JSON.stringify({ rotation: "off" }));
+      expect(parseDemoFlags(["--world", world]).rotation).toBe("off");
+      expect(parseDemoFlags(["--world", world, "--rotation", "realistic"]).rotation).toBe("realistic");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it.each([
@@ -74,6 +91,7 @@ describe("footfall demo flags", () => {
     [["--hours", "10"], /--hours must be OPEN-CLOSE/],
     [["--out", ""], /--out must not be empty/],
     [["--world", "/nonexistent/world.json"], /--world: cannot read/],
+    [["--rotation", "always"], /--rotation must be off, realistic or a share from 0 to 1/],
     [["--bogus"], /bogus/],
     [["stray"], /stray/],
   ])("bad usage %j → exit 2 with one line", async (argv, message) => {
@@ -88,7 +106,7 @@ describe("footfall demo flags", () => {
   it("has full help", async () => {
     const { io, text } = fakeIo();
     expect(await main(["demo", "--help"], io)).toBe(0);
-    for (const flag of ["--seed", "--shops", "--speed", "--hours", "--out", "--world", "report.html", "sessions.ndjson", "daily.csv", "Exit status"]) expect(text.out).toContain(flag);
+    for (const flag of ["--seed", "--shops", "--speed", "--hours", "--rotation", "--out", "--world", "report.html", "sessions.ndjson", "daily.csv", "Exit status"]) expect(text.out).toContain(flag);
     expect(command.summary).not.toMatch(/not built/);
   });
 });
@@ -128,14 +146,19 @@ describe("dashboard rendering (made-up numbers)", () => {
   it("draws one aligned row per shop and a total row", () => {
     const lines = dashboardTable(shops).trimEnd().split("\n");
     expect(lines).toHaveLength(4);
-    expect(lines[0]).toMatch(/shop\s+in range\s+visitors\s+passers-by\s+median dwell\s+zones imm\/near\/far\s+signals$/);
+    expect(lines[0]).toMatch(/shop\s+in range\s+people \[90 %\]\s+MAC visitors\s+passers-by\s+median dwell\s+zones imm\/near\/far\s+signals$/);
+    // People: the estimate with its interval, per shop.
+    expect(lines[1]).toContain("80 [70–90]");
     expect(lines[1]).toContain("Cafe Mori Gangnam");
     expect(lines[2]).toMatch(/^✓ Hanbit Apparel Seongsu/);
     // Numbers are right-aligned: every row ends at the same column.
     expect(new Set(lines.map((l) => l.length)).size).toBe(1);
     const total = lines[3]!;
     expect(total).toContain("all shops");
-    expect(total).toContain(int(100 + 200)); // visitors
+    expect(total).toContain(int(100 + 200)); // MAC visitors
+    // People of all shops: the sum of the estimates, with no interval (the shops' intervals do not add up to one).
+    expect(total).toContain(int(80 + 160));
+    expect(total).not.toMatch(/\[\d/);
     expect(total).toContain(int(1000 + 2000)); // passers-by
     expect(total).toContain(`${1 + 2} / ${2 + 4} / ${3 + 6}`);
     expect(total).toContain(int(10_000 + 20_000));
@@ -146,7 +169,7 @@ describe("dashboard rendering (made-up numbers)", () => {
   it("fits 80 columns on a narrow terminal", () => {
     const lines = dashboardLines(frame(shops), 80);
     for (const l of lines) expect([...l].length).toBeLessThanOrEqual(80);
-    expect(lines[0]).toMatch(/dwell\s+zones i\/n\/f$/);
+    expect(lines[0]).toMatch(/people \[90 %\]\s+MACs\s+passers-by\s+dwell\s+zones i\/n\/f$/);
     expect(lines[1]).toContain("Cafe Mori Gangnam");
   });
 
@@ -161,8 +184,11 @@ describe("dashboard rendering (made-up numbers)", () => {
   it("has a one-line form for pipes", () => {
     const line = plainLine(frame(shops));
     expect(line).toBe(
-      `footfall demo: 14:05 (50 %) in range 30 · visitors 300 · passers-by 3,000 · median dwell ${((11 * 100 + 12 * 200) / 300).toFixed(1)} min · zones 3/6/9 · signals 30,000`,
+      `footfall demo: 14:05 (50 %) in range 30 · people ≈ 240 · MAC visitors 300 · passers-by 3,000 · median dwell ${((11 * 100 + 12 * 200) / 300).toFixed(1)} min · zones 3/6/9 · signals 30,000`,
     );
+    // Before every shop has an estimate, no sum of people is shown.
+    const { people: _none, ...unestimated } = snap("B", 2);
+    expect(plainLine(frame([snap("A", 1), unestimated]))).not.toContain("people");
   });
 
   it("shows dashes before anything is known", () => {
@@ -221,6 +247,22 @@ describe("ShopLive", () => {
     expect(s.passersBy).toBe(2);
     expect(s.medianDwellMs).toBe((630_000 + 930_000) / 2);
     expect(s.done).toBe(false);
+  });
+
+  it("estimates people live with the people estimator over the provisional sessions: without rotation, close to the devices that visited", async () => {
+    const world = createWorld({ ...SMALL_WORLD, seed: 3, shops: 1, openingHours: [10, 13], rotation: "off" });
+    const shop = world.shops[0]!;
+    const { sessions } = await analyze(world.rawSignals(shop.id), { timeZone: shop.timeZone, proximity: false, quality: false, people: false });
+    const live = new ShopLive({ id: shop.id, name: shop.name, sensors: shop.sensors }, world.endMs, [10, 13], shop.timeZone);
+    expect(live.snapshot().people).toBeUndefined();
+    for (const s of sessions) live.onSession(s);
+    live.onEnd();
+    const snapshot = live.snapshot();
+    const people = snapshot.people!;
+    expect(people.low).toBeLessThanOrEqual(people.visitors);
+    expect(people.visitors).toBeLessThanOrEqual(people.high);
+    // One MAC per visit: counting people and counting visiting devices agree within a few.
+    expect(Math.abs(people.visitors - snapshot.visitors)).toBeLessThanOrEqual(Math.max(3, 0.1 * snapshot.visitors));
   });
 
   it("is done with the day at the second caught-up page in a row delivered past its end", () => {
@@ -312,15 +354,24 @@ describe("footfall demo, in process, on a small fast day", () => {
   });
 
   it("read every signal of the day, none twice", () => {
-    const world = createWorld({ ...SMALL_WORLD, seed: 1, shops: 1, openingHours: [10, 12], days: 1 });
+    const world = createWorld({ ...SMALL_WORLD, seed: 1, shops: 1, openingHours: [10, 12], days: 1, rotation: "realistic" });
     expect(out).toContain(`${int(world.signalCount())} signals read live`);
   });
 
-  it("prints the summary and the accuracy table on stdout", () => {
+  it("runs the world with rotation on by default and says so", () => {
+    expect(err).toContain("MAC rotation realistic");
+  });
+
+  it("prints the summary and the accuracy table on stdout: people counted vs people present, the MAC-level count beside them", () => {
     expect(out).toContain("Cafe Mori Gangnam");
-    expect(out).toMatch(/shop\s+visitors\s+passers-by\s+capture/);
-    expect(out).toContain("accuracy against the simulator's ground truth");
-    expect(out).toMatch(/visitor F1/);
+    expect(out).toMatch(/shop\s+visitors \[90 %\]\s+MAC visitors\s+passers-by\s+capture/);
+    expect(out).toContain("accuracy against the simulator's ground truth: people counted vs people present");
+    expect(out).toMatch(/people present\s+people counted \[90 %\]\s+error\s+in interval\s+MAC visitors\s+MAC error/);
+    const world = createWorld({ ...SMALL_WORLD, seed: 1, shops: 1, openingHours: [10, 12], days: 1, rotation: "realistic" });
+    const present = new Set(world.visits().filter((v) => v.kind === "visitor").map((v) => v.person)).size;
+    const row = out.split("\n").find((l) => l.startsWith("Cafe Mori Gangnam") && /\b(yes|NO)\b/.test(l))!;
+    expect(row).toBeDefined();
+    expect(row.slice("Cafe Mori Gangnam".length).trim().split(/\s{2,}/)[0]).toBe(int(present));
   });
 
   it("--min-count K: daily.csv writes small counts as \"<K\" and the report draws those hours as suppressed", async () => {
@@ -358,13 +409,19 @@ describe("footfall demo, in process, on a small fast day", () => {
     expect(sessions.length).toBeGreaterThan(0);
     expect(sessions.every((s) => s.type === "session")).toBe(true);
     const visitorDevices = new Set(sessions.filter((s) => s.kind === "visitor").map((s) => s.device));
-    expect(Number(row["visitors"])).toBe(visitorDevices.size);
-    expect(Number(row["visitor_f1"])).toBeGreaterThan(0.8);
+    expect(Number(row["mac_visitors"])).toBe(visitorDevices.size);
+    // People, not MACs: the estimate sits inside its interval, and is scored against the people present.
+    expect(Number(row["visitors_low"])).toBeLessThanOrEqual(Number(row["visitors"]));
+    expect(Number(row["visitors"])).toBeLessThanOrEqual(Number(row["visitors_high"]));
+    expect(Number(row["truth_visitors"])).toBeGreaterThan(0);
+    expect(Number(row["visitor_count_error"])).toBeCloseTo(Number(row["visitors"]) / Number(row["truth_visitors"]) - 1, 1);
     const html = await readFile(join(dir, "report.html"), "utf8");
     expectSelfContained(html);
     // The visitors' sessions carry proximity, so the report has its "where people stood" chart.
     expect(html).toContain("where people stood");
-    expect((html.match(/<svg\b/g) ?? []).length).toBeGreaterThanOrEqual(6);
+    expect(html).toContain("people inside");
+    expect(html).toContain("People, not MAC addresses");
+    expect((html.match(/<svg\b/g) ?? []).length).toBeGreaterThanOrEqual(9);
     const pos = await readFile(join(dir, "pos-transactions.csv"), "utf8");
     expect(pos.split("\n")[0]).toBe("brand,external_key,timestamp,amount,quantity");
   });

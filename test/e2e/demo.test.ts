@@ -6,7 +6,7 @@ import { expectSelfContained } from "../report/reportFixture.ts";
 import { ensureBuilt, footfall, type CliRun } from "./cliBuild.ts";
 
 // `footfall demo` as `npm start` runs it (the built CLI), on a small, fast day: two quiet shops
-// open for two hours, the clock at 30 000×.
+// open for two hours, the clock at 30 000×, phones rotating their MACs (the demo's default).
 
 let dir: string;
 let run: CliRun;
@@ -32,8 +32,8 @@ const csvRows = (text: string): Record<string, string>[] => {
 describe("footfall demo (built CLI)", () => {
   it("reads the day, uploads its sales and exits 0, with plain progress lines when not on a terminal", () => {
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stderr).toMatch(/^footfall demo: building a simulated day of 2 shops/m);
-    expect(run.stderr).toMatch(/^footfall demo: \d\d:\d\d \(\d+ %\) in range \d+ · visitors/m);
+    expect(run.stderr).toMatch(/^footfall demo: building a simulated day of 2 shops \(seed 5, MAC rotation realistic\)/m);
+    expect(run.stderr).toMatch(/^footfall demo: \d\d:\d\d \(\d+ %\) in range \d+ · (people ≈ [\d,]+ · )?MAC visitors/m);
     expect(run.stderr).toMatch(/sales: 2 shop-days uploaded/);
     expect(run.stderr).not.toContain("\x1b[");
   });
@@ -41,19 +41,24 @@ describe("footfall demo (built CLI)", () => {
   it("prints a summary per shop and its accuracy against ground truth on stdout, agreeing with daily.csv", async () => {
     const daily = csvRows(await readFile(join(dir, "out", "daily.csv"), "utf8"));
     expect(daily).toHaveLength(2);
-    expect(run.stdout).toMatch(/^shop\s+visitors\s+passers-by\s+capture\s+<5 min\s+5–20 min\s+20–60 min\s+1–6 h\s+≥6 h\s+median dwell\s+receipts\s+sales\s+conversion\s+per visitor$/m);
-    expect(run.stdout).toContain("accuracy against the simulator's ground truth");
+    expect(run.stdout).toMatch(/^shop\s+visitors \[90 %\]\s+MAC visitors\s+passers-by\s+capture\s+<5 min\s+5–20 min\s+20–60 min\s+1–6 h\s+≥6 h\s+median dwell\s+receipts\s+sales\s+conversion\s+per visitor$/m);
+    expect(run.stdout).toContain("accuracy against the simulator's ground truth: people counted vs people present");
     for (const row of daily) {
       const line = run.stdout.split("\n").find((l) => l.startsWith(row["shop"]!))!;
       expect(line).toBeDefined();
       const cells = line.slice(row["shop"]!.length).trim().split(/\s{2,}/);
-      expect(cells[0]).toBe(Number(row["visitors"]).toLocaleString("en"));
-      expect(cells[1]).toBe(Number(row["passers_by"]).toLocaleString("en"));
+      const int = (key: string) => Number(row[key]).toLocaleString("en");
+      expect(cells[0]).toBe(`${int("visitors")} [${int("visitors_low")}–${int("visitors_high")}]`);
+      expect(cells[1]).toBe(int("mac_visitors"));
+      expect(cells[2]).toBe(int("passers_by"));
       expect(row["sales_status"]).toBe("uploaded");
       expect(Number(row["receipts"])).toBeGreaterThan(0);
       expect(Number(row["conversion"])).toBeCloseTo(Number(row["receipts"]) / Number(row["visitors"]), 3);
-      // The demo's own accuracy on a quiet day: well above chance.
-      expect(Number(row["visitor_f1"])).toBeGreaterThan(0.8);
+      // Scored against the people present: the row of the accuracy table agrees with daily.csv.
+      const acc = run.stdout.split("\n").find((l) => l.startsWith(row["shop"]!) && /\b(yes|NO)\b/.test(l))!;
+      const accCells = acc.slice(row["shop"]!.length).trim().split(/\s{2,}/);
+      expect(accCells[0]).toBe(int("truth_visitors"));
+      expect(accCells[3]).toBe(row["visitors_in_interval"] === "true" ? "yes" : "NO");
     }
     expect(run.stdout).toMatch(/^all shops\s/m);
   });
@@ -66,7 +71,7 @@ describe("footfall demo (built CLI)", () => {
       .map((l) => JSON.parse(l) as { type: string; shopId: number; device: string; kind: string; dwellMs: number; end: number; start: number });
     for (const row of daily) {
       const visitors = new Set(sessions.filter((s) => s.shopId === Number(row["shop_id"]) && s.kind === "visitor").map((s) => s.device));
-      expect(visitors.size).toBe(Number(row["visitors"]));
+      expect(visitors.size).toBe(Number(row["mac_visitors"]));
     }
     for (const s of sessions) {
       expect(s.type).toBe("session");
@@ -78,9 +83,9 @@ describe("footfall demo (built CLI)", () => {
     const html = await readFile(join(dir, "out", "report.html"), "utf8");
     expectSelfContained(html);
     const svgs = html.match(/<svg\b[^>]*>/g) ?? [];
-    // Six overview charts and two per shop.
-    expect(svgs.length).toBe(6 + 2 * 2);
-    for (const title of ["When people came", "How long visitors stayed", "where people stood", "Who can be recognised again", "How close to the truth"]) {
+    // Eight overview charts (two of them people vs MACs) and three per shop (occupancy with its band among them).
+    expect(svgs.length).toBe(8 + 3 * 2);
+    for (const title of ["When people came", "How long visitors stayed", "where people stood", "Who can be recognised again", "How close to the truth", "People, not MAC addresses", "people inside"]) {
       expect(html).toContain(title);
     }
   });

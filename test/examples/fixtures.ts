@@ -107,6 +107,7 @@ const snapshot = (shopId: number, name: string): ShopLiveSnapshot => ({
   passersBy: 6_003,
   medianDwellMs: 900_000,
   zones: { immediate: 12, near: 40, far: 91 },
+  people: { visitors: 540, low: 480, high: 600 },
   done: false,
 });
 const demoResults = async (): Promise<DemoShopResult[]> => {
@@ -132,6 +133,8 @@ const demoResults = async (): Promise<DemoShopResult[]> => {
       sales: undefined,
       truth: world.truth(shop.id),
       score: undefined,
+      people: r.people[0],
+      peopleScore: undefined,
     },
   ];
 };

@@ -92,3 +92,49 @@ describe("htmlReport", () => {
     expect(() => htmlReport({ ...base, currency: "NOPE" })).toThrow(RangeError);
   });
 });
+
+describe("htmlReport with people estimates (people, not MACs)", () => {
+  const base = sampleReportInput();
+  const midnight = Date.parse("2026-11-16T00:00:00+09:00");
+  // Made-up estimates: fewer people than visitor MACs, as when phones rotate their MACs.
+  const shops = base.shops.map((s, i) => ({
+    ...s,
+    people: { visitors: Math.round(s.visitors * 0.6), visitorsLow: Math.round(s.visitors * 0.5), visitorsHigh: Math.round(s.visitors * 0.7), passersBy: Math.round(s.passersBy * 0.3), captureRate: 0.1 + i / 100 },
+    occupancy: Array.from({ length: 96 }, (_, k) => {
+      const v = k >= 40 && k < 88 ? 5 + i : 0;
+      return { start: midnight + k * 900_000, end: midnight + (k + 1) * 900_000, inside: v, insideLow: v * 0.8, insideHigh: v * 1.2, outside: 2 * v, truth: v };
+    }),
+    accuracy: { ...s.accuracy!, truthPeople: Math.round(s.visitors * 0.62) },
+  }));
+  const input = { ...base, shops, accuracy: { ...base.accuracy!, people: { totalError: -0.03, covered: 2, days: 2, occupancyMae: 0.08 } } };
+  const { document } = parseHTML(htmlReport(input));
+  const tiles = Array.from(document.querySelectorAll(".tile")).map((t) => t.textContent ?? "");
+
+  it("takes visitors, capture and conversion from the people estimate (conversionRate over people), the MAC-level count beside them", () => {
+    const people = shops.reduce((n, s) => n + s.people.visitors, 0);
+    const macs = shops.reduce((n, s) => n + s.visitors, 0);
+    const receipts = shops.reduce((n, s) => n + (s.receipts ?? 0), 0);
+    const visitorsTile = tiles.find((t) => t.startsWith("Visitors"))!;
+    expect(visitorsTile).toContain(people.toLocaleString("en"));
+    expect(visitorsTile).toContain(`${macs.toLocaleString("en")} visitor MAC addresses`);
+    expect(tiles.find((t) => t.startsWith("Conversion"))).toContain(`${((100 * receipts) / people).toFixed(1)} %`);
+    expect(tiles.find((t) => t.startsWith("People counted"))).toContain("-3.0 %");
+    const head = Array.from(document.querySelectorAll("thead th")).map((th) => th.textContent);
+    expect(head).toEqual(expect.arrayContaining(["Visitors", "MAC visitors", "People present"]));
+    const first = Array.from(document.querySelectorAll("tbody tr")[0]!.querySelectorAll("td")).map((td) => td.textContent);
+    const p = shops[0]!.people;
+    expect(first[head.indexOf("Visitors")]).toBe(`${p.visitors.toLocaleString("en")} [${p.visitorsLow.toLocaleString("en")}–${p.visitorsHigh.toLocaleString("en")}]`);
+    expect(first[head.indexOf("MAC visitors")]).toBe(shops[0]!.visitors.toLocaleString("en"));
+    expect(first[head.indexOf("Conversion")]).toBe(`${((100 * shops[0]!.receipts!) / p.visitors).toFixed(1)} %`);
+  });
+
+  it("draws people vs MACs for visitors and for everyone heard, occupancy with its band per shop, and scores people against people present", () => {
+    const titles = Array.from(document.querySelectorAll("svg")).map((s) => s.textContent ?? "");
+    expect(titles.some((t) => t.includes("People, not MAC addresses: visitors"))).toBe(true);
+    expect(titles.some((t) => t.includes("People, not MAC addresses: everyone heard"))).toBe(true);
+    for (const s of shops) expect(titles.some((t) => t.includes(`${s.name}: people inside`) && t.includes("90 % interval") && t.includes("inside (truth)"))).toBe(true);
+    const accuracy = titles.find((t) => t.includes("How close to the truth"))!;
+    expect(accuracy).toContain(`${shops[0]!.name} · people`);
+    expect(accuracy).toContain(`${shops[0]!.name} · MACs`);
+  });
+});
