@@ -44,9 +44,12 @@ export interface WorkerProcess {
   readonly exited: Promise<number | string>;
 }
 
-/** @see WorkerProcess */
-export function startWorker(env: Record<string, string>, args: readonly string[] = []): WorkerProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", MAIN, "worker", ...args], {
+/**
+ * Starts `footfall worker` with `args`; `nodeArgs` go to node itself (e.g. a bench's `--cpu-prof`).
+ * @see WorkerProcess
+ */
+export function startWorker(env: Record<string, string>, args: readonly string[] = [], nodeArgs: readonly string[] = []): WorkerProcess {
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", MAIN, "worker", ...args], {
     // fakeIo's key: what the worker stores must equal what `cli(…analyze…)` prints.
     env: { ...process.env, FOOTFALL_MAC_KEY: FAKE_IO_MAC_KEY, ...env },
     stdio: ["ignore", "ignore", "pipe"],
