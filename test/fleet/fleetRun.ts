@@ -128,13 +128,14 @@ export async function singleProcess(
   since: string,
   until: string,
   timeZone: string,
-): Promise<{ days: LocalDay[]; sessions: Map<string, AnalysisRecord[]>; summaries: Map<string, AnalysisRecord> }> {
+): Promise<{ days: LocalDay[]; sessions: Map<string, AnalysisRecord[]>; summaries: Map<string, AnalysisRecord>; occupancy: Map<string, AnalysisRecord[]> }> {
   const env = { FOOTFALL_SIGNAL_URL: sim.signalUrl, FOOTFALL_EMAIL: sim.email, FOOTFALL_TOKEN: sim.token };
   const client = createClient({ baseUrl: sim.baseUrl, signalUrl: sim.signalUrl, email: sim.email, token: sim.token });
   const zoned: { day: string; next: string }[] = [];
   for (let day = since; day < until; day = nextDay(day)) zoned.push({ day, next: nextDay(day) });
   const sessions = new Map<string, AnalysisRecord[]>();
   const summaries = new Map<string, AnalysisRecord>();
+  const occupancy = new Map<string, AnalysisRecord[]>();
   const out: LocalDay[] = [];
   for (const shopId of shops) {
     const history = new MemoryVisitHistory();
@@ -143,6 +144,7 @@ export async function singleProcess(
       if (r.status !== 0) throw new Error(`analyze failed: ${r.err}`);
       const rows = lines(r.out);
       sessions.set(`${shopId} ${day}`, rows.filter((x) => x.type === "session"));
+      occupancy.set(`${shopId} ${day}`, rows.filter((x) => x.type === "occupancy"));
       const summary = rows.find((x) => x.type === "summary" && x.date === day);
       // New vs repeat across days: the library with one history, days in order.
       const d = localDays(Date.parse(`${day}T12:00:00Z`), Date.parse(`${day}T12:00:01Z`), timeZone)[0]!;
@@ -156,7 +158,7 @@ export async function singleProcess(
       if (shopId === shops[0]) out.push(d);
     }
   }
-  return { days: out, sessions, summaries };
+  return { days: out, sessions, summaries, occupancy };
 }
 
 function nextDay(day: string): string {
