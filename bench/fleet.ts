@@ -12,15 +12,17 @@
  * The simulator's cost is still reported (the recording pass).
  *
  * Each round runs 1 and 2 workers (the order alternating between rounds, so drift in the other
- * work on the machine hits both settings alike) and a CPU calibration: the same fixed loop in 1
- * and in 2 processes, which is the most 2 processes can gain here at that moment.
+ * work on the machine hits both settings alike) and a calibration (`tools/shopDayLoop.ts`): the
+ * worker's own read + analysis of a shop-day with no I/O at all, in 1 process and in 2 at once,
+ * which is about the most 2 workers can gain over 1 on this machine at that moment (a lone
+ * process already runs V8's garbage collection partly on the other core; other users' work
+ * takes the rest).
  *
  * `npx tsx bench/fleet.ts` prints every run as JSON; `npm run bench -- fleet` gives the table row
  * (medians over the rounds). `FLEET_BENCH_SHOPS` (default 12) sets the shop-days per run (one
  * local day each), `FLEET_BENCH_ROUNDS` (default 3) the rounds, `FLEET_BENCH_PROFILE=DIR` has every
  * worker write a CPU profile into DIR (`npx tsx bench/tools/profileSummary.ts FILE` sums it).
  */
-import { spawn } from "node:child_process";
 import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { Redis } from "ioredis";
@@ -36,6 +38,7 @@ import { fleetServersMissing, startPostgres, startRedis } from "../test/fleet/fl
 import { cli, startWorker, stopWorker } from "../test/fleet/fleetRun.ts";
 import type { BenchRow } from "./lib.ts";
 import { machineCpuMs, processCpuMs } from "./tools/processCpu.ts";
+import { shopDayLoopScaling, type LoopScaling } from "./tools/shopDayLoop.ts";
 import { startPageReplay } from "./tools/startPageReplay.ts";
 
 const TZ = "Asia/Seoul";
@@ -70,6 +73,8 @@ export interface FleetRun {
   readonly postgresCpuMsPerShopDay: number;
   /** CPU the machine spent on everything else meanwhile (other users' work), ms per second of the run. */
   readonly otherCpuMsPerS: number;
+  /** Idle CPU of the machine (both cores) during the run, ms per second (2000 = all idle). */
+  readonly idleMsPerS: number;
   /** Time the hypervisor took this VM's cores away, ms per second of the run (both cores). */
   readonly stealMsPerS: number;
   /** Pages the timed run needed that had not been recorded (0: it measured the fleet, not the simulator). */
@@ -81,13 +86,10 @@ export interface FleetRun {
   readonly loadEnd: number;
 }
 
-/** The CPU calibration of one round: a fixed loop in 1 process and in 2 at once. */
-export interface CpuScaling {
+/** The calibration of one round: the worker's own work without I/O, in 1 process and in 2 at once. */
+export interface CpuScaling extends LoopScaling {
   readonly round: number;
-  readonly oneS: number;
-  readonly twoS: number;
-  /** Work per second with 2 processes ÷ with 1: 2.0 on two free cores. */
-  readonly ratio: number;
+  /** 1-minute load average before it. */
   readonly load: number;
 }
 
@@ -116,21 +118,6 @@ async function redisStats(url: string): Promise<{ calls: number; usec: number }>
   } finally {
     r.disconnect();
   }
-}
-
-/** Wall seconds for `processes` node processes to each spin through the same fixed loop. */
-async function spin(processes: number): Promise<number> {
-  // ~1 s of one core: long enough for the clock, short enough to repeat every round.
-  const code = "let x = 0; for (let i = 0; i < 6e7; i++) x = (x + i * 7) % 1000003; if (x < 0) console.log(x);";
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: processes }, () => new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, ["-e", code], { stdio: "ignore" });
-      child.once("error", reject);
-      child.once("exit", (status) => (status === 0 ? resolve() : reject(new Error(`spin exited ${status}`))));
-    })),
-  );
-  return (performance.now() - t0) / 1000;
 }
 
 /** Median of numbers (the mean of the middle two for an even count). */
@@ -168,9 +155,8 @@ export async function fleetBench(shops: number, rounds = 3): Promise<FleetBenchR
 
     let run = 0;
     for (let round = 1; round <= rounds; round++) {
-      const one = await spin(1);
-      const two = await spin(2);
-      scaling.push({ round, oneS: one, twoS: two, ratio: (2 * one) / two, load: loadavg()[0]! });
+      const load = loadavg()[0]!;
+      scaling.push({ round, load, ...(await shopDayLoopScaling(3)) });
       for (const n of round % 2 === 1 ? [1, 2] : [2, 1]) {
         run++;
         runs.push(await fleetRun(round, n, run));
@@ -261,6 +247,7 @@ export async function fleetBench(shops: number, rounds = 3): Promise<FleetBenchR
         redisCpuMsPerShopDay: redisMs / k,
         postgresCpuMsPerShopDay: postgresMs / k,
         otherCpuMsPerS: Math.max(0, machine.busy - machine0.busy - workerMs - redisMs - postgresMs - serviceMs) / wallS,
+        idleMsPerS: (machine.total - machine0.total - (machine.busy - machine0.busy) - (machine.steal - machine0.steal)) / wallS,
         stealMsPerS: (machine.steal - machine0.steal) / wallS,
         pagesForwarded,
         storageBytesPerShopDay: Number(size.rows[0]!.bytes) / k,
@@ -309,7 +296,8 @@ export default async function (): Promise<BenchRow[]> {
         `(${r.runs.reduce((a, x) => a + x.pagesForwarded, 0)} not recorded; the simulator itself: ${Math.round(r.simulatorCpuMsPerShopDay)} ms CPU/shop-day); ` +
         `per round 1→2: ${perRound.join(", ")}; CPU ms/shop-day, 1 worker: ${split(1)}; 2 workers: ${split(2)}; ` +
         `Redis ${Math.round(med(1, (x) => x.redisCallsPerShopDay))} cmds/shop-day; PostgreSQL claim+commit ${Math.round(med(1, (x) => x.postgresMsPerShopDay))} ms; ` +
-        `the same fixed loop in 2 processes vs 1: ${median(r.scaling.map((s) => s.ratio)).toFixed(2)}×; ` +
+        `calibration, the worker's analysis alone with no I/O in 2 processes vs 1: ${r.scaling.map((s) => s.ratio.toFixed(2)).join(", ")}× ` +
+        `(CPU per shop-day ×${median(r.scaling.map((s) => s.cpuGrowth)).toFixed(2)}); ` +
         `others' CPU ${Math.round(median(r.runs.map((x) => x.otherCpuMsPerS)))} ms/s; load ${Math.min(...r.runs.map((x) => x.loadStart)).toFixed(1)}–${Math.max(...r.runs.map((x) => x.loadEnd)).toFixed(1)}`,
     },
   ];
