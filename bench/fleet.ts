@@ -19,7 +19,7 @@
  * takes the rest).
  *
  * `npx tsx bench/fleet.ts` prints every run as JSON; `npm run bench -- fleet` gives the table row
- * (medians over the rounds). `FLEET_BENCH_SHOPS` (default 12) sets the shop-days per run (one
+ * (medians over the rounds). `FLEET_BENCH_SHOPS` (default 10) sets the shop-days per run (one
  * local day each), `FLEET_BENCH_ROUNDS` (default 3) the rounds, `FLEET_BENCH_PROFILE=DIR` has every
  * worker write a CPU profile into DIR (`npx tsx bench/tools/profileSummary.ts FILE` sums it).
  */
@@ -37,7 +37,7 @@ import { signals } from "../src/source/signals.ts";
 import { fleetServersMissing, startPostgres, startRedis } from "../test/fleet/fleetServers.ts";
 import { cli, startWorker, stopWorker } from "../test/fleet/fleetRun.ts";
 import type { BenchRow } from "./lib.ts";
-import { machineCpuMs, processCpuMs } from "./tools/processCpu.ts";
+import { machineCpuMs, processCpuMs, processSystemMs } from "./tools/processCpu.ts";
 import { shopDayLoopScaling, type LoopScaling } from "./tools/shopDayLoop.ts";
 import { startPageReplay } from "./tools/startPageReplay.ts";
 
@@ -65,6 +65,8 @@ export interface FleetRun {
   readonly jobCpuMsPerShopDay: number;
   /** The worker processes' whole CPU over the run (jobs plus BullMQ, GC, idle polling), from /proc. */
   readonly workerCpuMsPerShopDay: number;
+  /** The part of `workerCpuMsPerShopDay` spent in the kernel (sockets to the service, Redis, PostgreSQL; page faults). */
+  readonly workerSystemMsPerShopDay: number;
   /** This process over the run: the page replay serving the workers (and the 50 ms completion poll). */
   readonly serviceCpuMsPerShopDay: number;
   /** redis-server's CPU over the run (commands, networking, AOF writes). */
@@ -200,6 +202,7 @@ export async function fleetBench(shops: number, rounds = 3): Promise<FleetBenchR
         workers.reduce((a, w) => a + processCpuMs(w.pid), 0),
         processCpuMs(redis.pid),
         processCpuMs(postgres.pid, true),
+        workers.reduce((a, w) => a + processSystemMs(w.pid), 0),
       ];
       const cpu0 = cpu();
       const self0 = process.cpuUsage();
@@ -213,7 +216,7 @@ export async function fleetBench(shops: number, rounds = 3): Promise<FleetBenchR
       const wallS = (performance.now() - t0) / 1000;
       const machine = machineCpuMs();
       const self = process.cpuUsage(self0);
-      const [workerMs, redisMs, postgresMs] = cpu().map((v, i) => v - cpu0[i]!) as [number, number, number];
+      const [workerMs, redisMs, postgresMs, workerSystemMs] = cpu().map((v, i) => v - cpu0[i]!) as [number, number, number, number];
       const loadEnd = loadavg()[0]!;
       const after = await redisStats(redis.url);
       const pagesForwarded = replay.stats().forwarded - forwarded0;
@@ -243,6 +246,7 @@ export async function fleetBench(shops: number, rounds = 3): Promise<FleetBenchR
         rowsPerShopDay: sum(2) / k + 1,
         jobCpuMsPerShopDay: sum(5) / k,
         workerCpuMsPerShopDay: workerMs / k,
+        workerSystemMsPerShopDay: workerSystemMs / k,
         serviceCpuMsPerShopDay: serviceMs / k,
         redisCpuMsPerShopDay: redisMs / k,
         postgresCpuMsPerShopDay: postgresMs / k,
@@ -267,7 +271,7 @@ export default async function (): Promise<BenchRow[]> {
   if (missing !== undefined) {
     return [{ figure, footfall: "—", baseline: "—", ratio: 0, goal: "≥ 1.7×", met: false, note: `not run: needs ${missing}` }];
   }
-  const r = await fleetBench(Number(process.env.FLEET_BENCH_SHOPS ?? 12), Number(process.env.FLEET_BENCH_ROUNDS ?? 3));
+  const r = await fleetBench(Number(process.env.FLEET_BENCH_SHOPS ?? 10), Number(process.env.FLEET_BENCH_ROUNDS ?? 3));
   const of = (n: number): FleetRun[] => r.runs.filter((x) => x.workers === n);
   const med = (n: number, f: (x: FleetRun) => number): number => median(of(n).map(f));
   const one = med(1, (x) => x.shopDaysPerMin);
@@ -304,6 +308,6 @@ export default async function (): Promise<BenchRow[]> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const r = await fleetBench(Number(process.env.FLEET_BENCH_SHOPS ?? 12), Number(process.env.FLEET_BENCH_ROUNDS ?? 3));
+  const r = await fleetBench(Number(process.env.FLEET_BENCH_SHOPS ?? 10), Number(process.env.FLEET_BENCH_ROUNDS ?? 3));
   process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
 }

@@ -12,6 +12,8 @@ const MS_PER_TICK = 1000 / TICKS_PER_S;
 
 interface Stat {
   readonly ppid: number;
+  /** stime alone: time in the kernel on the process's behalf (sockets, page faults), ms. */
+  readonly systemMs: number;
   /** utime + stime of the process (all its threads), ms. */
   readonly selfMs: number;
   /** cutime + cstime: its children that exited and were waited for, ms. */
@@ -29,7 +31,7 @@ function stat(pid: number): Stat | undefined {
   const f = text.slice(text.lastIndexOf(")") + 2).split(" ");
   // After the name: state(3) ppid(4) … utime(14) stime(15) cutime(16) cstime(17), 1-based in proc(5).
   const n = (field: number): number => Number(f[field - 3]);
-  return { ppid: n(4), selfMs: (n(14) + n(15)) * MS_PER_TICK, reapedMs: (n(16) + n(17)) * MS_PER_TICK };
+  return { ppid: n(4), systemMs: n(15) * MS_PER_TICK, selfMs: (n(14) + n(15)) * MS_PER_TICK, reapedMs: (n(16) + n(17)) * MS_PER_TICK };
 }
 
 /**
@@ -53,6 +55,16 @@ export function processCpuMs(pid: number, tree = false): number {
     if (c !== undefined && c.ppid === pid) ms += c.selfMs + c.reapedMs;
   }
   return ms;
+}
+
+/**
+ * The part of {@link processCpuMs} (not `tree`) spent in the kernel (system time), ms.
+ *
+ * @example
+ * const kernelMs = processSystemMs(workerPid);
+ */
+export function processSystemMs(pid: number): number {
+  return stat(pid)?.systemMs ?? 0;
 }
 
 /**
