@@ -37,7 +37,7 @@ import { signals } from "../src/source/signals.ts";
 import { fleetServersMissing, startPostgres, startRedis } from "../test/fleet/fleetServers.ts";
 import { cli, startWorker, stopWorker } from "../test/fleet/fleetRun.ts";
 import type { BenchRow } from "./lib.ts";
-import { machineCpuMs, processCpuMs, processSystemMs } from "./tools/processCpu.ts";
+import { contextSwitches, machineCpuMs, processCpuMs, processSystemMs } from "./tools/processCpu.ts";
 import { shopDayLoopScaling, type LoopScaling } from "./tools/shopDayLoop.ts";
 import { startPageReplay } from "./tools/startPageReplay.ts";
 
@@ -67,6 +67,9 @@ export interface FleetRun {
   readonly workerCpuMsPerShopDay: number;
   /** The part of `workerCpuMsPerShopDay` spent in the kernel (sockets to the service, Redis, PostgreSQL; page faults). */
   readonly workerSystemMsPerShopDay: number;
+  /** The workers' main threads' context switches per shop-day: waits (a page, a query) and preemptions. */
+  readonly workerWaitsPerShopDay: number;
+  readonly workerPreemptionsPerShopDay: number;
   /** This process over the run: the page replay serving the workers (and the 50 ms completion poll). */
   readonly serviceCpuMsPerShopDay: number;
   /** redis-server's CPU over the run (commands, networking, AOF writes). */
@@ -203,6 +206,8 @@ export async function fleetBench(shops: number, rounds = 3): Promise<FleetBenchR
         processCpuMs(redis.pid),
         processCpuMs(postgres.pid, true),
         workers.reduce((a, w) => a + processSystemMs(w.pid), 0),
+        workers.reduce((a, w) => a + contextSwitches(w.pid).voluntary, 0),
+        workers.reduce((a, w) => a + contextSwitches(w.pid).involuntary, 0),
       ];
       const cpu0 = cpu();
       const self0 = process.cpuUsage();
@@ -216,7 +221,7 @@ export async function fleetBench(shops: number, rounds = 3): Promise<FleetBenchR
       const wallS = (performance.now() - t0) / 1000;
       const machine = machineCpuMs();
       const self = process.cpuUsage(self0);
-      const [workerMs, redisMs, postgresMs, workerSystemMs] = cpu().map((v, i) => v - cpu0[i]!) as [number, number, number, number];
+      const [workerMs, redisMs, postgresMs, workerSystemMs, waits, preemptions] = cpu().map((v, i) => v - cpu0[i]!) as [number, number, number, number, number, number];
       const loadEnd = loadavg()[0]!;
       const after = await redisStats(redis.url);
       const pagesForwarded = replay.stats().forwarded - forwarded0;
@@ -247,6 +252,8 @@ export async function fleetBench(shops: number, rounds = 3): Promise<FleetBenchR
         jobCpuMsPerShopDay: sum(5) / k,
         workerCpuMsPerShopDay: workerMs / k,
         workerSystemMsPerShopDay: workerSystemMs / k,
+        workerWaitsPerShopDay: waits / k,
+        workerPreemptionsPerShopDay: preemptions / k,
         serviceCpuMsPerShopDay: serviceMs / k,
         redisCpuMsPerShopDay: redisMs / k,
         postgresCpuMsPerShopDay: postgresMs / k,

@@ -84,3 +84,23 @@ export function machineCpuMs(): { readonly busy: number; readonly steal: number;
   const busy = user! + nice! + system! + irq! + softirq!;
   return { busy: busy * MS_PER_TICK, steal: steal! * MS_PER_TICK, total: (busy + idle! + iowait! + steal!) * MS_PER_TICK };
 }
+
+/**
+ * Context switches of a process's main thread so far: `voluntary` (it waited: a socket, a
+ * timer) and `involuntary` (the scheduler took the core away for something else to run).
+ * Many involuntary switches per unit of work mean processes are taking turns on a core, each
+ * turn costing cache refills that show up as extra CPU time.
+ *
+ * @example
+ * const { involuntary } = contextSwitches(workerPid);
+ */
+export function contextSwitches(pid: number): { readonly voluntary: number; readonly involuntary: number } {
+  let text = "";
+  try {
+    text = readFileSync(`/proc/${pid}/status`, "utf8");
+  } catch {
+    return { voluntary: 0, involuntary: 0 };
+  }
+  const field = (name: string): number => Number(new RegExp(`^${name}:\\s*(\\d+)`, "m").exec(text)?.[1] ?? 0);
+  return { voluntary: field("voluntary_ctxt_switches"), involuntary: field("nonvoluntary_ctxt_switches") };
+}
