@@ -21,7 +21,9 @@
  * `npx tsx bench/fleet.ts` prints every run as JSON; `npm run bench -- fleet` gives the table row
  * (medians over the rounds). `FLEET_BENCH_SHOPS` (default 10) sets the shop-days per run (one
  * local day each), `FLEET_BENCH_ROUNDS` (default 3) the rounds, `FLEET_BENCH_PROFILE=DIR` has every
- * worker write a CPU profile into DIR (`npx tsx bench/tools/profileSummary.ts FILE` sums it).
+ * worker write a CPU profile into DIR (`npx tsx bench/tools/profileSummary.ts FILE` sums it),
+ * `FLEET_BENCH_LATENCY_MS` delays every page as a remote service would (default 0) and
+ * `FLEET_BENCH_CONCURRENCY` sets each worker's `--concurrency` (default 1).
  */
 import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
@@ -141,7 +143,8 @@ function median(xs: readonly number[]): number {
 export async function fleetBench(shops: number, rounds = 3): Promise<FleetBenchResult> {
   const [redis, postgres] = await Promise.all([startRedis(), startPostgres()]);
   const world = createWorld({ seed: 21, shops, days: 1, start: "2026-11-16", visitorsPerDay: 300, passersByPerDay: 1500, staffPerShop: 3, stationaryPerShop: 2 });
-  const replay = await startPageReplay(createSimHandler({ seed: 21, world }));
+  // Latency only on the timed runs' replayed pages: recording is not timed.
+  const replay = await startPageReplay(createSimHandler({ seed: 21, world }), { latencyMs: Number(process.env.FLEET_BENCH_LATENCY_MS ?? 0) });
   const runs: FleetRun[] = [];
   const scaling: CpuScaling[] = [];
   try {
@@ -192,7 +195,8 @@ export async function fleetBench(shops: number, rounds = 3): Promise<FleetBenchR
     // FLEET_BENCH_PROFILE=DIR: each worker writes a V8 CPU profile there when it stops (see tools/profileSummary.ts).
     const profile = process.env.FLEET_BENCH_PROFILE;
     const nodeArgs = profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profile}`];
-    const workers = Array.from({ length: n }, (_, i) => startWorker(env, ["--name", `bench${i}`], nodeArgs));
+    const concurrency = process.env.FLEET_BENCH_CONCURRENCY ?? "1";
+    const workers = Array.from({ length: n }, (_, i) => startWorker(env, ["--name", `bench${i}`, "--concurrency", concurrency], nodeArgs));
     try {
       await Promise.all(workers.map((w) => w.waitFor(/ready/)));
       const connection = await openFleetRedis(env.FOOTFALL_REDIS_URL);

@@ -34,6 +34,17 @@ export interface PageReplay {
   close(): Promise<void>;
 }
 
+/**
+ * Options of {@link startPageReplay}.
+ *
+ * @example
+ * const o: PageReplayOptions = { latencyMs: 5 }; // as a service 5 ms away
+ */
+export interface PageReplayOptions {
+  /** Delay before each replayed page, ms: a remote service's round trip, without its CPU. @default 0 */
+  readonly latencyMs?: number;
+}
+
 interface Recorded {
   readonly body: Buffer;
   readonly headers: Record<string, string>;
@@ -46,7 +57,9 @@ interface Recorded {
  * const replay = await startPageReplay(createSimHandler({ world: { shops: 1 } }));
  * await replay.close();
  */
-export async function startPageReplay(handler: SimHandler): Promise<PageReplay> {
+export async function startPageReplay(handler: SimHandler, options: PageReplayOptions = {}): Promise<PageReplay> {
+  const latencyMs = options.latencyMs ?? 0;
+  if (!(latencyMs >= 0) || !Number.isFinite(latencyMs)) throw new RangeError("startPageReplay: latencyMs must be a non-negative number");
   const pages = new Map<string, Recorded>();
   let replayed = 0;
   let forwarded = 0;
@@ -60,8 +73,12 @@ export async function startPageReplay(handler: SimHandler): Promise<PageReplay> 
     // The same account check as the simulator's: a replay must not serve what it would refuse.
     if (page !== undefined && String(req.headers[HEADER_EMAIL] ?? "").trim().toLowerCase() === email && req.headers[HEADER_TOKEN] === token) {
       replayed++;
-      res.writeHead(200, page.headers);
-      res.end(page.body);
+      const send = (): void => {
+        res.writeHead(200, page.headers);
+        res.end(page.body);
+      };
+      if (latencyMs > 0) setTimeout(send, latencyMs);
+      else send();
       return;
     }
     forwarded++;
