@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
+import type { AnalysisRecord } from "../../src/analysisRecords.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";
 import { startSimulator, type RunningSimulator } from "../../src/sim/startSimulator.ts";
 import { fleetTestsSkipped, startPostgres, startRedis, type TestPostgres, type TestRedis } from "./fleetServers.ts";
@@ -66,9 +67,14 @@ describe.skipIf(fleetTestsSkipped())("fleet backfill with 3 workers", () => {
     expect(again.status).toBe(0);
 
     const expected = await singleProcess(sim, shops, since, until, TZ);
-    const stored = await cli(env, ["fleet", "results", "--shops", shops.join(","), "--since", since, "--until", until, "--sessions", "--format", "ndjson"]);
+    const stored = await cli(env, ["fleet", "results", "--shops", shops.join(","), "--since", since, "--until", until, "--sessions", "--occupancy", "--format", "ndjson"]);
     expect(stored.status).toBe(0);
     const rows = lines(stored.out);
+    // Interval estimates: every shop-day's occupancy lines, in order, as analyze prints them.
+    const occupancy = rows.filter((r) => r.type === "occupancy");
+    const expectedOccupancy = [...expected.occupancy.values()].flat();
+    expect(expectedOccupancy.length).toBeGreaterThan(SHOPS * 2);
+    expect(occupancy).toEqual(expectedOccupancy);
     const summaries = rows.filter((r) => r.type === "summary");
     expect(summaries).toHaveLength(SHOPS * 2);
     for (const s of summaries) expect(s).toEqual(expected.summaries.get(`${s.shopId} ${s.date}`));
@@ -88,6 +94,15 @@ describe.skipIf(fleetTestsSkipped())("fleet backfill with 3 workers", () => {
       expect(Number(days.rows[0]!.max_epoch)).toBe(1);
       const dup = await db.query("SELECT session_id FROM footfall_sessions GROUP BY session_id HAVING count(*) > 1");
       expect(dup.rows).toEqual([]);
+      // The typed occupancy columns analysts query say what each stored line says (NULL where the line has no number).
+      const columns = await db.query<{ inside: number | null; inside_low: number | null; inside_high: number | null; outside: number | null; line: AnalysisRecord }>(
+        "SELECT inside, inside_low, inside_high, outside, line FROM footfall_occupancy",
+      );
+      expect(columns.rows).toHaveLength(expectedOccupancy.length);
+      const orNull = (v: unknown): unknown => (typeof v === "number" ? v : null);
+      for (const r of columns.rows) {
+        expect([r.inside, r.inside_low, r.inside_high, r.outside]).toEqual([orNull(r.line.inside), orNull(r.line.insideLow), orNull(r.line.insideHigh), orNull(r.line.outside)]);
+      }
       // Privacy (issue 16): stored devices are keyed pseudonyms; no MAC of the world is anywhere
       // in the per-device tables, in any textual form.
       const devices = await db.query<{ device: string }>("SELECT device FROM footfall_sessions UNION SELECT device FROM footfall_visits");

@@ -44,9 +44,12 @@ export interface WorkerProcess {
   readonly exited: Promise<number | string>;
 }
 
-/** @see WorkerProcess */
-export function startWorker(env: Record<string, string>, args: readonly string[] = []): WorkerProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", MAIN, "worker", ...args], {
+/**
+ * Starts `footfall worker` with `args`; `nodeArgs` go to node itself (e.g. a bench's `--cpu-prof`).
+ * @see WorkerProcess
+ */
+export function startWorker(env: Record<string, string>, args: readonly string[] = [], nodeArgs: readonly string[] = []): WorkerProcess {
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", MAIN, "worker", ...args], {
     // fakeIo's key: what the worker stores must equal what `cli(…analyze…)` prints.
     env: { ...process.env, FOOTFALL_MAC_KEY: FAKE_IO_MAC_KEY, ...env },
     stdio: ["ignore", "ignore", "pipe"],
@@ -125,13 +128,14 @@ export async function singleProcess(
   since: string,
   until: string,
   timeZone: string,
-): Promise<{ days: LocalDay[]; sessions: Map<string, AnalysisRecord[]>; summaries: Map<string, AnalysisRecord> }> {
+): Promise<{ days: LocalDay[]; sessions: Map<string, AnalysisRecord[]>; summaries: Map<string, AnalysisRecord>; occupancy: Map<string, AnalysisRecord[]> }> {
   const env = { FOOTFALL_SIGNAL_URL: sim.signalUrl, FOOTFALL_EMAIL: sim.email, FOOTFALL_TOKEN: sim.token };
   const client = createClient({ baseUrl: sim.baseUrl, signalUrl: sim.signalUrl, email: sim.email, token: sim.token });
   const zoned: { day: string; next: string }[] = [];
   for (let day = since; day < until; day = nextDay(day)) zoned.push({ day, next: nextDay(day) });
   const sessions = new Map<string, AnalysisRecord[]>();
   const summaries = new Map<string, AnalysisRecord>();
+  const occupancy = new Map<string, AnalysisRecord[]>();
   const out: LocalDay[] = [];
   for (const shopId of shops) {
     const history = new MemoryVisitHistory();
@@ -140,6 +144,7 @@ export async function singleProcess(
       if (r.status !== 0) throw new Error(`analyze failed: ${r.err}`);
       const rows = lines(r.out);
       sessions.set(`${shopId} ${day}`, rows.filter((x) => x.type === "session"));
+      occupancy.set(`${shopId} ${day}`, rows.filter((x) => x.type === "occupancy"));
       const summary = rows.find((x) => x.type === "summary" && x.date === day);
       // New vs repeat across days: the library with one history, days in order.
       const d = localDays(Date.parse(`${day}T12:00:00Z`), Date.parse(`${day}T12:00:01Z`), timeZone)[0]!;
@@ -153,7 +158,7 @@ export async function singleProcess(
       if (shopId === shops[0]) out.push(d);
     }
   }
-  return { days: out, sessions, summaries };
+  return { days: out, sessions, summaries, occupancy };
 }
 
 function nextDay(day: string): string {

@@ -137,6 +137,8 @@ async function stopChild(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM"
 export interface TestRedis {
   readonly url: string;
   readonly port: number;
+  /** The redis-server process's id (a new one after `restart`), e.g. for a bench's CPU accounting. */
+  readonly pid: number;
   /** Stops (SIGTERM, by pid) and starts it again on the same port and data. */
   restart(): Promise<void>;
   stop(): Promise<void>;
@@ -164,6 +166,9 @@ export async function startRedis(): Promise<TestRedis> {
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    get pid() {
+      return child.pid ?? 0;
+    },
     restart: async () => {
       await stopChild(child);
       await start();
@@ -189,6 +194,8 @@ export interface TestPostgres {
   /** `postgres://postgres@127.0.0.1:PORT/footfall`. */
   readonly url: string;
   readonly port: number;
+  /** The postmaster's process id (its backends are its children), e.g. for a bench's CPU accounting. */
+  readonly pid: number;
   /** A URL to a fresh, empty database of this server. */
   createDatabase(name: string): Promise<string>;
   stop(): Promise<void>;
@@ -239,6 +246,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   return {
     url: url("footfall"),
     port,
+    pid: child.pid ?? 0,
     createDatabase: async (name) => {
       psql(`CREATE DATABASE ${name}`);
       return url(name);
