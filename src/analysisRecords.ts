@@ -93,7 +93,8 @@ export function sessionRecord(s: ClassifiedSession, device: DeviceId = rawDevice
  * MAC-level counts stay beside them in `macs` ({ visitors, passersBy, uniqueDevices, captureRate })
  * and in `visits`, `uniqueDevices`, new/repeat visitors (universal MACs), staff, stationary, the
  * universal and randomized series. Also visitor dwell (ms, rounded; `null` when there were no
- * visitors; from identity-known visits) with its buckets, and the visitor RSSI threshold (dBm).
+ * visitors) with its buckets — of the identity-known visits (`PeopleEstimate.dwell`) when there is
+ * an estimate, else of the visitor sessions —, and the visitor RSSI threshold (dBm).
  * Without a people estimate (`people: false`, or `NaN` for want of identity-known visits) the
  * estimates are the MAC-level counts.
  *
@@ -104,6 +105,9 @@ export function summaryRecord(d: ShopDaySummary): AnalysisRecord {
   // No estimate (people off, or no identity-known visit to learn a burst rate from): MAC-level.
   const p = d.people !== undefined && Number.isFinite(d.people.visitors) ? d.people : undefined;
   const passersBy = p === undefined || !Number.isFinite(p.passersBy) ? d.passersBy : Math.round(p.passersBy);
+  // Dwell of people: only a visit seen whole under one MAC has a dwell (a rotating phone's
+  // sessions are pieces of its visit), so with an estimate the dwell is the identity-known visits'.
+  const dwell = p === undefined ? d.dwell : p.dwell;
   return {
     type: "summary",
     shopId: d.shopId,
@@ -121,11 +125,11 @@ export function summaryRecord(d: ShopDaySummary): AnalysisRecord {
     staff: d.staff,
     stationary: d.stationary,
     dwell: {
-      count: d.dwell.count,
-      meanMs: roundOrNull(d.dwell.meanMs),
-      medianMs: roundOrNull(d.dwell.medianMs),
-      p90Ms: roundOrNull(d.dwell.p90Ms),
-      buckets: d.dwell.buckets,
+      count: dwell.count,
+      meanMs: roundOrNull(dwell.meanMs),
+      medianMs: roundOrNull(dwell.medianMs),
+      p90Ms: roundOrNull(dwell.p90Ms),
+      buckets: dwell.buckets,
     },
     universal: d.universal,
     randomized: d.randomized,

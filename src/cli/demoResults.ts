@@ -257,8 +257,7 @@ export function summaryText(results: readonly DemoShopResult[], overall: Accurac
       ),
     );
     out.push(
-      "(people present: people who came inside (truth); error: (counted − present) ÷ present; in interval: whether the 90 % interval holds the truth\n" +
-        " (judged on the unrounded interval: a bound shown equal to the truth can still miss it);\n" +
+      "(people present: people who came inside (truth); error: (counted − present) ÷ present; in interval: whether the 90 % interval holds the truth;\n" +
         " MAC visitors / MAC error: the same day counted as MAC addresses; occupancy error: mean |estimated − true people inside| per 15 min ÷ mean inside;\n" +
         " median dwell error and visitor F1: MAC-level, sessions against the truth per MAC)\n",
     );

@@ -1,5 +1,7 @@
 import { assertTimeZone } from "../time/timeZone.ts";
 import { checkNumberOption } from "./checkNumberOption.ts";
+import { dwellStats, type DwellStats } from "./dwellStats.ts";
+import { estimatedDwell } from "./EventTimeEngine.ts";
 import type { Session } from "./Session.ts";
 import { SessionWindows, type SessionWindow } from "./SessionWindows.ts";
 import { checkSink, type Sink } from "./Sink.ts";
@@ -158,6 +160,12 @@ export interface PeopleEstimate extends SessionWindow {
   readonly burstsPerMinute: number;
   /** Mean estimated dwell of the same visits, ms (the W of Little's law). */
   readonly meanDwellMs: number;
+  /**
+   * Dwell statistics (estimated dwell, ms) of the identity-known visits — the only phones whose
+   * stay is seen whole: a rotating phone's visit is many MACs, each a piece of it. The `summary`
+   * line's `dwell`.
+   */
+  readonly dwell: DwellStats;
   /** Occupancy per interval over the local day, in order. */
   readonly occupancy: readonly OccupancyInterval[];
 }
@@ -487,6 +495,7 @@ function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: R
     restBursts,
     burstsPerMinute: rate * 60_000,
     meanDwellMs: meanDwell,
+    dwell: dwellStats(known.map((k) => k.estimated)),
     occupancy,
   };
 }
@@ -521,7 +530,7 @@ function knownVisits(visits: readonly ClassifiedSession[], linked: ReadonlySet<C
   const out: KnownVisit[] = [];
   const close = (device: string, start: number, end: number, probes: number, sessions: number) => {
     const span = end - start;
-    out.push({ device, randomized: randomized.has(device), sessions, start, end, span, bursts: probes - 1, estimated: probes > 1 ? span + span / (probes - 1) : span });
+    out.push({ device, randomized: randomized.has(device), sessions, start, end, span, bursts: probes - 1, estimated: estimatedDwell(span, probes) });
   };
   for (const [device, list] of byDevice) {
     // Visits are sorted by start already (canonical order).

@@ -107,7 +107,8 @@ describe("footfall analyze", () => {
     expect(occupancy[40]).toMatchObject({ shopId: expected.occupancy[40]!.shopId, start: expected.occupancy[40]!.start, end: expected.occupancy[40]!.start + 900_000 });
     expect(occupancy.every((o) => (o.insideLow as number) <= (o.inside as number) && (o.inside as number) <= (o.insideHigh as number))).toBe(true);
     expect(types.indexOf("occupancy")).toBeGreaterThan(types.lastIndexOf("summary"));
-    expect((summaries[0]!.dwell as { buckets: unknown }).buckets).toEqual(expected.days[0]!.dwell.buckets);
+    // Dwell of people: the identity-known visits' (a rotating phone's sessions are pieces of a visit).
+    expect((summaries[0]!.dwell as { buckets: unknown }).buckets).toEqual(expected.days[0]!.people!.dwell.buckets);
     expect(text.err).toBe("");
     // --raw-macs: the MACs, for debugging.
     const raw = fakeIo();
