@@ -1,5 +1,7 @@
 import type { AnalyzeResult, ShopDaySummary } from "./analyze.ts";
+import { hasPeopleEstimate } from "./kernels/hasPeopleEstimate.ts";
 import type { OccupancyInterval } from "./kernels/PeopleEstimator.ts";
+import { shopDayDwell } from "./kernels/shopDayDwell.ts";
 import type { ClassifiedSession } from "./kernels/VisitClassifier.ts";
 import { suppressSmallCounts } from "./suppressSmallCounts.ts";
 
@@ -94,7 +96,7 @@ export function sessionRecord(s: ClassifiedSession, device: DeviceId = rawDevice
  * and in `visits`, `uniqueDevices`, new/repeat visitors (universal MACs), staff, stationary, the
  * universal and randomized series. Also visitor dwell (ms, rounded; `null` when there were no
  * visitors) with its buckets — of the identity-known visits (`PeopleEstimate.dwell`) when there is
- * an estimate, else of the visitor sessions —, and the visitor RSSI threshold (dBm).
+ * an estimate, else of the visitor sessions (`shopDayDwell`) —, and the visitor RSSI threshold (dBm).
  * Without a people estimate (`people: false`, or `NaN` for want of identity-known visits) the
  * estimates are the MAC-level counts.
  *
@@ -103,11 +105,10 @@ export function sessionRecord(s: ClassifiedSession, device: DeviceId = rawDevice
  */
 export function summaryRecord(d: ShopDaySummary): AnalysisRecord {
   // No estimate (people off, or no identity-known visit to learn a burst rate from): MAC-level.
-  const p = d.people !== undefined && Number.isFinite(d.people.visitors) ? d.people : undefined;
+  const p = hasPeopleEstimate(d.people) ? d.people : undefined;
   const passersBy = p === undefined || !Number.isFinite(p.passersBy) ? d.passersBy : Math.round(p.passersBy);
-  // Dwell of people: only a visit seen whole under one MAC has a dwell (a rotating phone's
-  // sessions are pieces of its visit), so with an estimate the dwell is the identity-known visits'.
-  const dwell = p === undefined ? d.dwell : p.dwell;
+  // Dwell of people: with an estimate, the identity-known visits' (see shopDayDwell).
+  const dwell = shopDayDwell(d.dwell, d.people);
   return {
     type: "summary",
     shopId: d.shopId,

@@ -190,6 +190,8 @@ export type { DwellMeterOptions, WindowDwell } from "./kernels/DwellMeter.ts";
 export { DwellMeter, dwellMeterOptions, defaultDwellMeter } from "./kernels/DwellMeter.ts";
 export type { PeopleEstimatorOptions, ResolvedPeopleEstimatorOptions, PeopleEstimate, OccupancyInterval } from "./kernels/PeopleEstimator.ts";
 export { PeopleEstimator, peopleEstimatorOptions, defaultPeopleEstimator, linkedVisits } from "./kernels/PeopleEstimator.ts";
+export { hasPeopleEstimate } from "./kernels/hasPeopleEstimate.ts";
+export { shopDayDwell } from "./kernels/shopDayDwell.ts";
 export type { VisitHistoryStore } from "./kernels/MemoryVisitHistory.ts";
 export { MemoryVisitHistory } from "./kernels/MemoryVisitHistory.ts";
 export type { VisitCounterOptions, VisitSeries, VisitCounts } from "./kernels/VisitCounter.ts";

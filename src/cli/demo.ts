@@ -103,7 +103,8 @@ in live mode: signals appear as simulated time reaches them), then, like a clien
     them as daily totals, exactly as "footfall sales upload" does (read → aggregate per shop-day
     → resolve brand and shop → one POST per shop-day, with a journal);
   - at the end of the day prints per shop: visitors (people, not MACs: an estimate with its 90 %
-    interval, the MAC-level count beside it), passers-by, capture rate, dwell buckets, sales,
+    interval, the MAC-level count beside it), passers-by, capture rate, dwell of the visits
+    seen whole (not a rotating phone's pieces of one) with its buckets, sales,
     conversion (receipts ÷ visitors) and amount per visitor, and how close all of it came to the
     simulator's ground truth: people counted against people present;
   - writes DIR/report.html (self-contained: charts inline, loads nothing), DIR/sessions.ndjson
@@ -361,7 +362,13 @@ async function watchDay(c: DayContext): Promise<number> {
   const people = peopleTruth(world);
   const cutOf = new Map(shops.map((shop, i) => [shop.id, cutoff(i)]));
   const untilOf = (shopId: number): number => cutOf.get(shopId) ?? Number.POSITIVE_INFINITY;
-  const truthCut: PeopleTruth = { visitors: (id, s, e) => people.visitors(id, s, Math.min(e, untilOf(id) + 1)), inside: people.inside };
+  // Dwells are of the visits counted (started by the cut); an interrupted day's last visits are
+  // cut short in the data but not in the truth, so its dwell error leans short.
+  const truthCut: PeopleTruth = {
+    visitors: (id, s, e) => people.visitors(id, s, Math.min(e, untilOf(id) + 1)),
+    inside: people.inside,
+    dwells: (id, s, e) => people.dwells(id, s, Math.min(e, untilOf(id) + 1)),
+  };
   const estimates = shops.flatMap((_, i) =>
     results[i]!.people.filter((p) => p.label === date).map((p) => (interrupted ? { ...p, occupancy: p.occupancy.filter((q) => q.end <= untilOf(p.shopId)) } : p)),
   );

@@ -14,7 +14,6 @@ import {
   toArray,
   type Observable,
 } from "rxjs";
-import { median } from "simple-statistics";
 import type { Client } from "../client/Client.ts";
 import type { Signal } from "../codec/Signal.ts";
 import type { ProximitySlice } from "../kernels/SessionProximity.ts";
@@ -23,6 +22,9 @@ import type { VisitCounts } from "../kernels/VisitCounter.ts";
 import { defaultPeopleEstimator, PeopleEstimator, type PeopleEstimate } from "../kernels/PeopleEstimator.ts";
 import { defaultVisitClassifier, staffPresenceMs, visitOrPass, type ClassifiedSession, type VisitClassifierOptions } from "../kernels/VisitClassifier.ts";
 import type { WindowDwell } from "../kernels/DwellMeter.ts";
+import { dwellStats } from "../kernels/dwellStats.ts";
+import { hasPeopleEstimate } from "../kernels/hasPeopleEstimate.ts";
+import { shopDayDwell } from "../kernels/shopDayDwell.ts";
 import { ZoneOccupancy, type ZoneCounts } from "../kernels/ZoneOccupancy.ts";
 import { classifyVisits } from "../operators/classifyVisits.ts";
 import { countVisits } from "../operators/countVisits.ts";
@@ -86,7 +88,11 @@ export interface ShopLiveSnapshot {
   readonly people?: LivePeople;
   /** Unique devices whose finished sessions only passed by (provisional). */
   readonly passersBy: number;
-  /** Median estimated dwell of those visits, ms (`NaN` before the first). */
+  /**
+   * Median dwell so far, ms (`NaN` before the first visit), by the summary's rule
+   * (`shopDayDwell`): of the identity-known visits once there is a people estimate, else of the
+   * provisional visitor sessions.
+   */
   readonly medianDwellMs: number;
   /** Devices by the zone of their nearest sensor now (`ZoneOccupancy.current` at the newest signal). */
   readonly zones: ZoneCounts;
@@ -126,6 +132,8 @@ export class ShopLive {
   readonly #calendar: LocalCalendar;
   readonly #provisional: ClassifiedSession[] = [];
   #people: LivePeople | undefined;
+  /** The latest people estimate that stands (`hasPeopleEstimate`), for its dwell. */
+  #estimate: PeopleEstimate | undefined;
   #peopleAtMs = Number.NEGATIVE_INFINITY;
   #peopleSessions = 0;
   #previousCaughtUpSim = Number.NEGATIVE_INFINITY;
@@ -226,7 +234,10 @@ export class ShopLive {
       for (const s of this.#provisional) estimator.push(s);
       estimator.flush();
       const p: PeopleEstimate | undefined = latest;
-      this.#people = p !== undefined && Number.isFinite(p.visitors) ? { visitors: p.visitors, low: p.visitorsLow, high: p.visitorsHigh } : this.#people;
+      if (hasPeopleEstimate(p)) {
+        this.#people = { visitors: p.visitors, low: p.visitorsLow, high: p.visitorsHigh };
+        this.#estimate = p;
+      }
     }
     return this.#people === undefined ? undefined : { people: this.#people };
   }
@@ -239,6 +250,7 @@ export class ShopLive {
       if (t >= now - IN_RANGE_MS) inRange++;
       else this.#lastSeen.delete(device);
     }
+    const people = this.#livePeople();
     return {
       shopId: this.shopId,
       name: this.name,
@@ -248,9 +260,9 @@ export class ShopLive {
       inRange,
       visitors: this.#visitors.size,
       passersBy: this.#passers.size,
-      medianDwellMs: this.#dwells.length > 0 ? median(this.#dwells) : Number.NaN,
+      medianDwellMs: shopDayDwell(dwellStats(this.#dwells), this.#estimate).medianMs,
       zones: this.#occupancy.current(now),
-      ...(this.#livePeople() ?? {}),
+      ...(people ?? {}),
       done: this.#done,
       ...(this.#error === undefined ? {} : { error: this.#error }),
     };

@@ -1,6 +1,8 @@
 import { median } from "simple-statistics";
 import { conversionRate } from "../kernels/conversionRate.ts";
-import { DWELL_BUCKETS } from "../kernels/dwellStats.ts";
+import { DWELL_BUCKETS, dwellStats, type DwellStats } from "../kernels/dwellStats.ts";
+import { hasPeopleEstimate } from "../kernels/hasPeopleEstimate.ts";
+import { shopDayDwell } from "../kernels/shopDayDwell.ts";
 import { isSmallCount } from "../kernels/isSmallCount.ts";
 import type { WindowDwell } from "../kernels/DwellMeter.ts";
 import type { AccuracyScore } from "../kernels/scoreAgainstTruth.ts";
@@ -124,10 +126,9 @@ interface Headline {
 function headlineOf(r: DemoShopResult): Headline {
   const c = r.counts;
   if (c === undefined) return { visitors: 0, visitorsLow: 0, visitorsHigh: 0, passersBy: 0, captureRate: Number.NaN, estimated: false };
-  const d = r.dwell;
   const line = summaryRecord({
     ...c,
-    dwell: d === undefined ? { count: 0, meanMs: Number.NaN, medianMs: Number.NaN, p90Ms: Number.NaN, buckets: { lt5m: 0, m5to20: 0, m20to60: 0, h1to6: 0, ge6h: 0 } } : d,
+    dwell: r.dwell ?? dwellStats([]),
     visitorRssi: r.sessions[0]?.visitorRssi ?? Number.NaN,
     people: r.people,
   });
@@ -137,9 +138,21 @@ function headlineOf(r: DemoShopResult): Headline {
     visitorsHigh: line.visitorsHigh as number,
     passersBy: line.passersBy as number,
     captureRate: line.captureRate as number,
-    estimated: r.people !== undefined && Number.isFinite(r.people.visitors),
+    estimated: hasPeopleEstimate(r.people),
   };
 }
+
+/**
+ * The shop-day's dwell as the `summary` line has it (`shopDayDwell`): the identity-known visits'
+ * with a people estimate, else the MAC-level visitor sessions' (`undefined` with neither). One
+ * rule for the traffic table and daily.csv.
+ */
+function dwellOf(r: DemoShopResult): DwellStats | undefined {
+  return r.dwell === undefined && !hasPeopleEstimate(r.people) ? undefined : shopDayDwell(r.dwell ?? dwellStats([]), r.people);
+}
+
+/** |estimated − true median dwell| of a people score, ms (`NaN` when unavailable). */
+const absDwellError = (p: PeopleDayScore | undefined): number => Math.abs(p?.medianDwellErrorMs ?? Number.NaN);
 
 const intervalText = (h: Headline): string => (h.estimated ? `${int(h.visitors)} [${int(h.visitorsLow)}–${int(h.visitorsHigh)}]` : int(h.visitors));
 
@@ -158,9 +171,11 @@ export function truthMedianDwellMs(truth: readonly TruthVisit[]): number {
 /**
  * The summary printed on stdout at the end: one table of traffic, dwell and sales per shop —
  * visitors are people (the estimate with its 90 % interval), the MAC-level count beside them,
+ * dwell is the `summary` line's (`shopDayDwell`: the identity-known visits' with an estimate),
  * and conversion is receipts ÷ people — and one of accuracy against ground truth: people counted
- * against people present (`people`, from `scorePeople`), next to the MAC-level count and its
- * classification scores (`overall` scores all shops' sessions together).
+ * against people present and the median dwell against the people's true one (`people`, from
+ * `scorePeople`), next to the MAC-level count and its visitor F1 (`overall` scores all shops'
+ * sessions together).
  *
  * @example
  * io.stdout.write(summaryText(results, overall, run));
@@ -187,14 +202,16 @@ export function summaryText(results: readonly DemoShopResult[], overall: Accurac
     sales === undefined ? "–" : rateText(conversionRate(sales.receipts, h.visitors)),
     sales === undefined || h.visitors === 0 ? "–" : money.format(sales.amount / h.visitors),
   ];
-  const rows = results.map((r) =>
-    trafficRow(r.name, headlineOf(r), countsOf(r).visitors, DWELL_BUCKETS.map((b) => r.dwell?.buckets[b.key] ?? 0), r.dwell?.medianMs ?? Number.NaN, r.sales),
-  );
+  const rows = results.map((r) => {
+    const d = dwellOf(r);
+    return trafficRow(r.name, headlineOf(r), countsOf(r).visitors, DWELL_BUCKETS.map((b) => d?.buckets[b.key] ?? 0), d?.medianMs ?? Number.NaN, r.sales);
+  });
   if (results.length > 1) {
     let visitors = 0;
     let passersBy = 0;
     let macVisitors = 0;
     let estimated = true;
+    let anyEstimated = false;
     const buckets = DWELL_BUCKETS.map(() => 0);
     const dwells: number[] = [];
     let sales: DemoSales | undefined = { receipts: 0, receiptsByHour: [], amount: 0, quantity: 0, currency: run.currency, status: "" };
@@ -204,13 +221,21 @@ export function summaryText(results: readonly DemoShopResult[], overall: Accurac
       passersBy += h.passersBy;
       macVisitors += countsOf(r).visitors;
       estimated &&= h.estimated;
-      DWELL_BUCKETS.forEach((b, i) => (buckets[i]! += r.dwell?.buckets[b.key] ?? 0));
+      anyEstimated ||= h.estimated;
+      const d = dwellOf(r);
+      // Bucket counts of visits add up across shops, whichever visits each shop's dwell is of.
+      DWELL_BUCKETS.forEach((b, i) => (buckets[i]! += d?.buckets[b.key] ?? 0));
       for (const s of r.sessions) if (s.kind === "visitor") dwells.push(s.estimatedDwellMs);
       sales = sales === undefined || r.sales === undefined ? undefined : { ...sales, receipts: sales.receipts + r.sales.receipts, amount: sales.amount + r.sales.amount };
     }
     // The shops' intervals do not add up to a 90 % interval of the sum, so the total has none.
     const total: Headline = { visitors, visitorsLow: visitors, visitorsHigh: visitors, passersBy, captureRate: visitors + passersBy > 0 ? visitors / (visitors + passersBy) : Number.NaN, estimated };
-    rows.push(trafficRow("all shops", total, macVisitors, buckets, dwells.length > 0 ? median(dwells) : Number.NaN, sales, false));
+    // All shops' median dwell: a people estimate gives its shop's dwell statistics, not the
+    // identity-known visits' dwells, and medians do not pool, so with any estimate the median is
+    // left out ("–") rather than re-derived from the MAC-level pieces of visits. Without any,
+    // it is the median of every shop's visitor sessions (MAC-level, like each shop's).
+    const medianMs = !anyEstimated && dwells.length > 0 ? median(dwells) : Number.NaN;
+    rows.push(trafficRow("all shops", total, macVisitors, buckets, medianMs, sales, false));
   }
   out.push(
     alignTable(
@@ -221,15 +246,16 @@ export function summaryText(results: readonly DemoShopResult[], overall: Accurac
   );
   out.push(
     "(visitors and passers-by: people, estimated with a 90 % interval; MAC visitors: distinct MAC addresses that visited, the count a MAC-level tool reports;\n" +
-      " capture = visitors ÷ people heard; conversion = receipts ÷ visitors; dwell columns: MAC-level visits by length of stay, so a rotating phone's\n" +
-      " visit counts as short pieces (see the dwell error below))\n",
+      " capture = visitors ÷ people heard; conversion = receipts ÷ visitors; dwell columns: visits by length of stay, of the visits seen whole (a phone\n" +
+      " whose MAC held across its visit; a rotating phone's MACs see only pieces), MAC-level sessions for a shop without an estimate;\n" +
+      " all shops' median is left out (–) when shops have estimates: their medians do not pool)\n",
   );
 
   const scored = results.filter((r) => r.score !== undefined || r.peopleScore !== undefined);
   if (scored.length > 0) {
     out.push("\naccuracy against the simulator's ground truth: people counted vs people present\n");
     const signed = (x: number): string => (Number.isFinite(x) ? `${x >= 0 ? "+" : ""}${pct(x)}` : "–");
-    const accRow = (name: string, present: number | undefined, counted: string, error: number, inInterval: string, macs: number, occupancy: number, score: AccuracyScore | undefined): string[] => [
+    const accRow = (name: string, present: number | undefined, counted: string, error: number, inInterval: string, macs: number, occupancy: number, dwellErrorMs: number, score: AccuracyScore | undefined): string[] => [
       name,
       present === undefined ? "–" : int(present),
       counted,
@@ -238,16 +264,16 @@ export function summaryText(results: readonly DemoShopResult[], overall: Accurac
       int(macs),
       present === undefined || present === 0 ? "–" : signed((macs - present) / present),
       Number.isFinite(occupancy) ? pct(occupancy) : "–",
-      score !== undefined && Number.isFinite(score.medianAbsDwellErrorMs) ? `${Math.round(score.medianAbsDwellErrorMs / 1000)} s` : "–",
+      Number.isFinite(dwellErrorMs) ? `${Math.round(dwellErrorMs / 1000)} s` : "–",
       score === undefined ? "–" : score.visitor.f1.toFixed(3),
     ];
     const acc = scored.map((r) => {
       const p = r.peopleScore;
-      return accRow(r.name, p?.truth, intervalText(headlineOf(r)), p?.error ?? Number.NaN, p === undefined ? "–" : p.covered ? "yes" : "NO", countsOf(r).visitors, p?.occupancyMae ?? Number.NaN, r.score);
+      return accRow(r.name, p?.truth, intervalText(headlineOf(r)), p?.error ?? Number.NaN, p === undefined ? "–" : p.covered ? "yes" : "NO", countsOf(r).visitors, p?.occupancyMae ?? Number.NaN, absDwellError(p), r.score);
     });
     if (scored.length > 1 && people !== undefined) {
       const macs = scored.reduce((n, r) => n + countsOf(r).visitors, 0);
-      acc.push(accRow("all shops", people.truth, int(people.visitors), people.totalError, `${people.covered} of ${people.days.length}`, macs, people.occupancyMae, overall));
+      acc.push(accRow("all shops", people.truth, int(people.visitors), people.totalError, `${people.covered} of ${people.days.length}`, macs, people.occupancyMae, people.meanAbsMedianDwellErrorMs, overall));
     }
     out.push(
       alignTable(
@@ -259,7 +285,8 @@ export function summaryText(results: readonly DemoShopResult[], overall: Accurac
     out.push(
       "(people present: people who came inside (truth); error: (counted − present) ÷ present; in interval: whether the 90 % interval holds the truth;\n" +
         " MAC visitors / MAC error: the same day counted as MAC addresses; occupancy error: mean |estimated − true people inside| per 15 min ÷ mean inside;\n" +
-        " median dwell error and visitor F1: MAC-level, sessions against the truth per MAC)\n",
+        " median dwell error: |median dwell above − true median dwell of the people's visits|, all shops the mean over shops;\n" +
+        " visitor F1: MAC-level, sessions against the truth per MAC)\n",
     );
   }
   const failed = results.filter((r) => r.error !== undefined);
@@ -314,8 +341,11 @@ const CSV_COLUMNS = [
  * `daily.csv`: one row per shop-day (RFC 4180, header row, `.` decimals, empty = unknown).
  * People, not MACs: `visitors` (with `visitors_low`/`visitors_high`, the 90 % interval),
  * `passers_by`, `capture_rate`, `conversion` and `amount_per_visitor` use the people estimate
- * (the MAC-level count when there is none), `mac_visitors` is the MAC-level count; with ground
- * truth, `truth_visitors` is the people present and `visitor_count_error` the estimate's error.
+ * (the MAC-level count when there is none), `mac_visitors` is the MAC-level count; the `dwell_*`
+ * columns are the `summary` line's dwell (`shopDayDwell`: the identity-known visits' with an
+ * estimate). With ground truth, `truth_visitors` is the people present, `visitor_count_error` the
+ * estimate's error and `median_abs_dwell_error_s` |median dwell − true median of the people's
+ * visits| (`scorePeople`); `visitor_f1` and `passerby_f1` stay MAC-level (sessions per MAC).
  *
  * @example
  * import { writeFile } from "node:fs/promises";
@@ -326,7 +356,7 @@ export function dailyCsv(results: readonly DemoShopResult[], minCount = 0): stri
   const num = (x: number | undefined, digits?: number): string => (x === undefined || !Number.isFinite(x) ? "" : digits === undefined ? String(x) : x.toFixed(digits));
   for (const r of results) {
     const c = r.counts;
-    const d = r.dwell;
+    const d = dwellOf(r);
     const s = r.sales;
     const h = headlineOf(r);
     const p = r.peopleScore;
@@ -368,7 +398,7 @@ export function dailyCsv(results: readonly DemoShopResult[], minCount = 0): stri
       visitor_count_error: p === undefined ? "" : num(p.error, 4),
       visitors_in_interval: p === undefined ? "" : String(p.covered),
       occupancy_error: p === undefined ? "" : num(p.occupancyMae, 4),
-      median_abs_dwell_error_s: num(r.score === undefined ? undefined : r.score.medianAbsDwellErrorMs / 1000, 1),
+      median_abs_dwell_error_s: num(absDwellError(p) / 1000, 1),
       visitor_f1: num(r.score?.visitor.f1, 4),
       passerby_f1: num(r.score?.passerby.f1, 4),
     };
@@ -380,7 +410,7 @@ export function dailyCsv(results: readonly DemoShopResult[], minCount = 0): stri
 
 // Counts of people in a daily.csv row; what is computed from a small one goes with it.
 const CSV_COUNTS = ["visitors", "visitors_low", "visitors_high", "mac_visitors", "visits", "passers_by", "unique_devices", "universal_visitors", "randomized_visitors", "dwell_lt5m", "dwell_m5to20", "dwell_m20to60", "dwell_h1to6", "dwell_ge6h"] as const;
-const CSV_DERIVED = ["capture_rate", "dwell_median_s", "dwell_mean_s", "dwell_p90_s", "conversion", "amount_per_visitor", "visitor_count_error", "visitors_in_interval", "occupancy_error"] as const;
+const CSV_DERIVED = ["capture_rate", "dwell_median_s", "dwell_mean_s", "dwell_p90_s", "conversion", "amount_per_visitor", "visitor_count_error", "visitors_in_interval", "occupancy_error", "median_abs_dwell_error_s"] as const;
 
 // `--min-count`: a count from 1 to K − 1 is written "<K" (suppressed, not zero), and with small
 // visitors or devices the figures computed from them are left empty.

@@ -8,7 +8,13 @@ import { UsageError } from "../../src/cli/common.ts";
 import { command, defaultDemoOptions, parseDemoFlags } from "../../src/cli/demo.ts";
 import { demoTimeline } from "../../src/cli/demoClock.ts";
 import { TerminalDashboard, dashboardLines, dashboardTable, plainLine, type DashboardFrame } from "../../src/cli/demoDashboard.ts";
-import { alignTable, int } from "../../src/cli/demoFormat.ts";
+import { alignTable, int, minutes } from "../../src/cli/demoFormat.ts";
+import { dailyCsv, summaryText, type DemoRun, type DemoShopResult } from "../../src/cli/demoResults.ts";
+import { DWELL_BUCKETS, dwellStats } from "../../src/kernels/dwellStats.ts";
+import { estimatedDwell } from "../../src/kernels/EventTimeEngine.ts";
+import { scoreAgainstTruth } from "../../src/kernels/scoreAgainstTruth.ts";
+import { scorePeople } from "../../src/kernels/scorePeople.ts";
+import { peopleTruth } from "../../src/sim/peopleTruth.ts";
 import { ShopLive, type ShopLiveSnapshot } from "../../src/cli/demoPipeline.ts";
 import { csvCell } from "../../src/cli/common.ts";
 import { main } from "../../src/cli/main.ts";
@@ -226,11 +232,11 @@ describe("ShopLive", () => {
     vendor: undefined,
   });
   const session = (device: string, dwellMs: number, peakSmoothedRssi: number): Session =>
-    ({ shopId: 101, device, start: 0, end: dwellMs, dwellMs, estimatedDwellMs: dwellMs + 30_000, peakSmoothedRssi }) as Session;
+    ({ shopId: 101, device, start: 0, end: dwellMs, dwellMs, estimatedDwellMs: dwellMs + 30_000, probeCount: 11, peakSmoothedRssi }) as Session;
   const slice = (device: string, start: number, sensor: string, zone: ProximitySlice["zone"]): ProximitySlice =>
     ({ type: "proximitySlice", shopId: 101, device, start, end: start + 10_000, sensor, zone }) as ProximitySlice;
 
-  it("counts devices in range, provisional visitors and passers-by, and the median dwell of visits", () => {
+  it("counts devices in range, provisional visitors and passers-by, and the median dwell of the visits seen whole", () => {
     const live = new ShopLive({ id: 101, name: "Gangnam", sensors: ["s1", "s2"] }, 86_400_000);
     live.onSignal(sig("a", 1_000_000));
     live.onSignal(sig("b", 1_100_000));
@@ -245,7 +251,11 @@ describe("ShopLive", () => {
     expect(s.inRange).toBe(2); // b and c within two minutes of the newest signal
     expect(s.visitors).toBe(2);
     expect(s.passersBy).toBe(2);
-    expect(s.medianDwellMs).toBe((630_000 + 930_000) / 2);
+    // The summary's rule (shopDayDwell): with a live people estimate, the dwell of its
+    // identity-known visits (a and b kept their MACs: 10 and 15 min heard, estimatedDwell adds a
+    // probe gap of a tenth), not the median of the sessions' own estimatedDwellMs (780 000).
+    expect(s.people).toBeDefined();
+    expect(s.medianDwellMs).toBe((estimatedDwell(600_000, 11) + estimatedDwell(900_000, 11)) / 2);
     expect(s.done).toBe(false);
   });
 
@@ -324,6 +334,112 @@ describe("demo text helpers", () => {
 });
 
 const SMALL_WORLD = { visitorsPerDay: 60, passersByPerDay: 400, staffPerShop: 2, stationaryPerShop: 1 };
+
+describe("demo tables: dwell of people, scored against the people's visits", () => {
+  // A small rotating world analysed shop by shop, made into the demo's results as demo.ts makes
+  // them: the dwell columns must be the people estimate's, the dwell error scorePeople's.
+  const world = createWorld({ ...SMALL_WORLD, visitorsPerDay: 120, seed: 4, shops: 2, openingHours: [10, 14], rotation: "realistic" });
+  const run: DemoRun = { date: "2026-11-16", timeZone: "Asia/Seoul", seed: "4", speed: 30_000, elapsedMs: 1_000, currency: "KRW" };
+  let results: DemoShopResult[];
+  let people: ReturnType<typeof scorePeople>;
+
+  beforeAll(async () => {
+    const analysed = await Promise.all(world.shops.map((shop) => analyze(world.rawSignals(shop.id), { timeZone: shop.timeZone, proximity: false, quality: false })));
+    people = scorePeople(
+      analysed.flatMap((a) => a.people),
+      peopleTruth(world),
+    );
+    results = world.shops.map((shop, i): DemoShopResult => {
+      const a = analysed[i]!;
+      const day = a.days[0]!;
+      const truth = world.truth(shop.id);
+      return {
+        id: shop.id,
+        name: shop.name,
+        brand: "b",
+        externalKey: "k",
+        sensors: shop.sensors,
+        timeZone: shop.timeZone,
+        date: day.label,
+        signals: 1,
+        invalid: 0,
+        counts: day,
+        hours: [],
+        dwell: { ...day, ...day.dwell },
+        sessions: a.sessions,
+        zones: [],
+        sales: undefined,
+        truth,
+        score: scoreAgainstTruth(a.sessions, truth, { timeZone: shop.timeZone }),
+        people: day.people,
+        peopleScore: people.days.find((d) => d.shopId === shop.id),
+      };
+    });
+  });
+
+  const cellsOf = (text: string, name: string, accuracy: boolean): string[] => {
+    const line = text.split("\n").find((l) => l.startsWith(name) && /\b(yes|NO|of)\b/.test(l) === accuracy)!;
+    expect(line, name).toBeDefined();
+    return line.slice(name.length).trim().split(/\s{2,}/);
+  };
+  const csvOf = (text: string): Record<string, string>[] => {
+    const [head, ...rows] = text.trim().split("\n");
+    return rows.map((r) => Object.fromEntries(r.split(",").map((v, i) => [head!.split(",")[i]!, v])));
+  };
+
+  it("shows each shop's dwell as the people estimate's (the identity-known visits'), not the MAC-level pieces", () => {
+    const text = summaryText(results, undefined, run, people);
+    for (const r of results) {
+      const d = r.people!.dwell;
+      expect(d.count).toBeGreaterThan(0);
+      const cells = cellsOf(text, r.name, false);
+      expect(cells.slice(4, 9)).toEqual(DWELL_BUCKETS.map((b) => int(d.buckets[b.key])));
+      expect(cells[9]).toBe(minutes(d.medianMs));
+      // Under rotation the MAC-level median is of pieces of visits: a different (shorter) figure.
+      expect(r.dwell!.medianMs).toBeLessThan(d.medianMs);
+    }
+    // All shops: the estimates' visit counts add up per bucket; their medians do not pool, so none is shown.
+    const all = cellsOf(text, "all shops", false);
+    expect(all.slice(4, 9)).toEqual(DWELL_BUCKETS.map((b) => int(results.reduce((n, r) => n + r.people!.dwell.buckets[b.key], 0))));
+    expect(all[9]).toBe("–");
+    expect(text).toMatch(/dwell columns: visits by length of stay, of the visits seen whole/);
+  });
+
+  it("takes the accuracy table's median dwell error from scorePeople: |estimated − true median of the people's visits|", () => {
+    const text = summaryText(results, undefined, run, people);
+    for (const r of results) {
+      const p = r.peopleScore!;
+      const truth = dwellStats(peopleTruth(world).dwells(r.id, p.start, p.end)).medianMs;
+      expect(p.trueMedianDwellMs).toBe(truth);
+      expect(p.medianDwellErrorMs).toBe(r.people!.dwell.medianMs - truth);
+      expect(cellsOf(text, r.name, true)[7]).toBe(`${Math.round(Math.abs(p.medianDwellErrorMs) / 1000)} s`);
+    }
+    expect(cellsOf(text, "all shops", true)[7]).toBe(`${Math.round(people.meanAbsMedianDwellErrorMs / 1000)} s`);
+    expect(text).toContain("visitor F1: MAC-level");
+  });
+
+  it("writes the same dwell and dwell error in daily.csv", () => {
+    const rows = csvOf(dailyCsv(results));
+    results.forEach((r, i) => {
+      const d = r.people!.dwell;
+      expect(rows[i]!["dwell_median_s"]).toBe((d.medianMs / 1000).toFixed(1));
+      expect(rows[i]!["dwell_p90_s"]).toBe((d.p90Ms / 1000).toFixed(1));
+      expect(DWELL_BUCKETS.map((b) => Number(rows[i]![`dwell_${b.key}`]))).toEqual(DWELL_BUCKETS.map((b) => d.buckets[b.key]));
+      expect(rows[i]!["median_abs_dwell_error_s"]).toBe((Math.abs(r.peopleScore!.medianDwellErrorMs) / 1000).toFixed(1));
+    });
+  });
+
+  it("without a people estimate, falls back to the MAC-level dwell, and pools all shops' visitor sessions for their median", () => {
+    const macOnly = results.map((r): DemoShopResult => ({ ...r, people: undefined, peopleScore: undefined }));
+    const text = summaryText(macOnly, undefined, run);
+    for (const r of macOnly) expect(cellsOf(text, r.name, false)[9]).toBe(minutes(r.dwell!.medianMs));
+    const sessions = macOnly.flatMap((r) => r.sessions.filter((s) => s.kind === "visitor").map((s) => s.estimatedDwellMs));
+    expect(cellsOf(text, "all shops", false)[9]).toBe(minutes(dwellStats(sessions).medianMs));
+    const rows = csvOf(dailyCsv(macOnly));
+    expect(rows[0]!["dwell_median_s"]).toBe((macOnly[0]!.dwell!.medianMs / 1000).toFixed(1));
+    expect(rows[0]!["median_abs_dwell_error_s"]).toBe("");
+  });
+});
 
 describe("footfall demo, in process, on a small fast day", () => {
   let dir: string;

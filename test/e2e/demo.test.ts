@@ -59,8 +59,16 @@ describe("footfall demo (built CLI)", () => {
       const accCells = acc.slice(row["shop"]!.length).trim().split(/\s{2,}/);
       expect(accCells[0]).toBe(int("truth_visitors"));
       expect(accCells[3]).toBe(row["visitors_in_interval"] === "true" ? "yes" : "NO");
+      // Dwell: the table's median is daily.csv's (the summary line's, of people with an estimate),
+      // and the dwell error is scorePeople's in both (table in whole s, 0.1 min; csv in 0.1 s).
+      expect(Math.abs(Number.parseFloat(cells[9]!) * 60 - Number(row["dwell_median_s"]))).toBeLessThanOrEqual(3.05);
+      expect(Math.abs(Number.parseFloat(accCells[7]!) - Number(row["median_abs_dwell_error_s"]))).toBeLessThanOrEqual(0.55);
     }
     expect(run.stdout).toMatch(/^all shops\s/m);
+    // With every shop estimated, all shops' median dwell is left out: medians do not pool.
+    const shopLines = daily.map((row) => run.stdout.split("\n").find((l) => l.startsWith(row["shop"]!))!);
+    const all = run.stdout.split("\n").find((l) => l.startsWith("all shops"))!.slice("all shops".length).trim().split(/\s{2,}/);
+    if (shopLines.every((l) => /\d \[\d/.test(l))) expect(all[9]).toBe("–");
   });
 
   it("writes sessions.ndjson consistent with the counts", async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { dwellStats } from "../../src/kernels/dwellStats.ts";
 import type { OccupancyInterval, PeopleEstimate } from "../../src/kernels/PeopleEstimator.ts";
 import { scorePeople, type PeopleTruth } from "../../src/kernels/scorePeople.ts";
 
@@ -15,8 +16,9 @@ const interval = (shopId: number, i: number, inside: number, low: number, high: 
   insideBursts: 0,
   outsideBursts: 0,
 });
-const estimate = (shopId: number, visitors: number, low: number, high: number, occupancy: OccupancyInterval[]): PeopleEstimate =>
-  ({ shopId, label: "2026-11-16", start: 0, end: occupancy.length * Q, visitors, visitorsLow: low, visitorsHigh: high, occupancy }) as unknown as PeopleEstimate;
+const MIN = 60_000;
+const estimate = (shopId: number, visitors: number, low: number, high: number, occupancy: OccupancyInterval[], knownDwells: number[] = []): PeopleEstimate =>
+  ({ shopId, label: "2026-11-16", start: 0, end: occupancy.length * Q, visitors, visitorsLow: low, visitorsHigh: high, occupancy, dwell: dwellStats(knownDwells) }) as unknown as PeopleEstimate;
 
 describe("scorePeople", () => {
   // Shop 1: 100 people, 2 then 4 inside; shop 2: 50 people, nobody inside.
@@ -60,8 +62,43 @@ describe("scorePeople", () => {
     expect(s.occupancyMae).toBeNaN();
   });
 
+  it("leaves the dwell unscored without dwell truth", () => {
+    const s = scorePeople([estimate(1, 110, 95, 125, [], [20 * MIN])], truth);
+    expect(s.days[0]!.trueMedianDwellMs).toBeNaN();
+    expect(s.days[0]!.medianDwellErrorMs).toBeNaN();
+    expect(s.meanAbsMedianDwellErrorMs).toBeNaN();
+  });
+
+  it("scores the estimate's median dwell (the identity-known visits') against the true median of the visits", () => {
+    // Shop 1's visits last 10, 20, 30 and 40 min (true median 25 min); shop 2's 6 and 8 min (7).
+    const withDwells: PeopleTruth = { ...truth, dwells: (shopId) => (shopId === 1 ? [40 * MIN, 10 * MIN, 30 * MIN, 20 * MIN] : [6 * MIN, 8 * MIN]) };
+    const s = scorePeople(
+      [
+        estimate(1, 110, 95, 125, [], [15 * MIN, 21 * MIN, 40 * MIN]), // median 21 min: 4 min short
+        estimate(2, 40, 35, 45, [], [9 * MIN]), // 2 min long
+        estimate(3, 5, 4, 6, [], []), // no identity-known visit: no estimated dwell
+        estimate(4, Number.NaN, Number.NaN, Number.NaN, [], [12 * MIN]), // no estimate: the summary's dwell is MAC-level, not scored here
+      ],
+      withDwells,
+    );
+    expect(s.days.map((d) => d.trueMedianDwellMs)).toEqual([25 * MIN, 7 * MIN, 7 * MIN, 7 * MIN]);
+    expect(s.days[0]!.medianDwellErrorMs).toBe(-4 * MIN);
+    expect(s.days[1]!.medianDwellErrorMs).toBe(2 * MIN);
+    expect(s.days[2]!.medianDwellErrorMs).toBeNaN();
+    expect(s.days[3]!.medianDwellErrorMs).toBeNaN();
+    // Mean |error| over the two shop-days that have one.
+    expect(s.meanAbsMedianDwellErrorMs).toBe(3 * MIN);
+  });
+
+  it("asks the truth for the dwells of each estimate's own shop and day", () => {
+    const asked: [number, number, number][] = [];
+    scorePeople([estimate(7, 10, 9, 11, [interval(7, 0, 1, 0, 2)], [MIN])], { ...truth, dwells: (shopId, start, end) => (asked.push([shopId, start, end]), []) });
+    expect(asked).toEqual([[7, 0, Q]]);
+  });
+
   it("rejects what it cannot score", () => {
     expect(() => scorePeople({} as never, truth)).toThrow(TypeError);
     expect(() => scorePeople([], {} as never)).toThrow(TypeError);
+    expect(() => scorePeople([], { ...truth, dwells: 5 } as never)).toThrow(TypeError);
   });
 });

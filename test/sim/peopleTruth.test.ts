@@ -22,6 +22,22 @@ describe("peopleTruth", () => {
     expect(truth.visitors(shop, first, first + 1)).toBeGreaterThanOrEqual(1);
   });
 
+  it("gives each visit's whole dwell, not the pieces its rotating MACs saw", () => {
+    // Visitors' visits only: staff shifts would drag the median up.
+    const visits = world.visits(shop).filter((v) => v.kind === "visitor" && v.inside);
+    expect(world.visits(shop).some((v) => v.kind === "staff")).toBe(true);
+    const all = truth.dwells(shop, world.startMs, world.endMs);
+    expect(all).toEqual(visits.map((v) => v.end - v.start));
+    expect(all.length).toBeGreaterThanOrEqual(truth.visitors(shop, world.startMs, world.endMs));
+    // MAC-level truth splits a rotating phone's visit: more, shorter pieces than visits.
+    const pieces = world.truth(shop).filter((t) => t.kind === "visitor");
+    expect(pieces.length).toBeGreaterThan(all.length);
+    // By the start of the visit, as visitors() counts them; staff are left out.
+    const first = Math.min(...visits.map((v) => v.start));
+    expect(truth.dwells(shop, world.startMs, first)).toEqual([]);
+    expect(truth.dwells(shop, first, first + 1).length).toBeGreaterThanOrEqual(1);
+  });
+
   it("gives the mean number of visitors inside (staff left out), as meanOccupancy does", () => {
     const noon = world.startMs + 12 * 3_600_000 - 9 * 3_600_000;
     for (const start of [noon - 3_600_000, noon, noon + 900_000]) {
