@@ -477,8 +477,8 @@ export function reportInput(results: readonly DemoShopResult[], overall: Accurac
       name: r.name,
       ...c,
       captureRate: c.uniqueDevices > 0 ? c.visitors / c.uniqueDevices : Number.NaN,
-      medianDwellMs: r.dwell?.medianMs ?? Number.NaN,
-      dwellBuckets: DWELL_BUCKETS.map((b) => ({ bucket: b.label, count: r.dwell?.buckets[b.key] ?? 0 })),
+      medianDwellMs: dwellOf(r)?.medianMs ?? Number.NaN,
+      dwellBuckets: DWELL_BUCKETS.map((b) => ({ bucket: b.label, count: dwellOf(r)?.buckets[b.key] ?? 0 })),
       ...(r.sales === undefined ? {} : { receipts: r.sales.receipts, amount: r.sales.amount }),
       hourly,
       zones: r.zones,
@@ -495,8 +495,10 @@ export function reportInput(results: readonly DemoShopResult[], overall: Accurac
       ...peopleOf(r),
     };
   });
+  // The all-shops median from the sessions only without people estimates: an estimate exposes
+  // its dwell statistics, not the values, so the report then weighs the shops' medians.
   const dwells: number[] = [];
-  for (const r of results) for (const s of r.sessions) if (s.kind === "visitor") dwells.push(s.estimatedDwellMs);
+  if (!results.some((r) => hasPeopleEstimate(r.people))) for (const r of results) for (const s of r.sessions) if (s.kind === "visitor") dwells.push(s.estimatedDwellMs);
   const truthAll = results.flatMap((r) => r.truth);
   return {
     date: run.date,
@@ -511,7 +513,8 @@ export function reportInput(results: readonly DemoShopResult[], overall: Accurac
       : {
           accuracy: {
             totalCountError: overall.totalCountError,
-            medianAbsDwellErrorMs: overall.medianAbsDwellErrorMs,
+            // Dwell is people's where there is an estimate: its error against the people's true dwell.
+            medianAbsDwellErrorMs: people !== undefined && Number.isFinite(people.meanAbsMedianDwellErrorMs) ? people.meanAbsMedianDwellErrorMs : overall.medianAbsDwellErrorMs,
             visitorF1: overall.visitor.f1,
             passerbyF1: overall.passerby.f1,
             truthMedianDwellMs: truthMedianDwellMs(truthAll),

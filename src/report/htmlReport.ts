@@ -105,7 +105,10 @@ export interface ReportShop {
 export interface ReportAccuracy {
   /** |Σ detected − Σ true| ÷ Σ true visitors. */
   readonly totalCountError: number;
-  /** Median |detected − true| dwell of recognised visitors, ms. */
+  /**
+   * Dwell error, ms: the median |detected − true| dwell of recognised visitors (MAC-level); with
+   * `people`, the mean |estimated − true median dwell| per shop-day of the people estimate.
+   */
   readonly medianAbsDwellErrorMs: number;
   /** F1 of the visitor class. */
   readonly visitorF1: number;
@@ -412,7 +415,9 @@ function kpiTiles(t: Totals, accuracy: ReportAccuracy | undefined, money: Intl.N
       tile(
         "Accuracy",
         `F1 ${accuracy.visitorF1.toFixed(3)}`,
-        `${accuracy.people !== undefined ? "MAC-level: " : ""}visitor count off by ${pct(accuracy.totalCountError, 1)}, dwell by ${seconds(accuracy.medianAbsDwellErrorMs)}`,
+        accuracy.people !== undefined
+          ? `MAC-level: visitor count off by ${pct(accuracy.totalCountError, 1)}; dwell of people off by ${seconds(accuracy.medianAbsDwellErrorMs)}`
+          : `visitor count off by ${pct(accuracy.totalCountError, 1)}, dwell by ${seconds(accuracy.medianAbsDwellErrorMs)}`,
         accuracy.visitorF1 >= 0.9 ? "good" : "warn",
       ),
     );
