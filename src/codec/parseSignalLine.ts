@@ -256,7 +256,6 @@ function integerAt(bytes: Uint8Array, i: number, end: number): number {
  * text accepts it: inside a string. The MACs become one interned copy each.
  *
  * @example
- * import type { SignalFields } from "footfall";
  * const line = '{"row_key":"101:0000019a9ec06410","device_id":"f0:18:98:12:34:56","rssi":-61,' +
  *   '"square_mac":"b8:27:eb:00:00:01","ts":1763600000016,"local":false,"shopId":101}';
  * const out = {} as SignalFields;
