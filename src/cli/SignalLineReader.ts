@@ -72,7 +72,19 @@ export class SignalLineReader {
 
   /** Reads the lines a chunk of the input completes. */
   push(chunk: Uint8Array): void {
-    const bytes = this.#rest.length === 0 ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength) : Buffer.concat([this.#rest, chunk]);
+    let bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    if (this.#rest.length > 0) {
+      // Only the line that spans the two chunks is copied (not the whole chunk): up to the chunk's
+      // first LF, after which every line lies in the chunk (an LF always ends a line, and the CR of
+      // a CRLF comes before it).
+      const lf = bytes.indexOf(10);
+      if (lf < 0) bytes = Buffer.concat([this.#rest, bytes]);
+      else {
+        const joined = Buffer.concat([this.#rest, bytes.subarray(0, lf + 1)]);
+        this.#split(joined, false);
+        bytes = bytes.subarray(lf + 1);
+      }
+    }
     this.#rest = bytes.subarray(this.#split(bytes, false));
   }
 
