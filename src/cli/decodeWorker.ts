@@ -1,6 +1,6 @@
 // A decode thread of `footfall analyze --input --threads N`: reads its byte range of the file,
-// splits lines, parses and decodes each record (SignalLineReader), and posts the signals in columns (SignalBatch)
-// to the thread that runs the engine, in input order. Started by readInputInThreads; not a
+// splits lines, parses and decodes each record (SignalLineReader), and posts the signals in
+// columns (SignalBatch) to the thread that runs the engine, in input order. Started by readInputInThreads; not a
 // public module.
 import { createReadStream } from "node:fs";
 import { parentPort, workerData, type MessagePort } from "node:worker_threads";
