@@ -204,6 +204,21 @@ export class Analyzer {
     if (signal !== undefined) this.#engine.push(signal);
   }
 
+  /**
+   * The decoder that counts this analyzer's records (`decode` options): a reader that decodes
+   * records itself (such as the CLI's NDJSON reader, which reads the common record shape straight
+   * from its bytes) decodes with it and feeds {@link Analyzer.pushSignal}, so every record is
+   * counted and rejected in one place.
+   *
+   * @example
+   * const analyzer = new Analyzer();
+   * analyzer.decoder.decode({ row_key: "x" }); // undefined
+   * analyzer.finish().decoder.invalid;          // 1
+   */
+  get decoder(): SignalDecoder {
+    return this.#decoder;
+  }
+
   /** Feeds one decoded signal (skips the raw/decoded check of {@link Analyzer.push}). */
   pushSignal(signal: Signal): void {
     if (this.#finished !== undefined) throw new Error("Analyzer: push after finish");

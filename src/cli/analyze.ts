@@ -4,9 +4,8 @@ import { Analyzer, type AnalyzeOptions, type AnalyzeResult } from "../analyze.ts
 import type { Client } from "../client/Client.ts";
 import type { InvalidRecord, SignalDecoderStats } from "../codec/decodeSignal.ts";
 import { defaultInputThreads } from "./inputThreads.ts";
-import { notJson, parseSignalLine } from "../codec/parseSignalLine.ts";
 import { assertTimeZone } from "../time/timeZone.ts";
-import { LineSplitter } from "../text/LineSplitter.ts";
+import { SignalLineReader } from "./SignalLineReader.ts";
 import { defaultVisitClassifier } from "../kernels/VisitClassifier.ts";
 import {
   EXIT_FAILED,
@@ -163,14 +162,15 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
 
   // One invalid-record channel: the file reader, the source and the decoder all report through
   // the analyzer's decoder (which counts them); this only shows the first few.
-  const at = { line: 0 };
+  // The line being read, when reading a file (set by readInput).
+  const at = { line: (): number => 0 };
   let shown = 0;
   const show = (x: InvalidRecord, line: number): void => {
     if (++shown <= 10) io.stderr.write(`footfall analyze: rejected ${line === 0 ? "a record" : `line ${line}`}: ${x.message}\n`);
   };
   let analyzer: Analyzer;
   try {
-    analyzer = new Analyzer({ ...options, decode: { onInvalid: (x: InvalidRecord) => show(x, at.line) } });
+    analyzer = new Analyzer({ ...options, decode: { onInvalid: (x: InvalidRecord) => show(x, at.line()) } });
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
@@ -252,7 +252,7 @@ async function readInput(
   analyzer: Analyzer,
   io: CliIo,
   show: (invalid: InvalidRecord, line: number) => void,
-  at: { line: number },
+  at: { line: () => number },
 ): Promise<SignalDecoderStats | undefined> {
   let stream: NodeJS.ReadableStream & { destroy?: () => void } = process.stdin;
   if (path !== "-") {
@@ -277,14 +277,15 @@ async function readInput(
   } else if (threads !== undefined && threads > 1) {
     throw new UsageError("--threads above 1 needs a file (--input -, standard input, is read on one thread)");
   }
-  stream.setEncoding("utf8");
-  const lines = new LineReader(analyzer, at);
+  // Bytes, not text: the reader decodes UTF-8 only for lines it cannot read from their bytes.
+  const lines = new SignalLineReader(analyzer.decoder, (s) => analyzer.pushSignal(s));
+  at.line = () => lines.line;
   const abort = (): void => stream.destroy?.();
   io.signal.addEventListener("abort", abort, { once: true });
   try {
     for await (const chunk of stream) {
       if (io.signal.aborted) break;
-      lines.chunk(chunk as string);
+      lines.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
     }
     if (!io.signal.aborted) lines.end();
   } catch (error) {
@@ -295,44 +296,6 @@ async function readInput(
   }
   if (io.signal.aborted) throw new Error("interrupted");
   return undefined;
-}
-
-/**
- * Parses each non-blank line (with `parseSignalLine`: JSON.parse's values for the fields the
- * decoder reads, without the rest of its object tree) and feeds it to the analyzer; the lines
- * come from the one shared {@link LineSplitter} (LF, CRLF and lone CR, numbered from 1).
- */
-class LineReader {
-  readonly #splitter = new LineSplitter((text, lineNo) => this.#line(text, lineNo));
-  readonly #analyzer: Analyzer;
-  readonly #at: { line: number };
-
-  constructor(analyzer: Analyzer, at: { line: number }) {
-    this.#analyzer = analyzer;
-    this.#at = at;
-  }
-
-  chunk(chunk: string): void {
-    this.#splitter.push(chunk);
-  }
-
-  end(): void {
-    this.#splitter.end();
-  }
-
-  #line(line: string, lineNo: number): void {
-    if (line.trim() === "") return;
-    this.#at.line = lineNo;
-    let record: unknown;
-    try {
-      // JSON.parse's result for every field the decoder reads, without building the rest.
-      record = parseSignalLine(line);
-    } catch {
-      this.#analyzer.reject(notJson(line));
-      return;
-    }
-    this.#analyzer.pushRaw(record);
-  }
 }
 
 // NDJSON rows joined into writes of about 64 KiB: one write per row is one system call per session.

@@ -1,12 +1,11 @@
 // A decode thread of `footfall analyze --input --threads N`: reads its byte range of the file,
-// splits lines, parses and decodes each record, and posts the signals in columns (SignalBatch)
-// to the thread that runs the engine, in input order. Started by readInputInThreads; not a
+// splits lines, parses and decodes each record (SignalLineReader), and posts the signals in
+// columns (SignalBatch) to the thread that runs the engine, in input order. Started by readInputInThreads; not a
 // public module.
 import { createReadStream } from "node:fs";
 import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import { SignalDecoder, type InvalidRecord } from "../codec/decodeSignal.ts";
-import { notJson, parseSignalLine } from "../codec/parseSignalLine.ts";
-import { LineSplitter } from "../text/LineSplitter.ts";
+import { SignalLineReader } from "./SignalLineReader.ts";
 import { SignalBatchWriter } from "./SignalBatch.ts";
 import type { DecodeWorkerData, DecodeWorkerMessage } from "./readInputInThreads.ts";
 
@@ -19,8 +18,9 @@ async function decodeRange(data: DecodeWorkerData, port: MessagePort): Promise<v
   const { path, start, end, credit, maxOutstanding } = data;
   const outstanding = new Int32Array(credit);
   const writer = new SignalBatchWriter();
-  let lineNo = 0;
-  const decoder = new SignalDecoder({ onInvalid: (invalid: InvalidRecord) => writer.addInvalid(lineNo, invalid) });
+  // Assigned below, before any record is decoded: rejections carry the reader's line number.
+  let reader: SignalLineReader | undefined;
+  const decoder = new SignalDecoder({ onInvalid: (invalid: InvalidRecord) => writer.addInvalid(reader?.line ?? 0, invalid) });
 
   function post(): void {
     const { batch, transfer } = writer.take();
@@ -30,30 +30,22 @@ async function decodeRange(data: DecodeWorkerData, port: MessagePort): Promise<v
     for (let n = Atomics.load(outstanding, 0); n >= maxOutstanding; n = Atomics.load(outstanding, 0)) Atomics.wait(outstanding, 0, n, 1000);
   }
 
-  const splitter = new LineSplitter(
-    (text, line) => {
-      lineNo = line;
-      if (text.trim() === "") return;
-      let record: unknown;
-      try {
-        record = parseSignalLine(text);
-      } catch {
-        decoder.reject(notJson(text));
-        return;
-      }
-      const signal = decoder.decode(record);
-      if (signal !== undefined && writer.add(signal)) post();
+  reader = new SignalLineReader(
+    decoder,
+    (signal) => {
+      if (writer.add(signal)) post();
     },
-    // Only the first range starts the file: a U+FEFF later on is content, as on one thread.
+    // Only the first range starts the file: a byte order mark later on is content, as on one thread.
     { byteOrderMark: start === 0 ? "drop" : "keep" },
   );
 
   // `end` is exclusive here, inclusive for createReadStream.
-  const stream = createReadStream(path, { start, ...(end === undefined ? {} : { end: end - 1 }), highWaterMark: 1 << 20, encoding: "utf8" });
-  for await (const chunk of stream) splitter.push(chunk as string);
-  splitter.end();
+  const stream = createReadStream(path, { start, ...(end === undefined ? {} : { end: end - 1 }), highWaterMark: 1 << 20 });
+  for await (const chunk of stream) reader.push(chunk as Buffer);
+  reader.end();
   post(); // the rest, and any rejections after the last full batch
-  port.postMessage({ type: "end", stats: decoder.stats, lines: lineNo } satisfies DecodeWorkerMessage);
+  // The reader's line is now the range's last: the next range's line numbers start after it.
+  port.postMessage({ type: "end", stats: decoder.stats, lines: reader.line } satisfies DecodeWorkerMessage);
 }
 
 if (parentPort !== null && (workerData as Partial<DecodeWorkerData> | null)?.decodeWorker === true) {

@@ -31,7 +31,7 @@ const MAX_OUTSTANDING = 16;
 /**
  * Reads an NDJSON file of signal records with `threads` decode threads beside this one: the file
  * is cut into `threads` byte ranges at line ends, each decode thread reads, splits, parses and
- * decodes its range (the `parseSignalLine` + `SignalDecoder` work, about two thirds of a
+ * decodes its range (the `SignalLineReader` + `SignalDecoder` work, about two fifths of a
  * one-thread run) and posts the signals in columns; this thread applies them to `analyzer` (the
  * engine, classification, counts) range after range, in input order. The analyzer sees exactly
  * the signals, in exactly the order, that reading on one thread gives it, so the results are

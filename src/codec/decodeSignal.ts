@@ -285,10 +285,15 @@ function checkRowKey(raw: unknown, rowKey: unknown, shopId: number): number | In
   }
   const id = scanRowKey(rowKey, scan);
   if (id < 0) return invalid("bad-row-key", "row_key", `row_key: ${rowKeyProblem(id)}`, raw);
-  if (shopId >= 0 && id !== shopId) {
+  if (!shopMatches(id, shopId)) {
     return invalid("shop-mismatch", "row_key", `row_key: shop ${id} is not the requested shop ${shopId}`, raw);
   }
   return id;
+}
+
+/** The shop rule: any shop when none was asked for (`wanted` < 0), else that one. */
+function shopMatches(id: number, wanted: number): boolean {
+  return wanted < 0 || id === wanted;
 }
 
 /**
@@ -337,7 +342,7 @@ function decodeRecord(raw: unknown, config: Config, counters: Counters | undefin
   if (typeof rssi !== "number" || !Number.isInteger(rssi)) {
     return rssi == null ? missing("rssi", raw) : wrongType("rssi", "an integer", rssi, raw);
   }
-  if (rssi < -127 || rssi > 0) {
+  if (!rssiInRange(rssi)) {
     return invalid("rssi-out-of-range", "rssi", `rssi: ${rssi} dBm is outside -127…0`, raw);
   }
 
@@ -356,24 +361,53 @@ function decodeRecord(raw: unknown, config: Config, counters: Counters | undefin
   // `!(ts >= 0)` also catches NaN.
   if (!(ts >= 0) || ts === Infinity) return invalid("bad-ts", "ts", `ts: ${ts} is not a non-negative epoch time`, raw);
   const tsUnit = config.tsUnit ?? unitOfMagnitude(ts);
-  const time = Math.floor(scaleToMillis(ts, tsUnit));
+  const time = timeOf(ts, tsUnit);
   if (time > MAX_TIME_MS) return invalid("bad-ts", "ts", `ts: ${ts} ${tsUnit} is beyond the year 275760`, raw);
 
   const local = record.local;
   if (typeof local !== "boolean") {
     return local == null ? missing("local", raw) : wrongType("local", "a boolean", local, raw);
   }
+  const rts = (rowKey as string).slice((rowKey as string).length - 16);
+  return signalOf(shopId, rts, scan.rtsValue, device, rssi, sensor, time, local, config, counters);
+}
 
+/** The rssi range rule: −127…0 dBm. */
+function rssiInRange(rssi: number): boolean {
+  return rssi >= -127 && rssi <= 0;
+}
+
+/** `ts` (≥ 0, in `unit`) as whole epoch ms. */
+function timeOf(ts: number, unit: EpochUnit): number {
+  return Math.floor(scaleToMillis(ts, unit));
+}
+
+/**
+ * The signal of a record whose fields all passed their checks: the data-quality findings
+ * (`local` flag vs the MAC's bit 0x02, RTS time vs `ts` time), the vendor, the counters. The one
+ * place a {@link Signal} is built, whichever way its fields were read.
+ */
+function signalOf(
+  shopId: number,
+  rts: string,
+  rtsValue: number,
+  device: string,
+  rssi: number,
+  sensor: string,
+  time: number,
+  local: boolean,
+  config: Config,
+  counters: Counters | undefined,
+): Signal {
   // Bits 0x02 (local) and 0x01 (multicast) of the first octet live in its second hex digit.
   const bits = lowerHexDigit(device.charCodeAt(1));
   const localBit = (bits & 2) !== 0;
   const randomized = (bits & 3) === 2;
   const vendor = config.vendors && !localBit ? vendorOfNormal(device) : undefined;
-  const rts = (rowKey as string).slice((rowKey as string).length - 16);
 
   let flags = local === localBit ? 0 : SIGNAL_LOCAL_FLAG_MISMATCH;
   if (config.tsToleranceMs !== Infinity) {
-    const rtsMs = config.rtsUnit !== undefined ? scaleToMillis(scan.rtsValue, config.rtsUnit) : config.rtsCodec.decode(rts);
+    const rtsMs = config.rtsUnit !== undefined ? scaleToMillis(rtsValue, config.rtsUnit) : config.rtsCodec.decode(rts);
     if (!(Math.abs(rtsMs - time) <= config.tsToleranceMs)) flags |= SIGNAL_TS_RTS_MISMATCH;
   }
   if (counters !== undefined) {
@@ -386,6 +420,31 @@ function decodeRecord(raw: unknown, config: Config, counters: Counters | undefin
 
   // One literal, fields always in this order: every Signal shares one hidden class.
   return { shopId, rts, time, device, rssi, sensor, local, randomized, vendor, flags };
+}
+
+/**
+ * A record's fields as a reader specialised for the service's record shape reads them (see
+ * `scanSignalLine`), already in the form the decoder's syntax checks demand: `row_key` split into
+ * its SHOP ID and RTS (16 lowercase hex digits, with their value), MACs in normal lowercase colon
+ * form, `rssi` an integer, `ts` a non-negative integer (in its own unit). One mutable object is
+ * reused record after record.
+ *
+ * @example
+ * const fields: SignalFields = { shopId: 101, rts: "0000019a9ec06410", rtsValue: 1763600000016,
+ *   device: "f0:18:98:12:34:56", rssi: -61, sensor: "b8:27:eb:00:00:01", ts: 1763600000016, local: false };
+ * new SignalDecoder().decodeFields(fields)?.vendor; // "Apple, Inc."
+ */
+export interface SignalFields {
+  shopId: number;
+  rts: string;
+  /** Numeric value of `rts`. */
+  rtsValue: number;
+  device: string;
+  /** dBm. */
+  rssi: number;
+  sensor: string;
+  ts: number;
+  local: boolean;
 }
 
 let defaultConfig: Config | undefined;
@@ -470,6 +529,32 @@ export class SignalDecoder {
       return undefined;
     }
     return result;
+  }
+
+  /**
+   * The signal of a record whose fields were read and syntax-checked by a specialised reader
+   * (`scanSignalLine`), without building the raw record: the decoder's remaining checks (shop,
+   * rssi range, ts range) and everything else {@link decode} does, counted alike. Returns
+   * `undefined`, counting nothing, when one of those checks fails: the caller then decodes the
+   * raw record with {@link decode}, which rejects it with the reason, message and record a
+   * rejection always has. So a record gives the same signal, or the same rejection, either way.
+   *
+   * @example
+   * const decoder = new SignalDecoder({ shopId: 101 });
+   * const fields: SignalFields = { shopId: 101, rts: "0000019a9ec06410", rtsValue: 1763600000016,
+   *   device: "da:a1:19:00:00:01", rssi: -70, sensor: "b8:27:eb:00:00:01", ts: 1763600000016, local: true };
+   * decoder.decodeFields(fields)?.randomized;                 // true
+   * decoder.decodeFields({ ...fields, rssi: 5 });             // undefined
+   * [decoder.stats.decoded, decoder.stats.invalid];           // [1, 0]
+   */
+  decodeFields(fields: SignalFields): Signal | undefined {
+    const config = this.#config;
+    const { shopId, rssi, ts } = fields;
+    if (!shopMatches(shopId, config.shopId)) return undefined;
+    if (!rssiInRange(rssi)) return undefined;
+    const time = timeOf(ts, config.tsUnit ?? unitOfMagnitude(ts));
+    if (time > MAX_TIME_MS) return undefined;
+    return signalOf(shopId, fields.rts, fields.rtsValue, fields.device, rssi, fields.sensor, time, fields.local, config, this.#counters);
   }
 
   /**

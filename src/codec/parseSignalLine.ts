@@ -1,4 +1,6 @@
-import type { InvalidRecord } from "./decodeSignal.ts";
+import type { InvalidRecord, SignalFields } from "./decodeSignal.ts";
+import { HEX_LOWER } from "./hexDigit.ts";
+import { rtsValueAt } from "./rts.ts";
 
 /**
  * A reader specialised for one NDJSON line of a signal record. `JSON.parse` builds a generic
@@ -116,4 +118,212 @@ export function parseSignalLine(line: string): unknown {
  */
 export function notJson(line: string): InvalidRecord {
   return { reason: "not-json", field: "", message: "not JSON", record: line };
+}
+
+/**
+ * What follows `"local":true` or `"local":false` on a line of the common shape: further fields
+ * with plain values (the {@link COMMON_SHAPE} rule for them, as a sticky pattern run in place),
+ * then `}`. The caller checks that the match ends where the line does (the pattern has no `$`,
+ * so that it can run inside a larger text).
+ */
+const REST_AT = new RegExp(REST.slice(0, -1), "y");
+
+const QUOTE = 34;
+const COLON = 58;
+const COMMA = 44;
+const MINUS = 45;
+const CLOSE = 125;
+const ZERO = 48;
+/** The bytes of ASCII `text` (compared byte by byte: a typed array's loads are what V8 does fastest). */
+function ascii(text: string): Uint8Array {
+  return Uint8Array.from(text, (c) => c.charCodeAt(0));
+}
+const ROW_KEY_OPEN = ascii('{"row_key":"');
+const DEVICE_OPEN = ascii('","device_id":"');
+const RSSI_OPEN = ascii('","rssi":');
+const SENSOR_OPEN = ascii(',"square_mac":"');
+const TS_OPEN = ascii('","ts":');
+const LOCAL_OPEN = ascii(',"local":');
+const TRUE = ascii("true");
+const FALSE = ascii("false");
+/** A MAC in normal form: `aa:bb:cc:dd:ee:ff`. */
+const MAC_LENGTH = 17;
+/** Digits of an integer read here (more go to the general path): below 2^53, so exact. */
+const MAX_DIGITS = 15;
+
+/**
+ * Normal-form MACs as strings, by their 48-bit value: an open-addressing table (two 24-bit
+ * halves in typed arrays), so a MAC already seen costs no string, no hashing of text and no
+ * boxed number. A MAC's string is made once, as a copy (never a view into a line). Emptied when
+ * it holds MAC_TABLE_LIMIT MACs, so ever-new randomised MACs cannot grow it without bound.
+ */
+const MAC_TABLE_BITS = 18;
+const MAC_TABLE_SIZE = 1 << MAC_TABLE_BITS;
+const MAC_TABLE_LIMIT = MAC_TABLE_SIZE >> 1;
+const macHigh = new Int32Array(MAC_TABLE_SIZE);
+const macLow = new Int32Array(MAC_TABLE_SIZE);
+const macText: (string | undefined)[] = new Array<string | undefined>(MAC_TABLE_SIZE).fill(undefined);
+let macCount = 0;
+
+/** Value of the two lowercase hex digits at `i`, or negative. */
+function octetAt(bytes: Uint8Array, i: number): number {
+  return (HEX_LOWER[bytes[i]!]! << 4) | HEX_LOWER[bytes[i + 1]!]!;
+}
+
+/**
+ * The MAC in normal form at byte `i`, as its one interned string (copied from `text`, the bytes
+ * read as Latin-1), or `undefined` when the bytes there are not a normal-form MAC followed by `"`.
+ */
+function macAt(bytes: Uint8Array, text: string, i: number): string | undefined {
+  if (
+    bytes[i + 2] !== COLON ||
+    bytes[i + 5] !== COLON ||
+    bytes[i + 8] !== COLON ||
+    bytes[i + 11] !== COLON ||
+    bytes[i + 14] !== COLON ||
+    bytes[i + MAC_LENGTH] !== QUOTE
+  ) {
+    return undefined;
+  }
+  // A non-digit is −1, every bit set: one sign test per half instead of one per digit.
+  const high = (octetAt(bytes, i) << 16) | (octetAt(bytes, i + 3) << 8) | octetAt(bytes, i + 6);
+  const low = (octetAt(bytes, i + 9) << 16) | (octetAt(bytes, i + 12) << 8) | octetAt(bytes, i + 15);
+  if ((high | low) < 0) return undefined;
+  let slot = Math.imul(high ^ Math.imul(low, 0x9e3779b1), 0x85ebca6b) >>> (32 - MAC_TABLE_BITS);
+  for (;;) {
+    const known = macText[slot];
+    if (known === undefined) break;
+    if (macHigh[slot] === high && macLow[slot] === low) return known;
+    slot = (slot + 1) & (MAC_TABLE_SIZE - 1);
+  }
+  if (macCount >= MAC_TABLE_LIMIT) {
+    macText.fill(undefined);
+    macCount = 0;
+  }
+  // Pieces shorter than 13 characters are copies, so their concatenation refers to no chunk.
+  const copy = text.slice(i, i + 12) + text.slice(i + 12, i + MAC_LENGTH);
+  macHigh[slot] = high;
+  macLow[slot] = low;
+  macText[slot] = copy;
+  macCount++;
+  return copy;
+}
+
+/** True when `bytes` hold `word` at `i`. */
+function hasAt(bytes: Uint8Array, i: number, word: Uint8Array): boolean {
+  for (let k = 0; k < word.length; k++) if (bytes[i + k] !== word[k]) return false;
+  return true;
+}
+
+/** Receives the end of the integer {@link integerAt} read (calls are synchronous). */
+const cursor = { at: 0 };
+
+/**
+ * The JSON integer at byte `i` (optional `-`, no leading zero, at most MAX_DIGITS digits), its
+ * end in `cursor.at`; NaN when there is none of that form.
+ */
+function integerAt(bytes: Uint8Array, i: number, end: number): number {
+  const negative = bytes[i] === MINUS;
+  if (negative) i++;
+  const first = i;
+  let value = 0;
+  for (; i < end; i++) {
+    const d = bytes[i]! - ZERO;
+    if (d < 0 || d > 9) break;
+    value = value * 10 + d;
+  }
+  const digits = i - first;
+  if (digits === 0 || digits > MAX_DIGITS || (digits > 1 && bytes[first] === ZERO)) return Number.NaN;
+  cursor.at = i;
+  // `-0` stays −0, as JSON.parse reads it.
+  return negative ? -value : value;
+}
+
+/**
+ * Reads one line of the service's record shape straight from its bytes into `out`, without
+ * building strings or objects for its fields, for `SignalDecoder.decodeFields`. Recognises the
+ * common shape of {@link parseSignalLine} (the six service fields first, in order, further plain
+ * fields after) with the decoder's syntax already right: `row_key` as `<digits>:<16 lowercase hex
+ * digits>`, both MACs in normal form (`aa:bb:cc:dd:ee:ff`), `rssi` and a non-negative `ts` as
+ * integers of at most 15 digits. Returns false for any other line, which the caller then decodes
+ * as UTF-8 and reads with {@link parseSignalLine} and `SignalDecoder.decode` (so no record is
+ * accepted or rejected differently: this reader only recognises, the decoder decides).
+ *
+ * The line is `bytes[start, end)` (UTF-8, without its line end); `text` is the same bytes read
+ * as Latin-1 (one character per byte, same positions), which the check of the further fields
+ * and `rts` (a slice of it) use. Only ASCII is compared, and every other byte is treated alike,
+ * so a multi-byte character, valid or not, is accepted exactly where JSON.parse of the decoded
+ * text accepts it: inside a string. The MACs become one interned copy each.
+ *
+ * @example
+ * const line = '{"row_key":"101:0000019a9ec06410","device_id":"f0:18:98:12:34:56","rssi":-61,' +
+ *   '"square_mac":"b8:27:eb:00:00:01","ts":1763600000016,"local":false,"shopId":101}';
+ * const out = {} as SignalFields;
+ * scanSignalLine(new TextEncoder().encode(line), line, 0, line.length, out); // true
+ * [out.shopId, out.rssi, out.device];         // [101, -61, "f0:18:98:12:34:56"]
+ * const upper = line.replace("f0:18", "F0:18");
+ * scanSignalLine(new TextEncoder().encode(upper), upper, 0, upper.length, out); // false (not normal form)
+ */
+export function scanSignalLine(bytes: Uint8Array, text: string, start: number, end: number, out: SignalFields): boolean {
+  if (!hasAt(bytes, start, ROW_KEY_OPEN)) return false;
+  let i = start + ROW_KEY_OPEN.length;
+  // The SHOP ID: digits up to the colon (leading zeros and all, as the row_key rule reads it).
+  let shopId = 0;
+  const digitsFrom = i;
+  for (; i < end; i++) {
+    const d = bytes[i]! - ZERO;
+    if (d < 0 || d > 9) break;
+    shopId = shopId * 10 + d;
+  }
+  if (i === digitsFrom || i - digitsFrom > MAX_DIGITS || bytes[i] !== COLON) return false;
+  const rtsAt = i + 1;
+  if (end - rtsAt < 16) return false;
+  const rtsValue = rtsValueAt(text, rtsAt);
+  i = rtsAt + 16;
+  if (rtsValue < 0 || !hasAt(bytes, i, DEVICE_OPEN)) return false;
+  i += DEVICE_OPEN.length;
+  const device = macAt(bytes, text, i);
+  if (device === undefined) return false;
+  i += MAC_LENGTH;
+  if (!hasAt(bytes, i, RSSI_OPEN)) return false;
+  const rssi = integerAt(bytes, i + RSSI_OPEN.length, end);
+  if (Number.isNaN(rssi)) return false;
+  i = cursor.at;
+  if (!hasAt(bytes, i, SENSOR_OPEN)) return false;
+  i += SENSOR_OPEN.length;
+  const sensor = macAt(bytes, text, i);
+  if (sensor === undefined) return false;
+  i += MAC_LENGTH;
+  if (!hasAt(bytes, i, TS_OPEN) || bytes[i + TS_OPEN.length] === MINUS) return false;
+  const ts = integerAt(bytes, i + TS_OPEN.length, end);
+  if (Number.isNaN(ts)) return false;
+  i = cursor.at;
+  if (!hasAt(bytes, i, LOCAL_OPEN)) return false;
+  i += LOCAL_OPEN.length;
+  let local: boolean;
+  if (hasAt(bytes, i, TRUE)) {
+    local = true;
+    i += 4;
+  } else if (hasAt(bytes, i, FALSE)) {
+    local = false;
+    i += 5;
+  } else {
+    return false;
+  }
+  const next = bytes[i];
+  if (next === COMMA) {
+    REST_AT.lastIndex = i;
+    if (!REST_AT.test(text) || REST_AT.lastIndex !== end) return false;
+  } else if (next !== CLOSE || i + 1 !== end) {
+    return false;
+  }
+  out.shopId = shopId;
+  out.rts = text.slice(rtsAt, rtsAt + 16);
+  out.rtsValue = rtsValue;
+  out.device = device;
+  out.rssi = rssi;
+  out.sensor = sensor;
+  out.ts = ts;
+  out.local = local;
+  return true;
 }

@@ -1,3 +1,5 @@
+import { splitLines, type LineRangeHandler } from "./splitLines.ts";
+
 /**
  * Called once per line by a {@link LineSplitter}: the line's text without its line end, and its
  * 1-based line number in the whole input (blank lines are passed and counted too).
@@ -28,10 +30,10 @@ export interface LineSplitterOptions {
  * split across two chunks; a last line without a line end still counts; a leading byte-order
  * mark (U+FEFF) is dropped. Lines are numbered from 1.
  *
- * The one line reader of footfall: `footfall analyze --input` (millions of signal lines) and
- * the sales NDJSON reader both use it, so a file reads the same — and its line numbers mean the
- * same — everywhere. It is chunked rather than `readline` because one await per line costs more
- * than parsing the line (bench row 4).
+ * The one line reader of footfall for text (the sales NDJSON reader uses it). It splits by
+ * {@link splitLines}, the rule `footfall analyze --input`'s byte reader splits by too, so a file
+ * reads the same — and its line numbers mean the same — everywhere. It is chunked rather than
+ * `readline` because one await per line costs more than parsing the line (bench row 4).
  *
  * @example
  * const lines: string[] = [];
@@ -47,6 +49,7 @@ export class LineSplitter {
   #line = 0;
   #started = false;
   readonly #dropBom: boolean;
+  readonly #emit: LineRangeHandler = (text, start, end) => this.#onLine(text.slice(start, end), ++this.#line);
 
   /**
    * @param onLine receives every line, in order, with its number.
@@ -84,8 +87,7 @@ export class LineSplitter {
       this.#started = true;
       if (this.#dropBom && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     }
-    // Files with LF endings (the usual case) skip the per-line look for CRs.
-    const start = text.indexOf("\r") === -1 ? this.#lf(text) : this.#mixed(text);
+    const start = splitLines(text, false, this.#emit);
     this.#rest = start === 0 ? text : text.slice(start);
   }
 
@@ -99,51 +101,9 @@ export class LineSplitter {
    * s.end(); // logs 1 "last line without LF"
    */
   end(): void {
-    const rest = this.#rest;
-    // A CR held back at the very end (no LF came after it) ended the line.
-    if (rest !== "") this.#onLine(rest.endsWith("\r") ? rest.slice(0, -1) : rest, ++this.#line);
+    splitLines(this.#rest, true, this.#emit);
     this.#rest = "";
     this.#line = 0;
     this.#started = false;
-  }
-
-  // Every LF-ended line of `text`; returns where the unfinished last one starts. The loop has a
-  // method of its own so that the optimized code V8 enters mid-loop ends with a return: with a
-  // call after it, that code was thrown away at the end of every chunk (analyze ran slower).
-  #lf(text: string): number {
-    const onLine = this.#onLine;
-    let start = 0;
-    let nl = text.indexOf("\n");
-    while (nl !== -1) {
-      onLine(text.slice(start, nl), ++this.#line);
-      start = nl + 1;
-      nl = text.indexOf("\n", start);
-    }
-    return start;
-  }
-
-  // Lines ended by LF, CRLF or CR. The next CR and LF positions are each searched once and reused
-  // until passed, so a file with a single stray CR stays linear.
-  #mixed(text: string): number {
-    const onLine = this.#onLine;
-    const last = text.length - 1;
-    let start = 0;
-    let cr = text.indexOf("\r");
-    let lf = text.indexOf("\n");
-    for (;;) {
-      if (cr !== -1 && cr < start) cr = text.indexOf("\r", start);
-      if (lf !== -1 && lf < start) lf = text.indexOf("\n", start);
-      const end = cr === -1 ? lf : lf === -1 ? cr : Math.min(cr, lf);
-      if (end === -1) return start;
-      if (end === cr) {
-        // A CR at the very end stays: the next chunk may begin with its LF.
-        if (end === last) return start;
-        onLine(text.slice(start, end), ++this.#line);
-        start = text.charCodeAt(end + 1) === 10 ? end + 2 : end + 1;
-      } else {
-        onLine(text.slice(start, end), ++this.#line);
-        start = end + 1;
-      }
-    }
   }
 }

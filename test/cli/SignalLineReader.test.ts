@@ -1,0 +1,173 @@
+/**
+ * SignalLineReader reads an NDJSON input from its bytes; it must give exactly what reading the
+ * input as UTF-8 text, line by line (LineSplitter, parseSignalLine, SignalDecoder.decode), gives:
+ * the same signals in the same order, the same rejections (reason, field, message, record, line
+ * number) and the same counters — for any lines, line ends, byte order marks, broken UTF-8 and
+ * chunk boundaries. And the service's usual lines must take the byte path (no decode call).
+ */
+import fc from "fast-check";
+import { describe, expect, it, vi } from "vitest";
+import { SignalDecoder, type InvalidRecord } from "../../src/codec/decodeSignal.ts";
+import { notJson, parseSignalLine } from "../../src/codec/parseSignalLine.ts";
+import type { Signal } from "../../src/codec/Signal.ts";
+import { SignalLineReader } from "../../src/cli/SignalLineReader.ts";
+import { LineSplitter } from "../../src/text/LineSplitter.ts";
+
+interface Read {
+  readonly signals: Signal[];
+  readonly rejected: { line: number; invalid: InvalidRecord }[];
+  readonly stats: SignalDecoder["stats"];
+}
+
+/** The reference: the whole input decoded as UTF-8, split into lines, each parsed and decoded. */
+function asText(bytes: Uint8Array, shopId: number | undefined): Read {
+  const signals: Signal[] = [];
+  const rejected: Read["rejected"] = [];
+  let at = 0;
+  const decoder = new SignalDecoder({ shopId, onInvalid: (invalid) => rejected.push({ line: at, invalid }) });
+  const splitter = new LineSplitter((text, line) => {
+    at = line;
+    if (text.trim() === "") return;
+    let record: unknown;
+    try {
+      record = parseSignalLine(text);
+    } catch {
+      decoder.reject(notJson(text));
+      return;
+    }
+    const s = decoder.decode(record);
+    if (s !== undefined) signals.push(s);
+  });
+  splitter.push(Buffer.from(bytes).toString("utf8"));
+  splitter.end();
+  return { signals, rejected, stats: decoder.stats };
+}
+
+function asBytes(bytes: Uint8Array, cuts: number[], shopId: number | undefined): Read {
+  const signals: Signal[] = [];
+  const rejected: Read["rejected"] = [];
+  let reader: SignalLineReader | undefined;
+  const decoder = new SignalDecoder({ shopId, onInvalid: (invalid) => rejected.push({ line: reader?.line ?? -1, invalid }) });
+  reader = new SignalLineReader(decoder, (s) => signals.push(s));
+  let from = 0;
+  for (const cut of [...cuts.map((c) => c % (bytes.length + 1))].sort((a, b) => a - b)) {
+    reader.push(bytes.subarray(from, cut));
+    from = cut;
+  }
+  reader.push(bytes.subarray(from));
+  reader.end();
+  return { signals, rejected, stats: decoder.stats };
+}
+
+/** Signals as plain objects (the byte path shares strings with the chunk; values must agree). */
+const plain = (r: Read): unknown => ({ ...r, signals: r.signals.map((s) => ({ ...s })), rejected: r.rejected.map((x) => ({ ...x, invalid: { ...x.invalid } })) });
+
+const hex = (n: number): fc.Arbitrary<string> => fc.array(fc.constantFrom(..."0123456789abcdef"), { minLength: n, maxLength: n }).map((d) => d.join(""));
+const mac = fc.oneof(
+  { weight: 8, arbitrary: fc.array(hex(2), { minLength: 6, maxLength: 6 }).map((o) => o.join(":")) },
+  fc.constantFrom("f0:18:98:12:34:56", "da:a1:19:00:00:01", "F0:18:98:12:34:56", "f0-18-98-12-34-56", "f018.9812.3456", "zz:18:98:12:34:56", "f0:18:98:12:34:5"),
+);
+const rowKey = fc.oneof(
+  { weight: 8, arbitrary: fc.tuple(fc.constantFrom("101", "0101"), hex(16)).map(([s, r]) => `${s}:${r}`) },
+  fc.tuple(fc.constantFrom("101", "102", "0101", "7", "123456789012345678"), hex(16)).map(([s, r]) => `${s}:${r}`),
+  fc.constantFrom("101:0000019A9EC06410", "101:0000019a9ec0641", "101-0000019a9ec06410", ":0000019a9ec06410", "x"),
+);
+const integer = fc.oneof(
+  { weight: 4, arbitrary: fc.integer({ min: -127, max: 0 }).map(String) },
+  fc.integer({ min: -140, max: 10 }).map(String),
+  fc.constantFrom("-0", "0", "01", "-61.5", "1e2", "1763600000016", "1763600000016000", "1763600000016000000", "999999999999999", "9999999999999999", "-1763600000016"),
+);
+const ts = fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 1763600000000, max: 1763700000000 }).map(String) }, integer);
+/** Further fields as `footfall signals backfill` writes them, and unusual ones (repeated service keys, odd numbers, nesting). */
+const tailKey = fc.constantFrom("shopId", "rts", "time", "device", "vendor", "", "caf\u00e9", "rssi", "ts", "local", "row_key", "rssix", "r", "\u0000", "a\\b");
+const tailValue = fc.oneof(
+  fc.constantFrom("null", "true", "false", "tru", "nul", "0", "-0", "01", "1.5", "1.", ".5", "-", "1e3", "1E+3", "2e-7", "1e", "-1.25E-10", "[]", "{}", '{"a":1}'),
+  fc.integer().map(String),
+  fc.double({ noNaN: true, noDefaultInfinity: true }).map((x) => JSON.stringify(x)),
+  fc.string({ unit: fc.constantFrom("a", "\u00e9", "\u4e2d", '"', "\\", "\t", " ", ":", ",", "}", "\u007f"), maxLength: 6 }).map((v) => `"${v}"`),
+);
+const extra = fc.oneof(
+  fc.constant(',"shopId":101,"rts":"0000019a9ec06410","time":1763600000016,"device":"f0:18:98:12:34:56","randomized":false,"vendor":null'),
+  fc.array(fc.tuple(tailKey, tailValue), { maxLength: 4 }).map((fields) => fields.map(([k, v]) => `,"${k}":${v}`).join("")),
+);
+/** Lines of the service's shape, mostly valid, with the decoder's every kind of problem now and then. */
+const serviceLine = fc
+  .record({ rowKey, device: mac, rssi: integer, sensor: mac, ts, local: fc.constantFrom("true", "false", "true", "false", '"true"', "null"), extra })
+  .map((r) => `{"row_key":"${r.rowKey}","device_id":"${r.device}","rssi":${r.rssi},"square_mac":"${r.sensor}","ts":${r.ts},"local":${r.local}${r.extra}}`);
+/** Any line: the service's, with edits (often not JSON), blank, unusual JSON. */
+const anyLine = fc.oneof(
+  { weight: 6, arbitrary: serviceLine },
+  {
+    weight: 3,
+    arbitrary: fc.tuple(serviceLine, fc.nat(), fc.constantFrom("", " ", "\u00e9", "\\", '"', "}", "{", "\u2028", "\ufeff", "\u0000")).map(([l, at, c]) => {
+      const i = at % (l.length + 1);
+      return l.slice(0, i) + c + l.slice(i + (c === "" ? 1 : 0));
+    }),
+  },
+  { weight: 1, arbitrary: fc.constantFrom("", " ", "\t", "\u00a0", "{oops", "null", "[1]", '"x"', '{"row_key": "101:0000019a9ec06410"}') },
+);
+/** Bytes of a UTF-8 text, sometimes with a broken sequence spliced in. */
+const broken = fc.constantFrom<number[]>([], [], [], [0xe4, 0xb8], [0xff], [0xc3], [0x80, 0x80]);
+
+const input = fc
+  .record({
+    bom: fc.boolean(),
+    lines: fc.array(fc.tuple(anyLine, fc.constantFrom("\n", "\n", "\r\n", "\r"), broken, fc.nat()), { maxLength: 12 }),
+    lastEnd: fc.boolean(),
+    cuts: fc.array(fc.nat(), { maxLength: 5 }),
+    shopId: fc.constantFrom(undefined, 101),
+  })
+  .map(({ bom, lines, lastEnd, cuts, shopId }) => {
+    const parts: number[] = bom ? [0xef, 0xbb, 0xbf] : [];
+    lines.forEach(([line, end, bad, at], k) => {
+      const bytes = [...Buffer.from(line, "utf8")];
+      const i = at % (bytes.length + 1);
+      parts.push(...bytes.slice(0, i), ...bad, ...bytes.slice(i));
+      if (k < lines.length - 1 || lastEnd) parts.push(...Buffer.from(end));
+    });
+    return { bytes: Uint8Array.from(parts), cuts, shopId };
+  });
+
+describe("SignalLineReader", () => {
+  it("gives what reading the input as UTF-8 text line by line gives, for any lines and chunking", () => {
+    fc.assert(
+      fc.property(input, ({ bytes, cuts, shopId }) => {
+        expect(plain(asBytes(bytes, cuts, shopId))).toEqual(plain(asText(bytes, shopId)));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("reads the service's usual lines from their bytes, without decoding a raw record", () => {
+    const line = (i: number): string =>
+      `{"row_key":"101:${(1763600000016 + i).toString(16).padStart(16, "0")}","device_id":"f0:18:98:12:34:${(i % 100).toString().padStart(2, "0")}",` +
+      `"rssi":-${60 + (i % 30)},"square_mac":"b8:27:eb:00:00:01","ts":${1763600000016 + i},"local":false,"shopId":101,"vendor":null}`;
+    const text = Array.from({ length: 1000 }, (_, i) => line(i)).join("\n");
+    const decoder = new SignalDecoder();
+    const decode = vi.spyOn(decoder, "decode");
+    const got: Signal[] = [];
+    const reader = new SignalLineReader(decoder, (s) => got.push(s));
+    reader.push(Buffer.from(text));
+    reader.end();
+    expect(got).toHaveLength(1000);
+    expect(decode).not.toHaveBeenCalled();
+    expect(decoder.stats.decoded).toBe(1000);
+    expect(reader.line).toBe(1000);
+    // Equal MACs are one string; RTS and values as the decoder gives them.
+    expect(got[0]!.device).toBe(got[100]!.device);
+    expect({ ...got[7]! }).toEqual({ ...new SignalDecoder().decode(JSON.parse(line(7)))! });
+  });
+
+  it("drops a byte order mark only at the start of an input it is told starts a file", () => {
+    const line = '{"row_key":"101:0000019a9ec06410","device_id":"f0:18:98:12:34:56","rssi":-61,"square_mac":"b8:27:eb:00:00:01","ts":1763600000016,"local":false}';
+    for (const [byteOrderMark, decoded] of [["drop", 1], ["keep", 0]] as const) {
+      const decoder = new SignalDecoder();
+      const reader = new SignalLineReader(decoder, () => {}, { byteOrderMark });
+      reader.push(Uint8Array.from([0xef, 0xbb]));
+      reader.push(Buffer.from(`\u00bf${line}`, "latin1"));
+      reader.end();
+      expect([decoder.stats.decoded, decoder.stats.invalid]).toEqual([decoded, 1 - decoded]);
+    }
+    expect(() => new SignalLineReader(new SignalDecoder(), () => {}, { byteOrderMark: "strip" as "drop" })).toThrow(RangeError);
+  });
+});
