@@ -2,22 +2,17 @@ import { Buffer } from "node:buffer";
 import type { SignalDecoder, SignalFields } from "../codec/decodeSignal.ts";
 import { notJson, parseSignalLine, scanSignalLine } from "../codec/parseSignalLine.ts";
 import type { Signal } from "../codec/Signal.ts";
+import { dropsByteOrderMark, type LineSplitterOptions } from "../text/LineSplitter.ts";
 import { splitLines, type LineRangeHandler } from "../text/splitLines.ts";
 
 /**
- * Options of {@link SignalLineReader}.
+ * Options of {@link SignalLineReader}: those of `LineSplitter` (`byteOrderMark`: `"drop"` when the
+ * bytes start a file, `"keep"` for a part read from its middle).
  *
  * @example
  * const options: SignalLineReaderOptions = { byteOrderMark: "keep" };
  */
-export interface SignalLineReaderOptions {
-  /**
-   * `"drop"`: a UTF-8 byte order mark at the very start of the input is not part of line 1 (the
-   * start of a file); `"keep"`: it is content (a part of a file read from its middle).
-   * @default "drop"
-   */
-  readonly byteOrderMark?: "drop" | "keep";
-}
+export type SignalLineReaderOptions = LineSplitterOptions;
 
 /**
  * Reads an NDJSON input of signal records from its bytes (chunks of a file or of standard input)
@@ -60,9 +55,7 @@ export class SignalLineReader {
   constructor(decoder: SignalDecoder, onSignal: (signal: Signal) => void, options: SignalLineReaderOptions = {}) {
     this.#decoder = decoder;
     this.#onSignal = onSignal;
-    const bom = options.byteOrderMark ?? "drop";
-    if (bom !== "drop" && bom !== "keep") throw new RangeError(`byteOrderMark must be "drop" or "keep", got ${String(bom)}`);
-    this.#dropBom = bom === "drop";
+    this.#dropBom = dropsByteOrderMark(options);
   }
 
   /** The 1-based number of the line being read (after {@link end}: of the last line; 0 before the first). */

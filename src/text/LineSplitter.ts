@@ -25,6 +25,21 @@ export interface LineSplitterOptions {
 }
 
 /**
+ * Whether a reader with these options drops a byte-order mark at the start of its input; throws a
+ * RangeError for anything but `"drop"` or `"keep"`. The one reading of the option, for
+ * {@link LineSplitter} and the CLI's byte reader of signal lines.
+ *
+ * @example
+ * dropsByteOrderMark({});                          // true
+ * dropsByteOrderMark({ byteOrderMark: "keep" });   // false
+ */
+export function dropsByteOrderMark(options: LineSplitterOptions): boolean {
+  const bom = options.byteOrderMark ?? "drop";
+  if (bom !== "drop" && bom !== "keep") throw new RangeError(`byteOrderMark must be "drop" or "keep", got ${String(bom)}`);
+  return bom === "drop";
+}
+
+/**
  * Splits text that arrives in chunks into lines, synchronously per chunk, the way `readline`
  * does with `crlfDelay: Infinity`: LF, CRLF and a lone CR each end a line, also when a CRLF is
  * split across two chunks; a last line without a line end still counts; a leading byte-order
@@ -58,9 +73,7 @@ export class LineSplitter {
   constructor(onLine: LineHandler, options: LineSplitterOptions = {}) {
     if (typeof onLine !== "function") throw new TypeError(`onLine must be a function, got ${typeof onLine}`);
     this.#onLine = onLine;
-    const bom = options.byteOrderMark ?? "drop";
-    if (bom !== "drop" && bom !== "keep") throw new RangeError(`byteOrderMark must be "drop" or "keep", got ${String(bom)}`);
-    this.#dropBom = bom === "drop";
+    this.#dropBom = dropsByteOrderMark(options);
   }
 
   /**

@@ -21,11 +21,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { analyze } from "../../src/analyze.ts";
-import { linkedVisits, peopleEstimatorOptions } from "../../src/kernels/PeopleEstimator.ts";
+import { linkedVisits, peopleEstimatorOptions, type PeopleEstimate } from "../../src/kernels/PeopleEstimator.ts";
+import { scorePeople } from "../../src/kernels/scorePeople.ts";
 import { scoreAgainstTruth } from "../../src/kernels/scoreAgainstTruth.ts";
 import type { ClassifiedSession } from "../../src/kernels/VisitClassifier.ts";
 import { createWorld, type WorldOptions } from "../../src/sim/createWorld.ts";
-import { meanOccupancy } from "../../src/sim/meanOccupancy.ts";
+import { peopleTruth } from "../../src/sim/peopleTruth.ts";
 
 interface WorldGoals {
   /** Largest mean |relative error| of visitors per shop-day. */
@@ -51,7 +52,7 @@ const worlds: Record<string, { options: WorldOptions; goals: WorldGoals; rotatio
   "realistic preset": { options: { seed: 37, shops: 3, rotation: "realistic", ...base }, goals: { meanError: 0.3, maxError: 0.55, occupancyMae: 0.22 }, rotation: true },
 };
 
-interface PeopleScore {
+interface WorldScore {
   readonly errors: number[];
   readonly covered: number;
   readonly days: number;
@@ -62,40 +63,21 @@ interface PeopleScore {
   readonly sessions: ClassifiedSession[];
 }
 
-async function score(options: WorldOptions): Promise<PeopleScore> {
+async function score(options: WorldOptions): Promise<WorldScore> {
   const world = createWorld(options);
-  const errors: number[] = [];
   const lines: string[] = [];
   const all: ClassifiedSession[] = [];
-  let covered = 0;
-  let days = 0;
-  let absErr = 0;
-  let truthSum = 0;
+  const estimates: PeopleEstimate[] = [];
+  const macVisitors = new Map<string, number>();
   let tp = 0;
   let fp = 0;
   let fn = 0;
   for (const shop of world.shops) {
     const result = await analyze(world.rawSignals(shop.id), { timeZone: shop.timeZone, proximity: false, quality: false });
     all.push(...result.sessions);
+    estimates.push(...result.people);
+    for (const d of result.days) macVisitors.set(`${d.shopId} ${d.start}`, d.visitors);
     const visits = world.visits(shop.id);
-    const events = world.occupancy(shop.id);
-    for (const p of result.people) {
-      const truth = visits.filter((v) => v.kind === "visitor" && v.start >= p.start && v.start < p.end).length;
-      const error = p.visitors / truth - 1;
-      errors.push(error);
-      days++;
-      if (truth >= p.visitorsLow && truth <= p.visitorsHigh) covered++;
-      for (const o of p.occupancy) {
-        const t = meanOccupancy(events, o.start, o.end, { kinds: ["visitor"] });
-        absErr += Math.abs(o.inside - t);
-        truthSum += t;
-      }
-      lines.push(
-        `${shop.id} ${p.label}: truth ${truth}, estimate ${p.visitors.toFixed(1)} [${p.visitorsLow.toFixed(1)}, ${p.visitorsHigh.toFixed(1)}] ` +
-          `(${(error * 100).toFixed(1)} %; MAC-level ${result.days.find((d) => d.start === p.start)?.visitors}), known ${p.knownVisitors}, ` +
-          `set aside ${p.linkedSessions}, rest ${p.restVisitors.toFixed(1)}, ${p.burstsPerMinute.toFixed(2)} bursts/min, W ${(p.meanDwellMs / 60_000).toFixed(1)} min`,
-      );
-    }
     // Link precision / recall: a visitor session is a piece when its person used several heard MACs.
     const pieces = new Map<string, boolean>();
     for (const v of visits) {
@@ -112,11 +94,21 @@ async function score(options: WorldOptions): Promise<PeopleScore> {
       else if (piece) fn++;
     }
   }
+  // The one scoring rule (people who came inside, the interval, occupancy against the true mean inside).
+  const scored = scorePeople(estimates, peopleTruth(world));
+  scored.days.forEach((d, i) => {
+    const p = estimates[i]!;
+    lines.push(
+      `${d.shopId} ${d.label}: truth ${d.truth}, estimate ${p.visitors.toFixed(1)} [${p.visitorsLow}, ${p.visitorsHigh}] ` +
+        `(${(d.error * 100).toFixed(1)} %; MAC-level ${macVisitors.get(`${d.shopId} ${d.start}`)}), known ${p.knownVisitors}, ` +
+        `set aside ${p.linkedSessions}, rest ${p.restVisitors.toFixed(1)}, ${p.burstsPerMinute.toFixed(2)} bursts/min, W ${(p.meanDwellMs / 60_000).toFixed(1)} min`,
+    );
+  });
   return {
-    errors,
-    covered,
-    days,
-    occupancyMae: absErr / truthSum,
+    errors: scored.days.map((d) => d.error),
+    covered: scored.covered,
+    days: scored.days.length,
+    occupancyMae: scored.occupancyMae,
     linkPrecision: tp + fp === 0 ? Number.NaN : tp / (tp + fp),
     linkRecall: tp + fn === 0 ? Number.NaN : tp / (tp + fn),
     lines,
