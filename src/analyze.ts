@@ -105,6 +105,11 @@ export interface AnalyzeResult {
   readonly decoder: SignalDecoderStats;
   /** Signals later than the allowed lateness (not used). */
   readonly late: number;
+  /**
+   * How far behind its shop's newest event time the latest of the `late` signals was, ms (0 when
+   * none): `allowedLatenessMs` at least this takes them all (e.g. a sensor that uploads in batches).
+   */
+  readonly maxLateMs: number;
   /** Sessions that reached the day counts after their day was emitted (equipment that never leaves). */
   readonly lateSessions: number;
 }
@@ -263,7 +268,7 @@ export class Analyzer {
         people: peopleByDay.get(`${c.shopId} ${c.start}`),
       };
     });
-    const late = this.#engine.stats.late;
+    const { late, maxLateMs } = this.#engine.stats;
     const decoder = decoded === undefined ? this.#decoder.stats : addDecoderStats(this.#decoder.stats, decoded);
     this.#finished = {
       sessions: this.#sessions,
@@ -271,9 +276,10 @@ export class Analyzer {
       hours: this.#hourCounts,
       people: this.#peopleDays,
       occupancy: this.#peopleDays.flatMap((p) => p.occupancy),
-      quality: this.#quality?.report({ ...decoder, late }),
+      quality: this.#quality?.report({ ...decoder, late, maxLateMs }),
       decoder,
       late,
+      maxLateMs,
       lateSessions: this.#lateSessions,
     };
     return this.#finished;

@@ -405,7 +405,14 @@ function summarize(io: CliIo, result: AnalyzeResult): number {
   const invalid = result.decoder.invalid;
   const parts: string[] = [];
   if (invalid > 0) parts.push(`${invalid} record(s) rejected`);
-  if (result.late > 0) parts.push(`${result.late} record(s) later than the allowed lateness were not used`);
+  if (result.late > 0) {
+    // Say how much lateness would have kept them: usually one sensor uploading in batches.
+    const keep = Math.ceil(result.maxLateMs);
+    parts.push(
+      `${result.late} record(s) later than the allowed lateness were not used (the latest was ${(keep / 1000).toFixed(1)} s behind ` +
+        `its shop's newest record; --lateness-ms ${keep} keeps them all)`,
+    );
+  }
   if (parts.length === 0) return EXIT_OK;
   io.stderr.write(`footfall analyze: ${parts.join("; ")}\n`);
   return EXIT_FAILED;

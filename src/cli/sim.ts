@@ -44,7 +44,10 @@ world summary go to stderr. Ctrl-C (SIGINT/SIGTERM) stops it.
   --latency-ms N      delay before every API response (default 0)
   --retry-after S     Retry-After of throttled responses, seconds (default 1)
   --since-mode M      inclusive (default) or exclusive reading of since
-  --ts-unit U         unit of ts: s, ms (default), us or ns`;
+  --ts-unit U         unit of ts: s, ms (default), us or ns
+  --upload-every-s S  live mode: each sensor uploads what it heard every S simulated seconds,
+                      so records appear up to S late, behind newer ones (default 0: at once;
+                      read with footfall signals --settle-ms of at least S × 1000)`;
 
 const flags = {
   port: { type: "string" },
@@ -69,6 +72,7 @@ const flags = {
   "retry-after": { type: "string" },
   "since-mode": { type: "string" },
   "ts-unit": { type: "string" },
+  "upload-every-s": { type: "string" },
 } as const;
 
 /**
@@ -149,6 +153,7 @@ function optionsFrom(values: Values): StartSimulatorOptions {
     ...(values["data-dir"] !== undefined ? { dataDir: values["data-dir"] } : {}),
     ...(sinceMode !== undefined ? { sinceMode } : {}),
     ...(tsUnit !== undefined ? { tsUnit } : {}),
+    ...(values["upload-every-s"] !== undefined ? { uploadEveryMs: numberFlag("--upload-every-s", values["upload-every-s"], 0, 86_400) * 1000 } : {}),
   };
 }
 

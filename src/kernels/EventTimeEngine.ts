@@ -241,6 +241,12 @@ export interface EventTimeEngineStats {
   readonly signals: number;
   /** Signals sent to the late side channel. */
   readonly late: number;
+  /**
+   * How far behind its shop's newest event time the latest of the late signals was, ms (0 when
+   * none was late): an `allowedLatenessMs` of at least this takes every one of them, since the
+   * newest time seen does not depend on the lateness allowed.
+   */
+  readonly maxLateMs: number;
   /** Sessions emitted. */
   readonly sessions: number;
   /** Sessions open now (one per active device and shop). */
@@ -380,6 +386,7 @@ export class EventTimeEngine implements Kernel<Signal> {
   #lastShop: ShopState | undefined;
   #signals = 0;
   #late = 0;
+  #maxLateMs = 0;
   #sessions = 0;
   #openCount = 0;
 
@@ -411,7 +418,7 @@ export class EventTimeEngine implements Kernel<Signal> {
   get stats(): EventTimeEngineStats {
     let buffered = 0;
     for (const shop of this.#shops.values()) buffered += shop.lane.size;
-    return { signals: this.#signals, late: this.#late, sessions: this.#sessions, openSessions: this.#openCount, buffered };
+    return { signals: this.#signals, late: this.#late, maxLateMs: this.#maxLateMs, sessions: this.#sessions, openSessions: this.#openCount, buffered };
   }
 
   /**
@@ -450,6 +457,9 @@ export class EventTimeEngine implements Kernel<Signal> {
     const before = lane.watermark;
     if (!lane.add(signal)) {
       this.#late++;
+      // A NaN time is late too, and compares false here: it says nothing about lateness.
+      const behind = lane.maxSeen - signal.time;
+      if (behind > this.#maxLateMs) this.#maxLateMs = behind;
       this.#sink.late?.(signal, lane.watermark);
       return;
     }

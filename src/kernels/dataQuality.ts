@@ -81,6 +81,8 @@ export interface DataQualityCounts {
   readonly invalidByReason?: Readonly<Record<string, number>>;
   /** Signals that arrived too late for their session. */
   readonly late?: number;
+  /** How far behind its shop's newest event time the latest late signal was, ms (`EventTimeEngineStats.maxLateMs`). */
+  readonly maxLateMs?: number;
   /** The decoder's own count of `local` flag vs MAC bit disagreements. */
   readonly localFlagMismatch?: number;
   /** The decoder's own count of ts vs RTS disagreements. */
@@ -161,6 +163,8 @@ export interface DataQualityReport {
   readonly invalid: number;
   readonly invalidByReason: Readonly<Record<string, number>>;
   readonly late: number;
+  /** From {@link DataQualityCounts} (0 when not given): an allowed lateness of at least this would have taken every late signal. */
+  readonly maxLateMs: number;
   /** The counters as given (e.g. the decoder's own mismatch counts), for cross-checking. */
   readonly counts: DataQualityCounts;
   /** Per sensor, by shop then sensor MAC. */
@@ -431,6 +435,7 @@ function buildReport(
     invalid: counts.invalid ?? 0,
     invalidByReason: { ...counts.invalidByReason },
     late: counts.late ?? 0,
+    maxLateMs: counts.maxLateMs ?? 0,
     counts: { ...counts },
     sensors,
   };

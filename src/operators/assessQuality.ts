@@ -54,7 +54,8 @@ export function assessQuality(options: AssessQualityOptions = {}): OperatorFunct
     let engine: EventTimeEngine | undefined = undefined;
     const outside = (): DataQualityCounts => {
       const given = counts?.() ?? {};
-      return { ...given, late: (given.late ?? 0) + (engine?.stats.late ?? 0) };
+      const stats = engine?.stats;
+      return { ...given, late: (given.late ?? 0) + (stats?.late ?? 0), maxLateMs: Math.max(given.maxLateMs ?? 0, stats?.maxLateMs ?? 0) };
     };
     const quality = new DataQuality(qualityOptions, qualityOptions.windowMs === undefined ? undefined : { emit }, outside);
     engine = new EventTimeEngine(engineOptions, { emit: () => {} }, [quality]);

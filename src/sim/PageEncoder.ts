@@ -64,21 +64,32 @@ export class PageEncoder {
 
   /** The page body for records [from, end) of `table`, echoing `since`. */
   page(table: ShopSignals, from: number, end: number, since: string): Uint8Array<ArrayBuffer> {
+    return this.pageOfRuns(table, [from, end], since);
+  }
+
+  /**
+   * The page body for several runs of records of `table` — `runs` is a flat list of
+   * `from, end` pairs in ascending order (records [from, end) of each) — echoing `since`.
+   */
+  pageOfRuns(table: ShopSignals, runs: readonly number[], since: string): Uint8Array<ArrayBuffer> {
     const tail = encoder.encode(`],"since":${JSON.stringify(since)}}`);
     const parts: Uint8Array[] = [PAGE_HEAD];
     let size = PAGE_HEAD.length + tail.length;
     let first = true;
-    for (let i = from; i < end; ) {
-      const c = Math.floor(i / CHUNK);
-      const chunk = this.chunk(table, c);
-      const base = c * CHUNK;
-      const stop = Math.min(end, base + CHUNK);
-      // Skip the comma in front of the page's first record.
-      const part = chunk.bytes.subarray(chunk.offsets[i - base]! + (first ? 1 : 0), chunk.offsets[stop - base]!);
-      parts.push(part);
-      size += part.length;
-      first = false;
-      i = stop;
+    for (let r = 0; r + 1 < runs.length; r += 2) {
+      const end = runs[r + 1]!;
+      for (let i = runs[r]!; i < end; ) {
+        const c = Math.floor(i / CHUNK);
+        const chunk = this.chunk(table, c);
+        const base = c * CHUNK;
+        const stop = Math.min(end, base + CHUNK);
+        // Skip the comma in front of the page's first record.
+        const part = chunk.bytes.subarray(chunk.offsets[i - base]! + (first ? 1 : 0), chunk.offsets[stop - base]!);
+        parts.push(part);
+        size += part.length;
+        first = false;
+        i = stop;
+      }
     }
     parts.push(tail);
     const out = new Uint8Array(size);

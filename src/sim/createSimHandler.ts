@@ -10,7 +10,7 @@ import { BytesResponse } from "./BytesResponse.ts";
 import { PageEncoder } from "./PageEncoder.ts";
 import { createRng, hashSeed, type Rng } from "./prng.ts";
 import { SalesStore } from "./SalesStore.ts";
-import type { World } from "./World.ts";
+import type { ShopSignals, World } from "./World.ts";
 
 /**
  * Seeded fault injection for reliability tests. Each API request draws once: with
@@ -63,6 +63,15 @@ export interface SimulatorOptions {
   readonly sinceMode?: "inclusive" | "exclusive";
   /** Unit of the `ts` field (the RTS in `row_key` stays epoch ms). @default "ms" */
   readonly tsUnit?: "s" | "ms" | "us" | "ns";
+  /**
+   * Live mode: each sensor uploads what it heard every this many ms of simulated time (each
+   * sensor at its own seeded phase), so a record becomes visible up to this long after it was
+   * collected — after later records of other sensors, behind a cursor that has passed its RTS.
+   * Real sensors upload in batches; a tail stays `settleMs` (≥ this) behind the newest data
+   * not to miss them. 0: every record is visible the moment it is collected.
+   * @default 0
+   */
+  readonly uploadEveryMs?: number;
 }
 
 /**
@@ -77,6 +86,7 @@ export const defaultSimulatorOptions = {
   token: "sim-token",
   sinceMode: "inclusive",
   tsUnit: "ms",
+  uploadEveryMs: 0,
   faults: { failRate: 0, throttleRate: 0, latencyMs: 0, truncateRate: 0, retryAfterS: 1 },
 } as const;
 
@@ -142,7 +152,7 @@ export function createSimHandler(options: SimulatorOptions = {}): SimHandler {
   const realStart = clock();
   const liveStart = o.liveStart ?? world.startMs;
   const simNow = (): number | undefined => (o.speed === undefined ? undefined : liveStart + (clock() - realStart) * o.speed);
-  const state: State = { o, world, store, faultRng, simNow, pages: new PageEncoder(o.tsUnit) };
+  const state: State = { o, world, store, faultRng, simNow, pages: new PageEncoder(o.tsUnit), seed: options.seed ?? world.seed, uploadPhases: new Map() };
 
   const handlePart = (request: Request, part: SimPart): Promise<Response> => serve(state, request, part);
   const handle = (request: Request): Promise<Response> => serve(state, request, "all");
@@ -169,6 +179,7 @@ interface Resolved {
   readonly dataDir: string | undefined;
   readonly sinceMode: "inclusive" | "exclusive";
   readonly tsUnit: "s" | "ms" | "us" | "ns";
+  readonly uploadEveryMs: number;
 }
 
 interface State {
@@ -178,6 +189,10 @@ interface State {
   readonly faultRng: Rng;
   readonly simNow: () => number | undefined;
   readonly pages: PageEncoder;
+  /** Seed of the sensors' upload phases. */
+  readonly seed: number | string;
+  /** Per shop, each sensor's upload phase (ms in 0…uploadEveryMs), by sensor index. */
+  readonly uploadPhases: Map<number, Float64Array>;
 }
 
 function isWorld(value: unknown): value is World {
@@ -215,7 +230,11 @@ function resolve(options: SimulatorOptions): Resolved {
   if (options.dataDir !== undefined && (typeof options.dataDir !== "string" || options.dataDir === "")) {
     throw new TypeError("dataDir must be a non-empty string");
   }
-  return { email, token, speed, liveStart: options.liveStart, clock, faults, dataDir: options.dataDir, sinceMode, tsUnit };
+  const uploadEveryMs = options.uploadEveryMs ?? d.uploadEveryMs;
+  if (typeof uploadEveryMs !== "number" || !(uploadEveryMs >= 0) || !Number.isFinite(uploadEveryMs)) {
+    throw new RangeError("uploadEveryMs must be a non-negative number of ms");
+  }
+  return { email, token, speed, liveStart: options.liveStart, clock, faults, dataDir: options.dataDir, sinceMode, tsUnit, uploadEveryMs };
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {
@@ -402,10 +421,35 @@ function signals(state: State, shopText: string, url: URL): Response {
   }
   const now = state.simNow();
   const visible = now === undefined ? table.count : table.upperBound(Math.floor(now));
-  const end = Math.min(from + limit, visible);
-
-  const body = state.pages.page(table, from, end, since ?? millisToRts(0));
+  const runs = state.o.uploadEveryMs > 0 && now !== undefined ? uploadedRuns(state, table, from, visible, limit, now) : [from, Math.min(from + limit, visible)];
+  const body = state.pages.pageOfRuns(table, runs, since ?? millisToRts(0));
   return new BytesResponse(body, { status: 200, headers: { "content-type": JSON_TYPE } });
+}
+
+// Records [from, visible) that their sensors have uploaded by `now`, at most `limit`, as runs
+// (`from, end` pairs) of consecutive rows. A sensor uploads at its phase + k · uploadEveryMs, so a
+// record collected at t is visible from the first upload at or after t: everything collected at
+// least one upload period ago is, and only the last period is thinned out.
+function uploadedRuns(state: State, table: ShopSignals, from: number, visible: number, limit: number, now: number): number[] {
+  const every = state.o.uploadEveryMs;
+  let phases = state.uploadPhases.get(table.shopId);
+  if (phases === undefined) {
+    phases = new Float64Array(table.sensors.length);
+    for (let k = 0; k < phases.length; k++) phases[k] = hashSeed(state.seed, "upload", table.shopId, k) % every;
+    state.uploadPhases.set(table.shopId, phases);
+  }
+  const uploaded = Math.max(from, Math.min(visible, table.upperBound(now - every)));
+  const runs = [from, Math.min(from + limit, uploaded)];
+  let n = runs[1]! - from;
+  for (let i = uploaded; i < visible && n < limit; i++) {
+    const phase = phases[table.sensor[i]!]!;
+    const t = table.time[i]!;
+    if (phase + Math.ceil((t - phase) / every) * every > now) continue;
+    if (runs[runs.length - 1] === i) runs[runs.length - 1] = i + 1;
+    else runs.push(i, i + 1);
+    n++;
+  }
+  return runs;
 }
 
 function simWorld(state: State): Response {

@@ -170,6 +170,31 @@ describe("footfall analyze", () => {
     expect(ok.text.out).toMatch(/sessions: \d+ visitor/);
   });
 
+  it("says how much --lateness-ms keeps records that came too late, and with it the file gives what an ordered one gives", async () => {
+    const records = [...world.rawSignals(world.shops[0]!.id)];
+    const sensor = records[0]!.square_mac;
+    // That sensor uploads in 3-minute batches: its records reach the file at the end of their batch.
+    const arrival = (r: (typeof records)[number]) => (r.square_mac === sensor ? Math.ceil(r.ts / 180_000) * 180_000 : r.ts);
+    const batched = join(dir, "batched.ndjson");
+    await writeFile(batched, [...records].sort((a, b) => arrival(a) - arrival(b)).map((r) => JSON.stringify(r)).join("\n"));
+    const strict = fakeIo();
+    expect(await main(["analyze", "--input", batched, "--format", "ndjson"], strict.io)).toBe(1);
+    const hint = /(\d+) record\(s\) later than the allowed lateness were not used \(the latest was [\d.]+ s behind its shop's newest record; --lateness-ms (\d+) keeps them all\)/.exec(strict.text.err);
+    expect(hint).not.toBeNull();
+    const lateness = Number(hint![2]);
+    expect(lateness).toBeGreaterThan(60_000);
+    expect(lateness).toBeLessThanOrEqual(180_000);
+    const quality = lines(strict.text.out).find((r) => r.type === "quality")!;
+    expect(quality).toMatchObject({ late: Number(hint![1]), maxLateMs: lateness });
+    // With that lateness nothing is late, and the sessions and days are those of the file in time order.
+    const kept = fakeIo();
+    expect(await main(["analyze", "--input", batched, "--format", "ndjson", "--lateness-ms", String(lateness)], kept.io)).toBe(0);
+    const ordered = fakeIo();
+    expect(await main(["analyze", "--input", file, "--format", "ndjson", "--lateness-ms", String(lateness)], ordered.io)).toBe(0);
+    const withoutQuality = (out: string) => lines(out).filter((r) => r.type !== "quality");
+    expect(withoutQuality(kept.text.out)).toEqual(withoutQuality(ordered.text.out));
+  });
+
   it("reads lines as readline does: LF, CRLF and lone CR end lines, blank lines count, the last needs no end", async () => {
     const records = [...world.rawSignals(world.shops[0]!.id)].slice(0, 400).map((r) => JSON.stringify(r));
     // Line numbers: 1 record, 2 blank, 3 bad, 4 record (CRLF), 5 bad (lone CR), 6.. records, last without an end.

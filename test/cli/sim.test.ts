@@ -107,6 +107,8 @@ describe("footfall sim", () => {
     [["--days", "0"]],
     [["--fail-rate", "2"]],
     [["--since-mode", "sometimes"]],
+    [["--upload-every-s", "-1"]],
+    [["--upload-every-s", "soon"]],
     [["--world", join(dir, "missing.json")]],
     [["--bogus"]],
   ])("rejects bad usage %j with a UsageError", async (argv) => {

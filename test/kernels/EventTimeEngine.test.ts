@@ -84,7 +84,19 @@ describe("EventTimeEngine: sessions", () => {
       [0, 0],
       [20 * MIN, 20 * MIN],
     ]);
-    expect(engine.stats).toEqual({ signals: 3, late: 1, sessions: 2, openSessions: 0, buffered: 0 });
+    expect(engine.stats).toEqual({ signals: 3, late: 1, maxLateMs: 16 * MIN, sessions: 2, openSessions: 0, buffered: 0 });
+  });
+
+  it("reports how far behind the newest time the latest late signal was: that lateness takes them all", () => {
+    const input = [sig(0), sig(20 * MIN), sig(4 * MIN), sig(21 * MIN), sig(10 * MIN), sig(20.5 * MIN)];
+    const strict = run(input, { allowedLatenessMs: MIN });
+    expect(strict.late.map((s) => s.time)).toEqual([4 * MIN, 10 * MIN]);
+    // 4 min arrived when the newest was 20 min, 10 min when it was 21 min.
+    expect(strict.engine.stats.maxLateMs).toBe(16 * MIN);
+    // Allowing exactly that much keeps every signal, and the same input then has nothing late.
+    const kept = run(input, { allowedLatenessMs: strict.engine.stats.maxLateMs });
+    expect(kept.late).toHaveLength(0);
+    expect(kept.engine.stats.maxLateMs).toBe(0);
   });
 
   it("accepts a signal exactly at the watermark (not late) and counts a late one without a late sink", () => {

@@ -352,6 +352,35 @@ describe("live mode", () => {
     expect(later).toEqual([...world.rawSignals(shop.id, liveStart + 1, liveStart + 600_001)].slice(0, 200));
   });
 
+  it("uploadEveryMs: a record shows once its sensor's next upload has passed; everything a period old is there", async () => {
+    const world = smallWorld();
+    const shop = world.shops[0]!;
+    const every = 60_000;
+    let now = 0;
+    const liveStart = world.startMs + 11 * 3_600_000;
+    const h = createSimHandler({ world, speed: 1, liveStart, clock: () => now, uploadEveryMs: every });
+    const page = async (sinceMs: number) =>
+      (await get(h, `/api/v1/shops/${shop.id}/wifi_signals?since=${millisToRts(sinceMs)}&limit=200`)).body.signals as { ts: number; square_mac: string }[];
+    const collected = [...world.rawSignals(shop.id, liveStart - every, liveStart + 1)];
+    const shown = await page(liveStart - every);
+    // The last period is thinned out: each sensor has uploaded up to its own last upload.
+    expect(shown.length).toBeLessThan(collected.slice(0, 200).length);
+    const lastUpload = new Map<string, number>();
+    for (const r of collected) {
+      const seen = shown.some((x) => JSON.stringify(x) === JSON.stringify(r));
+      // Per sensor, what is shown is everything up to one instant: a shown record is never after a missing one.
+      if (seen) expect(r.ts).toBeLessThanOrEqual(lastUpload.get(r.square_mac) ?? Number.POSITIVE_INFINITY);
+      else lastUpload.set(r.square_mac, Math.min(lastUpload.get(r.square_mac) ?? Number.POSITIVE_INFINITY, r.ts));
+    }
+    expect(shown).toEqual(collected.filter((r) => r.ts < (lastUpload.get(r.square_mac) ?? Number.POSITIVE_INFINITY)).slice(0, 200));
+    // One period later, everything collected by liveStart is there, in RTS order (and some of what came after).
+    expect(collected.length).toBeLessThan(200);
+    now += every;
+    expect((await page(liveStart - every)).slice(0, collected.length)).toEqual(collected);
+    expect(() => createSimHandler({ world, uploadEveryMs: -1 })).toThrow(RangeError);
+    expect(() => createSimHandler({ world, uploadEveryMs: Number.NaN })).toThrow(RangeError);
+  });
+
   it("defaults liveStart to the world's start", () => {
     const world = smallWorld();
     const h = createSimHandler({ world, speed: 1, clock: () => 42 });
