@@ -97,29 +97,36 @@ export function sessionRecord(s: ClassifiedSession, device: DeviceId = rawDevice
  * universal and randomized series. Also visitor dwell (ms, rounded; `null` when there were no
  * visitors) with its buckets — of the identity-known visits (`PeopleEstimate.dwell`) when there is
  * an estimate, else of the visitor sessions (`shopDayDwell`) —, and the visitor RSSI threshold (dBm).
- * Without a people estimate (`people: false`, or `NaN` for want of identity-known visits) the
- * estimates are the MAC-level counts.
+ * With `people: false` the estimates are the MAC-level counts. When people were estimated but are
+ * unknown (inside bursts and no identity-known visit to learn a burst rate from, `NaN`), `visitors`,
+ * `visitorsHigh` and `captureRate` are `null` and `visitorsLow` is the identity-known visitors: a
+ * count of MACs is not written where people are unknown.
  *
  * @example
  * for (const d of result.days) out.write(`${JSON.stringify(summaryRecord(d))}\n`);
  */
 export function summaryRecord(d: ShopDaySummary): AnalysisRecord {
-  // No estimate (people off, or no identity-known visit to learn a burst rate from): MAC-level.
   const p = hasPeopleEstimate(d.people) ? d.people : undefined;
-  const passersBy = p === undefined || !Number.isFinite(p.passersBy) ? d.passersBy : Math.round(p.passersBy);
+  // Estimated but unknown: bursts were heard inside and no identity-known visit gave a burst rate
+  // (a capture of rotating phones only). People are then unknown — null, at least the
+  // identity-known visitors, no upper bound — never the MAC-level count in their place.
+  const unknown = d.people !== undefined && p === undefined;
+  // Likewise passers-by: estimated (people on) is the estimate or unknown, never the MAC count.
+  const passersBy = d.people === undefined ? d.passersBy : Number.isFinite(d.people.passersBy) ? Math.round(d.people.passersBy) : null;
   // Dwell of people: with an estimate, the identity-known visits' (see shopDayDwell).
   const dwell = shopDayDwell(d.dwell, d.people);
   return {
     type: "summary",
     shopId: d.shopId,
     date: d.label,
-    visitors: p === undefined ? d.visitors : Math.round(p.visitors),
-    visitorsLow: p === undefined ? d.visitors : p.visitorsLow,
-    visitorsHigh: p === undefined ? d.visitors : p.visitorsHigh,
+    // People off: the MAC-level count is the only count there is.
+    visitors: unknown ? null : p === undefined ? d.visitors : Math.round(p.visitors),
+    visitorsLow: unknown ? d.people!.visitorsLow : p === undefined ? d.visitors : p.visitorsLow,
+    visitorsHigh: unknown ? null : p === undefined ? d.visitors : p.visitorsHigh,
     visits: d.visits,
     passersBy,
     uniqueDevices: d.uniqueDevices,
-    captureRate: p === undefined || !Number.isFinite(p.captureRate) ? d.captureRate : p.captureRate,
+    captureRate: d.people === undefined ? d.captureRate : Number.isFinite(d.people.captureRate) ? d.people.captureRate : null,
     macs: { visitors: d.visitors, passersBy: d.passersBy, uniqueDevices: d.uniqueDevices, captureRate: d.captureRate },
     newVisitors: d.newVisitors,
     repeatVisitors: d.repeatVisitors,

@@ -366,7 +366,14 @@ function writeTables(io: CliIo, result: AnalyzeResult, minCount: number, linkedA
     // in NDJSON), MAC-level counts beside them.
     const line = suppressSmallCounts(summaryRecord(d), minCount);
     const capture = line.captureRate as number | null;
-    const people = line.visitors === null ? `<${minCount}` : `${line.visitors as number} [${line.visitorsLow as number | null ?? `<${minCount}`}–${line.visitorsHigh as number | null ?? `<${minCount}`}]`;
+    // null: suppressed (a small count, "<K"), or, unsuppressed, unknown (no burst rate: at least the low bound).
+    const bound = (x: unknown, unknown: string) => (x === null ? (line.suppressed === true ? `<${minCount}` : unknown) : String(x));
+    const people =
+      line.visitors === null && line.suppressed !== true
+        ? `unknown (≥${bound(line.visitorsLow, "?")})`
+        : line.visitors === null
+          ? `<${minCount}`
+          : `${line.visitors as number} [${bound(line.visitorsLow, "?")}–${bound(line.visitorsHigh, "?")}]`;
     return {
       shop: d.shopId,
       date: d.label,

@@ -132,12 +132,14 @@ function headlineOf(r: DemoShopResult): Headline {
     visitorRssi: r.sessions[0]?.visitorRssi ?? Number.NaN,
     people: r.people,
   });
+  // null in the line: unknown (see summaryRecord), NaN here, an empty cell or "unknown" when shown.
+  const figure = (x: unknown): number => (typeof x === "number" ? x : x === null ? Number.NaN : Number(x));
   return {
-    visitors: line.visitors as number,
-    visitorsLow: line.visitorsLow as number,
-    visitorsHigh: line.visitorsHigh as number,
-    passersBy: line.passersBy as number,
-    captureRate: line.captureRate as number,
+    visitors: figure(line.visitors),
+    visitorsLow: figure(line.visitorsLow),
+    visitorsHigh: figure(line.visitorsHigh),
+    passersBy: figure(line.passersBy),
+    captureRate: figure(line.captureRate),
     estimated: hasPeopleEstimate(r.people),
   };
 }
@@ -154,7 +156,12 @@ function dwellOf(r: DemoShopResult): DwellStats | undefined {
 /** |estimated − true median dwell| of a people score, ms (`NaN` when unavailable). */
 const absDwellError = (p: PeopleDayScore | undefined): number => Math.abs(p?.medianDwellErrorMs ?? Number.NaN);
 
-const intervalText = (h: Headline): string => (h.estimated ? `${int(h.visitors)} [${int(h.visitorsLow)}–${int(h.visitorsHigh)}]` : int(h.visitors));
+const intervalText = (h: Headline): string =>
+  Number.isNaN(h.visitors)
+    ? `unknown (≥${int(h.visitorsLow)})`
+    : h.estimated
+      ? `${int(h.visitors)} [${int(h.visitorsLow)}–${Number.isFinite(h.visitorsHigh) ? int(h.visitorsHigh) : "?"}]`
+      : int(h.visitors);
 
 /**
  * Median true dwell of the true visitors, ms (`NaN` without any).
@@ -200,7 +207,7 @@ export function summaryText(results: readonly DemoShopResult[], overall: Accurac
     sales === undefined ? "–" : int(sales.receipts),
     sales === undefined ? "–" : money.format(sales.amount),
     sales === undefined ? "–" : rateText(conversionRate(sales.receipts, h.visitors)),
-    sales === undefined || h.visitors === 0 ? "–" : money.format(sales.amount / h.visitors),
+    sales === undefined || !(h.visitors > 0) ? "–" : money.format(sales.amount / h.visitors),
   ];
   const rows = results.map((r) => {
     const d = dwellOf(r);
@@ -367,12 +374,12 @@ export function dailyCsv(results: readonly DemoShopResult[], minCount = 0): stri
       brand: r.brand,
       external_key: r.externalKey,
       date: r.date,
-      visitors: String(visitors),
-      visitors_low: String(h.visitorsLow),
-      visitors_high: String(h.visitorsHigh),
+      visitors: num(visitors),
+      visitors_low: num(h.visitorsLow),
+      visitors_high: num(h.visitorsHigh),
       mac_visitors: String(c?.visitors ?? 0),
       visits: String(c?.visits ?? 0),
-      passers_by: String(h.passersBy),
+      passers_by: num(h.passersBy),
       unique_devices: String(c?.uniqueDevices ?? 0),
       capture_rate: num(h.captureRate, 4),
       universal_visitors: String(c?.universal.visitors ?? 0),

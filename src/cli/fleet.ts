@@ -135,7 +135,8 @@ async function init(values: Values, io: CliIo): Promise<number> {
       const { isFleetSettingsError } = await import("../errors/FleetSettingsError.ts");
       throw isFleetSettingsError(error) ? new UsageError(error.message) : error;
     });
-    io.stderr.write(`footfall fleet init: schema version ${FLEET_SCHEMA_VERSION} ${outcome === "created" ? "created" : "already current"}\n`);
+    const done = { created: `version ${FLEET_SCHEMA_VERSION} created`, current: `version ${FLEET_SCHEMA_VERSION} already current`, upgraded: `upgraded to version ${FLEET_SCHEMA_VERSION}` };
+    io.stderr.write(`footfall fleet init: schema ${done[outcome]}\n`);
     return EXIT_OK;
   } finally {
     await pool.end();

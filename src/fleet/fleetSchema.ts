@@ -3,15 +3,26 @@ import { FleetSettingsError } from "../errors/FleetSettingsError.ts";
 
 /**
  * Version of the PostgreSQL schema this footfall reads and writes. `footfall fleet init` records
- * it; workers and queries refuse a database of another version rather than misread it.
+ * it (and upgrades an older one it knows); workers and queries refuse a database of another
+ * version rather than misread it.
  *
  * @example
- * FLEET_SCHEMA_VERSION; // 1
+ * FLEET_SCHEMA_VERSION; // 2
  */
-export const FLEET_SCHEMA_VERSION = 1;
+export const FLEET_SCHEMA_VERSION = 2;
 
 /**
- * The schema, version 1. Every table's primary key makes each write an upsert, so a redelivered
+ * What `footfall fleet init` runs on a database of an older version to bring it to the next one,
+ * by the version it upgrades from. 1 → 2: a summary's `visitors` and `passers_by` may be unknown
+ * (NULL) — people estimated from a shop-day with bursts and no identity-known phone to learn a
+ * burst rate or scale from — instead of a MAC-level count standing in for people.
+ */
+const UPGRADES: Readonly<Record<string, string>> = {
+  "1": "ALTER TABLE footfall_summaries ALTER COLUMN visitors DROP NOT NULL, ALTER COLUMN passers_by DROP NOT NULL",
+};
+
+/**
+ * The schema, version 2. Every table's primary key makes each write an upsert, so a redelivered
  * job can only replace what it wrote before. Device columns are opaque text (they may hold
  * pseudonyms). Results are stored as the exact NDJSON lines `footfall analyze` prints (`json`, not
  * `jsonb`, so field order and number text survive), beside the columns analysts query.
@@ -33,8 +44,8 @@ CREATE TABLE IF NOT EXISTS footfall_shop_days (
   signals bigint NOT NULL, sessions integer NOT NULL, committed_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (shop_id, day));
 CREATE TABLE IF NOT EXISTS footfall_summaries (
-  shop_id bigint NOT NULL, day text NOT NULL, visitors integer NOT NULL, visits integer NOT NULL,
-  passers_by integer NOT NULL, capture_rate double precision, line json NOT NULL,
+  shop_id bigint NOT NULL, day text NOT NULL, visitors integer, visits integer NOT NULL,
+  passers_by integer, capture_rate double precision, line json NOT NULL,
   PRIMARY KEY (shop_id, day));
 CREATE TABLE IF NOT EXISTS footfall_sessions (
   session_id text PRIMARY KEY, shop_id bigint NOT NULL, day text NOT NULL, seq integer NOT NULL,
@@ -67,28 +78,35 @@ const INIT_LOCK = 0x666f6f74;
 
 /**
  * Creates the fleet's tables when missing and records {@link FLEET_SCHEMA_VERSION}; idempotent and
- * safe to run from several machines at once. A database holding another version is refused with a
- * {@link FleetSettingsError} (nothing is changed).
+ * safe to run from several machines at once. A database of an older version footfall knows is
+ * upgraded in the same transaction ("upgraded"; stop the older workers first: they refuse the
+ * new version). Any other version is refused with a {@link FleetSettingsError} (nothing is changed).
  *
  * @example
  * await initFleetSchema(pool); // "created" the first time, "current" after
  */
-export async function initFleetSchema(pool: Pool): Promise<"created" | "current"> {
+export async function initFleetSchema(pool: Pool): Promise<"created" | "current" | "upgraded"> {
   const client = await pool.connect();
   try {
     await client.query("BEGIN");
     await client.query("SELECT pg_advisory_xact_lock($1)", [INIT_LOCK]);
     await client.query("CREATE TABLE IF NOT EXISTS footfall_meta (key text PRIMARY KEY, value text NOT NULL)");
     const found = await schemaVersion(client);
-    if (found !== undefined && found !== String(FLEET_SCHEMA_VERSION)) {
-      throw new FleetSettingsError("schema", versionMismatch(found));
+    let version = found;
+    // Upgrade step by step, in this transaction: every step or none.
+    while (version !== undefined && version !== String(FLEET_SCHEMA_VERSION) && UPGRADES[version] !== undefined) {
+      await client.query(UPGRADES[version]!);
+      version = String(Number(version) + 1);
+    }
+    if (version !== undefined && version !== String(FLEET_SCHEMA_VERSION)) {
+      throw new FleetSettingsError("schema", versionMismatch(found!));
     }
     await client.query(FLEET_SCHEMA_SQL);
-    await client.query("INSERT INTO footfall_meta (key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO NOTHING", [
+    await client.query("INSERT INTO footfall_meta (key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", [
       String(FLEET_SCHEMA_VERSION),
     ]);
     await client.query("COMMIT");
-    return found === undefined ? "created" : "current";
+    return found === undefined ? "created" : found === version ? "current" : "upgraded";
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);
     throw error;

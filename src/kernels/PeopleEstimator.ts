@@ -136,16 +136,16 @@ export interface PeopleEstimate extends SessionWindow {
    * bursts were heard inside but no identity-known visit gives a burst rate.
    */
   readonly visitors: number;
-  /** Lower bound of `visitors`, a whole number (never below `knownVisitors`). */
+  /** Lower bound of `visitors`, a whole number (never below `knownVisitors`; `knownVisitors` when `visitors` is `NaN`). */
   readonly visitorsLow: number;
-  /** Upper bound of `visitors`, a whole number. */
+  /** Upper bound of `visitors`, a whole number (`Infinity` when `visitors` is `NaN` or the sample too small for a spread). */
   readonly visitorsHigh: number;
   /** Visitor devices whose MAC held across the visit (counted exactly, as the MAC-level count does). */
   readonly knownVisitors: number;
   /**
    * Estimated passers-by (people heard only outside): outside bursts ÷ mean bursts per
-   * universal-MAC passer-by session (a universal MAC keeps its identity while passing).
-   * `NaN` without universal passers-by.
+   * universal-MAC passer-by session (a universal MAC keeps its identity while passing); 0 when
+   * nothing was heard outside, `NaN` when something was and no universal passer-by gives the scale.
    */
   readonly passersBy: number;
   /** visitors ÷ (visitors + passersBy), from the estimates (`NaN` when undefined). */
@@ -479,14 +479,16 @@ function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: R
   const restVisitors = restBursts > 0 ? restBursts / (rate * meanDwell) : 0;
   const sdVisitors = restBursts > 0 ? finiteOr(restVisitors * Math.sqrt(1 / restBursts + phi / Math.max(1, restVisitors) + rateRelVar + dwellRelVar), Number.POSITIVE_INFINITY) : 0;
   const visitors = knownVisitors + restVisitors;
-  const passersBy = universalPassers > 0 ? outsideBursts / (universalPasserBursts / universalPassers) : Number.NaN;
+  // Nothing heard outside is no one outside, with or without universal passers-by to scale by.
+  const passersBy = outsideBursts === 0 ? 0 : universalPassers > 0 ? outsideBursts / (universalPasserBursts / universalPassers) : Number.NaN;
   return {
     ...w,
     visitors,
     // People are whole: the bounds widen to whole numbers, which costs no coverage and keeps a
     // fraction of a phone from the rate part (a short visit heard inside) inside the interval.
-    visitorsLow: Math.floor(Math.max(knownVisitors, visitors - z * sdVisitors)),
-    visitorsHigh: Math.ceil(visitors + z * sdVisitors),
+    // Without a burst rate the rest is unknown: at least the identity-known visitors, no upper bound.
+    visitorsLow: Number.isNaN(visitors) ? knownVisitors : Math.floor(Math.max(knownVisitors, visitors - z * sdVisitors)),
+    visitorsHigh: Number.isNaN(visitors) ? Number.POSITIVE_INFINITY : Math.ceil(visitors + z * sdVisitors),
     knownVisitors,
     passersBy,
     captureRate: visitors + passersBy > 0 ? visitors / (visitors + passersBy) : Number.NaN,

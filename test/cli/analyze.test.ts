@@ -195,6 +195,34 @@ describe("footfall analyze", () => {
     expect(withoutQuality(kept.text.out)).toEqual(withoutQuality(ordered.text.out));
   });
 
+  it("a capture of one rotating phone: people are unknown (null, at least 0), never the MAC count in their place", async () => {
+    // One phone inside for 15 minutes, a new locally administered MAC at every burst (5 frames), as
+    // the labelled captures of rotating phones look: no MAC held, so nothing gives a burst rate.
+    const lines0: string[] = [];
+    const t0 = Date.UTC(2026, 10, 16, 3, 0);
+    for (let b = 0, t = t0; t < t0 + 15 * 60_000; b++, t += 20_000 + ((b * 7_919) % 20_000)) {
+      const mac = `0a:00:00:00:${(b >> 8).toString(16).padStart(2, "0")}:${(b & 255).toString(16).padStart(2, "0")}`;
+      for (let f = 0; f < 5; f++) {
+        const ts = t + f * 20;
+        lines0.push(JSON.stringify({ row_key: `101:${ts.toString(16).padStart(16, "0")}`, device_id: mac, rssi: -55 - (f % 3), square_mac: "b8:27:eb:00:00:01", ts, local: true }));
+      }
+    }
+    const capture = join(dir, "one-rotating-phone.ndjson");
+    await writeFile(capture, lines0.join("\n"));
+    const json = fakeIo();
+    expect(await main(["analyze", "--input", capture, "--format", "ndjson"], json.io)).toBe(0);
+    const summary = lines(json.text.out).find((r) => r.type === "summary")!;
+    expect(summary).toMatchObject({ visitors: null, visitorsLow: 0, visitorsHigh: null, captureRate: null, passersBy: 0 });
+    // The MAC-level count stays beside it: every burst a one-burst "passer-by".
+    expect((summary.macs as { passersBy: number }).passersBy).toBeGreaterThan(10);
+    const occupancy = lines(json.text.out).filter((r) => r.type === "occupancy" && (r.insideBursts as number) > 0);
+    expect(occupancy.length).toBeGreaterThan(0);
+    expect(occupancy.every((o) => o.inside === null)).toBe(true);
+    const table = fakeIo();
+    expect(await main(["analyze", "--input", capture], table.io)).toBe(0);
+    expect(table.text.out).toContain("unknown (≥0)");
+  });
+
   it("reads lines as readline does: LF, CRLF and lone CR end lines, blank lines count, the last needs no end", async () => {
     const records = [...world.rawSignals(world.shops[0]!.id)].slice(0, 400).map((r) => JSON.stringify(r));
     // Line numbers: 1 record, 2 blank, 3 bad, 4 record (CRLF), 5 bad (lone CR), 6.. records, last without an end.

@@ -144,6 +144,13 @@ describe("PeopleEstimator without identity-known visits", () => {
     expect(day!.visitors).toBeNaN();
     expect(day!.knownVisitors).toBe(0);
     expect(day!.restBursts).toBe(10);
+    // At least the identity-known visitors (none), no upper bound; nothing heard outside: 0 passers-by.
+    expect(day!.visitorsLow).toBe(0);
+    expect(day!.visitorsHigh).toBe(Number.POSITIVE_INFINITY);
+    expect(day!.passersBy).toBe(0);
+    // Heard outside, with no universal passer-by to scale by: unknown.
+    const [outside] = estimate(Array.from({ length: 10 }, (_, i) => session({ start: at + i * 30_000, rssi: -85 })));
+    expect(outside!.passersBy).toBeNaN();
   });
 
   it("gives an unbounded interval when one sampled phone cannot show how rates spread", () => {

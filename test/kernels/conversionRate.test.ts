@@ -16,6 +16,10 @@ describe("conversionRate", () => {
     expect(conversionRate(0, 0)).toBeUndefined();
   });
 
+  it("is not available when the visitors are unknown (NaN: a people estimate that could not be made)", () => {
+    expect(conversionRate(12, Number.NaN)).toBeUndefined();
+  });
+
   it("accepts estimated (fractional) visitors", () => {
     expect(conversionRate(1, 2.5)).toBe(0.4);
   });
