@@ -167,6 +167,9 @@ export type {
   SensorQuality,
 } from "./kernels/dataQuality.ts";
 export { DataQuality, dataQuality, dataQualityOptions, defaultDataQuality } from "./kernels/dataQuality.ts";
+export type { SensorSilence, SensorSilencesOptions } from "./kernels/sensorSilences.ts";
+export { sensorSilences } from "./kernels/sensorSilences.ts";
+export { misalignedClocks } from "./kernels/misalignedClocks.ts";
 export type { Session, SessionSensor } from "./kernels/Session.ts";
 export type { EventTimeReorderOptions, SignalOrder } from "./kernels/EventTimeReorder.ts";
 export { EventTimeReorder, canonicalSignalOrder, defaultEventTimeReorder } from "./kernels/EventTimeReorder.ts";

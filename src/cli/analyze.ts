@@ -7,6 +7,10 @@ import { defaultInputThreads } from "./inputThreads.ts";
 import { assertTimeZone } from "../time/timeZone.ts";
 import { SignalLineReader } from "./SignalLineReader.ts";
 import { defaultVisitClassifier } from "../kernels/VisitClassifier.ts";
+import { sensorSilences } from "../kernels/sensorSilences.ts";
+import { misalignedClocks } from "../kernels/misalignedClocks.ts";
+import { TZDate } from "@date-fns/tz";
+import { format as formatDate } from "date-fns";
 import {
   EXIT_FAILED,
   EXIT_OK,
@@ -40,6 +44,7 @@ const flags = {
   threads: { type: "string" },
   "gap-ms": { type: "string" },
   "lateness-ms": { type: "string" },
+  "clock-offsets": { type: "string" },
   "min-dwell-ms": { type: "string" },
   "visitor-rssi": { type: "string" },
   "fallback-rssi": { type: "string" },
@@ -91,6 +96,9 @@ Analysis (defaults in brackets):
   --tz ZONE           shop time zone for local days and hours [Asia/Seoul]
   --gap-ms N          longest silence inside a session [300000]
   --lateness-ms N     how far records may arrive out of order [60000]
+  --clock-offsets L   MAC=ms,… how far each sensor's clock runs ahead (subtracted from its
+                      ts), or none; unset: a file whose sensors' clocks disagree by ≥ 1 s
+                      (from MACs two sensors heard in one burst) is analysed again aligned
   --min-dwell-ms N    shortest visit [60000]
   --visitor-rssi X    dBm a visit must reach, or "auto" to learn it per shop [auto]
   --fallback-rssi X   dBm used by "auto" until the data show two clear modes [-65]
@@ -168,36 +176,76 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
   const show = (x: InvalidRecord, line: number): void => {
     if (++shown <= 10) io.stderr.write(`footfall analyze: rejected ${line === 0 ? "a record" : `line ${line}`}: ${x.message}\n`);
   };
-  let analyzer: Analyzer;
-  try {
-    analyzer = new Analyzer({ ...options, decode: { onInvalid: (x: InvalidRecord) => show(x, at.line()) } });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
   const threads = integerFlag("--threads", values.threads, 1);
   const minCount = integerFlag("--min-count", values["min-count"], 1, 1_000_000) ?? 0;
+  const clockFlag = clockOffsetsFlag(values["clock-offsets"]);
 
-  let decodedElsewhere: SignalDecoderStats | undefined;
-  try {
-    if (values.input !== undefined) {
-      decodedElsewhere = await readInput(values.input, threads, analyzer, io, show, at);
-    } else {
-      if (threads !== undefined) throw new UsageError("--threads applies to --input");
-      await readService(values, timeZone, analyzer, io, deps);
+  // One whole analysis, with the sensors' clocks aligned by `clockOffsetsMs`.
+  const analyzeOnce = async (clockOffsetsMs: Readonly<Record<string, number>> | undefined): Promise<AnalyzeResult | number> => {
+    let analyzer: Analyzer;
+    try {
+      analyzer = new Analyzer({ ...options, decode: { onInvalid: (x: InvalidRecord) => show(x, at.line()), clockOffsetsMs } });
+    } catch (error) {
+      throw new UsageError(error instanceof Error ? error.message : String(error));
     }
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    io.stderr.write(`footfall analyze: ${oneLine(error instanceof Error ? error.message : String(error))}\n`);
-    return EXIT_FAILED;
+    let decodedElsewhere: SignalDecoderStats | undefined;
+    try {
+      if (values.input !== undefined) {
+        decodedElsewhere = await readInput(values.input, threads, analyzer, io, show, at, clockOffsetsMs);
+      } else {
+        if (threads !== undefined) throw new UsageError("--threads applies to --input");
+        await readService(values, timeZone, analyzer, io, deps);
+      }
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      io.stderr.write(`footfall analyze: ${oneLine(error instanceof Error ? error.message : String(error))}\n`);
+      return EXIT_FAILED;
+    }
+    return analyzer.finish(decodedElsewhere);
+  };
+  let result = await analyzeOnce(clockFlag === "none" ? undefined : clockFlag);
+  if (typeof result === "number") return result;
+  // Sensor clocks that disagree split the probe bursts two sensors share, and the people estimate
+  // with them: a file is analysed again with them aligned; what cannot be read twice says how.
+  const off = clockFlag === undefined && result.quality !== undefined ? misalignedClocks(result.quality) : {};
+  if (Object.keys(off).length > 0) {
+    const list = Object.entries(off)
+      .map(([mac, ms]) => `${mac} ${ms > 0 ? "+" : ""}${(ms / 1000).toFixed(1)} s`)
+      .join(", ");
+    const flag = `--clock-offsets ${Object.entries(off).map(([mac, ms]) => `${mac}=${ms}`).join(",")}`;
+    if (values.input !== undefined && values.input !== "-") {
+      io.stderr.write(`footfall analyze: sensor clocks disagree with their shop's other sensors (${list}); analysed again with them aligned (${flag}; --clock-offsets none keeps them as stamped)\n`);
+      shown = Number.POSITIVE_INFINITY; // the same rejections were shown the first time
+      result = await analyzeOnce(off);
+      if (typeof result === "number") return result;
+    } else {
+      io.stderr.write(`footfall analyze: sensor clocks disagree with their shop's other sensors (${list}): figures are off; run again with ${flag}\n`);
+    }
   }
-  const result = analyzer.finish(decodedElsewhere);
   if (format === "ndjson") writeNdjsonChunked(io.stdout, analysisRecords(result, {
       minCount,
       linkedAcrossDays: values["pseudonym-rotation"] !== "daily",
       ...(device === undefined ? {} : { device }),
     }));
   else writeTables(io, result, minCount, values["pseudonym-rotation"] !== "daily");
+  warnSilences(io, result, options);
   return summarize(io, result);
+}
+
+// Sensors silent during opening hours: footfall lost nothing (exit status unchanged), but the
+// figures of that time are low, and the table alone would not show it.
+function warnSilences(io: CliIo, result: AnalyzeResult, options: AnalyzeOptions): void {
+  if (result.quality === undefined) return;
+  const timeZone = options.timeZone ?? defaultVisitClassifier.timeZone;
+  const silences = sensorSilences(result.quality, { timeZone, ...(options.classify?.openingHours === undefined ? {} : { openingHours: options.classify.openingHours }) });
+  const local = (ms: number) => formatDate(new TZDate(ms, timeZone), "yyyy-MM-dd HH:mm");
+  for (const s of silences) {
+    const until = s.edge === "end" ? "the end of the data" : local(s.to);
+    io.stderr.write(
+      `footfall analyze: sensor ${s.sensor} of shop ${s.shopId} heard nothing from ${local(s.from)} to ${until} ` +
+        `(${(s.openMs / 3_600_000).toFixed(1)} h of opening hours): figures of that time are low\n`,
+    );
+  }
 }
 
 function analyzeOptions(values: Readonly<Record<string, string | undefined>>, timeZone: string): AnalyzeOptions {
@@ -235,6 +283,18 @@ function analyzeOptions(values: Readonly<Record<string, string | undefined>>, ti
   };
 }
 
+// `--clock-offsets`: "none", or MAC=ms pairs (ms the sensor's clock runs ahead), comma-separated.
+function clockOffsetsFlag(value: string | undefined): Record<string, number> | "none" | undefined {
+  if (value === undefined || value === "none") return value;
+  const out: Record<string, number> = {};
+  for (const part of value.split(",")) {
+    const m = /^\s*([^=\s]+)\s*=\s*([+-]?\d+)\s*$/.exec(part);
+    if (m === null) throw new UsageError(`--clock-offsets must be none or MAC=ms,… (whole ms the sensor's clock runs ahead), got ${JSON.stringify(part)}`);
+    out[m[1]!] = Number(m[2]);
+  }
+  return out;
+}
+
 // `--interval`: a duration with s / m / h (a bare number is minutes), 1 min to 1 day in whole ms.
 function intervalFlag(value: string): number {
   const m = /^(\d+(?:\.\d+)?)(s|m|h)?$/.exec(value.trim());
@@ -253,6 +313,7 @@ async function readInput(
   io: CliIo,
   show: (invalid: InvalidRecord, line: number) => void,
   at: { line: () => number },
+  clockOffsetsMs: Readonly<Record<string, number>> | undefined,
 ): Promise<SignalDecoderStats | undefined> {
   let stream: NodeJS.ReadableStream & { destroy?: () => void } = process.stdin;
   if (path !== "-") {
@@ -265,7 +326,7 @@ async function readInput(
     const n = threads ?? defaultInputThreads(size);
     if (n > 1) {
       const { readInputInThreads } = await import("./readInputInThreads.ts");
-      return readInputInThreads(path, n, analyzer, show, io.signal);
+      return readInputInThreads(path, n, analyzer, show, io.signal, clockOffsetsMs);
     }
     // Large reads: the file is split into lines here, synchronously per chunk, not one await per line.
     const file = createReadStream(path, { highWaterMark: 1 << 20 });

@@ -15,12 +15,12 @@ import type { DecodeWorkerData, DecodeWorkerMessage } from "./readInputInThreads
  * imported anywhere else it does nothing.
  */
 async function decodeRange(data: DecodeWorkerData, port: MessagePort): Promise<void> {
-  const { path, start, end, credit, maxOutstanding } = data;
+  const { path, start, end, credit, maxOutstanding, clockOffsetsMs } = data;
   const outstanding = new Int32Array(credit);
   const writer = new SignalBatchWriter();
   // Assigned below, before any record is decoded: rejections carry the reader's line number.
   let reader: SignalLineReader | undefined;
-  const decoder = new SignalDecoder({ onInvalid: (invalid: InvalidRecord) => writer.addInvalid(reader?.line ?? 0, invalid) });
+  const decoder = new SignalDecoder({ onInvalid: (invalid: InvalidRecord) => writer.addInvalid(reader?.line ?? 0, invalid), clockOffsetsMs });
 
   function post(): void {
     const { batch, transfer } = writer.take();

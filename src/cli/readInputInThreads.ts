@@ -18,6 +18,8 @@ export interface DecodeWorkerData {
   /** One Int32: batches posted and not yet applied (the read-ahead bound). */
   readonly credit: SharedArrayBuffer;
   readonly maxOutstanding: number;
+  /** The decoder's `clockOffsetsMs`. */
+  readonly clockOffsetsMs: Readonly<Record<string, number>> | undefined;
 }
 
 /** What a decode thread posts. */
@@ -57,6 +59,7 @@ export async function readInputInThreads(
   analyzer: Analyzer,
   onInvalid: (invalid: InvalidRecord, line: number) => void,
   signal: AbortSignal,
+  clockOffsetsMs?: Readonly<Record<string, number>>,
 ): Promise<SignalDecoderStats> {
   const ranges = await lineRanges(path, threads);
   const url = workerUrl();
@@ -71,6 +74,7 @@ export async function readInputInThreads(
         credit,
         // Later ranges decode ahead in full: they run while the ranges before them are applied.
         maxOutstanding: i === 0 ? MAX_OUTSTANDING : Number.POSITIVE_INFINITY,
+        clockOffsetsMs,
       } satisfies DecodeWorkerData,
     });
     // Each decode thread interns its own strings: one reader (string table) per thread.

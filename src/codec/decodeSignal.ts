@@ -110,6 +110,15 @@ export interface DecodeSignalOptions {
    * @default true
    */
   readonly vendors?: boolean;
+  /**
+   * How far ahead of the true time each sensor's clock runs, ms, by sensor MAC (any MAC form):
+   * subtracted from that sensor's `ts`, so that every sensor's signals are on one clock. A
+   * sensor a few seconds off splits each probe burst it shares with another sensor in two, and
+   * the people estimate with it; the data-quality report estimates the offsets
+   * (`SensorQuality.clockOffsetMs`). Sensors not listed are taken as right.
+   * @default undefined (every clock right)
+   */
+  readonly clockOffsetsMs?: Readonly<Record<string, number>> | undefined;
 }
 
 /**
@@ -153,6 +162,7 @@ export const defaultSignalDecoderOptions = Object.freeze({
   rtsCodec: millisRts,
   tsToleranceMs: 1000,
   onInvalid: undefined,
+  clockOffsetsMs: undefined,
 } as const satisfies Required<SignalDecoderOptions>);
 
 /**
@@ -194,6 +204,8 @@ interface Config {
   /** Unit of a preset `rtsCodec` (RTS read in place), or `undefined` for a custom one. */
   readonly rtsUnit: EpochUnit | undefined;
   readonly tsToleranceMs: number;
+  /** By normal sensor MAC, ms to subtract from its time; `undefined` when none is off. */
+  readonly clockOffsets: ReadonlyMap<string, number> | undefined;
 }
 
 function configOf(options: SignalDecoderOptions | undefined, what: string): Config {
@@ -220,6 +232,17 @@ function configOf(options: SignalDecoderOptions | undefined, what: string): Conf
   }
   const onInvalid = options?.onInvalid;
   if (onInvalid !== undefined && typeof onInvalid !== "function") throw new TypeError(`${what}: onInvalid must be a function`);
+  let clockOffsets: Map<string, number> | undefined;
+  const givenOffsets = options?.clockOffsetsMs;
+  if (givenOffsets !== undefined) {
+    if (typeof givenOffsets !== "object" || givenOffsets === null) throw new TypeError(`${what}: clockOffsetsMs must be an object of sensor MAC → ms`);
+    for (const [mac, ms] of Object.entries(givenOffsets)) {
+      const sensor = toNormalMac(mac);
+      if (sensor === undefined) throw new RangeError(`${what}: clockOffsetsMs: ${describeValue(mac)} is not a MAC address`);
+      if (typeof ms !== "number" || !Number.isInteger(ms)) throw new RangeError(`${what}: clockOffsetsMs[${mac}] must be whole ms, got ${describeValue(ms)}`);
+      if (ms !== 0) (clockOffsets ??= new Map()).set(sensor, ms);
+    }
+  }
   return {
     shopId: shopId ?? -1,
     tsUnit: tsUnit === "auto" ? undefined : tsUnit,
@@ -227,6 +250,7 @@ function configOf(options: SignalDecoderOptions | undefined, what: string): Conf
     rtsCodec,
     rtsUnit: presetUnitOf(rtsCodec),
     tsToleranceMs,
+    clockOffsets,
   };
 }
 
@@ -418,6 +442,8 @@ function signalOf(
     if (vendor === undefined && config.vendors && !localBit) counters.vendorless++;
   }
 
+  // On one clock (after the ts/RTS check, which compares the sensor's own two stamps).
+  if (config.clockOffsets !== undefined) time -= config.clockOffsets.get(sensor) ?? 0;
   // One literal, fields always in this order: every Signal shares one hidden class.
   return { shopId, rts, time, device, rssi, sensor, local, randomized, vendor, flags };
 }

@@ -1,6 +1,7 @@
 import { SIGNAL_LOCAL_FLAG_MISMATCH, SIGNAL_TS_RTS_MISMATCH, type Signal } from "../codec/Signal.ts";
 import { checkNumberOption } from "./checkNumberOption.ts";
 import type { EngineAccumulator } from "./EventTimeEngine.ts";
+import type { Session } from "./Session.ts";
 import { checkSink, type Sink } from "./Sink.ts";
 
 /**
@@ -132,6 +133,19 @@ export interface SensorQuality {
   readonly gapCount: number;
   /** Total gap time, ms. */
   readonly gapMs: number;
+  /**
+   * How much later this sensor stamps the same probe bursts than the shop's reference sensor
+   * (the one with the most signals, 0 itself), ms: the median, over MACs heard in one burst by
+   * both (a rotated MAC lives one burst, so the pair is unambiguous), of the difference of their
+   * first receptions. Within a burst the channels differ by up to a second, so only an offset
+   * beyond that is a clock that is off; `DecodeSignalOptions.clockOffsetsMs` takes these values
+   * to put every sensor on one clock. `NaN` with fewer than 20 such MACs, and for every sensor
+   * when none was shared (one sensor; the batch `dataQuality`, which has no sessions). From every
+   * session so far, also in windowed reports.
+   */
+  readonly clockOffsetMs: number;
+  /** The one-burst MACs it shared with the reference sensor (behind `clockOffsetMs`). */
+  readonly clockPairs: number;
 }
 
 /**
@@ -203,7 +217,16 @@ interface ShopQuality {
   last: number;
   /** Start of the current window, epoch ms (NaN: none open). */
   windowStart: number;
+  /** Per sensor pair `a\u0000b` (a < b), b's first reception − a's of one-burst MACs both heard, ms (the first CLOCK_SAMPLES). */
+  readonly clock: Map<string, number[]>;
 }
+
+/** One-burst MACs kept per sensor pair for its clock offset: the median of 20 000 is exact enough. */
+const CLOCK_SAMPLES = 20_000;
+/** Fewest one-burst MACs behind a reported clock offset. */
+const MIN_CLOCK_PAIRS = 20;
+/** A probe burst visits every channel within about a second: each sensor hears one burst within this. */
+const ONE_BURST_MS = 1000;
 
 /**
  * Data quality of a signal stream, as an accumulator of the event-time engine (see
@@ -301,6 +324,29 @@ export class DataQuality implements EngineAccumulator {
     addTime(s, time, this.options.gapThresholdMs);
   }
 
+  /**
+   * A closed session (the engine calls this): a MAC heard in one burst by several sensors gives
+   * each pair of them one sample of how far apart their clocks stamp the same burst.
+   */
+  session(session: Session): void {
+    const sensors = session.sensors;
+    if (sensors.length < 2) return;
+    for (let i = 0; i < sensors.length; i++) if (sensors[i]!.last - sensors[i]!.first > ONE_BURST_MS) return;
+    const shop = this.#shops.get(session.shopId);
+    if (shop === undefined) return;
+    for (let i = 0; i < sensors.length; i++) {
+      for (let j = 0; j < sensors.length; j++) {
+        const a = sensors[i]!;
+        const b = sensors[j]!;
+        if (!(a.sensor < b.sensor)) continue;
+        const key = `${a.sensor}\u0000${b.sensor}`;
+        let diffs = shop.clock.get(key);
+        if (diffs === undefined) shop.clock.set(key, (diffs = []));
+        if (diffs.length < CLOCK_SAMPLES) diffs.push(b.first - a.first);
+      }
+    }
+  }
+
   /** Windowed: emits each shop window the watermark passed (all of them at `Infinity`). */
   advance(shopId: number, watermark: number): void {
     const windowMs = this.options.windowMs;
@@ -352,7 +398,32 @@ function newShop(shopId: number): ShopQuality {
     first: Number.POSITIVE_INFINITY,
     last: Number.NEGATIVE_INFINITY,
     windowStart: Number.NaN,
+    clock: new Map(),
   };
+}
+
+// Each sensor's clock offset from the shop's reference sensor (the one with most signals).
+function clockOffsets(shop: ShopQuality): Map<string, { offsetMs: number; pairs: number }> {
+  const out = new Map<string, { offsetMs: number; pairs: number }>();
+  // No shared burst at all (one sensor, or no sessions): nothing to tell, not even the reference.
+  if (shop.clock.size === 0) return out;
+  let ref: string | undefined;
+  let most = -1;
+  for (const [mac, s] of shop.sensors) if (s.signals > most || (s.signals === most && mac < ref!)) [ref, most] = [mac, s.signals];
+  if (ref === undefined) return out;
+  for (const mac of shop.sensors.keys()) {
+    if (mac === ref) {
+      out.set(mac, { offsetMs: 0, pairs: 0 });
+      continue;
+    }
+    const diffs = shop.clock.get(ref < mac ? `${ref}\u0000${mac}` : `${mac}\u0000${ref}`) ?? [];
+    const sign = ref < mac ? 1 : -1;
+    const sorted = Float64Array.from(diffs, (d) => sign * d).sort();
+    const n = sorted.length;
+    const median = n === 0 ? Number.NaN : n % 2 === 1 ? sorted[(n - 1) / 2]! : (sorted[n / 2 - 1]! + sorted[n / 2]!) / 2;
+    out.set(mac, { offsetMs: n >= MIN_CLOCK_PAIRS ? Math.round(median) : Number.NaN, pairs: n });
+  }
+  return out;
 }
 
 function resetShop(shop: ShopQuality): void {
@@ -395,6 +466,7 @@ function buildReport(
     const from = range?.from ?? shop.first;
     const to = range?.to ?? shop.last;
     const macs = [...shop.sensors.keys()].sort();
+    const clocks = clockOffsets(shop);
     for (const mac of macs) {
       const s = shop.sensors.get(mac)!;
       const gaps: QualityGap[] = [];
@@ -416,6 +488,8 @@ function buildReport(
         gaps: gaps.length > o.maxGapsPerSensor ? gaps.slice(gaps.length - o.maxGapsPerSensor) : gaps,
         gapCount: gaps.length,
         gapMs,
+        clockOffsetMs: clocks.get(mac)?.offsetMs ?? Number.NaN,
+        clockPairs: clocks.get(mac)?.pairs ?? 0,
       });
     }
   }

@@ -87,6 +87,10 @@ export class ShopBuilder {
   private readonly pathFactor: number;
   private readonly h2 = MOUNT_HEIGHT_M * MOUNT_HEIGHT_M;
   private persons = 0;
+  /** Per sensor index, its outages as flat [from, to) pairs (epoch ms); none when empty. */
+  private readonly down: number[][] = [];
+  /** Per sensor index, how far ahead of the true time its clock runs, ms (0 when not set). */
+  private readonly ahead: number[] = [];
   // Scratch of one burst, reused so the burst loop allocates nothing.
   private readonly frameTime = new Float64Array(CHANNELS * MAX_FRAMES);
   private readonly frameCount = new Int32Array(CHANNELS);
@@ -114,6 +118,25 @@ export class ShopBuilder {
     this.meanLevel = new Float64Array(layout.sensors.length);
     // 10·n·log10(√d²) = 5·n·log10(d²): skips a square root per reading.
     this.pathFactor = 5 * o.pathLossExponent;
+  }
+
+  /** Sensor `sensor` (index) stamps its receptions `ms` ahead of the true time: call before any presence is emitted. */
+  clockAhead(sensor: number, ms: number): void {
+    this.ahead[sensor] = ms;
+  }
+
+  /** Sensor `sensor` (index) hears nothing in [from, to) (epoch ms): call before any presence is emitted. */
+  loseDuring(sensor: number, from: number, to: number): void {
+    (this.down[sensor] ??= []).push(from, to);
+  }
+
+  // Whether sensor `s` is down at `t`: the reading is lost, after its random draws were made, so
+  // everything else in the world stays as it would be without outages.
+  private lost(s: number, t: number): boolean {
+    const d = this.down[s];
+    if (d === undefined) return false;
+    for (let i = 0; i < d.length; i += 2) if (t >= d[i]! && t < d[i + 1]!) return true;
+    return false;
   }
 
   /** A new person (or piece of equipment) of this shop: numbers count up from 0. */
@@ -177,7 +200,9 @@ export class ShopBuilder {
         if (r < floor) continue;
         if (r > -1) r = -1;
         else if (r < -127) r = -127;
-        cols.push(t + (rng.uint32() % SENSOR_LAG_MS), device, s, r);
+        const at = t + (rng.uint32() % SENSOR_LAG_MS);
+        if (this.lost(s, at)) continue;
+        cols.push(at + (this.ahead[s] ?? 0), device, s, r);
         count++;
       }
       // Phones probe irregularly: jittered gaps around the device's own mean, and short bursts.
@@ -296,7 +321,9 @@ export class ShopBuilder {
           if (r < floor) continue;
           if (r > -1) r = -1;
           else if (r < -127) r = -127;
-          cols.push(frameTime[c * MAX_FRAMES + k]! + (rng.uint32() % SENSOR_LAG_MS), u.device, s, r);
+          const at = frameTime[c * MAX_FRAMES + k]! + (rng.uint32() % SENSOR_LAG_MS);
+          if (this.lost(s, at)) continue;
+          cols.push(at + (this.ahead[s] ?? 0), u.device, s, r);
           u.records++;
           count++;
         }

@@ -272,6 +272,22 @@ export interface ShopSignals {
  * const shop = world.shops[0]!;
  * world.signalCount(shop.id) > 0; // true
  */
+/**
+ * One sensor outage (truth): the sensor heard nothing in [from, to).
+ *
+ * @example
+ * const o: SensorOutage = { shop: 101, sensor: "b8:27:eb:12:34:56", from: 1794798000000, to: 1794805200000 };
+ */
+export interface SensorOutage {
+  readonly shop: number;
+  /** The sensor's MAC (`square_mac`). */
+  readonly sensor: string;
+  /** Epoch ms, inclusive. */
+  readonly from: number;
+  /** Epoch ms, exclusive. */
+  readonly to: number;
+}
+
 export interface World {
   /** The seed every byte was derived from. */
   readonly seed: number | string;
@@ -293,6 +309,13 @@ export interface World {
   visits(shopId?: number): readonly TruthPersonVisit[];
   /** Enter/leave events of people inside (visitors and staff), sorted by shop, ms, leaves before enters. */
   occupancy(shopId?: number): readonly OccupancyEvent[];
+  /**
+   * How far ahead of the true time each sensor's clock of a shop runs, ms, by sensor MAC
+   * (`WorldOptions.sensorClockSkewMs`; empty when every clock is right).
+   */
+  sensorClockOffsets(shopId: number): Readonly<Record<string, number>>;
+  /** Sensor outages of one shop or all shops (`WorldOptions.sensorOutages`), by shop and start. */
+  sensorOutages(shopId?: number): readonly SensorOutage[];
   /** The MAC behaviour the world was generated with (`undefined`: one MAC per visit, rotation off). */
   readonly macBehaviour: MacBehaviour | undefined;
   /** Number of signal records of one shop, or of all shops. */

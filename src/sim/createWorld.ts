@@ -17,6 +17,7 @@ import type {
   SimBrand,
   SimShop,
   SimTransaction,
+  SensorOutage,
   SurveySample,
   TruthPersonVisit,
   TruthVisit,
@@ -94,6 +95,32 @@ export interface WorldOptions {
   readonly days?: number;
   /** IANA time zone of every shop. @default "Asia/Seoul" */
   readonly timeZone?: string;
+  /** Sensors that go offline now and then (see {@link SensorOutageOptions}). @default undefined (never) */
+  readonly sensorOutages?: SensorOutageOptions | undefined;
+  /**
+   * Sensor clocks that are off: each sensor's clock runs a fixed offset, drawn uniformly from
+   * ±this many ms, ahead of the true time, and stamps `ts` (and the RTS) with it. Cheap sensors
+   * without a synchronised clock drift by seconds; the truth stays in true time
+   * (`World.sensorClockOffsets`). 0: every clock is right.
+   * @default 0
+   */
+  readonly sensorClockSkewMs?: number;
+}
+
+/**
+ * Sensors that go offline (power, network, a reboot): what they would have heard in the meantime
+ * is lost — no record at all, not a late one. Each sensor has, on each local day, one outage with
+ * probability `perSensorDay`, of a length drawn uniformly from `minutes`, starting at a uniform
+ * time within opening hours (when it matters). The outages are truth: `World.sensorOutages`.
+ *
+ * @example
+ * createWorld({ sensorOutages: { perSensorDay: 0.2, minutes: [10, 180] } });
+ */
+export interface SensorOutageOptions {
+  /** Chance, 0…1, that a sensor has an outage on a given day. */
+  readonly perSensorDay: number;
+  /** Shortest and longest outage, minutes (within the opening hours' span). */
+  readonly minutes: readonly [number, number];
 }
 
 /**
@@ -129,10 +156,13 @@ export const defaultWorldOptions = {
   start: "2026-11-16",
   days: 1,
   timeZone: "Asia/Seoul",
+  sensorOutages: undefined,
+  sensorClockSkewMs: 0,
 } as const satisfies Required<WorldOptions>;
 
-type Resolved = { -readonly [K in Exclude<keyof WorldOptions, "conversion" | "macs">]-?: Exclude<WorldOptions[K], undefined> } & {
+type Resolved = { -readonly [K in Exclude<keyof WorldOptions, "conversion" | "macs" | "sensorOutages">]-?: Exclude<WorldOptions[K], undefined> } & {
   conversion: number | undefined;
+  sensorOutages: SensorOutageOptions | undefined;
   macs: MacBehaviourOptions | undefined;
   /** The burst model's parameters, `undefined` when rotation is off. */
   macBehaviour: MacBehaviour | undefined;
@@ -207,6 +237,8 @@ export function createWorld(options: WorldOptions = {}): World {
   const truths: TruthVisit[][] = [];
   const personVisits: TruthPersonVisit[][] = [];
   const occupancies: OccupancyEvent[][] = [];
+  const outages: SensorOutage[][] = [];
+  const clockOffsets: Record<string, number>[] = [];
   const sales: SimTransaction[][] = [];
   const usedMacs = new Set<string>();
   const perBrandCount = new Array<number>(o.brands).fill(0);
@@ -232,6 +264,8 @@ export function createWorld(options: WorldOptions = {}): World {
     truths.push(built.truth);
     personVisits.push(built.visits);
     occupancies.push(built.occupancy);
+    outages.push(built.outages);
+    clockOffsets.push(built.clockOffsets);
     sales.push(built.sales);
   }
 
@@ -240,6 +274,7 @@ export function createWorld(options: WorldOptions = {}): World {
   const allTruth = truths.flat();
   const allVisits = personVisits.flat();
   const allOccupancy = occupancies.flat();
+  const allOutages = outages.flat();
   const allSales = sales.flat();
   let total = 0;
   for (const t of tables) total += t.count;
@@ -252,6 +287,15 @@ export function createWorld(options: WorldOptions = {}): World {
     endMs,
     model,
     macBehaviour: o.macBehaviour,
+    sensorClockOffsets: (id) => {
+      const i = at(id);
+      return i === undefined ? {} : clockOffsets[i]!;
+    },
+    sensorOutages: (id) => {
+      if (id === undefined) return allOutages;
+      const i = at(id);
+      return i === undefined ? [] : outages[i]!;
+    },
     shop: (id) => {
       const i = at(id);
       return i === undefined ? undefined : shops[i];
@@ -364,6 +408,12 @@ function resolveOptions(options: WorldOptions): Resolved {
   numIn("randomizedShare", o.randomizedShare, 0, 1);
   numIn("visitorsPerDay", o.visitorsPerDay, 0, 1e6);
   numIn("passersByPerDay", o.passersByPerDay, 0, 1e7);
+  numIn("sensorClockSkewMs", o.sensorClockSkewMs, 0, 3_600_000);
+  if (o.sensorOutages !== undefined) {
+    if (typeof o.sensorOutages !== "object" || o.sensorOutages === null) throw new TypeError("sensorOutages must be { perSensorDay, minutes }");
+    numIn("sensorOutages.perSensorDay", o.sensorOutages.perSensorDay, 0, 1);
+    pair("sensorOutages.minutes", o.sensorOutages.minutes, 0, 24 * 60);
+  }
   numIn("lingerShare", o.lingerShare, 0, 1);
   intIn("staffPerShop", o.staffPerShop, 0, 1000);
   intIn("stationaryPerShop", o.stationaryPerShop, 0, 1000);
@@ -429,6 +479,8 @@ interface BuiltShop {
   readonly shop: SimShop;
   readonly layout: ShopLayout;
   readonly table: ShopSignals;
+  readonly outages: SensorOutage[];
+  readonly clockOffsets: Record<string, number>;
   readonly truth: TruthVisit[];
   readonly visits: TruthPersonVisit[];
   readonly occupancy: OccupancyEvent[];
@@ -460,6 +512,34 @@ function buildShop(o: Resolved, model: PathLossModel, index: number, seed: ShopS
   const m = o.macBehaviour;
   // Bursts put several frames on each channel: a burst-model shop holds a few times more records.
   const b = new ShopBuilder(seed.id, o, layout, seed.usedMacs, m === undefined ? estimate : 3 * estimate, m);
+  // Sensor outages, from their own random streams so that a world without them is unchanged.
+  const outages: SensorOutage[] = [];
+  if (o.sensorOutages !== undefined) {
+    const { perSensorDay, minutes } = o.sensorOutages;
+    const spanMs = (o.openingHours[1] - o.openingHours[0]) * MS_HOUR;
+    for (let day = localDayOf(seed.startMs, o.timeZone); day <= localDayOf(seed.endMs - 1, o.timeZone); day++) {
+      const opens = localMidnight(day, o.timeZone) + o.openingHours[0] * MS_HOUR;
+      for (let k = 0; k < nSensors; k++) {
+        const r = createRng(hashSeed(o.seed, "outage", index, day, k));
+        if (!r.chance(perSensorDay)) continue;
+        const length = Math.min(spanMs, Math.round(r.uniform(minutes[0], minutes[1]) * MS_MIN));
+        const from = opens + Math.round(r.next() * (spanMs - length));
+        outages.push({ shop: seed.id, sensor: sensorMacs[k]!, from, to: from + length });
+        b.loseDuring(k, from, from + length);
+      }
+    }
+    outages.sort((x, y) => x.from - y.from);
+  }
+  // Sensor clocks, from their own random stream: whole ms, so a record's ts stays an integer.
+  const clockOffsets: Record<string, number> = {};
+  if (o.sensorClockSkewMs > 0) {
+    const r = createRng(hashSeed(o.seed, "clocks", index));
+    for (let k = 0; k < nSensors; k++) {
+      const offset = Math.round(r.uniform(-o.sensorClockSkewMs, o.sensorClockSkewMs));
+      clockOffsets[sensorMacs[k]!] = offset;
+      b.clockAhead(k, offset);
+    }
+  }
 
   const shop: SimShop = {
     id: seed.id,
@@ -619,6 +699,8 @@ function buildShop(o: Resolved, model: PathLossModel, index: number, seed: ShopS
     shop,
     layout,
     table: b.cols.finish(seed.id, b.devices, sensorMacs),
+    outages,
+    clockOffsets,
     truth: b.truth,
     visits: b.visits,
     occupancy: b.occupancy(),

@@ -7,7 +7,7 @@
  * never loads the world model or an HTTP server.
  */
 
-export type { WorldOptions } from "./createWorld.ts";
+export type { WorldOptions, SensorOutageOptions } from "./createWorld.ts";
 export { createWorld, defaultWorldOptions } from "./createWorld.ts";
 export type {
   World,
@@ -23,6 +23,7 @@ export type {
   VisitKind as TruthVisitKind,
   SimTransaction,
   SurveySample,
+  SensorOutage,
   PathLossModel as SimPathLossModel,
 } from "./World.ts";
 export type { MeanOccupancyOptions } from "./meanOccupancy.ts";

@@ -223,6 +223,69 @@ describe("footfall analyze", () => {
     expect(table.text.out).toContain("unknown (≥0)");
   });
 
+  it("names each sensor that was down during opening hours, from the simulator's outages, and still exits 0", async () => {
+    const down = createWorld({ seed: 12, shops: 1, visitorsPerDay: 60, passersByPerDay: 300, sensorOutages: { perSensorDay: 1, minutes: [60, 90] } });
+    const shop = down.shops[0]!;
+    const outages = down.sensorOutages(shop.id);
+    expect(outages.length).toBe(shop.sensors.length);
+    const outaged = join(dir, "outages.ndjson");
+    await writeFile(outaged, [...down.rawSignals(shop.id)].map((r) => JSON.stringify(r)).join("\n"));
+    const run = fakeIo();
+    expect(await main(["analyze", "--input", outaged], run.io)).toBe(0);
+    const warned = [...run.text.err.matchAll(/sensor (\S+) of shop 101 heard nothing from (\S+ \S+) to (\S+ \S+)/g)];
+    // One warning per outage, at its sensor, starting within a few minutes of it (the last signal before).
+    expect(warned.map((m) => m[1]).sort()).toEqual(outages.map((o) => o.sensor).sort());
+    const local = (ms: number) => new Date(ms + 9 * 3_600_000).toISOString().slice(0, 16).replace("T", " ");
+    for (const o of outages) {
+      const m = warned.find((w) => w[1] === o.sensor)!;
+      expect(m[2]! <= local(o.from)).toBe(true);
+      expect(m[2]! >= local(o.from - 5 * 60_000)).toBe(true);
+      expect(m[3]! >= local(o.to - 60_000)).toBe(true);
+    }
+    // A world without outages: no warning.
+    const clean = fakeIo();
+    expect(await main(["analyze", "--input", file], clean.io)).toBe(0);
+    expect(clean.text.err).not.toContain("heard nothing");
+  });
+
+  it("sensor clocks seconds apart: the file is analysed again with them aligned, and counts as if they agreed", async () => {
+    const options = { seed: 13, shops: 1, rotation: "realistic" as const, visitorsPerDay: 120, passersByPerDay: 800, openingHours: [10, 16] as const };
+    const write = async (name: string, w: World) => {
+      const path = join(dir, name);
+      await writeFile(path, [...w.rawSignals(w.shops[0]!.id)].map((r) => JSON.stringify(r)).join("\n"));
+      return path;
+    };
+    const right = await write("clocks-right.ndjson", createWorld(options));
+    const skewedWorld = createWorld({ ...options, sensorClockSkewMs: 4_000 });
+    const skewed = await write("clocks-skewed.ndjson", skewedWorld);
+    const summaryOf = async (argv: string[]) => {
+      const f = fakeIo();
+      expect(await main(["analyze", "--format", "ndjson", ...argv], f.io)).toBe(0);
+      // The day (aligned to one sensor's clock, another's first seconds may fall on the day before).
+      return { summary: lines(f.text.out).find((r) => r.type === "summary" && r.date === "2026-11-16")!, err: f.text.err };
+    };
+    const truth = await summaryOf(["--input", right]);
+    const aligned = await summaryOf(["--input", skewed]);
+    expect(aligned.err).toMatch(/sensor clocks disagree with their shop's other sensors \(.*\); analysed again with them aligned \(--clock-offsets \S+=-?\d+/);
+    // Offsets found within 100 ms of the simulator's, relative to one sensor.
+    const found = Object.fromEntries(/--clock-offsets (\S+);/.exec(aligned.err)![1]!.split(",").map((p) => [p.split("=")[0]!, Number(p.split("=")[1])]));
+    const offsets = skewedWorld.sensorClockOffsets(skewedWorld.shops[0]!.id);
+    const ref = skewedWorld.shops[0]!.sensors.find((m) => !(m in found))!;
+    for (const [mac, ms] of Object.entries(found)) expect(Math.abs(ms - (offsets[mac]! - offsets[ref]!))).toBeLessThanOrEqual(100);
+    expect(aligned.summary.visitors).toBe(truth.summary.visitors);
+    expect(aligned.summary.macs).toEqual(truth.summary.macs);
+    // As stamped, the same file counts otherwise; and stdin, which cannot be read twice, is told how.
+    const asStamped = await summaryOf(["--input", skewed, "--clock-offsets", "none"]);
+    expect(asStamped.err).not.toContain("clocks disagree");
+    expect(asStamped.summary.macs).not.toEqual(truth.summary.macs);
+    expect((await summaryOf(["--input", skewed, "--clock-offsets", `${Object.keys(found)[0]}=${Object.values(found)[0]}`])).err).not.toContain("clocks disagree");
+    for (const bad of ["b8:27:eb=12", "b8:27:eb:00:00:01=1.5", "b8:27:eb:00:00:01"]) {
+      const f = fakeIo();
+      expect(await main(["analyze", "--input", skewed, "--clock-offsets", bad], f.io)).toBe(2);
+      expect(f.text.err).toMatch(/clock/i);
+    }
+  });
+
   it("reads lines as readline does: LF, CRLF and lone CR end lines, blank lines count, the last needs no end", async () => {
     const records = [...world.rawSignals(world.shops[0]!.id)].slice(0, 400).map((r) => JSON.stringify(r));
     // Line numbers: 1 record, 2 blank, 3 bad, 4 record (CRLF), 5 bad (lone CR), 6.. records, last without an end.

@@ -195,6 +195,23 @@ describe("decodeSignal: invalid records", () => {
   });
 });
 
+describe("SignalDecoder: clockOffsetsMs", () => {
+  it("puts a sensor whose clock runs ahead back on the others' clock, by its MAC in any form", () => {
+    const decoder = new SignalDecoder({ clockOffsetsMs: { "B8-27-EB-00-00-01": 2_500, "b8:27:eb:00:00:02": 0 } });
+    expect(decoder.decode(raw())!.time).toBe(TIME - 2_500);
+    expect(decoder.decode(raw({ square_mac: "b8:27:eb:00:00:02" }))!.time).toBe(TIME);
+    expect(decoder.decode(raw({ square_mac: "b8:27:eb:00:00:03" }))!.time).toBe(TIME);
+    // The ts/RTS check compares the sensor's own two stamps, before the correction.
+    expect(decoder.stats.tsRtsMismatch).toBe(0);
+  });
+
+  it("rejects offsets that are not whole ms of a MAC", () => {
+    expect(() => new SignalDecoder({ clockOffsetsMs: { "not a mac": 5 } })).toThrow(RangeError);
+    expect(() => new SignalDecoder({ clockOffsetsMs: { "b8:27:eb:00:00:01": 1.5 } })).toThrow(RangeError);
+    expect(() => new SignalDecoder({ clockOffsetsMs: 5 as never })).toThrow(TypeError);
+  });
+});
+
 describe("isInvalidRecord", () => {
   it("tells invalid records from signals and other values", () => {
     expect(isInvalidRecord(decodeSignal(null))).toBe(true);

@@ -199,6 +199,12 @@ describe("NDJSON round trip", () => {
     const quality = JSON.parse(one.stdout.trim().split("\n").at(-1)!) as { invalidByReason: Record<string, number>; signals: number };
     expect(quality.invalidByReason).toMatchObject({ "not-json": 1, "bad-row-key": 1, "bad-mac": 1 });
     expect(quality.signals).toBe(records.length);
+    // Sensor clocks aligned in the decode threads as on one thread.
+    const offsets = ["--clock-offsets", `${shop.sensors[0]}=3000`];
+    const oneAligned = await footfall(["analyze", "--input", file, "--format", "ndjson", "--threads", "1", ...offsets], {});
+    const twoAligned = await footfall(["analyze", "--input", file, "--format", "ndjson", "--threads", "2", ...offsets], {});
+    expect(twoAligned.stdout).toBe(oneAligned.stdout);
+    expect(oneAligned.stdout).not.toBe(one.stdout);
   });
 
   it("analyze --threads: bad values and standard input are usage errors", async () => {

@@ -6,6 +6,7 @@ import { millisRts, secondsRts } from "../../src/codec/rts.ts";
 import type { RawSignal } from "../../src/contract/rawSignal.ts";
 import { DataQuality, dataQuality, dataQualityOptions, defaultDataQuality, type DataQualityCounts, type DataQualityReport, type SensorQuality } from "../../src/kernels/dataQuality.ts";
 import { EventTimeEngine } from "../../src/kernels/EventTimeEngine.ts";
+import { misalignedClocks } from "../../src/kernels/misalignedClocks.ts";
 
 const A = "b8:27:eb:00:00:0a";
 const B = "b8:27:eb:00:00:0b";
@@ -243,5 +244,44 @@ describe("DataQuality in the engine", () => {
       ),
       { numRuns: 40 },
     );
+  });
+});
+
+describe("DataQuality: sensor clocks", () => {
+  // MACs heard in one burst by sensors A and B (a rotated MAC), B stamping `aheadMs` later, the
+  // burst's channels up to a second apart; and a phone that keeps its MAC, which says nothing.
+  function run(aheadMs: number, macs: number): DataQualityReport {
+    const quality = new DataQuality();
+    const engine = new EventTimeEngine({}, { emit: () => {} }, [quality]);
+    const signals: Signal[] = [];
+    for (let i = 0; i < macs; i++) {
+      const device = `0a:00:00:00:${(i >> 8).toString(16).padStart(2, "0")}:${(i & 255).toString(16).padStart(2, "0")}`;
+      const t = T0 + i * 20_000;
+      const jitter = ((i * 7919) % 900) - 450;
+      signals.push(sig(t, A, device), sig(t + 40, A, device), sig(t + aheadMs + jitter, B, device));
+    }
+    for (let k = 0; k < 50; k++) signals.push(sig(T0 + k * 30_000, A), sig(T0 + k * 30_000 + 10_000, B));
+    signals.sort((x, y) => x.time - y.time);
+    for (const s of signals) engine.push(s);
+    engine.flush();
+    return quality.report();
+  }
+
+  it("measures how much later a sensor stamps the bursts it shares with the reference sensor", () => {
+    for (const ahead of [0, 3_000, -7_500]) {
+      const report = run(ahead, 200);
+      const a = report.sensors.find((s) => s.sensor === A)!;
+      const b = report.sensors.find((s) => s.sensor === B)!;
+      // A heard more signals: it is the reference.
+      expect(a.clockOffsetMs).toBe(0);
+      expect(b.clockPairs).toBe(200);
+      expect(Math.abs(b.clockOffsetMs - ahead)).toBeLessThanOrEqual(60);
+      expect(misalignedClocks(report)).toEqual(Math.abs(ahead) >= 1000 ? { [B]: b.clockOffsetMs } : {});
+    }
+  });
+
+  it("says nothing from too few shared bursts, or from the batch report (no sessions)", () => {
+    expect(run(3_000, 10).sensors.find((s) => s.sensor === B)!.clockOffsetMs).toBeNaN();
+    expect(dataQuality([sig(T0, A), sig(T0 + 5, B)]).sensors.every((s) => Number.isNaN(s.clockOffsetMs))).toBe(true);
   });
 });

@@ -468,7 +468,13 @@ describe("world and truth extensions", () => {
 
   it("GET /__sim/world returns brands and shops with their sensors", async () => {
     const r = await get(h, "/__sim/world");
-    expect(r.body).toEqual({ brands: world.brands, shops: world.shops, macBehaviour: null });
+    expect(r.body).toEqual({
+      brands: world.brands,
+      shops: world.shops,
+      macBehaviour: null,
+      sensorOutages: [],
+      sensorClockOffsets: Object.fromEntries(world.shops.map((s) => [s.id, {}])),
+    });
   });
 
   it("GET /__sim/truth?shop=ID returns the shop's truth as NDJSON; without shop, every shop's", async () => {

@@ -420,3 +420,62 @@ describe("createWorld: MAC behaviour and person-level truth", () => {
     expect([...visitsPerPerson.values()].some((n) => n > 1)).toBe(true);
   });
 });
+
+describe("createWorld: sensor outages", () => {
+  for (const rotation of ["off", "realistic"] as const) {
+    it(`a sensor that is down hears nothing, and nothing else changes (rotation ${rotation})`, () => {
+      const options: WorldOptions = { ...smallWorldOptions, rotation, days: 2 };
+      const outages = { perSensorDay: 0.5, minutes: [30, 120] as const };
+      const base = createWorld(options);
+      const down = createWorld({ ...options, sensorOutages: outages });
+      expect(base.sensorOutages()).toEqual([]);
+      const list = down.sensorOutages();
+      expect(list.length).toBeGreaterThan(0);
+      let lost = 0;
+      for (const shop of down.shops) {
+        const mine = list.filter((o) => o.shop === shop.id);
+        for (const o of mine) {
+          expect(shop.sensors).toContain(o.sensor);
+          const minutes = (o.to - o.from) / 60_000;
+          expect(minutes).toBeGreaterThanOrEqual(30 - 1e-9);
+          expect(minutes).toBeLessThanOrEqual(120 + 1e-9);
+        }
+        const isDown = (sensor: string, ts: number) => mine.some((o) => o.sensor === sensor && ts >= o.from && ts < o.to);
+        const before = [...base.rawSignals(shop.id)];
+        const kept = before.filter((r) => !isDown(r.square_mac, r.ts));
+        lost += before.length - kept.length;
+        // Exactly the records the down sensors would have heard are gone; the rest is the same world.
+        expect([...down.rawSignals(shop.id)]).toEqual(kept);
+      }
+      expect(lost).toBeGreaterThan(0);
+      // People came and went as before: outages are the sensors', not the shoppers'.
+      expect(down.visits().map((v) => [v.shop, v.person, v.start, v.end])).toEqual(base.visits().map((v) => [v.shop, v.person, v.start, v.end]));
+      expect(down.sensorOutages(down.shops[0]!.id).every((o) => o.shop === down.shops[0]!.id)).toBe(true);
+    });
+  }
+
+  it("rejects invalid outage options", () => {
+    expect(() => createWorld({ ...smallWorldOptions, sensorOutages: { perSensorDay: 2, minutes: [10, 20] } })).toThrow(RangeError);
+    expect(() => createWorld({ ...smallWorldOptions, sensorOutages: { perSensorDay: 0.1, minutes: [20, 10] } })).toThrow(RangeError);
+  });
+});
+
+describe("createWorld: sensor clocks", () => {
+  it("a sensor whose clock is ahead stamps every reception that much later; nothing else changes", () => {
+    const options: WorldOptions = { ...smallWorldOptions, rotation: "realistic" };
+    const base = createWorld(options);
+    const skewed = createWorld({ ...options, sensorClockSkewMs: 5_000 });
+    for (const shop of skewed.shops) {
+      expect(base.sensorClockOffsets(shop.id)).toEqual({});
+      const offsets = skewed.sensorClockOffsets(shop.id);
+      expect(Object.keys(offsets).sort()).toEqual([...shop.sensors].sort());
+      expect(Object.values(offsets).every((ms) => Number.isInteger(ms) && Math.abs(ms) <= 5_000)).toBe(true);
+      expect(new Set(Object.values(offsets)).size).toBeGreaterThan(1);
+      // The same receptions, each stamped by its sensor's clock.
+      const key = (r: { device_id: string; square_mac: string; rssi: number; ts: number }) => `${r.device_id} ${r.square_mac} ${r.rssi} ${r.ts}`;
+      const expected = [...base.rawSignals(shop.id)].map((r) => key({ ...r, ts: r.ts + offsets[r.square_mac]! })).sort();
+      expect([...skewed.rawSignals(shop.id)].map(key).sort()).toEqual(expected);
+    }
+    expect(() => createWorld({ ...smallWorldOptions, sensorClockSkewMs: -1 })).toThrow(RangeError);
+  });
+});
