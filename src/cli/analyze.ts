@@ -97,8 +97,9 @@ Analysis (defaults in brackets):
   --gap-ms N          longest silence inside a session [300000]
   --lateness-ms N     how far records may arrive out of order [60000]
   --clock-offsets L   MAC=ms,… how far each sensor's clock runs ahead (subtracted from its
-                      ts), or none; unset: a file whose sensors' clocks disagree by ≥ 1 s
-                      (from MACs two sensors heard in one burst) is analysed again aligned
+                      ts), or none; unset: records whose sensors' clocks disagree by ≥ 1 s
+                      (from MACs two sensors heard in one burst) are read again and analysed
+                      aligned (standard input: the flag to use is printed)
   --min-dwell-ms N    shortest visit [60000]
   --visitor-rssi X    dBm a visit must reach, or "auto" to learn it per shop [auto]
   --fallback-rssi X   dBm used by "auto" until the data show two clear modes [-65]
@@ -206,14 +207,15 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
   let result = await analyzeOnce(clockFlag === "none" ? undefined : clockFlag);
   if (typeof result === "number") return result;
   // Sensor clocks that disagree split the probe bursts two sensors share, and the people estimate
-  // with them: a file is analysed again with them aligned; what cannot be read twice says how.
+  // with them: a file or the service is read again and analysed aligned (as the fleet's
+  // analyzeShopDay does); standard input, which cannot be read twice, is told how.
   const off = clockFlag === undefined && result.quality !== undefined ? misalignedClocks(result.quality) : {};
   if (Object.keys(off).length > 0) {
     const list = Object.entries(off)
       .map(([mac, ms]) => `${mac} ${ms > 0 ? "+" : ""}${(ms / 1000).toFixed(1)} s`)
       .join(", ");
     const flag = `--clock-offsets ${Object.entries(off).map(([mac, ms]) => `${mac}=${ms}`).join(",")}`;
-    if (values.input !== undefined && values.input !== "-") {
+    if (values.input !== "-") {
       io.stderr.write(`footfall analyze: sensor clocks disagree with their shop's other sensors (${list}); analysed again with them aligned (${flag}; --clock-offsets none keeps them as stamped)\n`);
       shown = Number.POSITIVE_INFINITY; // the same rejections were shown the first time
       result = await analyzeOnce(off);

@@ -5,6 +5,7 @@ import { Analyzer } from "../analyze.ts";
 import type { Client } from "../client/Client.ts";
 import type { VisitHistoryStore } from "../kernels/MemoryVisitHistory.ts";
 import { signals } from "../source/signals.ts";
+import { misalignedClocks } from "../kernels/misalignedClocks.ts";
 import type { FleetAnalyzeOptions } from "./fleetJobs.ts";
 
 /**
@@ -63,7 +64,8 @@ export interface ShopDayAnalysis {
 /**
  * Reads one shop's records in [sinceMs, untilMs) from the service and analyses them exactly as
  * `footfall analyze --shop … --since … --until … --format ndjson` does: the same source, the same
- * `Analyzer`, the same line formatting. The visit history is a recorder that has seen nothing, so
+ * `Analyzer`, the same line formatting; when the sensors' clocks disagree (`misalignedClocks`) it
+ * reads the range again and analyses it with them aligned, as `analyze --input` does. The visit history is a recorder that has seen nothing, so
  * the stored lines do not depend on other days; new vs repeat is derived later from all stored
  * days' visits.
  *
@@ -74,34 +76,44 @@ export interface ShopDayAnalysis {
 export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOptions): Promise<ShopDayAnalysis> {
   const { shopId, sinceMs, untilMs, timeZone } = options;
   if (!(untilMs > sinceMs)) throw new RangeError(`analyzeShopDay: untilMs must be after sinceMs`);
-  const visits: [string, number][] = [];
-  const history: VisitHistoryStore = {
-    lastVisit: () => undefined,
-    recordVisit: (_shop, device, startMs) => void visits.push([device, startMs]),
-  };
   const analyze = options.analyze ?? {};
-  const analyzer = new Analyzer({ ...analyze, timeZone, history });
-  let count = 0;
-  let unusable = 0;
-  await new Promise<void>((resolve, reject) => {
-    signals(client, {
-      shopId,
-      since: sinceMs,
-      until: untilMs,
-      mode: options.mode ?? "backfill",
-      ...(options.pollIntervalMs === undefined ? {} : { pollIntervalMs: options.pollIntervalMs }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      onInvalid: () => void unusable++,
-    }).subscribe({
-      next: (record) => {
-        count++;
-        analyzer.pushRaw(record);
-      },
-      error: reject,
-      complete: resolve,
+  // One read and analysis of the range, with the sensors' clocks aligned by `clockOffsetsMs`.
+  const readAndAnalyze = async (mode: "backfill" | "tail", clockOffsetsMs: Readonly<Record<string, number>> | undefined) => {
+    const visits: [string, number][] = [];
+    const history: VisitHistoryStore = {
+      lastVisit: () => undefined,
+      recordVisit: (_shop, device, startMs) => void visits.push([device, startMs]),
+    };
+    const analyzer = new Analyzer({ ...analyze, timeZone, history, decode: { clockOffsetsMs } });
+    let count = 0;
+    let unusable = 0;
+    await new Promise<void>((resolve, reject) => {
+      signals(client, {
+        shopId,
+        since: sinceMs,
+        until: untilMs,
+        mode,
+        ...(options.pollIntervalMs === undefined ? {} : { pollIntervalMs: options.pollIntervalMs }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        onInvalid: () => void unusable++,
+      }).subscribe({
+        next: (record) => {
+          count++;
+          analyzer.pushRaw(record);
+        },
+        error: reject,
+        complete: resolve,
+      });
     });
-  });
-  const result = analyzer.finish();
+    return { result: analyzer.finish(), visits, count, unusable };
+  };
+  let run = await readAndAnalyze(options.mode ?? "backfill", undefined);
+  // Sensor clocks that disagree split the bursts two sensors share (the people estimate about
+  // doubles at a few seconds): read the range again, aligned, as `footfall analyze --input` does.
+  // Everything up to untilMs is at the service by now, so the second read is a backfill.
+  const off = run.result.quality === undefined ? {} : misalignedClocks(run.result.quality);
+  if (Object.keys(off).length > 0) run = await readAndAnalyze("backfill", off);
+  const { result, visits, count, unusable } = run;
   const device = options.device ?? rawDevice;
   // A local day has a few hundred visitors: the date of each is cheap, and with daily rotation it picks the day's key.
   const written = device === rawDevice ? visits : visits.map(([mac, ms]): [string, number] => [device(mac, dateOfEpochDay(localDayOf(ms, timeZone))), ms]);

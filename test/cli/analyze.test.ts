@@ -279,6 +279,17 @@ describe("footfall analyze", () => {
     expect(asStamped.err).not.toContain("clocks disagree");
     expect(asStamped.summary.macs).not.toEqual(truth.summary.macs);
     expect((await summaryOf(["--input", skewed, "--clock-offsets", `${Object.keys(found)[0]}=${Object.values(found)[0]}`])).err).not.toContain("clocks disagree");
+    // From the service the range is read again, aligned, as from a file.
+    const skewedSim = await startSimulator({ world: skewedWorld });
+    try {
+      const live = fakeIo({ FOOTFALL_SIGNAL_URL: skewedSim.signalUrl, FOOTFALL_EMAIL: skewedSim.email, FOOTFALL_TOKEN: skewedSim.token });
+      const range = ["--since", new Date(skewedWorld.startMs).toISOString(), "--until", new Date(skewedWorld.endMs).toISOString()];
+      expect(await main(["analyze", "--shop", "101", ...range, "--format", "ndjson"], live.io)).toBe(0);
+      expect(live.text.err).toContain("analysed again with them aligned");
+      expect(lines(live.text.out).find((r) => r.type === "summary" && r.date === "2026-11-16")!.visitors).toBe(truth.summary.visitors);
+    } finally {
+      await skewedSim.close();
+    }
     for (const bad of ["b8:27:eb=12", "b8:27:eb:00:00:01=1.5", "b8:27:eb:00:00:01"]) {
       const f = fakeIo();
       expect(await main(["analyze", "--input", skewed, "--clock-offsets", bad], f.io)).toBe(2);

@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { createClient } from "../../src/client/createClient.ts";
+import { analyzeShopDay } from "../../src/fleet/analyzeShopDay.ts";
+import { createSimHandler } from "../../src/sim/createSimHandler.ts";
+import { createWorld, type WorldOptions } from "../../src/sim/createWorld.ts";
+
+// A shop-day read from a simulator whose sensor clocks are seconds apart, as cheap sensors' are.
+async function summaryOf(options: WorldOptions): Promise<{ summary: Record<string, unknown>; signals: number; inRange: number; requests: number }> {
+  const world = createWorld(options);
+  const sim = createSimHandler({ world });
+  let requests = 0;
+  const client = createClient({
+    baseUrl: "http://sim",
+    signalUrl: "http://sim",
+    email: sim.email,
+    token: sim.token,
+    fetch: (input, init) => {
+      requests++;
+      return sim.fetch(input, init);
+    },
+  });
+  const day = await analyzeShopDay(client, { shopId: world.shops[0]!.id, sinceMs: world.startMs, untilMs: world.endMs, timeZone: "Asia/Seoul" });
+  const inRange = [...world.rawSignals(world.shops[0]!.id, world.startMs, world.endMs)].length;
+  return { summary: day.records.find((r) => r.type === "summary" && r.date === "2026-11-16")!, signals: day.signals, inRange, requests };
+}
+
+describe("analyzeShopDay", () => {
+  it("reads a shop-day again with its sensors' clocks aligned when they disagree, and counts as if they agreed", async () => {
+    const options: WorldOptions = { seed: 13, shops: 1, rotation: "realistic", visitorsPerDay: 120, passersByPerDay: 800, openingHours: [10, 16] };
+    const right = await summaryOf(options);
+    const skewed = await summaryOf({ ...options, sensorClockSkewMs: 4_000 });
+    expect(skewed.summary.visitors).toBe(right.summary.visitors);
+    expect(skewed.summary.macs).toEqual(right.summary.macs);
+    // Read twice (the second time aligned), each record of the range counted once.
+    expect(skewed.signals).toBe(skewed.inRange);
+    expect(skewed.requests).toBeGreaterThan(1.9 * right.requests);
+  });
+});
