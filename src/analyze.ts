@@ -110,6 +110,11 @@ export interface AnalyzeResult {
    * none): `allowedLatenessMs` at least this takes them all (e.g. a sensor that uploads in batches).
    */
   readonly maxLateMs: number;
+  /**
+   * Signals stamped more than `sessions.maxLeapMs` (a day) ahead of their shop's other records,
+   * with no other sensor as far ahead: a sensor clock that jumped (not used).
+   */
+  readonly ahead: number;
   /** Sessions that reached the day counts after their day was emitted (equipment that never leaves). */
   readonly lateSessions: number;
 }
@@ -268,7 +273,7 @@ export class Analyzer {
         people: peopleByDay.get(`${c.shopId} ${c.start}`),
       };
     });
-    const { late, maxLateMs } = this.#engine.stats;
+    const { late, maxLateMs, ahead } = this.#engine.stats;
     const decoder = decoded === undefined ? this.#decoder.stats : addDecoderStats(this.#decoder.stats, decoded);
     this.#finished = {
       sessions: this.#sessions,
@@ -276,10 +281,11 @@ export class Analyzer {
       hours: this.#hourCounts,
       people: this.#peopleDays,
       occupancy: this.#peopleDays.flatMap((p) => p.occupancy),
-      quality: this.#quality?.report({ ...decoder, late, maxLateMs }),
+      quality: this.#quality?.report({ ...decoder, late, maxLateMs, ahead }),
       decoder,
       late,
       maxLateMs,
+      ahead,
       lateSessions: this.#lateSessions,
     };
     return this.#finished;

@@ -483,6 +483,9 @@ function summarize(io: CliIo, result: AnalyzeResult): number {
         `its shop's newest record; --lateness-ms ${keep} keeps them all)`,
     );
   }
+  if (result.ahead > 0) {
+    parts.push(`${result.ahead} record(s) stamped more than a day ahead of their shop's other records, by one sensor alone (a clock that jumped), were not used`);
+  }
   if (parts.length === 0) return EXIT_OK;
   io.stderr.write(`footfall analyze: ${parts.join("; ")}\n`);
   return EXIT_FAILED;

@@ -16,7 +16,8 @@ import { describeValue } from "./describeValue.ts";
  * - `bad-mac`: `device_id` or `square_mac` is not a MAC address;
  * - `rssi-out-of-range`: `rssi` is outside −127…0 dBm;
  * - `shop-mismatch`: the row_key's shop is not the shop that was asked for;
- * - `bad-ts`: `ts` is negative, or beyond what a Date can hold once converted to ms;
+ * - `bad-ts`: `ts` is negative, before 2000 (a sensor clock that was never set), or beyond
+ *   what a Date can hold once converted to ms;
  * - `not-json`: a line of an NDJSON input that is not JSON (never from the decoder itself,
  *   which gets parsed values; readers of files report it through the same channel).
  *
@@ -191,6 +192,13 @@ export interface SignalDecoderStats {
 
 /** Beyond this many ms from the epoch a Date is invalid, so such a `ts` is nonsense. */
 const MAX_TIME_MS = 8.64e15;
+/**
+ * 2000-01-01T00:00Z, epoch ms: a signal stamped earlier comes from a sensor clock that was never
+ * set (a sensor reboots counting from 1970 until it finds a time source). Its unit cannot even be
+ * told (`inferEpochUnit` is unambiguous from 1973), and taken as 1970 it would make a day of its
+ * own and a watermark decades behind.
+ */
+const MIN_TIME_MS = 946_684_800_000;
 /** Longest decimal string accepted for `ts` (2^64 has 20 digits). */
 const MAX_TS_DIGITS = 20;
 
@@ -387,6 +395,7 @@ function decodeRecord(raw: unknown, config: Config, counters: Counters | undefin
   const tsUnit = config.tsUnit ?? unitOfMagnitude(ts);
   const time = timeOf(ts, tsUnit);
   if (time > MAX_TIME_MS) return invalid("bad-ts", "ts", `ts: ${ts} ${tsUnit} is beyond the year 275760`, raw);
+  if (time < MIN_TIME_MS) return invalid("bad-ts", "ts", `ts: ${ts} is before 2000: a sensor clock that was never set`, raw);
 
   const local = record.local;
   if (typeof local !== "boolean") {
@@ -579,7 +588,7 @@ export class SignalDecoder {
     if (!shopMatches(shopId, config.shopId)) return undefined;
     if (!rssiInRange(rssi)) return undefined;
     const time = timeOf(ts, config.tsUnit ?? unitOfMagnitude(ts));
-    if (time > MAX_TIME_MS) return undefined;
+    if (time > MAX_TIME_MS || time < MIN_TIME_MS) return undefined;
     return signalOf(shopId, fields.rts, fields.rtsValue, fields.device, rssi, fields.sensor, time, fields.local, config, this.#counters);
   }
 

@@ -57,7 +57,7 @@ export interface ShopDayAnalysis {
   readonly visits: readonly (readonly [string, number])[];
   /** Records read from the service. */
   readonly signals: number;
-  /** Records rejected (undecodable, unusable row_key, later than the allowed lateness). */
+  /** Records rejected (undecodable, unusable row_key, later than the allowed lateness, stamped by a clock that jumped). */
   readonly rejected: number;
 }
 
@@ -118,5 +118,5 @@ export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOpti
   // A local day has a few hundred visitors: the date of each is cheap, and with daily rotation it picks the day's key.
   const written = device === rawDevice ? visits : visits.map(([mac, ms]): [string, number] => [device(mac, dateOfEpochDay(localDayOf(ms, timeZone))), ms]);
   const linkedAcrossDays = options.linkedAcrossDays ?? true;
-  return { records: [...analysisRecords(result, { device, linkedAcrossDays })], visits: written, signals: count, rejected: unusable + result.decoder.invalid + result.late };
+  return { records: [...analysisRecords(result, { device, linkedAcrossDays })], visits: written, signals: count, rejected: unusable + result.decoder.invalid + result.late + result.ahead };
 }

@@ -106,6 +106,17 @@ export interface EventTimeEngineOptions {
    * @default 60_000
    */
   readonly allowedLatenessMs?: number;
+  /**
+   * How far (ms of event time) a record may be ahead of the newest one of its shop before it
+   * needs a second opinion. One record stamped by a clock that jumped (a year ahead, say) would
+   * otherwise carry the watermark with it and make every later record late. A record further
+   * ahead is held: taken, with everything held, once a record from another sensor is as far ahead
+   * (the shop's time moved on: data after a gap), or dropped (`stats.ahead`) as soon as a record
+   * arrives at the shop's time (a sensor clock that jumped). A shop with one sensor takes it at
+   * once; what is held when the input ends is taken. `Infinity` turns this off.
+   * @default 86_400_000 (a day: more than any gap a shop's records have while they run)
+   */
+  readonly maxLeapMs?: number;
   /** RSSI smoothing per (session, sensor). @default the Kalman filter with defaultKalmanFilter */
   readonly smoothing?: RssiSmoothing;
   /** Proximity per session (and per slice), or `false` to skip it (`Session.proximity` is then undefined). @default {} */
@@ -116,6 +127,7 @@ export interface EventTimeEngineOptions {
 export interface ResolvedEventTimeEngineOptions {
   readonly gapMs: number;
   readonly allowedLatenessMs: number;
+  readonly maxLeapMs: number;
   readonly smoothing: { readonly method: "kalman"; readonly kalman: ResolvedKalmanFilterOptions } | { readonly method: "trimmedMean"; readonly trimmed: ResolvedRunningTrimmedMeanOptions };
   readonly proximity: ResolvedProximityOptions | false;
 }
@@ -140,6 +152,7 @@ export interface ResolvedProximityOptions {
 export const defaultEventTimeEngine = Object.freeze({
   gapMs: 300_000,
   allowedLatenessMs: 60_000,
+  maxLeapMs: 86_400_000,
   sliceMs: 10_000,
   sensorStaleMs: 30_000,
   timelineLimit: 64,
@@ -168,6 +181,7 @@ export function eventTimeEngineOptions(options: EventTimeEngineOptions = {}): Re
   return Object.freeze({
     gapMs: checkNumberOption("gapMs", options.gapMs ?? d.gapMs, { min: 0, unit: "ms" }),
     allowedLatenessMs: checkNumberOption("allowedLatenessMs", options.allowedLatenessMs ?? d.allowedLatenessMs, { min: 0, unit: "ms" }),
+    maxLeapMs: checkNumberOption("maxLeapMs", options.maxLeapMs ?? d.maxLeapMs, { min: 0, unit: "ms", finite: false }),
     smoothing: Object.freeze(resolvedSmoothing),
     proximity: options.proximity === false ? false : proximityOptions(options.proximity ?? {}),
   });
@@ -247,6 +261,11 @@ export interface EventTimeEngineStats {
    * newest time seen does not depend on the lateness allowed.
    */
   readonly maxLateMs: number;
+  /**
+   * Signals dropped for being more than `maxLeapMs` ahead of their shop's newest time with no
+   * other sensor as far ahead: stamped by a clock that jumped.
+   */
+  readonly ahead: number;
   /** Sessions emitted. */
   readonly sessions: number;
   /** Sessions open now (one per active device and shop). */
@@ -332,6 +351,11 @@ interface ShopState {
   startTail: OpenSession | undefined;
   /** Index of the last slice boundary the watermark passed (slices are swept out once per boundary). */
   sweptSlice: number;
+  /** Signals held for leaping more than `maxLeapMs` ahead of the shop's newest time, in arrival order. */
+  held: Signal[];
+  /** The first sensor the shop was heard by, and whether another has been since (for leaps). */
+  firstSensor: string | undefined;
+  manySensors: boolean;
 }
 
 /**
@@ -387,6 +411,8 @@ export class EventTimeEngine implements Kernel<Signal> {
   #signals = 0;
   #late = 0;
   #maxLateMs = 0;
+  #ahead = 0;
+  readonly #maxLeap: number;
   #sessions = 0;
   #openCount = 0;
 
@@ -406,6 +432,7 @@ export class EventTimeEngine implements Kernel<Signal> {
     this.#onAdvance = this.#accumulators.filter((a) => typeof a.advance === "function");
     this.#gap = this.options.gapMs;
     this.#lateness = this.options.allowedLatenessMs;
+    this.#maxLeap = this.options.maxLeapMs;
     const smoothing = this.options.smoothing;
     this.#kalman = smoothing.method === "kalman" ? smoothing.kalman : null;
     this.#trimmed = smoothing.method === "trimmedMean" ? smoothing.trimmed : null;
@@ -418,7 +445,7 @@ export class EventTimeEngine implements Kernel<Signal> {
   get stats(): EventTimeEngineStats {
     let buffered = 0;
     for (const shop of this.#shops.values()) buffered += shop.lane.size;
-    return { signals: this.#signals, late: this.#late, maxLateMs: this.#maxLateMs, sessions: this.#sessions, openSessions: this.#openCount, buffered };
+    return { signals: this.#signals, late: this.#late, maxLateMs: this.#maxLateMs, ahead: this.#ahead, sessions: this.#sessions, openSessions: this.#openCount, buffered };
   }
 
   /**
@@ -448,11 +475,45 @@ export class EventTimeEngine implements Kernel<Signal> {
           startHead: undefined,
           startTail: undefined,
           sweptSlice: Number.NEGATIVE_INFINITY,
+          held: [],
+          firstSensor: undefined,
+          manySensors: false,
         };
         this.#shops.set(signal.shopId, shop);
       }
       this.#lastShop = shop;
     }
+    if (!shop.manySensors && signal.sensor !== shop.firstSensor) {
+      if (shop.firstSensor === undefined) shop.firstSensor = signal.sensor;
+      else shop.manySensors = true;
+    }
+    // `-Infinity + x` before the first signal, and NaN, compare false: never held.
+    if (signal.time > shop.lane.maxSeen + this.#maxLeap) {
+      this.#hold(shop, signal);
+      return;
+    }
+    // A signal at the shop's time says the held ones leapt alone: a clock that jumped.
+    if (shop.held.length > 0) {
+      this.#ahead += shop.held.length;
+      shop.held = [];
+    }
+    this.#take(shop, signal);
+  }
+
+  // A signal far ahead of its shop's time: held until another sensor leaps as far (taken) or a
+  // signal at the shop's time arrives (dropped). Alone on its shop's only sensor, taken at once.
+  #hold(shop: ShopState, signal: Signal): void {
+    const held = shop.held;
+    held.push(signal);
+    let confirmed = !shop.manySensors;
+    for (let i = 0; i < held.length - 1 && !confirmed; i++) confirmed = held[i]!.sensor !== signal.sensor;
+    if (!confirmed) return;
+    shop.held = [];
+    for (const s of held) this.#take(shop, s);
+  }
+
+  // The watermark rule for one signal: late, or held in canonical order and the watermark moved.
+  #take(shop: ShopState, signal: Signal): void {
     const lane = shop.lane;
     const before = lane.watermark;
     if (!lane.add(signal)) {
@@ -474,6 +535,10 @@ export class EventTimeEngine implements Kernel<Signal> {
    */
   flush(): void {
     for (const shop of this.#shops.values()) {
+      // Held with nothing to say otherwise: taken.
+      const held = shop.held;
+      shop.held = [];
+      for (const s of held) this.#take(shop, s);
       const lane = shop.lane;
       for (let s = lane.take(Number.POSITIVE_INFINITY); s !== undefined; s = lane.take(Number.POSITIVE_INFINITY)) this.#apply(shop, s);
       this.#closeUntil(shop, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);

@@ -84,6 +84,8 @@ export interface DataQualityCounts {
   readonly late?: number;
   /** How far behind its shop's newest event time the latest late signal was, ms (`EventTimeEngineStats.maxLateMs`). */
   readonly maxLateMs?: number;
+  /** Signals dropped for leaping ahead of their shop's time alone (`EventTimeEngineStats.ahead`). */
+  readonly ahead?: number;
   /** The decoder's own count of `local` flag vs MAC bit disagreements. */
   readonly localFlagMismatch?: number;
   /** The decoder's own count of ts vs RTS disagreements. */
@@ -179,6 +181,8 @@ export interface DataQualityReport {
   readonly late: number;
   /** From {@link DataQualityCounts} (0 when not given): an allowed lateness of at least this would have taken every late signal. */
   readonly maxLateMs: number;
+  /** From {@link DataQualityCounts} (0 when not given): signals stamped by a sensor clock that jumped ahead, not used. */
+  readonly ahead: number;
   /** The counters as given (e.g. the decoder's own mismatch counts), for cross-checking. */
   readonly counts: DataQualityCounts;
   /** Per sensor, by shop then sensor MAC. */
@@ -510,6 +514,7 @@ function buildReport(
     invalidByReason: { ...counts.invalidByReason },
     late: counts.late ?? 0,
     maxLateMs: counts.maxLateMs ?? 0,
+    ahead: counts.ahead ?? 0,
     counts: { ...counts },
     sensors,
   };

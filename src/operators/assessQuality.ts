@@ -55,7 +55,12 @@ export function assessQuality(options: AssessQualityOptions = {}): OperatorFunct
     const outside = (): DataQualityCounts => {
       const given = counts?.() ?? {};
       const stats = engine?.stats;
-      return { ...given, late: (given.late ?? 0) + (stats?.late ?? 0), maxLateMs: Math.max(given.maxLateMs ?? 0, stats?.maxLateMs ?? 0) };
+      return {
+        ...given,
+        late: (given.late ?? 0) + (stats?.late ?? 0),
+        maxLateMs: Math.max(given.maxLateMs ?? 0, stats?.maxLateMs ?? 0),
+        ahead: (given.ahead ?? 0) + (stats?.ahead ?? 0),
+      };
     };
     const quality = new DataQuality(qualityOptions, qualityOptions.windowMs === undefined ? undefined : { emit }, outside);
     engine = new EventTimeEngine(engineOptions, { emit: () => {} }, [quality]);

@@ -297,6 +297,25 @@ describe("footfall analyze", () => {
     }
   });
 
+  it("a record from a clock that jumped a year ahead, and records from one never set (1970), change nothing else", async () => {
+    const records = [...world.rawSignals(world.shops[0]!.id)];
+    const at = Math.floor(records.length / 3);
+    const jumped = { ...records[at]!, ts: records[at]!.ts + 365 * 24 * 3_600_000 };
+    const unset = [0, 1, 2].map((i) => ({ ...records[i]!, ts: 5_000 + i }));
+    const glitchy = join(dir, "glitchy.ndjson");
+    await writeFile(glitchy, [...unset, ...records.slice(0, at), jumped, ...records.slice(at)].map((r) => JSON.stringify(r)).join("\n"));
+    const a = fakeIo();
+    expect(await main(["analyze", "--input", glitchy, "--format", "ndjson"], a.io)).toBe(1);
+    expect(a.text.err).toContain("3 record(s) rejected");
+    expect(a.text.err).toContain("before 2000: a sensor clock that was never set");
+    expect(a.text.err).toContain("1 record(s) stamped more than a day ahead of their shop's other records, by one sensor alone");
+    const clean = fakeIo();
+    expect(await main(["analyze", "--input", file, "--format", "ndjson"], clean.io)).toBe(0);
+    const withoutQuality = (out: string) => lines(out).filter((r) => r.type !== "quality");
+    expect(withoutQuality(a.text.out)).toEqual(withoutQuality(clean.text.out));
+    expect(lines(a.text.out).find((r) => r.type === "quality")).toMatchObject({ ahead: 1, late: 0 });
+  });
+
   it("reads lines as readline does: LF, CRLF and lone CR end lines, blank lines count, the last needs no end", async () => {
     const records = [...world.rawSignals(world.shops[0]!.id)].slice(0, 400).map((r) => JSON.stringify(r));
     // Line numbers: 1 record, 2 blank, 3 bad, 4 record (CRLF), 5 bad (lone CR), 6.. records, last without an end.

@@ -78,8 +78,17 @@ describe("decodeSignal: valid records", () => {
     expect(asSignal(decodeSignal(raw({ ts: TIME * 1e6 }))).time).toBe(TIME);
     expect(asSignal(decodeSignal(raw({ ts: String(TIME) }))).time).toBe(TIME);
     // an explicit unit overrides the magnitude
-    expect(asSignal(decodeSignal(raw({ ts: 5 }), { tsUnit: "ms" })).time).toBe(5);
-    expect(asSignal(decodeSignal(raw({ ts: 5 }))).time).toBe(5000);
+    expect(asSignal(decodeSignal(raw({ ts: 1e12 }), { tsUnit: "s" })).time).toBe(1e15);
+    expect(asSignal(decodeSignal(raw({ ts: 1e12 }))).time).toBe(1e12);
+  });
+
+  it("rejects a time before 2000 in any unit: a sensor clock that was never set", () => {
+    for (const [ts, options] of [[5, {}], [5, { tsUnit: "ms" }], [946_684_799, {}], [TIME, { tsUnit: "us" }]] as const) {
+      const bad = asInvalid(decodeSignal(raw({ ts }), options));
+      expect(bad.reason).toBe("bad-ts");
+      expect(bad.message).toContain("before 2000");
+    }
+    expect(asSignal(decodeSignal(raw({ ts: 946_684_800 }))).time).toBe(946_684_800_000);
   });
 
   it("accepts the RSSI range ends and skips vendors when asked", () => {
@@ -91,7 +100,7 @@ describe("decodeSignal: valid records", () => {
   it("decodes any well-formed record, agreeing with independent computations", () => {
     const record = fc.record({
       shop: fc.integer({ min: 0, max: 1_000_000 }),
-      time: fc.integer({ min: 100_000_000_000, max: 4_102_444_800_000 }),
+      time: fc.integer({ min: 946_684_800_000, max: 4_102_444_800_000 }),
       octets: fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 6, maxLength: 6 }),
       rssi: fc.integer({ min: -127, max: 0 }),
       local: fc.boolean(),

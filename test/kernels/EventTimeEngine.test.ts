@@ -84,7 +84,7 @@ describe("EventTimeEngine: sessions", () => {
       [0, 0],
       [20 * MIN, 20 * MIN],
     ]);
-    expect(engine.stats).toEqual({ signals: 3, late: 1, maxLateMs: 16 * MIN, sessions: 2, openSessions: 0, buffered: 0 });
+    expect(engine.stats).toEqual({ signals: 3, late: 1, maxLateMs: 16 * MIN, ahead: 0, sessions: 2, openSessions: 0, buffered: 0 });
   });
 
   it("reports how far behind the newest time the latest late signal was: that lateness takes them all", () => {
@@ -97,6 +97,47 @@ describe("EventTimeEngine: sessions", () => {
     const kept = run(input, { allowedLatenessMs: strict.engine.stats.maxLateMs });
     expect(kept.late).toHaveLength(0);
     expect(kept.engine.stats.maxLateMs).toBe(0);
+  });
+
+  describe("a signal that leaps more than maxLeapMs ahead", () => {
+    const DAY = 24 * 60 * MIN;
+    // A shop's morning: a phone heard by sensors A and B every 30 s.
+    const steady = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => [sig(from + i * 30_000, PHONE, -60, { sensor: A }), sig(from + i * 30_000 + 5, PHONE, -62, { sensor: B })]).flat();
+
+    it("is dropped when the shop's other records go on at its time: one clock jumped, nothing else is lost", () => {
+      const input = steady(0, 40);
+      const jumped = sig(400 * DAY, PHONE, -60, { sensor: A });
+      const withJump = [...input.slice(0, 21), jumped, ...input.slice(21)];
+      const a = run(withJump);
+      const b = run(input);
+      expect(a.late).toHaveLength(0);
+      expect(a.engine.stats.ahead).toBe(1);
+      expect(a.sessions).toEqual(b.sessions);
+      // Without the guard the one record carries the watermark a year ahead and the rest is late.
+      const unguarded = run(withJump, { maxLeapMs: Number.POSITIVE_INFINITY });
+      expect(unguarded.late.length).toBe(input.length - 21);
+    });
+
+    it("is taken with what follows when another sensor leaps as far: the shop's time moved on", () => {
+      const input = [...steady(0, 10), ...steady(3 * DAY, 10)];
+      const r = run(input);
+      expect(r.engine.stats.ahead).toBe(0);
+      expect(r.late).toHaveLength(0);
+      expect(r.sessions.map((x) => [x.start, x.signalCount])).toEqual([
+        [0, 20],
+        [3 * DAY, 20],
+      ]);
+    });
+
+    it("is taken at once on a shop with one sensor, and when the input ends while it is held", () => {
+      const one = [sig(0, PHONE, -60, { sensor: A }), sig(2 * DAY, PHONE, -60, { sensor: A }), sig(2 * DAY + 1000, PHONE, -60, { sensor: A })];
+      expect(run(one).sessions).toHaveLength(2);
+      const last = [...steady(0, 5), sig(5 * DAY, PHONE, -60, { sensor: A })];
+      const r = run(last);
+      expect(r.engine.stats.ahead).toBe(0);
+      expect(r.sessions.map((x) => x.start)).toEqual([0, 5 * DAY]);
+    });
   });
 
   it("accepts a signal exactly at the watermark (not late) and counts a late one without a late sink", () => {

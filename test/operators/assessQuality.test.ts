@@ -27,7 +27,7 @@ describe("assessQuality", () => {
   it("emits one report at completion by default (the batch function's, with the engine's late count)", () => {
     scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold("a-b-c-|", { a, b, c });
-      expectObservable(source.pipe(assessQuality())).toBe("------(r|)", { r: dataQuality([a, b, c], {}, { late: 0, maxLateMs: 0 }) });
+      expectObservable(source.pipe(assessQuality())).toBe("------(r|)", { r: dataQuality([a, b, c], {}, { late: 0, maxLateMs: 0, ahead: 0 }) });
       expectSubscriptions(source.subscriptions).toBe("^-----!");
     });
     expect(dataQuality([a, b, c]).localFlagMismatch).toBe(1);
@@ -38,7 +38,7 @@ describe("assessQuality", () => {
     scheduler().run(({ cold, expectObservable }) => {
       const source = cold("a-b-c-s-|", { a, b, c, s: straggler });
       const out = source.pipe(assessQuality({ allowedLatenessMs: 60_000, counts: () => ({ invalid: 2, late: 1 }) }));
-      expectObservable(out).toBe("--------(r|)", { r: dataQuality([a, b, c], {}, { invalid: 2, late: 2, maxLateMs: c.time - straggler.time }) });
+      expectObservable(out).toBe("--------(r|)", { r: dataQuality([a, b, c], {}, { invalid: 2, late: 2, maxLateMs: c.time - straggler.time, ahead: 0 }) });
     });
   });
 
