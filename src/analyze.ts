@@ -5,6 +5,7 @@ import { DwellMeter, type DwellMeterOptions, type WindowDwell } from "./kernels/
 import type { DwellStats } from "./kernels/dwellStats.ts";
 import {
   EventTimeEngine,
+  defaultEventTimeEngine,
   type EngineAccumulator,
   type EventTimeEngineOptions,
   type ProximityOptions,
@@ -290,6 +291,28 @@ export class Analyzer {
     };
     return this.#finished;
   }
+}
+
+/**
+ * `options` for analysing the same records again with the sensors' clocks aligned: the decoder's
+ * `clockOffsetsMs` set to `offsets` (from `misalignedClocks`), and the allowed lateness raised by
+ * the largest of them — records arrive in the order their sensor stamped them, so one whose clock
+ * runs ahead delivers its records that much later than their aligned time.
+ *
+ * @example
+ * const options: AnalyzeOptions = { timeZone: "Asia/Seoul" };
+ * const first = await analyze(records, options);
+ * const offsets = misalignedClocks(first.quality!);
+ * const aligned = Object.keys(offsets).length > 0 ? await analyze(records, withAlignedClocks(options, offsets)) : first;
+ */
+export function withAlignedClocks(options: AnalyzeOptions, offsets: Readonly<Record<string, number>>): AnalyzeOptions {
+  const ahead = Math.max(0, ...Object.values(offsets));
+  const lateness = options.sessions?.allowedLatenessMs ?? defaultEventTimeEngine.allowedLatenessMs;
+  return {
+    ...options,
+    decode: { ...options.decode, clockOffsetsMs: offsets },
+    sessions: { ...options.sessions, allowedLatenessMs: lateness + ahead },
+  };
 }
 
 /**

@@ -113,7 +113,7 @@ export { fileCursorStore, defaultFileCursorStoreOptions } from "./source/fileCur
 // functions over state keep their option resolvers (`xxxOptions`) and state constructors public,
 // since a caller driving them by hand needs both.
 export type { AnalyzeOptions, ShopDaySummary, AnalyzeResult } from "./analyze.ts";
-export { analyze, Analyzer } from "./analyze.ts";
+export { analyze, Analyzer, withAlignedClocks } from "./analyze.ts";
 // proximity, smoothing, calibration, data quality:
 export type { KalmanFilterOptions, ResolvedKalmanFilterOptions, KalmanState } from "./kernels/kalmanFilter.ts";
 export { kalmanFilter, kalmanFilterOptions, createKalmanState, defaultKalmanFilter } from "./kernels/kalmanFilter.ts";

@@ -1,6 +1,6 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
-import { Analyzer, type AnalyzeOptions, type AnalyzeResult } from "../analyze.ts";
+import { Analyzer, withAlignedClocks, type AnalyzeOptions, type AnalyzeResult } from "../analyze.ts";
 import type { Client } from "../client/Client.ts";
 import type { InvalidRecord, SignalDecoderStats } from "../codec/decodeSignal.ts";
 import { defaultInputThreads } from "./inputThreads.ts";
@@ -185,7 +185,8 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
   const analyzeOnce = async (clockOffsetsMs: Readonly<Record<string, number>> | undefined): Promise<AnalyzeResult | number> => {
     let analyzer: Analyzer;
     try {
-      analyzer = new Analyzer({ ...options, decode: { onInvalid: (x: InvalidRecord) => show(x, at.line()), clockOffsetsMs } });
+      const aligned = clockOffsetsMs === undefined ? options : withAlignedClocks(options, clockOffsetsMs);
+      analyzer = new Analyzer({ ...aligned, decode: { ...aligned.decode, onInvalid: (x: InvalidRecord) => show(x, at.line()) } });
     } catch (error) {
       throw new UsageError(error instanceof Error ? error.message : String(error));
     }

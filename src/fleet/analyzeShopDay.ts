@@ -1,7 +1,7 @@
 import { analysisRecords, rawDevice, type AnalysisRecord, type DeviceId } from "../analysisRecords.ts";
 import { dateOfEpochDay } from "../time/calendarDate.ts";
 import { localDayOf } from "../time/timeZone.ts";
-import { Analyzer } from "../analyze.ts";
+import { Analyzer, withAlignedClocks } from "../analyze.ts";
 import type { Client } from "../client/Client.ts";
 import type { VisitHistoryStore } from "../kernels/MemoryVisitHistory.ts";
 import { signals } from "../source/signals.ts";
@@ -84,7 +84,8 @@ export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOpti
       lastVisit: () => undefined,
       recordVisit: (_shop, device, startMs) => void visits.push([device, startMs]),
     };
-    const analyzer = new Analyzer({ ...analyze, timeZone, history, decode: { clockOffsetsMs } });
+    const base = { ...analyze, timeZone, history };
+    const analyzer = new Analyzer(clockOffsetsMs === undefined ? base : withAlignedClocks(base, clockOffsetsMs));
     let count = 0;
     let unusable = 0;
     await new Promise<void>((resolve, reject) => {

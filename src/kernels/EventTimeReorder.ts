@@ -57,6 +57,9 @@ export const defaultEventTimeReorder = Object.freeze({
   order: canonicalSignalOrder as SignalOrder,
 });
 
+/** A signal that overtakes more held signals than this goes to the heap instead of being walked into place. */
+const DEEP = 64;
+
 /** Released slots are reused from the front once this many are free and they are the majority. */
 const COMPACT_AFTER = 1024;
 
@@ -91,6 +94,7 @@ export class EventTimeReorder {
   readonly #lateness: number;
   readonly #order: SignalOrder;
   readonly #buffer: (Signal | undefined)[] = [];
+  readonly #deep: Signal[] = [];
   #head = 0;
   #end = 0;
 
@@ -107,7 +111,7 @@ export class EventTimeReorder {
 
   /** Signals held now. */
   get size(): number {
-    return this.#end - this.#head;
+    return this.#end - this.#head + this.#deep.length;
   }
 
   /**
@@ -119,27 +123,93 @@ export class EventTimeReorder {
     // `!(t >= w)` also rejects NaN.
     if (!(t >= this.watermark)) return false;
     const buffer = this.#buffer;
-    let i = this.#end;
-    if (i === buffer.length) buffer.push(signal);
-    else buffer[i] = signal;
-    this.#end = i + 1;
-    // In-order delivery (the common case) appends; otherwise walk back over the few it overtook
-    // (equal times, which the order breaks, or a late page), moving each up one slot.
+    const end = this.#end;
     const head = this.#head;
-    if (i > head && buffer[i - 1]!.time >= t) {
-      const order = this.#order;
-      while (i > head && order(signal, buffer[i - 1]!)) {
-        buffer[i] = buffer[i - 1];
-        i--;
+    const order = this.#order;
+    if (end > head && buffer[end - 1]!.time >= t && order(signal, buffer[end - 1]!)) {
+      // Out of order. Its place: a few steps back (the usual case: a burst's frames from several
+      // sensors, ms apart, or equal times), else a binary search over the rest. The ones it
+      // overtook move up one slot; when many (a sensor whose clock ran hours ahead, aligned:
+      // hours of signals), moving them would make delivery quadratic, so it goes to a heap.
+      let lo = end - 1;
+      while (lo > head && order(signal, buffer[lo - 1]!)) {
+        if (end - lo >= 8) {
+          let hi = lo - 1;
+          lo = head;
+          while (lo < hi) {
+            const mid = (lo + hi) >>> 1;
+            if (order(signal, buffer[mid]!)) hi = mid;
+            else lo = mid + 1;
+          }
+          break;
+        }
+        lo--;
       }
-      buffer[i] = signal;
+      if (end - lo > DEEP) {
+        // Overtook many: into the heap of deep stragglers (O(log n)), merged back by take.
+        this.#pushDeep(signal);
+        this.#raise(t);
+        return true;
+      }
+      for (let i = end; i > lo; i--) {
+        if (i === buffer.length) buffer.push(buffer[i - 1]);
+        else buffer[i] = buffer[i - 1];
+      }
+      buffer[lo] = signal;
+    } else if (end === buffer.length) {
+      // In-order delivery, the common case: appended.
+      buffer.push(signal);
+    } else {
+      buffer[end] = signal;
     }
+    this.#end = end + 1;
+    this.#raise(t);
+    return true;
+  }
+
+  #raise(t: number): void {
     if (t > this.maxSeen) {
       this.maxSeen = t;
       const w = t - this.#lateness;
       if (w > this.watermark) this.watermark = w;
     }
-    return true;
+  }
+
+  // Binary min-heap (by the order) of signals that overtook more than DEEP held ones.
+  #pushDeep(signal: Signal): void {
+    const heap = this.#deep;
+    const order = this.#order;
+    let i = heap.length;
+    heap.push(signal);
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!order(signal, heap[parent]!)) break;
+      heap[i] = heap[parent]!;
+      i = parent;
+    }
+    heap[i] = signal;
+  }
+
+  #popDeep(): Signal {
+    const heap = this.#deep;
+    const order = this.#order;
+    const top = heap[0]!;
+    const last = heap.pop()!;
+    const n = heap.length;
+    if (n > 0) {
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= n) break;
+        const r = l + 1;
+        const c = r < n && order(heap[r]!, heap[l]!) ? r : l;
+        if (!order(heap[c]!, last)) break;
+        heap[i] = heap[c]!;
+        i = c;
+      }
+      heap[i] = last;
+    }
+    return top;
   }
 
   /**
@@ -150,15 +220,15 @@ export class EventTimeReorder {
    */
   take(until: number): Signal | undefined {
     const head = this.#head;
-    if (head < this.#end) {
-      const buffer = this.#buffer;
-      const s = buffer[head]!;
-      if (s.time < until) {
-        // Cleared, so a released signal is not kept alive by its old slot.
-        buffer[head] = undefined;
-        this.#head = head + 1;
-        return s;
-      }
+    const deep = this.#deep;
+    const inRun = head < this.#end ? this.#buffer[head]! : undefined;
+    if (deep.length > 0 && (inRun === undefined || this.#order(deep[0]!, inRun))) {
+      if (deep[0]!.time < until) return this.#popDeep();
+    } else if (inRun !== undefined && inRun.time < until) {
+      // Cleared, so a released signal is not kept alive by its old slot.
+      this.#buffer[head] = undefined;
+      this.#head = head + 1;
+      return inRun;
     }
     this.#compact();
     return undefined;

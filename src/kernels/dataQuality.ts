@@ -136,10 +136,12 @@ export interface SensorQuality {
   /** Total gap time, ms. */
   readonly gapMs: number;
   /**
-   * How much later this sensor stamps the same probe bursts than the shop's reference sensor
-   * (the one with the most signals, 0 itself), ms: the median, over MACs heard in one burst by
-   * both (a rotated MAC lives one burst, so the pair is unambiguous), of the difference of their
-   * first receptions. Within a burst the channels differ by up to a second, so only an offset
+   * How much later this sensor stamps the same probe bursts than the shop's median clock, ms:
+   * the median, over MACs heard in one burst by it and the shop's reference sensor (the one with
+   * most signals; a rotated MAC lives one burst, so the pair is unambiguous, even when the clocks
+   * are hours apart and the burst falls into two sessions), of the difference of their first
+   * receptions, less the median of those offsets over the shop's sensors (so that one sensor far
+   * off is the one moved). Within a burst the channels differ by up to a second, so only an offset
    * beyond that is a clock that is off; `DecodeSignalOptions.clockOffsetsMs` takes these values
    * to put every sensor on one clock. `NaN` with fewer than 20 such MACs, and for every sensor
    * when none was shared (one sensor; the batch `dataQuality`, which has no sessions). From every
@@ -223,7 +225,21 @@ interface ShopQuality {
   windowStart: number;
   /** Per sensor pair `a\u0000b` (a < b), b's first reception − a's of one-burst MACs both heard, ms (the first CLOCK_SAMPLES). */
   readonly clock: Map<string, number[]>;
+  /**
+   * Rotated MACs (randomized, one burst) seen in one session so far, by device: their sensors and
+   * first receptions, waiting for the same MAC in another session — what a sensor whose clock is
+   * further off than the session gap makes of one burst. Oldest first, at most ONE_BURST_MACS.
+   */
+  readonly bursts: Map<string, readonly SessionSensorFirst[]>;
 }
+
+interface SessionSensorFirst {
+  readonly sensor: string;
+  readonly first: number;
+}
+
+/** Rotated MACs kept waiting for a second session: a busy shop-day's worth (a few tens of thousands). */
+const ONE_BURST_MACS = 100_000;
 
 /** One-burst MACs kept per sensor pair for its clock offset: the median of 20 000 is exact enough. */
 const CLOCK_SAMPLES = 20_000;
@@ -330,25 +346,25 @@ export class DataQuality implements EngineAccumulator {
 
   /**
    * A closed session (the engine calls this): a MAC heard in one burst by several sensors gives
-   * each pair of them one sample of how far apart their clocks stamp the same burst.
+   * each pair of them one sample of how far apart their clocks stamp the same burst. A rotated MAC
+   * lives one burst, so one heard again in a later session was stamped there by a clock further
+   * off than the session gap (a sensor set hours wrong): that pair is a sample too.
    */
   session(session: Session): void {
     const sensors = session.sensors;
-    if (sensors.length < 2) return;
     for (let i = 0; i < sensors.length; i++) if (sensors[i]!.last - sensors[i]!.first > ONE_BURST_MS) return;
     const shop = this.#shops.get(session.shopId);
     if (shop === undefined) return;
-    for (let i = 0; i < sensors.length; i++) {
-      for (let j = 0; j < sensors.length; j++) {
-        const a = sensors[i]!;
-        const b = sensors[j]!;
-        if (!(a.sensor < b.sensor)) continue;
-        const key = `${a.sensor}\u0000${b.sensor}`;
-        let diffs = shop.clock.get(key);
-        if (diffs === undefined) shop.clock.set(key, (diffs = []));
-        if (diffs.length < CLOCK_SAMPLES) diffs.push(b.first - a.first);
-      }
+    addClockPairs(shop, sensors, sensors);
+    if (!session.randomized) return; // a universal MAC is heard again by right
+    const before = shop.bursts.get(session.device);
+    if (before !== undefined) {
+      shop.bursts.delete(session.device);
+      addClockPairs(shop, before, sensors);
+      return;
     }
+    shop.bursts.set(session.device, sensors.map((a) => ({ sensor: a.sensor, first: a.first })));
+    if (shop.bursts.size > ONE_BURST_MACS) shop.bursts.delete(shop.bursts.keys().next().value!);
   }
 
   /** Windowed: emits each shop window the watermark passed (all of them at `Infinity`). */
@@ -403,7 +419,23 @@ function newShop(shopId: number): ShopQuality {
     last: Number.NEGATIVE_INFINITY,
     windowStart: Number.NaN,
     clock: new Map(),
+    bursts: new Map(),
   };
+}
+
+// One sample per pair of different sensors, a from `xs` and b from `ys`: b's first reception − a's,
+// filed under the pair in MAC order.
+function addClockPairs(shop: ShopQuality, xs: readonly SessionSensorFirst[], ys: readonly SessionSensorFirst[]): void {
+  for (const a of xs) {
+    for (const b of ys) {
+      if (a.sensor === b.sensor || (xs === ys && !(a.sensor < b.sensor))) continue;
+      const [lo, hi, diff] = a.sensor < b.sensor ? [a.sensor, b.sensor, b.first - a.first] : [b.sensor, a.sensor, a.first - b.first];
+      const key = `${lo}\u0000${hi}`;
+      let diffs = shop.clock.get(key);
+      if (diffs === undefined) shop.clock.set(key, (diffs = []));
+      if (diffs.length < CLOCK_SAMPLES) diffs.push(diff);
+    }
+  }
 }
 
 // Each sensor's clock offset from the shop's reference sensor (the one with most signals).
@@ -427,6 +459,13 @@ function clockOffsets(shop: ShopQuality): Map<string, { offsetMs: number; pairs:
     const median = n === 0 ? Number.NaN : n % 2 === 1 ? sorted[(n - 1) / 2]! : (sorted[n / 2 - 1]! + sorted[n / 2]!) / 2;
     out.set(mac, { offsetMs: n >= MIN_CLOCK_PAIRS ? Math.round(median) : Number.NaN, pairs: n });
   }
+  // On the shop's median clock, not the reference's: when one sensor of three is hours off, and
+  // heard most, the other two are right. Of two middle clocks, the one nearer the reference.
+  const known = [...out.values()].map((o) => o.offsetMs).filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
+  const lo = known[Math.floor((known.length - 1) / 2)]!;
+  const hi = known[Math.ceil((known.length - 1) / 2)]!;
+  const centre = Math.abs(lo) <= Math.abs(hi) ? lo : hi;
+  if (centre !== 0) for (const o of out.values()) o.offsetMs -= centre;
   return out;
 }
 

@@ -316,6 +316,34 @@ describe("footfall analyze", () => {
     expect(lines(a.text.out).find((r) => r.type === "quality")).toMatchObject({ ahead: 1, late: 0 });
   });
 
+  it("a sensor set hours wrong (its bursts fall into other sessions) is found by its rotated MACs and moved, not the others", async () => {
+    const options = { seed: 14, shops: 1, rotation: "realistic" as const, visitorsPerDay: 120, passersByPerDay: 800, openingHours: [10, 14] as const };
+    const w = createWorld(options);
+    const records = [...w.rawSignals(w.shops[0]!.id)];
+    const counts = new Map<string, number>();
+    for (const r of records) counts.set(r.square_mac, (counts.get(r.square_mac) ?? 0) + 1);
+    // The sensor heard most — the engine's reference — runs 9 h ahead (a clock on local time).
+    const off = [...counts].sort((a, b) => b[1] - a[1])[0]![0];
+    expect(counts.size).toBeGreaterThanOrEqual(3);
+    const shifted = records.map((r) => (r.square_mac === off ? { ...r, ts: r.ts + 9 * 3_600_000 } : r)).sort((a, b) => a.ts - b.ts);
+    const right = join(dir, "tz-right.ndjson");
+    const wrong = join(dir, "tz-wrong.ndjson");
+    await writeFile(right, records.map((r) => JSON.stringify(r)).join("\n"));
+    await writeFile(wrong, shifted.map((r) => JSON.stringify(r)).join("\n"));
+    const summary = async (path: string) => {
+      const f = fakeIo();
+      await main(["analyze", "--input", path, "--format", "ndjson"], f.io);
+      return { line: lines(f.text.out).find((r) => r.type === "summary")!, err: f.text.err };
+    };
+    const truth = await summary(right);
+    const aligned = await summary(wrong);
+    expect(aligned.err).toContain(`--clock-offsets ${off}=`);
+    const found = Number(new RegExp(`${off}=(-?\\d+)`).exec(aligned.err)![1]);
+    expect(Math.abs(found - 9 * 3_600_000)).toBeLessThanOrEqual(1_000);
+    expect(aligned.line.visitors).toBe(truth.line.visitors);
+    expect(aligned.line.macs).toEqual(truth.line.macs);
+  });
+
   it("reads lines as readline does: LF, CRLF and lone CR end lines, blank lines count, the last needs no end", async () => {
     const records = [...world.rawSignals(world.shops[0]!.id)].slice(0, 400).map((r) => JSON.stringify(r));
     // Line numbers: 1 record, 2 blank, 3 bad, 4 record (CRLF), 5 bad (lone CR), 6.. records, last without an end.
