@@ -221,14 +221,27 @@ export class EventTimeReorder {
   take(until: number): Signal | undefined {
     const head = this.#head;
     const deep = this.#deep;
-    const inRun = head < this.#end ? this.#buffer[head]! : undefined;
-    if (deep.length > 0 && (inRun === undefined || this.#order(deep[0]!, inRun))) {
-      if (deep[0]!.time < until) return this.#popDeep();
-    } else if (inRun !== undefined && inRun.time < until) {
-      // Cleared, so a released signal is not kept alive by its old slot.
-      this.#buffer[head] = undefined;
-      this.#head = head + 1;
-      return inRun;
+    // The common case first, as short as it was before there were deep stragglers to merge.
+    if (deep.length === 0) {
+      if (head < this.#end) {
+        const buffer = this.#buffer;
+        const s = buffer[head]!;
+        if (s.time < until) {
+          // Cleared, so a released signal is not kept alive by its old slot.
+          buffer[head] = undefined;
+          this.#head = head + 1;
+          return s;
+        }
+      }
+    } else {
+      const inRun = head < this.#end ? this.#buffer[head]! : undefined;
+      if (inRun === undefined || this.#order(deep[0]!, inRun)) {
+        if (deep[0]!.time < until) return this.#popDeep();
+      } else if (inRun.time < until) {
+        this.#buffer[head] = undefined;
+        this.#head = head + 1;
+        return inRun;
+      }
     }
     this.#compact();
     return undefined;
