@@ -1,7 +1,7 @@
 import { SIGNAL_LOCAL_FLAG_MISMATCH, SIGNAL_TS_RTS_MISMATCH, type Signal } from "../codec/Signal.ts";
 import { checkNumberOption } from "./checkNumberOption.ts";
 import type { EngineAccumulator } from "./EventTimeEngine.ts";
-import type { Session } from "./Session.ts";
+import type { Session, SessionSensor } from "./Session.ts";
 import { checkSink, type Sink } from "./Sink.ts";
 
 /**
@@ -233,10 +233,8 @@ interface ShopQuality {
   readonly bursts: Map<string, readonly SessionSensorFirst[]>;
 }
 
-interface SessionSensorFirst {
-  readonly sensor: string;
-  readonly first: number;
-}
+/** What a clock pair needs of a session's sensor (its `SessionSensor`, kept as it is). */
+type SessionSensorFirst = Pick<SessionSensor, "sensor" | "first">;
 
 /** Rotated MACs kept waiting for a second session: a busy shop-day's worth (a few tens of thousands). */
 const ONE_BURST_MACS = 100_000;
@@ -363,7 +361,7 @@ export class DataQuality implements EngineAccumulator {
       addClockPairs(shop, before, sensors);
       return;
     }
-    shop.bursts.set(session.device, sensors.map((a) => ({ sensor: a.sensor, first: a.first })));
+    shop.bursts.set(session.device, sensors);
     if (shop.bursts.size > ONE_BURST_MACS) shop.bursts.delete(shop.bursts.keys().next().value!);
   }
 

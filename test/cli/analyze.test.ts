@@ -17,6 +17,16 @@ const lines = (text: string): Record<string, unknown>[] =>
     .filter((l) => l !== "")
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 
+// Every line but the quality one (which counts what a reader read, not what it analysed).
+const withoutQuality = (out: string) => lines(out).filter((r) => r.type !== "quality");
+
+/** Writes `records` as an NDJSON input in the test folder; its path. */
+async function writeRecords(name: string, records: readonly unknown[]): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, records.map((r) => JSON.stringify(r)).join("\n"));
+  return path;
+}
+
 let sim: RunningSimulator;
 let world: World;
 let env: Record<string, string>;
@@ -175,8 +185,7 @@ describe("footfall analyze", () => {
     const sensor = records[0]!.square_mac;
     // That sensor uploads in 3-minute batches: its records reach the file at the end of their batch.
     const arrival = (r: (typeof records)[number]) => (r.square_mac === sensor ? Math.ceil(r.ts / 180_000) * 180_000 : r.ts);
-    const batched = join(dir, "batched.ndjson");
-    await writeFile(batched, [...records].sort((a, b) => arrival(a) - arrival(b)).map((r) => JSON.stringify(r)).join("\n"));
+    const batched = await writeRecords("batched.ndjson", [...records].sort((a, b) => arrival(a) - arrival(b)));
     const strict = fakeIo();
     expect(await main(["analyze", "--input", batched, "--format", "ndjson"], strict.io)).toBe(1);
     const hint = /(\d+) record\(s\) later than the allowed lateness were not used \(the latest was [\d.]+ s behind its shop's newest record; --lateness-ms (\d+) keeps them all\)/.exec(strict.text.err);
@@ -191,7 +200,6 @@ describe("footfall analyze", () => {
     expect(await main(["analyze", "--input", batched, "--format", "ndjson", "--lateness-ms", String(lateness)], kept.io)).toBe(0);
     const ordered = fakeIo();
     expect(await main(["analyze", "--input", file, "--format", "ndjson", "--lateness-ms", String(lateness)], ordered.io)).toBe(0);
-    const withoutQuality = (out: string) => lines(out).filter((r) => r.type !== "quality");
     expect(withoutQuality(kept.text.out)).toEqual(withoutQuality(ordered.text.out));
   });
 
@@ -228,8 +236,7 @@ describe("footfall analyze", () => {
     const shop = down.shops[0]!;
     const outages = down.sensorOutages(shop.id);
     expect(outages.length).toBe(shop.sensors.length);
-    const outaged = join(dir, "outages.ndjson");
-    await writeFile(outaged, [...down.rawSignals(shop.id)].map((r) => JSON.stringify(r)).join("\n"));
+    const outaged = await writeRecords("outages.ndjson", [...down.rawSignals(shop.id)]);
     const run = fakeIo();
     expect(await main(["analyze", "--input", outaged], run.io)).toBe(0);
     const warned = [...run.text.err.matchAll(/sensor (\S+) of shop 101 heard nothing from (\S+ \S+) to (\S+ \S+)/g)];
@@ -250,14 +257,9 @@ describe("footfall analyze", () => {
 
   it("sensor clocks seconds apart: the file is analysed again with them aligned, and counts as if they agreed", async () => {
     const options = { seed: 13, shops: 1, rotation: "realistic" as const, visitorsPerDay: 120, passersByPerDay: 800, openingHours: [10, 16] as const };
-    const write = async (name: string, w: World) => {
-      const path = join(dir, name);
-      await writeFile(path, [...w.rawSignals(w.shops[0]!.id)].map((r) => JSON.stringify(r)).join("\n"));
-      return path;
-    };
-    const right = await write("clocks-right.ndjson", createWorld(options));
+    const right = await writeRecords("clocks-right.ndjson", [...createWorld(options).rawSignals(101)]);
     const skewedWorld = createWorld({ ...options, sensorClockSkewMs: 4_000 });
-    const skewed = await write("clocks-skewed.ndjson", skewedWorld);
+    const skewed = await writeRecords("clocks-skewed.ndjson", [...skewedWorld.rawSignals(101)]);
     const summaryOf = async (argv: string[]) => {
       const f = fakeIo();
       expect(await main(["analyze", "--format", "ndjson", ...argv], f.io)).toBe(0);
@@ -302,8 +304,7 @@ describe("footfall analyze", () => {
     const at = Math.floor(records.length / 3);
     const jumped = { ...records[at]!, ts: records[at]!.ts + 365 * 24 * 3_600_000 };
     const unset = [0, 1, 2].map((i) => ({ ...records[i]!, ts: 5_000 + i }));
-    const glitchy = join(dir, "glitchy.ndjson");
-    await writeFile(glitchy, [...unset, ...records.slice(0, at), jumped, ...records.slice(at)].map((r) => JSON.stringify(r)).join("\n"));
+    const glitchy = await writeRecords("glitchy.ndjson", [...unset, ...records.slice(0, at), jumped, ...records.slice(at)]);
     const a = fakeIo();
     expect(await main(["analyze", "--input", glitchy, "--format", "ndjson"], a.io)).toBe(1);
     expect(a.text.err).toContain("3 record(s) rejected");
@@ -311,7 +312,6 @@ describe("footfall analyze", () => {
     expect(a.text.err).toContain("1 record(s) stamped more than a day ahead of their shop's other records, by one sensor alone");
     const clean = fakeIo();
     expect(await main(["analyze", "--input", file, "--format", "ndjson"], clean.io)).toBe(0);
-    const withoutQuality = (out: string) => lines(out).filter((r) => r.type !== "quality");
     expect(withoutQuality(a.text.out)).toEqual(withoutQuality(clean.text.out));
     expect(lines(a.text.out).find((r) => r.type === "quality")).toMatchObject({ ahead: 1, late: 0 });
   });
@@ -326,10 +326,8 @@ describe("footfall analyze", () => {
     const off = [...counts].sort((a, b) => b[1] - a[1])[0]![0];
     expect(counts.size).toBeGreaterThanOrEqual(3);
     const shifted = records.map((r) => (r.square_mac === off ? { ...r, ts: r.ts + 9 * 3_600_000 } : r)).sort((a, b) => a.ts - b.ts);
-    const right = join(dir, "tz-right.ndjson");
-    const wrong = join(dir, "tz-wrong.ndjson");
-    await writeFile(right, records.map((r) => JSON.stringify(r)).join("\n"));
-    await writeFile(wrong, shifted.map((r) => JSON.stringify(r)).join("\n"));
+    const right = await writeRecords("tz-right.ndjson", records);
+    const wrong = await writeRecords("tz-wrong.ndjson", shifted);
     const summary = async (path: string) => {
       const f = fakeIo();
       await main(["analyze", "--input", path, "--format", "ndjson"], f.io);
@@ -360,7 +358,6 @@ describe("footfall analyze", () => {
     const b = fakeIo();
     expect(await main(["analyze", "--input", plain, "--format", "ndjson"], b.io)).toBe(0);
     // Every record was read: the same sessions and days as the clean file.
-    const withoutQuality = (out: string) => lines(out).filter((r) => r.type !== "quality");
     expect(withoutQuality(a.text.out)).toEqual(withoutQuality(b.text.out));
     expect(withoutQuality(a.text.out).length).toBeGreaterThan(1);
   });
