@@ -5,6 +5,7 @@ import { estimatedDwell } from "./EventTimeEngine.ts";
 import type { Session } from "./Session.ts";
 import { SessionWindows, type SessionWindow } from "./SessionWindows.ts";
 import { checkSink, type Sink } from "./Sink.ts";
+import { studentQuantile } from "./studentQuantile.ts";
 import type { ClassifiedSession } from "./VisitClassifier.ts";
 
 /**
@@ -170,23 +171,6 @@ export interface PeopleEstimate extends SessionWindow {
   readonly occupancy: readonly OccupancyInterval[];
 }
 
-/** Standard normal quantile, by Acklam's rational approximation (|error| < 1.2e-9). */
-function normalQuantile(p: number): number {
-  const a = [-3.969683028665376e1, 2.209460984245205e2, -2.759285104469687e2, 1.38357751867269e2, -3.066479806614716e1, 2.506628277459239];
-  const b = [-5.447609879822406e1, 1.615858368580409e2, -1.556989798598866e2, 6.680131188771972e1, -1.328068155288572e1];
-  const c = [-7.784894002430293e-3, -3.223964580411365e-1, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
-  const d = [7.784695709041462e-3, 3.224671290700398e-1, 2.445134137142996, 3.754408661907416];
-  const lo = 0.02425;
-  if (p < lo) {
-    const q = Math.sqrt(-2 * Math.log(p));
-    return (((((c[0]! * q + c[1]!) * q + c[2]!) * q + c[3]!) * q + c[4]!) * q + c[5]!) / ((((d[0]! * q + d[1]!) * q + d[2]!) * q + d[3]!) * q + 1);
-  }
-  if (p > 1 - lo) return -normalQuantile(1 - p);
-  const q = p - 0.5;
-  const r = q * q;
-  return ((((((a[0]! * r + a[1]!) * r + a[2]!) * r + a[3]!) * r + a[4]!) * r + a[5]!) * q) / (((((b[0]! * r + b[1]!) * r + b[2]!) * r + b[3]!) * r + b[4]!) * r + 1);
-}
-
 interface DayAcc {
   readonly sessions: ClassifiedSession[];
 }
@@ -211,9 +195,14 @@ interface DayAcc {
  *    fewer than 10 of them, of every identity-known visit. Occupancy = bursts ÷ (r · interval);
  *    visitors by Little's law = Σ bursts ÷ (r · W), W the mean estimated dwell of the same visits.
  *
- * Uncertainty (delta method, normal interval at `level`): relative variance of the rate part =
- * 1/B (burst counting) + φ/n (phones differ in rate: φ the squared coefficient of variation of
- * the per-phone rate, n the phones behind the count) + var(r̂)/r̂² (+ var(W̄)/W̄² for visitors).
+ * Uncertainty (delta method): relative variance of the rate part = 1/B (burst counting) + φ/n
+ * (phones differ in rate: φ the squared coefficient of variation of the per-phone rate, n the
+ * phones behind the count) + var(r̂)/r̂² (+ var(W̄)/W̄² for visitors). Dividing by r̂ (and W̄)
+ * overstates 1 ÷ r by about that sampling variance, so the rate part is divided by
+ * 1 + var(r̂)/r̂² (+ var(W̄)/W̄²): Beale's second-order correction of a ratio estimator. The
+ * interval at `level` is on the log scale (the error of a count divided by a learned rate is
+ * multiplicative), with Student's t at the Welch–Satterthwaite degrees of freedom (the variances
+ * but 1/B are estimated from the sampled visits).
  * The identity-known part is exact. Assumptions (see the README, "People, not MACs"): phones
  * that rotate probe at the rate of the sample's phones and stay as long; bursts of one MAC
  * within 1 s are one burst (`Session.probeCount`). Staff and equipment are not people inside,
@@ -239,7 +228,6 @@ export class PeopleEstimator extends SessionWindows<DayAcc, PeopleEstimate> {
    */
   constructor(options: PeopleEstimatorOptions, sink: Sink<PeopleEstimate, ClassifiedSession>) {
     const o = peopleEstimatorOptions(options);
-    const z = normalQuantile(0.5 + o.level / 2);
     super(
       "day",
       o.timeZone,
@@ -249,12 +237,36 @@ export class PeopleEstimator extends SessionWindows<DayAcc, PeopleEstimate> {
           // Staff and equipment are not shoppers: neither inside nor outside people.
           if (s.kind === "visitor" || s.kind === "passerby") acc.sessions.push(s);
         },
-        finish: (acc, w) => estimateDay(acc.sessions, w, o, z),
+        finish: (acc, w) => estimateDay(acc.sessions, w, o),
       },
       checkSink("PeopleEstimator", sink),
     );
     this.options = o;
   }
+}
+
+/**
+ * The two-sided `level` interval of a rate-based estimate `x` (> 0) whose relative variance is the
+ * sum of `relVars`, each known exactly (df `Infinity`: the Poisson count) or estimated from a
+ * sample with the given degrees of freedom. On the log scale — x is a count divided by a rate
+ * learned from a few dozen heavy-tailed visits, so its error is multiplicative and skewed, and
+ * its lower bound stays above 0 — with Student's t at the Welch–Satterthwaite degrees of
+ * freedom of the sum: variances estimated from a sample of n make a normal quantile too narrow.
+ * A variance that cannot be estimated (NaN: fewer than two sampled visits) makes the interval
+ * unbounded above and 0 below: nothing supports a narrower one.
+ */
+function band(x: number, relVars: readonly number[], dfs: readonly number[], level: number): [number, number] {
+  let total = 0;
+  let denominator = 0;
+  for (let i = 0; i < relVars.length; i++) {
+    const v = relVars[i]!;
+    total += v;
+    if (v > 0 && dfs[i]! < Number.POSITIVE_INFINITY) denominator += (v * v) / dfs[i]!;
+  }
+  if (!Number.isFinite(total)) return [0, Number.POSITIVE_INFINITY];
+  const df = denominator > 0 ? (total * total) / denominator : Number.POSITIVE_INFINITY;
+  const spread = Math.exp(studentQuantile(0.5 + level / 2, df) * Math.sqrt(total));
+  return [x / spread, x * spread];
 }
 
 function finiteOr(x: number, fallback: number): number {
@@ -371,7 +383,7 @@ function spread(bins: Float64Array, dayStart: number, intervalMs: number, from: 
   }
 }
 
-function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: ResolvedPeopleEstimatorOptions, z: number): PeopleEstimate {
+function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: ResolvedPeopleEstimatorOptions): PeopleEstimate {
   const sessions = [...input].sort(bySession);
   const visits = sessions.filter((s) => s.kind === "visitor");
   const linked = linkedVisits(sessions, o);
@@ -419,6 +431,12 @@ function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: R
   const n = sample.length;
   const meanDwell = n > 0 ? estSum / n : Number.NaN;
   const dwellRelVar = n > 1 ? (estSq / n - meanDwell * meanDwell) / (n - 1) / (meanDwell * meanDwell) : Number.NaN;
+  // Second-order (Beale) correction of dividing by a sample estimate: E[1 ÷ x̂] ≈ (1 ÷ x)(1 + var(x̂)/x²),
+  // so a rate or a mean dwell learned from a few dozen heavy-tailed visits overstates 1 ÷ x by
+  // about its relative variance (n = 25 visits with a coefficient of variation of 1.2: +6 %).
+  // Without a variance (fewer than two sampled visits) nothing is corrected.
+  const rateFactor = 1 / (1 + finiteOr(rateRelVar, 0));
+  const visitorFactor = 1 / (1 + finiteOr(rateRelVar, 0) + finiteOr(dwellRelVar, 0));
 
   const intervalMs = o.intervalMs;
   const count = Math.ceil((w.end - w.start) / intervalMs);
@@ -456,28 +474,28 @@ function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: R
     const len = end - start;
     const knownInside = knownMs[i]! / len;
     const b = inB[i]!;
-    const rest = b > 0 ? b / (rate * len) : 0;
+    const rest = b > 0 ? (b / (rate * len)) * rateFactor : 0;
     // Phones behind the count: those present at some point of the interval.
     const phones = Math.max(1, (rest * (len + meanDwell)) / meanDwell);
-    // Too few sampled phones for a spread (NaN): the interval is unbounded, not falsely narrow.
-    const sd = b > 0 ? finiteOr(rest * Math.sqrt(1 / b + phi / phones + rateRelVar), Number.POSITIVE_INFINITY) : 0;
+    const [low, high] = b > 0 ? band(rest, [1 / b, phi / phones, rateRelVar], [Number.POSITIVE_INFINITY, m - 1, m - 1], o.level) : [0, 0];
     const inside = knownInside + rest;
     occupancy.push({
       shopId: w.shopId,
       start,
       end,
       inside,
-      insideLow: Math.max(knownInside, inside - z * sd),
-      insideHigh: inside + z * sd,
-      outside: outB[i]! > 0 ? outB[i]! / (rate * len) : 0,
+      insideLow: knownInside + low,
+      insideHigh: knownInside + high,
+      outside: outB[i]! > 0 ? (outB[i]! / (rate * len)) * rateFactor : 0,
       knownInside,
       insideBursts: b,
       outsideBursts: outB[i]!,
     });
   }
 
-  const restVisitors = restBursts > 0 ? restBursts / (rate * meanDwell) : 0;
-  const sdVisitors = restBursts > 0 ? finiteOr(restVisitors * Math.sqrt(1 / restBursts + phi / Math.max(1, restVisitors) + rateRelVar + dwellRelVar), Number.POSITIVE_INFINITY) : 0;
+  const restVisitors = restBursts > 0 ? (restBursts / (rate * meanDwell)) * visitorFactor : 0;
+  const [restLow, restHigh] =
+    restBursts > 0 ? band(restVisitors, [1 / restBursts, phi / Math.max(1, restVisitors), rateRelVar, dwellRelVar], [Number.POSITIVE_INFINITY, m - 1, m - 1, n - 1], o.level) : [0, 0];
   const visitors = knownVisitors + restVisitors;
   // Nothing heard outside is no one outside, with or without universal passers-by to scale by.
   const passersBy = outsideBursts === 0 ? 0 : universalPassers > 0 ? outsideBursts / (universalPasserBursts / universalPassers) : Number.NaN;
@@ -487,8 +505,8 @@ function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: R
     // People are whole: the bounds widen to whole numbers, which costs no coverage and keeps a
     // fraction of a phone from the rate part (a short visit heard inside) inside the interval.
     // Without a burst rate the rest is unknown: at least the identity-known visitors, no upper bound.
-    visitorsLow: Number.isNaN(visitors) ? knownVisitors : Math.floor(Math.max(knownVisitors, visitors - z * sdVisitors)),
-    visitorsHigh: Number.isNaN(visitors) ? Number.POSITIVE_INFINITY : Math.ceil(visitors + z * sdVisitors),
+    visitorsLow: Number.isNaN(visitors) ? knownVisitors : Math.floor(knownVisitors + restLow),
+    visitorsHigh: Number.isNaN(visitors) ? Number.POSITIVE_INFINITY : Math.ceil(knownVisitors + restHigh),
     knownVisitors,
     passersBy,
     captureRate: visitors + passersBy > 0 ? visitors / (visitors + passersBy) : Number.NaN,

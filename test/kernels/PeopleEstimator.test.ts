@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { estimatedDwell } from "../../src/kernels/EventTimeEngine.ts";
 import { PeopleEstimator, peopleEstimatorOptions, type PeopleEstimate } from "../../src/kernels/PeopleEstimator.ts";
 import type { ClassifiedSession, VisitKind } from "../../src/kernels/VisitClassifier.ts";
+import { createRng, hashSeed } from "../../src/sim/prng.ts";
 
 const MIN = 60_000;
 // 2026-11-16 00:00 in Seoul (UTC+9).
@@ -116,6 +117,34 @@ describe("PeopleEstimator", () => {
     const [a] = estimate([...keptVisits(5), staff, printer]);
     const [b] = estimate(keptVisits(5));
     expect(a).toEqual(b);
+  });
+
+  it("is unbiased when it learns bursts per visit from a small sample of heavy-tailed stays", () => {
+    // Each trial: 15 universal visits (the sample) and 40 rotating phones drawn from the same
+    // stays (log-normal, median 15 min, coefficient of variation ≈ 1.2), every phone bursting once a
+    // minute, each rotating burst a one-burst MAC heard inside. Dividing by a rate and a mean stay
+    // learned from 15 visits overstates 1 ÷ (bursts per visit) by ~10 % on average; the estimate
+    // must not.
+    const rng = createRng(hashSeed("people", "bias"));
+    const stay = () => Math.max(1, Math.round(rng.logNormal(15, 0.944))); // whole minutes
+    const trials = 200;
+    let restSum = 0;
+    for (let t = 0; t < trials; t++) {
+      const sessions: ClassifiedSession[] = [];
+      for (let i = 0; i < 15; i++) {
+        const start = NOON + rng.int(0, 300) * MIN;
+        const minutes = stay();
+        sessions.push(session({ start, end: start + minutes * MIN, bursts: minutes + 1, kind: "visitor", randomized: false }));
+      }
+      for (let p = 0; p < 40; p++) {
+        const start = NOON + rng.int(0, 300) * MIN;
+        for (let b = stay(); b >= 0; b--) sessions.push(session({ start: start + b * MIN }));
+      }
+      const [day] = estimate(sessions);
+      expect(day!.knownVisitors).toBe(15);
+      restSum += day!.restVisitors;
+    }
+    expect(Math.abs(restSum / trials / 40 - 1)).toBeLessThan(0.04);
   });
 
   it("does not depend on the order sessions arrive in within a day", () => {
