@@ -3,6 +3,7 @@ import { performance } from "node:perf_hooks";
 import type { WorldOptions } from "../sim/createWorld.ts";
 import type { Range, Rotation } from "../sim/MacBehaviour.ts";
 import { defaultSimulatorOptions, type FaultOptions } from "../sim/createSimHandler.ts";
+import { SIGNALS_LIMIT_MAX } from "../contract/paths.ts";
 import { startSimulator, type StartSimulatorOptions } from "../sim/startSimulator.ts";
 import { EXIT_OK, UsageError, integerFlag, numberFlag, parseFlags, readWorldFile, rotationFlag, seedFlag, type CliIo, type Command } from "./common.ts";
 
@@ -47,7 +48,10 @@ world summary go to stderr. Ctrl-C (SIGINT/SIGTERM) stops it.
   --ts-unit U         unit of ts: s, ms (default), us or ns
   --upload-every-s S  live mode: each sensor uploads what it heard every S simulated seconds,
                       so records appear up to S late, behind newer ones (default 0: at once;
-                      read with footfall signals --settle-ms of at least S × 1000)`;
+                      read with footfall signals --settle-ms of at least S × 1000)
+  --page-size N|LO,HI serve at most N records a page whatever limit asks (a stricter service),
+                      or a size drawn from LO…HI per page (a service that cuts pages at its
+                      own boundaries): the spec promises only "at most limit" (default: limit)`;
 
 const flags = {
   port: { type: "string" },
@@ -73,6 +77,7 @@ const flags = {
   "since-mode": { type: "string" },
   "ts-unit": { type: "string" },
   "upload-every-s": { type: "string" },
+  "page-size": { type: "string" },
 } as const;
 
 /**
@@ -130,7 +135,7 @@ function optionsFrom(values: Values): StartSimulatorOptions {
   if (values.start !== undefined) world = { ...world, start: /^\d+$/.test(values.start) ? Number(values.start) : values.start };
   if (values.days !== undefined) world = { ...world, days: integerFlag("--days", values.days) };
   if (values.rotation !== undefined) world = { ...world, rotation: rotationFlag(values.rotation) };
-  if (values["burst-gap-s"] !== undefined) world = { ...world, macs: { ...world.macs, burstGapS: burstGapFlag(values["burst-gap-s"]) } };
+  if (values["burst-gap-s"] !== undefined) world = { ...world, macs: { ...world.macs, burstGapS: rangeFlag("--burst-gap-s", values["burst-gap-s"], 1, 3600) } };
   const faults: { -readonly [K in keyof FaultOptions]: FaultOptions[K] } = {};
   if (values["fail-rate"] !== undefined) faults.failRate = numberFlag("--fail-rate", values["fail-rate"]);
   if (values["throttle-rate"] !== undefined) faults.throttleRate = numberFlag("--throttle-rate", values["throttle-rate"]);
@@ -154,17 +159,19 @@ function optionsFrom(values: Values): StartSimulatorOptions {
     ...(sinceMode !== undefined ? { sinceMode } : {}),
     ...(tsUnit !== undefined ? { tsUnit } : {}),
     ...(values["upload-every-s"] !== undefined ? { uploadEveryMs: numberFlag("--upload-every-s", values["upload-every-s"], 0, 86_400) * 1000 } : {}),
+    ...(values["page-size"] !== undefined ? { pageSize: rangeFlag("--page-size", values["page-size"], 1, SIGNALS_LIMIT_MAX, true) } : {}),
   };
 }
 
-function burstGapFlag(value: string): number | Range {
+// A number, or `LO,HI` (ascending), each within [min, max]; whole numbers only when `whole`.
+function rangeFlag(flag: string, value: string, min: number, max: number, whole = false): number | Range {
   const parts = value.split(",");
-  if (parts.length === 1) return numberFlag("--burst-gap-s", value, 1, 3600);
-  if (parts.length !== 2) throw new UsageError(`--burst-gap-s must be seconds or LO,HI, got ${JSON.stringify(value)}`);
-  const lo = numberFlag("--burst-gap-s", parts[0]!, 1, 3600);
-  const hi = numberFlag("--burst-gap-s", parts[1]!, 1, 3600);
-  if (hi < lo) throw new UsageError(`--burst-gap-s LO,HI must be ascending, got ${value}`);
-  return [lo, hi];
+  if (parts.length > 2) throw new UsageError(`${flag} must be a number or LO,HI, got ${JSON.stringify(value)}`);
+  const numbers = parts.map((part) => numberFlag(flag, part, min, max));
+  if (whole && !numbers.every(Number.isInteger)) throw new UsageError(`${flag} must be whole numbers, got ${JSON.stringify(value)}`);
+  if (numbers.length === 1) return numbers[0]!;
+  if (numbers[1]! < numbers[0]!) throw new UsageError(`${flag} LO,HI must be ascending, got ${value}`);
+  return [numbers[0]!, numbers[1]!];
 }
 
 function summarize(io: CliIo, sim: Awaited<ReturnType<typeof startSimulator>>, buildMs: number, truthFiles: readonly string[]): void {

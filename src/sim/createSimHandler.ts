@@ -72,6 +72,16 @@ export interface SimulatorOptions {
    * @default 0
    */
   readonly uploadEveryMs?: number;
+  /**
+   * The most records a page holds whatever `limit` asks for. The spec promises only "at most
+   * `limit`", so a service may serve fewer before the end of its data: a number caps every page
+   * (a service stricter than the documented maximum of 200), `[min, max]` draws each page's
+   * size (seeded by the shop and the page's first record, so asking again gives the same page),
+   * as a service that cuts pages at its own storage or time boundaries. A client that takes a
+   * short page for the end of the data stops early. `undefined`: pages are `limit` long.
+   * @default undefined
+   */
+  readonly pageSize?: number | readonly [number, number] | undefined;
 }
 
 /**
@@ -180,6 +190,8 @@ interface Resolved {
   readonly sinceMode: "inclusive" | "exclusive";
   readonly tsUnit: "s" | "ms" | "us" | "ns";
   readonly uploadEveryMs: number;
+  /** Page sizes drawn from [min, max]; [Infinity, Infinity] when pages are `limit` long. */
+  readonly pageSize: readonly [number, number];
 }
 
 interface State {
@@ -234,7 +246,17 @@ function resolve(options: SimulatorOptions): Resolved {
   if (typeof uploadEveryMs !== "number" || !(uploadEveryMs >= 0) || !Number.isFinite(uploadEveryMs)) {
     throw new RangeError("uploadEveryMs must be a non-negative number of ms");
   }
-  return { email, token, speed, liveStart: options.liveStart, clock, faults, dataDir: options.dataDir, sinceMode, tsUnit, uploadEveryMs };
+  const pageSize = resolvePageSize(options.pageSize);
+  return { email, token, speed, liveStart: options.liveStart, clock, faults, dataDir: options.dataDir, sinceMode, tsUnit, uploadEveryMs, pageSize };
+}
+
+function resolvePageSize(value: SimulatorOptions["pageSize"]): readonly [number, number] {
+  if (value === undefined) return [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
+  const [min, max] = typeof value === "number" ? [value, value] : Array.isArray(value) && value.length === 2 ? value : [Number.NaN, Number.NaN];
+  if (!Number.isInteger(min) || !Number.isInteger(max) || min < 1 || max < min) {
+    throw new RangeError(`pageSize must be a whole number ≥ 1 or [min, max] with 1 ≤ min ≤ max, got ${JSON.stringify(value)}`);
+  }
+  return [min, max];
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {
@@ -419,6 +441,8 @@ function signals(state: State, shopText: string, url: URL): Response {
     const ms = rtsToMillis(since);
     from = state.o.sinceMode === "inclusive" ? table.lowerBound(ms) : table.upperBound(ms);
   }
+  const [minSize, maxSize] = state.o.pageSize;
+  if (minSize < limit) limit = Math.min(limit, minSize === maxSize ? minSize : minSize + (hashSeed(state.seed, "page", id!, from) % (maxSize - minSize + 1)));
   const now = state.simNow();
   const visible = now === undefined ? table.count : table.upperBound(Math.floor(now));
   const runs = state.o.uploadEveryMs > 0 && now !== undefined ? uploadedRuns(state, table, from, visible, limit, now) : [from, Math.min(from + limit, visible)];

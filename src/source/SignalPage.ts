@@ -29,7 +29,10 @@ export interface SignalPage {
   readonly invalid: number;
   /** Requests this page took (1, or more after retries with limit 200 and settle probes). */
   readonly requests: number;
-  /** True when the page ended at the newest data (a short page: caught up). */
+  /**
+   * True when the page ended at the newest data: in a backfill a short page that brought nothing
+   * new, in a tail any short page (a service may serve fewer than `limit` before its end).
+   */
   readonly caughtUp: boolean;
   /** True on the last page of a backfill (reached `until`, or caught up). */
   readonly done: boolean;

@@ -124,7 +124,12 @@ export class SlicePager {
       if (!Array.isArray(page)) throw new ContractError("signals", "expected an array");
       const full = page.length >= limit;
       const result = this.consume(page as readonly unknown[], since, full, sendTime, scheduler.now());
-      let caughtUp = !full;
+      // The spec promises only "at most `limit`" records a page: a service may cap its pages
+      // below the limit or cut them at its own boundaries, so a short page that brought new
+      // records is not proof of the end. A backfill asks once more (one request at its end,
+      // against losing the rest of its range); a tail takes it as caught up (at worst it polls
+      // again after `pollIntervalMs`, losing nothing).
+      let caughtUp = !full && (this.config.mode === "tail" || result.records.length === 0);
       if (result.stop === STOP_END) caughtUp = false;
       else if (result.stop === STOP_HORIZON) {
         caughtUp = true;

@@ -23,7 +23,8 @@ import { sourceObservable } from "./sourceObservable.ts";
  *   brings nothing new is retried with limit 200, then fails with `TieOverflowError`. Right
  *   whether the service's `since` is inclusive or exclusive. RTS out of order in a page:
  *   `ContractError` (a local sort would not be safe).
- * - **Modes.** `"backfill"` completes at `until`, or once caught up (a short page);
+ * - **Modes.** `"backfill"` completes at `until`, or once caught up (a short page that brought
+ *   nothing new: "at most `limit`" lets a service serve short pages before its end);
  *   `"tail"` polls every `pollIntervalMs` once caught up, `settleMs` behind the newest data.
  * - **Unsubscribing** aborts the request in flight (through the client's `AbortSignal`) and
  *   any pending wait; no request is sent after it. Aborting `options.signal` does the same

@@ -37,7 +37,8 @@ export interface SignalsOptions {
   /** Records per request, 1…200. @default 200 */
   readonly limit?: number;
   /**
-   * `"backfill"` completes at `until` or once caught up (a short page), whichever comes first;
+   * `"backfill"` completes at `until` or once caught up (a short page that brought nothing new),
+   * whichever comes first;
    * `"tail"` keeps polling every `pollIntervalMs` once caught up, until `until` or unsubscribe.
    * @default "backfill"
    */

@@ -97,6 +97,22 @@ describe("footfall sim", () => {
     expect(await status).toBe(0);
   });
 
+  it("--page-size serves short pages whatever limit asks", async () => {
+    const f = fakeIo();
+    const status = command.run(["--port", "0", "--world", worldFile, "--page-size", "30,60"], f.io);
+    const line = await waitFor(() => (f.out().includes("\n") ? f.out() : undefined));
+    const base = line.trim().split(" ").at(-1)!;
+    const headers = { "x-user-email": "analyst@footfall.test", "x-user-token": "sim-token" };
+    const page = async (since: string) => (await (await fetch(`${base}/api/v1/shops/101/wifi_signals?since=${since}&limit=200`, { headers })).json()).signals as unknown[];
+    const first = await page("0000000000000000");
+    expect(first.length).toBeGreaterThanOrEqual(30);
+    expect(first.length).toBeLessThanOrEqual(60);
+    // Asking again gives the same page.
+    expect(await page("0000000000000000")).toEqual(first);
+    f.controller.abort();
+    expect(await status).toBe(0);
+  });
+
   it.each([
     [["--rotation", "sometimes"]],
     [["--rotation", "1.5"]],
@@ -109,6 +125,11 @@ describe("footfall sim", () => {
     [["--since-mode", "sometimes"]],
     [["--upload-every-s", "-1"]],
     [["--upload-every-s", "soon"]],
+    [["--page-size", "0"]],
+    [["--page-size", "1.5"]],
+    [["--page-size", "201"]],
+    [["--page-size", "80,20"]],
+    [["--page-size", "1,2,3"]],
     [["--world", join(dir, "missing.json")]],
     [["--bogus"]],
   ])("rejects bad usage %j with a UsageError", async (argv) => {

@@ -197,3 +197,36 @@ describe("source against the simulator", () => {
   });
 });
 
+
+// The spec promises "at most `limit`" records a page, not `limit` until the end: a service may cap
+// its pages or cut them at its own boundaries, and a short page must not end a backfill early.
+describe("source against a simulator that serves short pages before the end", () => {
+  const sizes: readonly [string, number | readonly [number, number]][] = [
+    ["capped at 50", 50],
+    ["cut at 20–200", [20, 200]],
+  ];
+  for (const sinceMode of ["inclusive", "exclusive"] as const) {
+    for (const [name, pageSize] of sizes) {
+      for (const slices of [1, 3]) {
+        it(`${sinceMode} since, pages ${name}, ${slices} slice(s): every record of the day once, in order`, async () => {
+          const sim = createSimHandler({ seed: SEED, world, sinceMode, pageSize });
+          const shopId = world.shops[0]!.id;
+          const out = await lastValueFrom(signals(clientOver(sim), { shopId, since: world.startMs, until: world.endMs, limit: 200, slices }).pipe(toArray()));
+          expect(out).toEqual([...world.rawSignals(shopId)]);
+        });
+      }
+    }
+  }
+
+  it("a backfill without until reads to the end of the data, asking once more to be sure", async () => {
+    const sim = createSimHandler({ seed: SEED, world, pageSize: 50 });
+    const shopId = world.shops[1]!.id;
+    const pages = await lastValueFrom(signalPagesObservable(clientOver(sim), { shopId, since: world.startMs, limit: 200 }).pipe(toArray()));
+    const expected = [...world.rawSignals(shopId)];
+    expect(pages.flatMap((p) => p.records)).toEqual(expected);
+    // Every page but the last is short and brought records; the last brought nothing new.
+    expect(pages.at(-1)!.records).toHaveLength(0);
+    expect(pages.at(-1)!.done).toBe(true);
+    expect(pages.slice(0, -1).every((p) => p.received <= 50 && p.records.length > 0 && !p.caughtUp)).toBe(true);
+  });
+});

@@ -381,6 +381,31 @@ describe("live mode", () => {
     expect(() => createSimHandler({ world, uploadEveryMs: Number.NaN })).toThrow(RangeError);
   });
 
+  it("pageSize: pages hold at most the cap, or a size drawn per page from the range, the same each time they are asked for", async () => {
+    const world = smallWorld();
+    const shop = world.shops[0]!;
+    const lengths = async (h: ReturnType<typeof createSimHandler>, limit: number) => {
+      const out: number[] = [];
+      for (let since = world.startMs; out.length < 20; since += 600_000) {
+        out.push(((await get(h, `/api/v1/shops/${shop.id}/wifi_signals?since=${millisToRts(since)}&limit=${limit}`)).body.signals as unknown[]).length);
+      }
+      return out;
+    };
+    const all = await lengths(createSimHandler({ world }), 200);
+    const capped = await lengths(createSimHandler({ world, pageSize: 50 }), 200);
+    expect(capped).toEqual(all.map((n) => Math.min(n, 50)));
+    // A limit below the cap still rules.
+    expect(await lengths(createSimHandler({ world, pageSize: 50 }), 7)).toEqual(all.map((n) => Math.min(n, 7)));
+    const drawn = createSimHandler({ world, pageSize: [20, 120] });
+    const cut = await lengths(drawn, 200);
+    expect(await lengths(drawn, 200)).toEqual(cut);
+    const full = all.filter((n) => n === 200).length;
+    expect(full).toBeGreaterThan(10);
+    expect(cut.filter((n, i) => all[i] === 200).every((n) => n >= 20 && n <= 120)).toBe(true);
+    expect(new Set(cut.filter((n, i) => all[i] === 200)).size).toBeGreaterThan(3);
+    for (const bad of [0, 1.5, [30, 10], [5], Number.NaN] as const) expect(() => createSimHandler({ world, pageSize: bad as never })).toThrow(RangeError);
+  });
+
   it("defaults liveStart to the world's start", () => {
     const world = smallWorld();
     const h = createSimHandler({ world, speed: 1, clock: () => 42 });
