@@ -22,6 +22,7 @@ import {
   oneLine,
   parseFlags,
   parseFormat,
+  rtsUnitFlag,
   timeFlag,
   type CliIo,
   type Command,
@@ -45,6 +46,7 @@ const flags = {
   "gap-ms": { type: "string" },
   "lateness-ms": { type: "string" },
   "clock-offsets": { type: "string" },
+  "rts-unit": { type: "string" },
   "min-dwell-ms": { type: "string" },
   "visitor-rssi": { type: "string" },
   "fallback-rssi": { type: "string" },
@@ -69,6 +71,9 @@ number of phones inside (with a 90 % interval) and outside each shop per --inter
 Input (one of):
   --shop ID --since ISO --until ISO   read the shop's records from the service
                                       (a bare date is local midnight in --tz)
+  --rts-unit U                        how the service turns a datetime into RTS, which
+                                      the interface does not publish: epoch ms (the
+                                      sample's; default), s, us or ns
   --input FILE                        one raw service record (JSON) per line; "-" reads
                                       stdin. Extra fields on a line (such as those
                                       \`footfall signals\` adds) are ignored.
@@ -283,6 +288,8 @@ function analyzeOptions(values: Readonly<Record<string, string | undefined>>, ti
     },
     dwell: dwell === undefined ? {} : { dwell },
     people: values.interval === undefined ? {} : { intervalMs: intervalFlag(values.interval) },
+    // The decoder compares each record's ts with its RTS, read in the service's unit.
+    decode: values["rts-unit"] === undefined ? {} : { rtsCodec: rtsUnitFlag(values["rts-unit"]) },
   };
 }
 
@@ -409,6 +416,7 @@ async function readService(
         shopId,
         since,
         until,
+        rtsCodec: rtsUnitFlag(values["rts-unit"]),
         signal: controller.signal,
         // Records with an unusable row_key never leave the source; they are rejected like the decoder's.
         onInvalid: (x) => analyzer.reject(x),

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { rtsCodecForUnit, type PresetRtsCodec } from "../codec/rts.ts";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { WorldOptions } from "../sim/createWorld.ts";
 import type { Rotation } from "../sim/MacBehaviour.ts";
@@ -311,4 +312,19 @@ export function rotationFlag(value: string): Rotation {
   if (value === "off" || value === "realistic") return value;
   if (!/^(0(\.\d+)?|1(\.0*)?|\.\d+)$/.test(value)) throw new UsageError(`--rotation must be off, realistic or a share from 0 to 1, got ${JSON.stringify(value)}`);
   return Number(value);
+}
+
+/**
+ * Reads `--rts-unit`: how the service turns a datetime into an RTS, which the interface does not
+ * publish — `ms` (the default, as in the spec's sample), `s`, `us` or `ns` — as its preset codec;
+ * UsageError on anything else. One parser for `footfall signals` and `footfall analyze`.
+ *
+ * @example
+ * rtsUnitFlag(undefined).unit; // "ms"
+ * rtsUnitFlag("us").unit;      // "us"
+ */
+export function rtsUnitFlag(value: string | undefined): PresetRtsCodec {
+  const unit = value ?? "ms";
+  if (unit !== "ms" && unit !== "s" && unit !== "us" && unit !== "ns") throw new UsageError(`--rts-unit must be one of ms, s, us, ns; got ${JSON.stringify(unit)}`);
+  return rtsCodecForUnit(unit);
 }

@@ -2,7 +2,7 @@ import cliProgress from "cli-progress";
 import type { RawSignal } from "../contract/rawSignal.ts";
 import { SignalDecoder, type InvalidRecord } from "../codec/decodeSignal.ts";
 import type { Signal } from "../codec/Signal.ts";
-import { rtsCodecForUnit, rtsToMillis } from "../codec/rts.ts";
+import { rtsToMillis } from "../codec/rts.ts";
 import { fileCursorStore } from "../source/fileCursorStore.ts";
 import { signalPages } from "../source/signalPages.ts";
 import type { SignalProgress } from "../source/SignalPage.ts";
@@ -17,6 +17,7 @@ import {
   oneLine,
   parseFlags,
   parseFormat,
+  rtsUnitFlag,
   timeFlag,
   type CliIo,
   type Command,
@@ -136,11 +137,7 @@ async function runSignals(argv: readonly string[], io: CliIo, deps: ClientDeps):
     throw new UsageError("--poll-ms and --settle-ms are for tail");
   }
   const format = parseFormat(values.format, ["ndjson", "csv"] as const, "ndjson");
-  const rtsUnit = values["rts-unit"] ?? "ms";
-  if (rtsUnit !== "ms" && rtsUnit !== "s" && rtsUnit !== "us" && rtsUnit !== "ns") {
-    throw new UsageError(`--rts-unit must be one of ms, s, us, ns; got ${JSON.stringify(rtsUnit)}`);
-  }
-  const rtsCodec = rtsCodecForUnit(rtsUnit);
+  const rtsCodec = rtsUnitFlag(values["rts-unit"]);
   const checkpointPath = values.checkpoint;
   if (checkpointPath === "") throw new UsageError("--checkpoint needs a file name");
 

@@ -4,12 +4,17 @@ import type { RawSignal } from "../contract/rawSignal.ts";
 import { SIGNALS_LIMIT_MAX } from "../contract/paths.ts";
 import { parseRowKey } from "../codec/rowKey.ts";
 import { rowKeyInvalid, type InvalidRecord } from "../codec/decodeSignal.ts";
-import { rtsValueAt, stepRts, type RtsCodec } from "../codec/rts.ts";
+import { inferRtsCodec, rtsValueAt, stepRts, type RtsCodec } from "../codec/rts.ts";
+import { toEpochMillis } from "../codec/inferEpochUnit.ts";
 import { ContractError } from "../errors/ContractError.ts";
 import { TieOverflowError } from "../errors/TieOverflowError.ts";
 import { recordIdentity } from "./recordIdentity.ts";
 import { countsOf, multisetOf, type IdentityCounts, type SignalCursor } from "./SignalCursor.ts";
 import type { SignalPage } from "./SignalPage.ts";
+
+const DAY_MS = 86_400_000;
+/** Each preset unit's name and codec, for the message that says which to use. */
+const UNIT_NAMES = { s: ["seconds", "secondsRts"], ms: ["milliseconds", "millisRts"], us: ["microseconds", "microsRts"], ns: ["nanoseconds", "nanosRts"] } as const;
 
 /**
  * Configuration of one {@link SlicePager}: one shop, one time range.
@@ -85,6 +90,8 @@ export class SlicePager {
   /** Settle evidence: newest RTS time seen (ms) and the scheduler time it was seen at. */
   private newest = Number.NEGATIVE_INFINITY;
   private newestAt = 0;
+  /** Whether a record has shown that the service's RTS unit is the codec's. */
+  private unitChecked = false;
   /** Requests sent so far. */
   requests = 0;
 
@@ -122,6 +129,7 @@ export class SlicePager {
       this.requests++;
       const page: unknown = response?.signals;
       if (!Array.isArray(page)) throw new ContractError("signals", "expected an array");
+      if (!this.unitChecked) this.checkRtsUnit(page as readonly unknown[]);
       const full = page.length >= limit;
       const result = this.consume(page as readonly unknown[], since, full, sendTime, scheduler.now());
       // The spec promises only "at most `limit`" records a page: a service may cap its pages
@@ -169,6 +177,37 @@ export class SlicePager {
         done: result.stop === STOP_END || (caughtUp && this.config.mode === "backfill"),
         slice: this.config.slice,
       };
+    }
+  }
+
+  /**
+   * The interface does not say how a datetime becomes an RTS. A service whose RTS counts µs or
+   * ns, read with the ms codec, answers a `since` meant for today with its oldest records (the
+   * number read as µs is 1970), whose RTS then lie past any `until`: the backfill would end at
+   * once with nothing, silently. So the first record with a usable `ts` is compared with its
+   * RTS: when the codec puts them months apart and another unit puts them within a day, the
+   * unit is wrong, and a ContractError says which one to use. (A sensor clock off by hours or
+   * years does not look like a unit: only factors of 1000 do.)
+   */
+  private checkRtsUnit(page: readonly unknown[]): void {
+    const { codec, shopId } = this.config;
+    for (const record of page) {
+      const key = this.keyOf(record);
+      const ts = typeof record === "object" && record !== null ? (record as { ts?: unknown }).ts : undefined;
+      if (typeof key !== "string" || typeof ts !== "number" || !(ts > 0) || !Number.isFinite(ts)) continue;
+      this.unitChecked = true;
+      const rts = this.rtsOfKey(key);
+      const tsMs = toEpochMillis(ts);
+      const inferred = inferRtsCodec(rts, tsMs);
+      if (inferred === undefined || inferred === codec || Math.abs(inferred.decode(rts) - tsMs) > DAY_MS) return;
+      if (Math.abs(codec.decode(rts) - tsMs) < 30 * DAY_MS) return;
+      const unit = inferred.unit!;
+      const [name, preset] = UNIT_NAMES[unit];
+      throw new ContractError(
+        "signals[].row_key",
+        `shop ${shopId}: the service's RTS counts ${name} since the epoch (row_key RTS ${rts} for ts ${ts}), not what the RTS codec in use assumes; ` +
+          `read it with rtsCodec: ${preset} (footfall --rts-unit ${unit})`,
+      );
     }
   }
 

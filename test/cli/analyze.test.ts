@@ -66,6 +66,7 @@ describe("footfall analyze", () => {
     [["--input", "x", "--opening-hours", "22-10"]],
     [["--shop", "101", "--since", "2026-11-16"]],
     [["--input", join("/nonexistent", "nothing.ndjson")]],
+    [["--input", "x", "--rts-unit", "hours"]],
   ])("rejects bad usage %j with status 2", async (argv) => {
     const { io, text } = fakeIo(env);
     expect(await main(["analyze", ...argv], io)).toBe(2);
@@ -297,6 +298,19 @@ describe("footfall analyze", () => {
       expect(await main(["analyze", "--input", skewed, "--clock-offsets", bad], f.io)).toBe(2);
       expect(f.text.err).toMatch(/clock/i);
     }
+  });
+
+  it("--rts-unit reads each record's RTS in the service's unit: a µs service's records agree with their ts", async () => {
+    const micros = [...world.rawSignals(world.shops[0]!.id)].map((r) => ({ ...r, row_key: `${r.row_key.split(":")[0]}:${(r.ts * 1000).toString(16).padStart(16, "0")}` }));
+    const path = await writeRecords("micros.ndjson", micros);
+    const quality = async (argv: string[]) => {
+      const f = fakeIo();
+      expect(await main(["analyze", "--input", path, "--format", "ndjson", ...argv], f.io)).toBe(0);
+      return lines(f.text.out).find((r) => r.type === "quality") as { tsRtsMismatch: number; signals: number };
+    };
+    const asMillis = await quality([]);
+    expect(asMillis.tsRtsMismatch).toBe(asMillis.signals);
+    expect((await quality(["--rts-unit", "us"])).tsRtsMismatch).toBe(0);
   });
 
   it("a record from a clock that jumped a year ahead, and records from one never set (1970), change nothing else", async () => {

@@ -8,6 +8,7 @@ import { isContractError } from "../../src/errors/ContractError.ts";
 import { isTieOverflowError } from "../../src/errors/TieOverflowError.ts";
 import { decodeSignal, type InvalidRecord } from "../../src/codec/decodeSignal.ts";
 import type { RawSignal } from "../../src/contract/rawSignal.ts";
+import { microsRts } from "../../src/codec/rts.ts";
 import { fakeClient, makeRecord, rtsOf, type FakeRecord } from "./fakeService.ts";
 
 const SHOP = 7;
@@ -242,6 +243,24 @@ describe("signals", () => {
     // Page 1 was full, so page 2 was asked for as page 1 was handed over; take(1) aborted it.
     expect(client.requests.map((r) => r.aborted)).toEqual([false, true]);
     expect(client.inFlight()).toBe(0);
+  });
+
+  it("says which RTS unit the service uses when it is not the codec's, instead of reading nothing", async () => {
+    // A service whose RTS counts µs (ts in ms): read with the ms codec, `since` for today means
+    // 1970 to it, so it answers with its oldest records, whose RTS lie past `until`.
+    const t0 = Date.UTC(2026, 10, 20);
+    const data = [0, 1_000, 2_000, 3_000].map((dt) => makeRecord(SHOP, (t0 + dt) * 1000, { ts: t0 + dt }));
+    const since = new Date(t0);
+    const until = new Date(t0 + 10_000);
+    const error = await collect(signals(fakeClient(data, { sinceMode: "inclusive" }), { shopId: SHOP, since, until })).catch((e: unknown) => e);
+    expect(isContractError(error)).toBe(true);
+    expect((error as Error).message).toMatch(/counts microseconds.*rtsCodec: microsRts.*--rts-unit us/);
+    // With the service's unit, every record once.
+    const out = await collect(signals(fakeClient(data, { sinceMode: "inclusive" }), { shopId: SHOP, since, until, rtsCodec: microsRts }));
+    expect(out).toEqual(data.map((d) => d.record));
+    // A sensor clock hours off is not a unit: read as it is.
+    const skewed = [0, 1_000].map((dt) => makeRecord(SHOP, t0 + dt, { ts: t0 + dt + 9 * 3_600_000 }));
+    expect(await collect(signals(fakeClient(skewed, { sinceMode: "inclusive" }), { shopId: SHOP, since, until }))).toEqual(skewed.map((d) => d.record));
   });
 
   it("a short page (caught up) is not followed by a request ahead", async () => {
