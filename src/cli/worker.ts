@@ -1,4 +1,4 @@
-import { EXIT_OK, connectionFlags, integerFlag, parseFlags, type CliIo, type Command } from "./common.ts";
+import { EXIT_OK, connectionFlags, integerFlag, parseFlags, rtsUnitFlag, type CliIo, type Command } from "./common.ts";
 import { fleetDatabase, fleetRedis, fleetServerFlags } from "./fleetSettings.ts";
 import { deviceIdFromFlags, privacyFlags, privacyHelp } from "./macKey.ts";
 import type { ClientDeps } from "./serviceClient.ts";
@@ -8,6 +8,7 @@ const flags = {
   "lock-ms": { type: "string" },
   "stalled-ms": { type: "string" },
   name: { type: "string" },
+  "rts-unit": { type: "string" },
   ...fleetServerFlags,
   ...privacyFlags,
   ...connectionFlags,
@@ -25,6 +26,8 @@ Options:
   --lock-ms N       job lock, ms: a worker silent this long loses its job [30000]
   --stalled-ms N    how often lost jobs are looked for, ms [30000]
   --name NAME       name in \`fleet status\` and in checkpoint rows [host:pid]
+  --rts-unit U      how the service turns a datetime into RTS, which the interface does not
+                    publish: epoch ms (the sample's) [ms], s, us or ns; every worker the same
 
 Servers: --redis URL (or FOOTFALL_REDIS_URL), --database URL (or FOOTFALL_DATABASE_URL, a
 postgres:// URL; run \`footfall fleet init\` once). Service: --signal-url, --email, --token (or
@@ -66,6 +69,7 @@ async function runWorker(argv: readonly string[], io: CliIo, deps: ClientDeps | 
   const concurrency = integerFlag("--concurrency", values.concurrency, 1, 1000) ?? 1;
   const lockDurationMs = integerFlag("--lock-ms", values["lock-ms"], 100);
   const stalledIntervalMs = integerFlag("--stalled-ms", values["stalled-ms"], 100);
+  const rtsCodec = rtsUnitFlag(values["rts-unit"]);
   const [{ defaultClientDeps, serviceClient }, { createFleetWorker }] = await Promise.all([
     import("./serviceClient.ts"),
     import("../fleet/createFleetWorker.ts"),
@@ -86,6 +90,7 @@ async function runWorker(argv: readonly string[], io: CliIo, deps: ClientDeps | 
     ...(values.name === undefined ? {} : { name: values.name }),
     log,
     device,
+    rtsCodec,
     // Daily pseudonyms do not link across days: new vs repeat is then stored as unavailable.
     linkedAcrossDays: values["pseudonym-rotation"] !== "daily",
   });

@@ -7,6 +7,7 @@ import type { VisitHistoryStore } from "../kernels/MemoryVisitHistory.ts";
 import { signals } from "../source/signals.ts";
 import { misalignedClocks } from "../kernels/misalignedClocks.ts";
 import type { FleetAnalyzeOptions } from "./fleetJobs.ts";
+import type { RtsCodec } from "../codec/rts.ts";
 
 /**
  * Options of {@link analyzeShopDay}.
@@ -41,6 +42,11 @@ export interface AnalyzeShopDayOptions {
    * `readFleetResults` keeps them so. @default true
    */
   readonly linkedAcrossDays?: boolean;
+  /**
+   * How the service turns a datetime into an RTS (the interface does not say): a property of the
+   * service, so `footfall worker --rts-unit` sets it for every job. @default millisRts
+   */
+  readonly rtsCodec?: RtsCodec;
 }
 
 /**
@@ -84,7 +90,7 @@ export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOpti
       lastVisit: () => undefined,
       recordVisit: (_shop, device, startMs) => void visits.push([device, startMs]),
     };
-    const base = { ...analyze, timeZone, history };
+    const base = { ...analyze, timeZone, history, ...(options.rtsCodec === undefined ? {} : { decode: { rtsCodec: options.rtsCodec } }) };
     const analyzer = new Analyzer(clockOffsetsMs === undefined ? base : withAlignedClocks(base, clockOffsetsMs));
     let count = 0;
     let unusable = 0;
@@ -94,6 +100,7 @@ export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOpti
         since: sinceMs,
         until: untilMs,
         mode,
+        ...(options.rtsCodec === undefined ? {} : { rtsCodec: options.rtsCodec }),
         ...(options.pollIntervalMs === undefined ? {} : { pollIntervalMs: options.pollIntervalMs }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         onInvalid: () => void unusable++,

@@ -11,6 +11,7 @@ import type { DeviceId } from "../analysisRecords.ts";
 import { claimFence, dayScope } from "./claimFence.ts";
 import { commitShopDay } from "./commitShopDay.ts";
 import { FLEET_QUEUE, type FleetJobData, type ShopDayJobData, type TailJobData } from "./fleetJobs.ts";
+import type { RtsCodec } from "../codec/rts.ts";
 
 /**
  * Options of {@link createFleetWorker}.
@@ -44,6 +45,8 @@ export interface FleetWorkerOptions {
   readonly device?: DeviceId;
   /** Whether `device` links devices across days (false with daily pseudonyms; see `analyzeShopDay`). @default true */
   readonly linkedAcrossDays?: boolean;
+  /** How the service turns a datetime into an RTS (see `analyzeShopDay`). @default millisRts */
+  readonly rtsCodec?: RtsCodec;
 }
 
 /**
@@ -143,7 +146,7 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
     const epoch = await claimFence(pool, d.shopId, scope);
     const t1 = performance.now();
     log(`job ${job.id} started (claim ${epoch}, attempt ${job.attemptsMade + 1})`);
-    const analysis = await analyzeShopDay(client, { shopId: d.shopId, sinceMs: d.sinceMs, untilMs: d.untilMs, timeZone: d.timeZone, analyze: d.analyze, signal, ...(options.device === undefined ? {} : { device: options.device }), ...(options.linkedAcrossDays === undefined ? {} : { linkedAcrossDays: options.linkedAcrossDays }) });
+    const analysis = await analyzeShopDay(client, { shopId: d.shopId, sinceMs: d.sinceMs, untilMs: d.untilMs, timeZone: d.timeZone, analyze: d.analyze, signal, ...(options.device === undefined ? {} : { device: options.device }), ...(options.linkedAcrossDays === undefined ? {} : { linkedAcrossDays: options.linkedAcrossDays }), ...(options.rtsCodec === undefined ? {} : { rtsCodec: options.rtsCodec }) });
     const t2 = performance.now();
     await commitShopDay(pool, { ...d, scope, epoch, worker: name, jobId: String(job.id), analysis });
     const t3 = performance.now();
@@ -197,6 +200,7 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
           mode: "tail",
           ...(options.device === undefined ? {} : { device: options.device }),
           ...(options.linkedAcrossDays === undefined ? {} : { linkedAcrossDays: options.linkedAcrossDays }),
+          ...(options.rtsCodec === undefined ? {} : { rtsCodec: options.rtsCodec }),
           pollIntervalMs: t.pollIntervalMs,
           signal: dayAbort.signal,
         });

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { UsageError, integerFlag, numberFlag, seedFlag, timeFlag } from "../../src/cli/common.ts";
+import { UsageError, integerFlag, numberFlag, rtsUnitFlag, seedFlag, timeFlag } from "../../src/cli/common.ts";
+import { microsRts, millisRts, nanosRts, secondsRts } from "../../src/codec/rts.ts";
 
 describe("flag readers", () => {
+  it("rtsUnitFlag: ms by default, the preset codec of each unit, a UsageError for anything else", () => {
+    expect(rtsUnitFlag(undefined)).toBe(millisRts);
+    expect([rtsUnitFlag("s"), rtsUnitFlag("ms"), rtsUnitFlag("us"), rtsUnitFlag("ns")]).toEqual([secondsRts, millisRts, microsRts, nanosRts]);
+    for (const bad of ["", "MS", "µs", "hours"]) expect(() => rtsUnitFlag(bad)).toThrow(UsageError);
+  });
+
   it("timeFlag: a bare date is midnight in the zone the command names; a date-time keeps its offset", () => {
     expect(timeFlag("--since", "2026-11-20", "UTC")).toBe(Date.UTC(2026, 10, 20));
     expect(timeFlag("--since", "2026-11-20", "Asia/Seoul")).toBe(Date.UTC(2026, 10, 19, 15));

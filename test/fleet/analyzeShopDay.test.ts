@@ -3,6 +3,9 @@ import { createClient } from "../../src/client/createClient.ts";
 import { analyzeShopDay } from "../../src/fleet/analyzeShopDay.ts";
 import { createSimHandler } from "../../src/sim/createSimHandler.ts";
 import { createWorld, type WorldOptions } from "../../src/sim/createWorld.ts";
+import { microsRts } from "../../src/codec/rts.ts";
+import { isContractError } from "../../src/errors/ContractError.ts";
+import { fakeClient } from "../source/fakeService.ts";
 
 // A shop-day read from a simulator whose sensor clocks are seconds apart, as cheap sensors' are.
 async function summaryOf(options: WorldOptions): Promise<{ summary: Record<string, unknown>; signals: number; inRange: number; requests: number }> {
@@ -34,5 +37,22 @@ describe("analyzeShopDay", () => {
     // Read twice (the second time aligned), each record of the range counted once.
     expect(skewed.signals).toBe(skewed.inRange);
     expect(skewed.requests).toBeGreaterThan(1.9 * right.requests);
+  });
+
+  it("reads a service whose RTS counts µs with the worker's RTS codec, and refuses to read it as ms", async () => {
+    const options: WorldOptions = { seed: 13, shops: 1, visitorsPerDay: 40, passersByPerDay: 200, openingHours: [10, 14] };
+    const world = createWorld(options);
+    const shopId = world.shops[0]!.id;
+    const micros = [...world.rawSignals(shopId)].map((r) => {
+      const rts = (r.ts * 1000).toString(16).padStart(16, "0");
+      return { rts, record: { ...r, row_key: `${shopId}:${rts}` } };
+    });
+    const range = { shopId, sinceMs: world.startMs, untilMs: world.endMs, timeZone: "Asia/Seoul" };
+    const day = await analyzeShopDay(fakeClient(micros, { sinceMode: "inclusive" }), { ...range, rtsCodec: microsRts });
+    expect(day.signals).toBe(micros.length);
+    const right = await summaryOf(options);
+    expect(day.records.find((r) => r.type === "summary" && r.date === "2026-11-16")).toEqual(right.summary);
+    const error = await analyzeShopDay(fakeClient(micros, { sinceMode: "inclusive" }), range).catch((e: unknown) => e);
+    expect(isContractError(error)).toBe(true);
   });
 });
