@@ -29,6 +29,7 @@ import {
 } from "./common.ts";
 // Type only: the service path (client, source, rxjs) is imported when --shop is used, so
 // `--input` does not pay for loading it.
+import type { ThreadDecoderOptions } from "./readInputInThreads.ts";
 import type { ClientDeps } from "./serviceClient.ts";
 import { analysisRecords, summaryRecord } from "../analysisRecords.ts";
 import { suppressSmallCounts } from "../suppressSmallCounts.ts";
@@ -198,7 +199,7 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
     let decodedElsewhere: SignalDecoderStats | undefined;
     try {
       if (values.input !== undefined) {
-        decodedElsewhere = await readInput(values.input, threads, analyzer, io, show, at, clockOffsetsMs);
+        decodedElsewhere = await readInput(values.input, threads, analyzer, io, show, at, { clockOffsetsMs, rtsUnit: options.decode?.rtsCodec?.unit });
       } else {
         if (threads !== undefined) throw new UsageError("--threads applies to --input");
         await readService(values, timeZone, analyzer, io, deps);
@@ -323,7 +324,8 @@ async function readInput(
   io: CliIo,
   show: (invalid: InvalidRecord, line: number) => void,
   at: { line: () => number },
-  clockOffsetsMs: Readonly<Record<string, number>> | undefined,
+  // The analyzer's decoder options, for decode threads (which build their own decoders).
+  decode: ThreadDecoderOptions,
 ): Promise<SignalDecoderStats | undefined> {
   let stream: NodeJS.ReadableStream & { destroy?: () => void } = process.stdin;
   if (path !== "-") {
@@ -336,7 +338,7 @@ async function readInput(
     const n = threads ?? defaultInputThreads(size);
     if (n > 1) {
       const { readInputInThreads } = await import("./readInputInThreads.ts");
-      return readInputInThreads(path, n, analyzer, show, io.signal, clockOffsetsMs);
+      return readInputInThreads(path, n, analyzer, show, io.signal, decode);
     }
     // Large reads: the file is split into lines here, synchronously per chunk, not one await per line.
     const file = createReadStream(path, { highWaterMark: 1 << 20 });

@@ -5,6 +5,7 @@
 import { createReadStream } from "node:fs";
 import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import { SignalDecoder, type InvalidRecord } from "../codec/decodeSignal.ts";
+import { rtsCodecForUnit } from "../codec/rts.ts";
 import { SignalLineReader } from "./SignalLineReader.ts";
 import { SignalBatchWriter } from "./SignalBatch.ts";
 import type { DecodeWorkerData, DecodeWorkerMessage } from "./readInputInThreads.ts";
@@ -15,12 +16,16 @@ import type { DecodeWorkerData, DecodeWorkerMessage } from "./readInputInThreads
  * imported anywhere else it does nothing.
  */
 async function decodeRange(data: DecodeWorkerData, port: MessagePort): Promise<void> {
-  const { path, start, end, credit, maxOutstanding, clockOffsetsMs } = data;
+  const { path, start, end, credit, maxOutstanding, decode } = data;
   const outstanding = new Int32Array(credit);
   const writer = new SignalBatchWriter();
   // Assigned below, before any record is decoded: rejections carry the reader's line number.
   let reader: SignalLineReader | undefined;
-  const decoder = new SignalDecoder({ onInvalid: (invalid: InvalidRecord) => writer.addInvalid(reader?.line ?? 0, invalid), clockOffsetsMs });
+  const decoder = new SignalDecoder({
+    onInvalid: (invalid: InvalidRecord) => writer.addInvalid(reader?.line ?? 0, invalid),
+    clockOffsetsMs: decode.clockOffsetsMs,
+    ...(decode.rtsUnit === undefined ? {} : { rtsCodec: rtsCodecForUnit(decode.rtsUnit) }),
+  });
 
   function post(): void {
     const { batch, transfer } = writer.take();

@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { addDecoderStats, type Analyzer } from "../analyze.ts";
 import type { InvalidRecord, SignalDecoderStats } from "../codec/decodeSignal.ts";
+import type { EpochUnit } from "../codec/inferEpochUnit.ts";
 import { SignalBatchReader, type SignalBatch } from "./SignalBatch.ts";
 
 /** What a decode thread is started with. */
@@ -18,8 +19,17 @@ export interface DecodeWorkerData {
   /** One Int32: batches posted and not yet applied (the read-ahead bound). */
   readonly credit: SharedArrayBuffer;
   readonly maxOutstanding: number;
-  /** The decoder's `clockOffsetsMs`. */
-  readonly clockOffsetsMs: Readonly<Record<string, number>> | undefined;
+  /** The decoder's options that are not the defaults. */
+  readonly decode: ThreadDecoderOptions;
+}
+
+/**
+ * The decoder options of a decode thread: what `footfall analyze` sets (a codec crosses threads
+ * as its preset's unit).
+ */
+export interface ThreadDecoderOptions {
+  readonly clockOffsetsMs?: Readonly<Record<string, number>> | undefined;
+  readonly rtsUnit?: EpochUnit | undefined;
 }
 
 /** What a decode thread posts. */
@@ -59,7 +69,7 @@ export async function readInputInThreads(
   analyzer: Analyzer,
   onInvalid: (invalid: InvalidRecord, line: number) => void,
   signal: AbortSignal,
-  clockOffsetsMs?: Readonly<Record<string, number>>,
+  decode: ThreadDecoderOptions = {},
 ): Promise<SignalDecoderStats> {
   const ranges = await lineRanges(path, threads);
   const url = workerUrl();
@@ -74,7 +84,7 @@ export async function readInputInThreads(
         credit,
         // Later ranges decode ahead in full: they run while the ranges before them are applied.
         maxOutstanding: i === 0 ? MAX_OUTSTANDING : Number.POSITIVE_INFINITY,
-        clockOffsetsMs,
+        decode,
       } satisfies DecodeWorkerData,
     });
     // Each decode thread interns its own strings: one reader (string table) per thread.

@@ -311,6 +311,9 @@ describe("footfall analyze", () => {
     const asMillis = await quality([]);
     expect(asMillis.tsRtsMismatch).toBe(asMillis.signals);
     expect((await quality(["--rts-unit", "us"])).tsRtsMismatch).toBe(0);
+    // Decode threads build their own decoders: with the same unit.
+    expect((await quality(["--rts-unit", "us", "--threads", "2"])).tsRtsMismatch).toBe(0);
+    expect((await quality(["--threads", "2"])).tsRtsMismatch).toBe(asMillis.signals);
   });
 
   it("a record from a clock that jumped a year ahead, and records from one never set (1970), change nothing else", async () => {
