@@ -3,6 +3,7 @@ import { stat } from "node:fs/promises";
 import { Analyzer, withAlignedClocks, type AnalyzeOptions, type AnalyzeResult } from "../analyze.ts";
 import type { Client } from "../client/Client.ts";
 import type { InvalidRecord, SignalDecoderStats } from "../codec/decodeSignal.ts";
+import type { PresetRtsCodec } from "../codec/rts.ts";
 import { defaultInputThreads } from "./inputThreads.ts";
 import { assertTimeZone } from "../time/timeZone.ts";
 import { SignalLineReader } from "./SignalLineReader.ts";
@@ -165,7 +166,9 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
   } catch {
     throw new UsageError(`--tz: unknown time zone ${JSON.stringify(timeZone)}`);
   }
-  const options = analyzeOptions(values, timeZone);
+  // How the service turns a datetime into RTS: the source's cursor and the decoder's ts check.
+  const rtsCodec = rtsUnitFlag(values["rts-unit"]);
+  const options = analyzeOptions(values, timeZone, rtsCodec);
   // Key problems are usage errors found before any reading. The table prints no devices, so it
   // needs no key (and generates none) unless privacy flags were given, which are then checked.
   const privacyGiven = values["mac-key-file"] !== undefined || values["pseudonym-rotation"] !== undefined || rawMacs !== undefined;
@@ -199,10 +202,10 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
     let decodedElsewhere: SignalDecoderStats | undefined;
     try {
       if (values.input !== undefined) {
-        decodedElsewhere = await readInput(values.input, threads, analyzer, io, show, at, { clockOffsetsMs, rtsUnit: options.decode?.rtsCodec?.unit });
+        decodedElsewhere = await readInput(values.input, threads, analyzer, io, show, at, { clockOffsetsMs, rtsUnit: rtsCodec.unit });
       } else {
         if (threads !== undefined) throw new UsageError("--threads applies to --input");
-        await readService(values, timeZone, analyzer, io, deps);
+        await readService(values, timeZone, rtsCodec, analyzer, io, deps);
       }
     } catch (error) {
       if (error instanceof UsageError) throw error;
@@ -257,7 +260,7 @@ function warnSilences(io: CliIo, result: AnalyzeResult, options: AnalyzeOptions)
   }
 }
 
-function analyzeOptions(values: Readonly<Record<string, string | undefined>>, timeZone: string): AnalyzeOptions {
+function analyzeOptions(values: Readonly<Record<string, string | undefined>>, timeZone: string, rtsCodec: PresetRtsCodec): AnalyzeOptions {
   const gapMs = numberFlag("--gap-ms", values["gap-ms"], 0, Number.MAX_SAFE_INTEGER);
   const allowedLatenessMs = numberFlag("--lateness-ms", values["lateness-ms"], 0, Number.MAX_SAFE_INTEGER);
   const minDwellMs = numberFlag("--min-dwell-ms", values["min-dwell-ms"], 0, Number.MAX_SAFE_INTEGER);
@@ -290,7 +293,7 @@ function analyzeOptions(values: Readonly<Record<string, string | undefined>>, ti
     dwell: dwell === undefined ? {} : { dwell },
     people: values.interval === undefined ? {} : { intervalMs: intervalFlag(values.interval) },
     // The decoder compares each record's ts with its RTS, read in the service's unit.
-    decode: values["rts-unit"] === undefined ? {} : { rtsCodec: rtsUnitFlag(values["rts-unit"]) },
+    decode: { rtsCodec },
   };
 }
 
@@ -387,6 +390,7 @@ function writeNdjsonChunked(out: NodeJS.WritableStream, rows: Iterable<unknown>)
 async function readService(
   values: Readonly<Record<string, string | undefined>>,
   timeZone: string,
+  rtsCodec: PresetRtsCodec,
   analyzer: Analyzer,
   io: CliIo,
   deps: ClientDeps | undefined,
@@ -418,7 +422,7 @@ async function readService(
         shopId,
         since,
         until,
-        rtsCodec: rtsUnitFlag(values["rts-unit"]),
+        rtsCodec,
         signal: controller.signal,
         // Records with an unusable row_key never leave the source; they are rejected like the decoder's.
         onInvalid: (x) => analyzer.reject(x),

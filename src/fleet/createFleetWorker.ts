@@ -109,6 +109,12 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
   const name = options.name ?? `${hostname()}:${process.pid}`;
   const log = options.log ?? (() => undefined);
   const { pool, client } = options;
+  // What every job reads and stores the same way, whatever its kind: the worker's settings.
+  const readAs = {
+    ...(options.device === undefined ? {} : { device: options.device }),
+    ...(options.linkedAcrossDays === undefined ? {} : { linkedAcrossDays: options.linkedAcrossDays }),
+    ...(options.rtsCodec === undefined ? {} : { rtsCodec: options.rtsCodec }),
+  };
   const running = new Set<AbortController>();
   let closing = false;
 
@@ -146,7 +152,7 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
     const epoch = await claimFence(pool, d.shopId, scope);
     const t1 = performance.now();
     log(`job ${job.id} started (claim ${epoch}, attempt ${job.attemptsMade + 1})`);
-    const analysis = await analyzeShopDay(client, { shopId: d.shopId, sinceMs: d.sinceMs, untilMs: d.untilMs, timeZone: d.timeZone, analyze: d.analyze, signal, ...(options.device === undefined ? {} : { device: options.device }), ...(options.linkedAcrossDays === undefined ? {} : { linkedAcrossDays: options.linkedAcrossDays }), ...(options.rtsCodec === undefined ? {} : { rtsCodec: options.rtsCodec }) });
+    const analysis = await analyzeShopDay(client, { shopId: d.shopId, sinceMs: d.sinceMs, untilMs: d.untilMs, timeZone: d.timeZone, analyze: d.analyze, signal, ...readAs });
     const t2 = performance.now();
     await commitShopDay(pool, { ...d, scope, epoch, worker: name, jobId: String(job.id), analysis });
     const t3 = performance.now();
@@ -198,9 +204,7 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
           timeZone: t.timeZone,
           analyze: t.analyze,
           mode: "tail",
-          ...(options.device === undefined ? {} : { device: options.device }),
-          ...(options.linkedAcrossDays === undefined ? {} : { linkedAcrossDays: options.linkedAcrossDays }),
-          ...(options.rtsCodec === undefined ? {} : { rtsCodec: options.rtsCodec }),
+          ...readAs,
           pollIntervalMs: t.pollIntervalMs,
           signal: dayAbort.signal,
         });
