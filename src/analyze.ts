@@ -10,6 +10,7 @@ import {
   type EventTimeEngineOptions,
   type ProximityOptions,
 } from "./kernels/EventTimeEngine.ts";
+import { LiveOccupancy } from "./kernels/LiveOccupancy.ts";
 import type { VisitHistoryStore } from "./kernels/MemoryVisitHistory.ts";
 import { PeopleEstimator, type OccupancyInterval, type PeopleEstimate, type PeopleEstimatorOptions } from "./kernels/PeopleEstimator.ts";
 import { VisitClassifier, defaultVisitClassifier, visitClassifierOptions, type ClassifiedSession, type VisitClassifierOptions } from "./kernels/VisitClassifier.ts";
@@ -52,6 +53,12 @@ export interface AnalyzeOptions {
   readonly people?: Omit<PeopleEstimatorOptions, "timeZone"> | false;
   /** Data-quality report options (not windowed), or `false` to skip it. @default {} */
   readonly quality?: Omit<DataQualityOptions, "windowMs"> | false;
+  /**
+   * Also estimate occupancy as the day goes on (`liveOccupancy` in the result): each interval
+   * from the day so far, as the `liveOccupancy` operator emits it when the watermark passes the
+   * interval's end (see `LiveOccupancy`), with the `people` and `classify` options. @default false
+   */
+  readonly liveOccupancy?: boolean;
   /**
    * The extension point for per-signal and per-interval estimators: each sees every signal the
    * engine applies, every session as it closes and every watermark advance (see
@@ -100,6 +107,11 @@ export interface AnalyzeResult {
   readonly people: readonly PeopleEstimate[];
   /** Occupancy per shop and interval (estimated phones inside, with interval, and outside), in order per shop. */
   readonly occupancy: readonly OccupancyInterval[];
+  /**
+   * Occupancy per shop and interval as it was known when the watermark passed each interval's end
+   * (provisional: the day so far), in the order emitted; empty unless `liveOccupancy`.
+   */
+  readonly liveOccupancy: readonly OccupancyInterval[];
   /** Data-quality report (undefined when `quality` is false). */
   readonly quality: DataQualityReport | undefined;
   /** Decoder counters (records that were already `Signal`s are not counted). */
@@ -142,6 +154,7 @@ export class Analyzer {
   readonly #quality: DataQuality | undefined;
   readonly #people: PeopleEstimator | undefined;
   readonly #peopleDays: PeopleEstimate[] = [];
+  readonly #liveOccupancy: OccupancyInterval[] = [];
   readonly #sessions: ClassifiedSession[] = [];
   readonly #dayCounts: VisitCounts[] = [];
   readonly #dayDwell = new Map<string, WindowDwell>();
@@ -181,7 +194,11 @@ export class Analyzer {
         people?.push(s);
       },
     });
-    const accumulators = [...(this.#quality === undefined ? [] : [this.#quality]), ...(options.accumulators ?? [])];
+    const accumulators: EngineAccumulator[] = [...(this.#quality === undefined ? [] : [this.#quality]), ...(options.accumulators ?? [])];
+    if (options.liveOccupancy === true) {
+      const people = options.people === false ? {} : options.people;
+      accumulators.push(new LiveOccupancy({ ...people, timeZone, classify: options.classify ?? {} }, { emit: (o) => this.#liveOccupancy.push(o) }));
+    }
     const classifier = this.#classifier;
     this.#engine = new EventTimeEngine(
       { ...options.sessions, proximity: options.proximity ?? {} },
@@ -282,6 +299,7 @@ export class Analyzer {
       hours: this.#hourCounts,
       people: this.#peopleDays,
       occupancy: this.#peopleDays.flatMap((p) => p.occupancy),
+      liveOccupancy: this.#liveOccupancy,
       quality: this.#quality?.report({ ...decoder, late, maxLateMs, ahead }),
       decoder,
       late,

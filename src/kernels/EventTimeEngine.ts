@@ -230,6 +230,15 @@ export interface EngineSink extends Sink<Session, Signal> {
  * 3. `advance` — the shop's watermark rose to `watermark` (epoch ms): every signal earlier than
  *    it has been applied, so an interval ending at or before it is final and can be emitted.
  *    `Infinity` when the input ends ({@link EventTimeEngine.flush}).
+ * 4. `reached` — the shop's event time reached `time`: every signal before it has been applied
+ *    and none at or after it, every session that ended more than `gapMs` before it has closed
+ *    (`session` was called), and `open()` lists the sessions still open as they are now (without
+ *    proximity). It returns the next time it wants to hear of: it is called when the first
+ *    signal at or after that time is applied — first at the shop's first signal — and with
+ *    `Infinity` when the input ends, before the last sessions close. Unlike `advance`, whose
+ *    steps follow how the records arrived, these calls see exactly the same state for the same
+ *    records whatever their arrival order within the allowed lateness: what a per-interval
+ *    estimator emits from here (`LiveOccupancy`) is the same in batch and stream.
  *
  * An accumulator delivers its own results (e.g. through a {@link Sink} of its own).
  *
@@ -242,6 +251,7 @@ export interface EngineAccumulator {
   signal?(signal: Signal): void;
   session?(session: Session): void;
   advance?(shopId: number, watermark: number): void;
+  reached?(shopId: number, time: number, open: () => readonly Session[]): number;
 }
 
 /**
@@ -356,6 +366,8 @@ interface ShopState {
   /** The first sensor the shop was heard by, and whether another has been since (for leaps). */
   firstSensor: string | undefined;
   manySensors: boolean;
+  /** The next event time an accumulator's `reached` waits for (`Infinity`: none does). */
+  nextReach: number;
 }
 
 /**
@@ -399,6 +411,7 @@ export class EventTimeEngine implements Kernel<Signal> {
   readonly #onSignal: EngineAccumulator[];
   readonly #onSession: EngineAccumulator[];
   readonly #onAdvance: EngineAccumulator[];
+  readonly #onReach: EngineAccumulator[];
   readonly #gap: number;
   readonly #lateness: number;
   readonly #kalman: ResolvedKalmanFilterOptions | null;
@@ -430,6 +443,7 @@ export class EventTimeEngine implements Kernel<Signal> {
     this.#onSignal = this.#accumulators.filter((a) => typeof a.signal === "function");
     this.#onSession = this.#accumulators.filter((a) => typeof a.session === "function");
     this.#onAdvance = this.#accumulators.filter((a) => typeof a.advance === "function");
+    this.#onReach = this.#accumulators.filter((a) => typeof a.reached === "function");
     this.#gap = this.options.gapMs;
     this.#lateness = this.options.allowedLatenessMs;
     this.#maxLeap = this.options.maxLeapMs;
@@ -478,6 +492,7 @@ export class EventTimeEngine implements Kernel<Signal> {
           held: [],
           firstSensor: undefined,
           manySensors: false,
+          nextReach: this.#onReach.length > 0 ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
         };
         this.#shops.set(signal.shopId, shop);
       }
@@ -541,6 +556,7 @@ export class EventTimeEngine implements Kernel<Signal> {
       for (const s of held) this.#take(shop, s);
       const lane = shop.lane;
       for (let s = lane.take(Number.POSITIVE_INFINITY); s !== undefined; s = lane.take(Number.POSITIVE_INFINITY)) this.#apply(shop, s);
+      if (this.#onReach.length > 0) this.#reach(shop, Number.POSITIVE_INFINITY);
       this.#closeUntil(shop, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
       // Later signals must not reach back into what is closed here (raised after closing, so the
       // flushed sessions carry the watermark the stream had reached).
@@ -576,6 +592,7 @@ export class EventTimeEngine implements Kernel<Signal> {
     // Sessions that cannot reach t close first, so emission order follows `end` exactly.
     const oldest = shop.endHead;
     if (oldest !== undefined && oldest.end + this.#gap < t) this.#closeUntil(shop, t, t);
+    if (t >= shop.nextReach) this.#reach(shop, t);
     let open = shop.recent;
     if (open === undefined || open.device !== s.device) open = shop.open.get(s.device);
     if (open === undefined) {
@@ -656,6 +673,28 @@ export class EventTimeEngine implements Kernel<Signal> {
     if (smoothed > acc.peakSmoothed) acc.peakSmoothed = smoothed;
     const onSignal = this.#onSignal;
     for (let i = 0; i < onSignal.length; i++) onSignal[i]!.signal!(s);
+  }
+
+  // Tells the `reached` accumulators that the shop's event time reached t (see EngineAccumulator).
+  #reach(shop: ShopState, t: number): void {
+    let snapshot: readonly Session[] | undefined;
+    const open = (): readonly Session[] => (snapshot ??= this.#openSessions(shop, t));
+    let next = Number.POSITIVE_INFINITY;
+    const reach = this.#onReach;
+    for (let i = 0; i < reach.length; i++) {
+      const wants = reach[i]!.reached!(shop.shopId, t, open);
+      if (wants < next) next = wants;
+    }
+    shop.nextReach = next;
+  }
+
+  // The shop's open sessions as they are now, by start (without proximity: it is finished only
+  // when a session closes).
+  #openSessions(shop: ShopState, frontier: number): Session[] {
+    const out: Session[] = [];
+    const complete = shop.startHead === undefined || shop.startHead.start > frontier ? frontier : shop.startHead.start;
+    for (let open = shop.startHead; open !== undefined; open = open.nextByStart) out.push(toSession(shop, open, complete, undefined));
+    return out;
   }
 
   // Finishes the open slice of a session: the nearest fresh sensor, its distance and zone.

@@ -383,7 +383,45 @@ function spread(bins: Float64Array, dayStart: number, intervalMs: number, from: 
   }
 }
 
-function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: ResolvedPeopleEstimatorOptions): PeopleEstimate {
+/**
+ * What one shop-day's classified sessions (the whole day, or the day so far) say about its
+ * people: the identity-known visits, counted exactly, and the burst-rate sample that stands for
+ * the rest, with the sampling variances the intervals and the Beale correction need. Internal:
+ * built by {@link dayModel}, read by {@link occupancyIntervals}.
+ *
+ * @example
+ * const model: DayModel = dayModel(classified, peopleEstimatorOptions());
+ */
+export interface DayModel {
+  /** The sessions, in canonical order. */
+  readonly sessions: readonly ClassifiedSession[];
+  /** Visitor sessions set aside as possible pieces of a rotating phone's visit. */
+  readonly linked: ReadonlySet<ClassifiedSession>;
+  readonly known: readonly KnownVisit[];
+  /** Bursts per ms per phone (NaN without a sampled visit). */
+  readonly rate: number;
+  /** Squared coefficient of variation of the per-phone rate. */
+  readonly phi: number;
+  /** Visits behind `rate`. */
+  readonly m: number;
+  /** var(r̂)/r̂². */
+  readonly rateRelVar: number;
+  /** Mean estimated dwell of the sample, ms. */
+  readonly meanDwell: number;
+  /** Visits behind `meanDwell`. */
+  readonly n: number;
+  /** var(W̄)/W̄². */
+  readonly dwellRelVar: number;
+}
+
+/**
+ * The {@link DayModel} of one shop-day's visitor and passer-by sessions (any order). Internal:
+ * `PeopleEstimator` builds it when a day closes, `LiveOccupancy` for the day so far.
+ *
+ * @example
+ * dayModel(classified, peopleEstimatorOptions()).rate * 60_000; // bursts per minute per phone
+ */
+export function dayModel(input: readonly ClassifiedSession[], o: ResolvedPeopleEstimatorOptions): DayModel {
   const sessions = [...input].sort(bySession);
   const visits = sessions.filter((s) => s.kind === "visitor");
   const linked = linkedVisits(sessions, o);
@@ -391,7 +429,6 @@ function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: R
   // Identity-known visits, per device: a phone silent for longer than the session gap splits its
   // visit into sessions, which rejoin here when they are at most `rejoinGapMs` apart.
   const known = knownVisits(visits, linked, o.rejoinGapMs);
-  const knownVisitors = new Set(known.map((k) => k.device)).size;
   // The sample that stands for the rest: universal MACs never rotate and are never set aside, so
   // they are a sample of all phones (on the shop's Wi-Fi or not, long and short visits alike);
   // randomized MACs that kept one MAC over a visit are not — a phone on the shop's Wi-Fi keeps
@@ -421,7 +458,6 @@ function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: R
   const tBar = m > 0 ? dwellSum / m : Number.NaN;
   const s2 = m > 1 ? resid / (m - 1) : Number.NaN;
   const phi = m > 1 && tBar > 0 ? s2 / (rate * rate * tBar * tBar) : Number.NaN;
-  const rateRelVar = phi / m;
   let estSum = 0;
   let estSq = 0;
   for (const k of sample) {
@@ -431,45 +467,52 @@ function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: R
   const n = sample.length;
   const meanDwell = n > 0 ? estSum / n : Number.NaN;
   const dwellRelVar = n > 1 ? (estSq / n - meanDwell * meanDwell) / (n - 1) / (meanDwell * meanDwell) : Number.NaN;
-  // Second-order (Beale) correction of dividing by a sample estimate: E[1 ÷ x̂] ≈ (1 ÷ x)(1 + var(x̂)/x²),
-  // so a rate or a mean dwell learned from a few dozen heavy-tailed visits overstates 1 ÷ x by
-  // about its relative variance (n = 25 visits with a coefficient of variation of 1.2: +6 %).
-  // Without a variance (fewer than two sampled visits) nothing is corrected.
-  const rateFactor = 1 / (1 + finiteOr(rateRelVar, 0));
-  const visitorFactor = 1 / (1 + finiteOr(rateRelVar, 0) + finiteOr(dwellRelVar, 0));
+  return { sessions, linked, known, rate, phi, m, rateRelVar: phi / m, meanDwell, n, dwellRelVar };
+}
 
+// Second-order (Beale) correction of dividing by a sample estimate: E[1 ÷ x̂] ≈ (1 ÷ x)(1 + var(x̂)/x²),
+// so a rate or a mean dwell learned from a few dozen heavy-tailed visits overstates 1 ÷ x by
+// about its relative variance (n = 25 visits with a coefficient of variation of 1.2: +6 %).
+// Without a variance (fewer than two sampled visits) nothing is corrected.
+function bealeFactor(...relVars: readonly number[]): number {
+  let sum = 0;
+  for (const v of relVars) sum += finiteOr(v, 0);
+  return 1 / (1 + sum);
+}
+
+/**
+ * Occupancy of the intervals `first` to `last − 1` of the day `w` (`intervalMs` each from the
+ * day's start, the last one cut at the day's end): the identity-known visits' exact presence
+ * plus the other phones' inside bursts ÷ (r̂ · interval), Beale-corrected, with its band.
+ * Internal: the one occupancy rule of `PeopleEstimator` and `LiveOccupancy`.
+ *
+ * @example
+ * const o = peopleEstimatorOptions();
+ * const start = Date.UTC(2026, 10, 15, 15); // 2026-11-16 00:00 in Seoul
+ * const day = { shopId: 101, window: "day" as const, label: "2026-11-16", start, end: start + 86_400_000 };
+ * occupancyIntervals(dayModel([], o), day, 40, 41, o)[0]?.inside; // 0 (10:00–10:15, no one heard)
+ */
+export function occupancyIntervals(model: DayModel, w: SessionWindow, first: number, last: number, o: ResolvedPeopleEstimatorOptions): OccupancyInterval[] {
+  const { rate, phi, m, rateRelVar, meanDwell } = model;
+  const rateFactor = bealeFactor(rateRelVar);
   const intervalMs = o.intervalMs;
-  const count = Math.ceil((w.end - w.start) / intervalMs);
+  const from = w.start + first * intervalMs;
+  const count = last - first;
   const knownMs = new Float64Array(count);
   const inB = new Float64Array(count);
   const outB = new Float64Array(count);
-  let restBursts = 0;
-  let outsideBursts = 0;
-  let universalPassers = 0;
-  let universalPasserBursts = 0;
-  for (const k of known) {
+  for (const k of model.known) {
     // Present from half a burst gap before the first burst to half one after the last.
     const half = (k.estimated - k.span) / 2;
-    spread(knownMs, w.start, intervalMs, k.start - half, k.end + half, k.estimated);
+    spread(knownMs, from, intervalMs, k.start - half, k.end + half, k.estimated);
   }
-  for (const s of sessions) {
-    if (s.kind === "passerby" && !s.randomized && !strong(s)) {
-      universalPassers++;
-      universalPasserBursts += s.probeCount;
-    }
-    if (s.kind === "visitor" && !linked.has(s)) continue;
-    if (strong(s)) {
-      spread(inB, w.start, intervalMs, s.start, s.end, s.probeCount);
-      restBursts += s.probeCount;
-    } else {
-      spread(outB, w.start, intervalMs, s.start, s.end, s.probeCount);
-      outsideBursts += s.probeCount;
-    }
+  for (const s of model.sessions) {
+    if (s.kind === "visitor" && !model.linked.has(s)) continue;
+    spread(strong(s) ? inB : outB, from, intervalMs, s.start, s.end, s.probeCount);
   }
-
   const occupancy: OccupancyInterval[] = [];
   for (let i = 0; i < count; i++) {
-    const start = w.start + i * intervalMs;
+    const start = from + i * intervalMs;
     const end = Math.min(w.end, start + intervalMs);
     const len = end - start;
     const knownInside = knownMs[i]! / len;
@@ -478,12 +521,11 @@ function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: R
     // Phones behind the count: those present at some point of the interval.
     const phones = Math.max(1, (rest * (len + meanDwell)) / meanDwell);
     const [low, high] = b > 0 ? band(rest, [1 / b, phi / phones, rateRelVar], [Number.POSITIVE_INFINITY, m - 1, m - 1], o.level) : [0, 0];
-    const inside = knownInside + rest;
     occupancy.push({
       shopId: w.shopId,
       start,
       end,
-      inside,
+      inside: knownInside + rest,
       insideLow: knownInside + low,
       insideHigh: knownInside + high,
       outside: outB[i]! > 0 ? (outB[i]! / (rate * len)) * rateFactor : 0,
@@ -492,8 +534,33 @@ function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: R
       outsideBursts: outB[i]!,
     });
   }
+  return occupancy;
+}
 
-  const restVisitors = restBursts > 0 ? (restBursts / (rate * meanDwell)) * visitorFactor : 0;
+/** The number of occupancy intervals of the day `w`. */
+function intervalCount(w: SessionWindow, o: ResolvedPeopleEstimatorOptions): number {
+  return Math.ceil((w.end - w.start) / o.intervalMs);
+}
+
+function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: ResolvedPeopleEstimatorOptions): PeopleEstimate {
+  const model = dayModel(input, o);
+  const { sessions, linked, known, rate, phi, m, rateRelVar, meanDwell, n, dwellRelVar } = model;
+  const knownVisitors = new Set(known.map((k) => k.device)).size;
+  let restBursts = 0;
+  let outsideBursts = 0;
+  let universalPassers = 0;
+  let universalPasserBursts = 0;
+  for (const s of sessions) {
+    if (s.kind === "passerby" && !s.randomized && !strong(s)) {
+      universalPassers++;
+      universalPasserBursts += s.probeCount;
+    }
+    if (s.kind === "visitor" && !linked.has(s)) continue;
+    if (strong(s)) restBursts += s.probeCount;
+    else outsideBursts += s.probeCount;
+  }
+
+  const restVisitors = restBursts > 0 ? (restBursts / (rate * meanDwell)) * bealeFactor(rateRelVar, dwellRelVar) : 0;
   const [restLow, restHigh] =
     restBursts > 0 ? band(restVisitors, [1 / restBursts, phi / Math.max(1, restVisitors), rateRelVar, dwellRelVar], [Number.POSITIVE_INFINITY, m - 1, m - 1, n - 1], o.level) : [0, 0];
   const visitors = knownVisitors + restVisitors;
@@ -516,7 +583,7 @@ function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: R
     burstsPerMinute: rate * 60_000,
     meanDwellMs: meanDwell,
     dwell: dwellStats(known.map((k) => k.estimated)),
-    occupancy,
+    occupancy: occupancyIntervals(model, w, 0, intervalCount(w, o), o),
   };
 }
 

@@ -222,8 +222,13 @@ export function staffPresenceMs(options: Pick<VisitClassifierOptions, "openingHo
   return o.staffShare * ((o.openingHours[1] - o.openingHours[0]) * MS_PER_HOUR);
 }
 
-// Presence of one device on one local day, ms.
-interface Presence {
+/**
+ * Presence of one device on one local day, ms: in all (`total`) and within the opening hours.
+ *
+ * @example
+ * const p: DevicePresence = { total: 7_200_000, opening: 3_600_000 };
+ */
+export interface DevicePresence {
   total: number;
   opening: number;
 }
@@ -233,7 +238,7 @@ interface OpenDay {
   readonly openFrom: number;
   readonly openTo: number;
   readonly sessions: Session[];
-  readonly presence: Map<string, Presence>;
+  readonly presence: Map<string, DevicePresence>;
 }
 
 interface ShopDays {
@@ -243,12 +248,127 @@ interface ShopDays {
   closedUntil: number;
   /** Latest `complete` handed downstream. */
   complete: number;
-  /** Session peaks seen so far, for the learned threshold. */
-  readonly peaks: PeakRssiHistogram;
+  /** The day rule with what it carries from day to day (threshold, staff memory). */
+  readonly roles: ShopRoles;
+}
+
+/**
+ * Adds a device's presence over `[start, end]` to a local day's presence map: its overlap with
+ * the whole day and with the day's opening hours (`openFrom`–`openTo`), ms. Internal: the
+ * classifier and `LiveOccupancy` measure presence with it.
+ *
+ * @example
+ * const presence = new Map<string, DevicePresence>();
+ * addPresence(presence, { start: 0, end: 86_400_000, openFrom: 36_000_000, openTo: 79_200_000 }, "f0:18:98:12:34:56", 35_000_000, 37_000_000);
+ * presence.get("f0:18:98:12:34:56"); // { total: 2000000, opening: 1000000 }
+ */
+export function addPresence(
+  presence: Map<string, DevicePresence>,
+  day: { readonly start: number; readonly end: number; readonly openFrom: number; readonly openTo: number },
+  device: string,
+  start: number,
+  end: number,
+): void {
+  let p = presence.get(device);
+  if (p === undefined) {
+    p = { total: 0, opening: 0 };
+    presence.set(device, p);
+  }
+  p.total += overlap(start, end, day.start, day.end);
+  p.opening += overlap(start, end, day.openFrom, day.openTo);
+}
+
+/**
+ * The classifier's day rule for one shop, with what it carries from day to day: the session
+ * peaks the `"auto"` threshold is learned from, the threshold in use, and the devices flagged
+ * staff or stationary recently. Internal: {@link VisitClassifier} decides each day with it once
+ * the day is over; `LiveOccupancy` classifies the day so far with its own instance, without
+ * committing anything until its day is over too — one rule, whoever applies it.
+ *
+ * @example
+ * const roles = new ShopRoles(visitClassifierOptions(), new LocalCalendar("Asia/Seoul"));
+ * roles.visitorRssi; // -65 (the fallback, until a day has been learned from)
+ */
+export class ShopRoles {
   /** Threshold in use, dBm. */
   visitorRssi: number;
+  readonly #o: ResolvedVisitClassifierOptions;
+  readonly #calendar: LocalCalendar;
+  readonly #staffMs: number;
+  /** Session peaks of the decided days, for the learned threshold. */
+  readonly #peaks: PeakRssiHistogram;
   /** Devices flagged staff or stationary on a recent day: the kind, and until when (epoch ms) it holds. */
-  readonly remembered: Map<string, { kind: "staff" | "stationary"; until: number }>;
+  readonly #remembered = new Map<string, { kind: "staff" | "stationary"; until: number }>();
+
+  constructor(options: ResolvedVisitClassifierOptions, calendar: LocalCalendar) {
+    this.#o = options;
+    this.#calendar = calendar;
+    this.#staffMs = staffPresenceMs(options);
+    this.#peaks = new PeakRssiHistogram(options.minDwellMs);
+    this.visitorRssi = options.visitorRssi === "auto" ? options.fallbackVisitorRssi : options.visitorRssi;
+  }
+
+  /**
+   * The kinds of one local day's sessions (`sessions` in canonical order), given each device's
+   * presence that day, and the threshold they were classified with. With `commit` the day is
+   * decided: its peaks refit the threshold and its staff are remembered. Without, the day is
+   * not over and nothing changes: the threshold is refitted on a copy (the days so far plus these
+   * sessions), and a device present for at least `minDwellMs` of the day while the shop was
+   * closed is staff (or equipment) already — no shopper is inside then, and waiting for
+   * `staffShare` of the opening hours would count the morning's staff and equipment as shoppers.
+   */
+  decide(day: LocalDay, sessions: readonly Session[], presence: ReadonlyMap<string, DevicePresence>, commit: boolean): { kinds: VisitKind[]; visitorRssi: number } {
+    const o = this.#o;
+    let visitorRssi = this.visitorRssi;
+    if (o.visitorRssi === "auto") {
+      const peaks = commit ? this.#peaks : this.#peaks.copy();
+      for (let i = 0; i < sessions.length; i++) peaks.add(sessions[i]!);
+      visitorRssi = peaks.suggest().threshold ?? o.fallbackVisitorRssi;
+      if (commit) this.visitorRssi = visitorRssi;
+    }
+    const rule = { minDwellMs: o.minDwellMs, visitorRssi };
+    const remember = o.rememberStaffDays * 24 * MS_PER_HOUR;
+    const remembered = this.#remembered;
+    if (commit) for (const [device, r] of remembered) if (r.until <= day.start) remembered.delete(device);
+    const stationaryMs = o.stationaryShare * (day.end - day.start);
+    const kinds: VisitKind[] = new Array(sessions.length);
+    for (let i = 0; i < sessions.length; i++) {
+      const s = sessions[i]!;
+      const p = presence.get(s.device)!;
+      let kind: VisitKind;
+      if (p.total >= stationaryMs || this.coversADay(s)) kind = "stationary";
+      else if (p.opening >= this.#staffMs || (!commit && p.total - p.opening >= o.minDwellMs)) kind = "staff";
+      else {
+        const r = remembered.get(s.device);
+        kind = r !== undefined && r.until > s.start ? r.kind : visitOrPass(s, rule);
+      }
+      if (commit && (kind === "staff" || kind === "stationary") && remember > 0 && !s.randomized) {
+        remembered.set(s.device, { kind, until: day.end + remember });
+      }
+      kinds[i] = kind;
+    }
+    return { kinds, visitorRssi };
+  }
+
+  /** The kind of a session whose day was already decided: classified on its own. */
+  lateKind(s: Session): VisitKind {
+    if (this.coversADay(s)) return "stationary";
+    const day = this.#calendar.day(s.start);
+    const [open, close] = this.#o.openingHours;
+    const opening = overlap(s.start, s.end, day.start + open * MS_PER_HOUR, day.start + close * MS_PER_HOUR);
+    return opening >= this.#staffMs ? "staff" : visitOrPass(s, { minDwellMs: this.#o.minDwellMs, visitorRssi: this.visitorRssi });
+  }
+
+  /** Whether one session alone covers `stationaryShare` of some local day. */
+  coversADay(s: Session): boolean {
+    const share = this.#o.stationaryShare;
+    for (let t = s.start; t <= s.end; ) {
+      const day = this.#calendar.day(t);
+      if (overlap(s.start, s.end, day.start, day.end) >= share * (day.end - day.start)) return true;
+      t = day.end;
+    }
+    return false;
+  }
 }
 
 /**
@@ -287,7 +407,6 @@ export class VisitClassifier implements Kernel<Session> {
   readonly #shops = new Map<number, ShopDays>();
   readonly #openFromMs: number;
   readonly #openToMs: number;
-  readonly #staffMs: number;
 
   constructor(options: VisitClassifierOptions, sink: Sink<ClassifiedSession>) {
     this.options = visitClassifierOptions(options);
@@ -296,7 +415,6 @@ export class VisitClassifier implements Kernel<Session> {
     const [open, close] = this.options.openingHours;
     this.#openFromMs = open * MS_PER_HOUR;
     this.#openToMs = close * MS_PER_HOUR;
-    this.#staffMs = staffPresenceMs(this.options);
   }
 
   /** Sessions held, waiting for their day to be decided. */
@@ -310,14 +428,11 @@ export class VisitClassifier implements Kernel<Session> {
   push(session: Session): void {
     let shop = this.#shops.get(session.shopId);
     if (shop === undefined) {
-      const o = this.options;
       shop = {
         days: [],
         closedUntil: Number.NEGATIVE_INFINITY,
         complete: Number.NEGATIVE_INFINITY,
-        peaks: new PeakRssiHistogram(o.minDwellMs),
-        visitorRssi: o.visitorRssi === "auto" ? o.fallbackVisitorRssi : o.visitorRssi,
-        remembered: new Map(),
+        roles: new ShopRoles(this.options, this.#calendar),
       };
       this.#shops.set(session.shopId, shop);
     }
@@ -328,7 +443,7 @@ export class VisitClassifier implements Kernel<Session> {
       // Presence counts on every open day the session overlaps (visits across midnight).
       for (let t = session.start; t <= session.end; ) {
         const day = this.#openDay(shop, t);
-        this.#addPresence(day, session.device, session.start, session.end);
+        addPresence(day.presence, { start: day.day.start, end: day.day.end, openFrom: day.openFrom, openTo: day.openTo }, session.device, session.start, session.end);
         t = day.day.end;
       }
     }
@@ -368,67 +483,23 @@ export class VisitClassifier implements Kernel<Session> {
     return open;
   }
 
-  #addPresence(day: OpenDay, device: string, start: number, end: number): void {
-    let p = day.presence.get(device);
-    if (p === undefined) {
-      p = { total: 0, opening: 0 };
-      day.presence.set(device, p);
-    }
-    p.total += overlap(start, end, day.day.start, day.day.end);
-    p.opening += overlap(start, end, day.openFrom, day.openTo);
-  }
-
   #closeDay(shop: ShopDays, day: OpenDay): void {
     const sessions = day.sessions;
     sessions.sort(bySessionOrder);
-    if (this.options.visitorRssi === "auto") {
-      for (let i = 0; i < sessions.length; i++) shop.peaks.add(sessions[i]!);
-      shop.visitorRssi = shop.peaks.suggest().threshold ?? this.options.fallbackVisitorRssi;
-    }
-    const rule = { minDwellMs: this.options.minDwellMs, visitorRssi: shop.visitorRssi };
-    const remember = this.options.rememberStaffDays * 24 * MS_PER_HOUR;
-    for (const [device, r] of shop.remembered) if (r.until <= day.day.start) shop.remembered.delete(device);
-    const stationaryMs = this.options.stationaryShare * (day.day.end - day.day.start);
+    const { kinds, visitorRssi } = shop.roles.decide(day.day, sessions, day.presence, true);
     for (let i = 0; i < sessions.length; i++) {
       const s = sessions[i]!;
-      const p = day.presence.get(s.device)!;
-      let kind: VisitKind;
-      if (p.total >= stationaryMs || this.#coversADay(s)) kind = "stationary";
-      else if (p.opening >= this.#staffMs) kind = "staff";
-      else {
-        const r = shop.remembered.get(s.device);
-        kind = r !== undefined && r.until > s.start ? r.kind : visitOrPass(s, rule);
-      }
-      if ((kind === "staff" || kind === "stationary") && remember > 0 && !s.randomized) {
-        shop.remembered.set(s.device, { kind, until: day.day.end + remember });
-      }
       const complete = i + 1 < sessions.length ? s.start : day.day.end;
       if (complete > shop.complete) shop.complete = complete;
-      this.#sink.emit(classified(s, kind, day.day.date, shop.complete, false, shop.visitorRssi));
+      this.#sink.emit(classifiedSession(s, kinds[i]!, day.day.date, shop.complete, false, visitorRssi));
     }
     if (day.day.end > shop.closedUntil) shop.closedUntil = day.day.end;
     if (day.day.end > shop.complete) shop.complete = day.day.end;
   }
 
   #emitLate(shop: ShopDays, s: Session): void {
-    const day = this.#calendar.day(s.start);
-    let kind: VisitKind;
-    if (this.#coversADay(s)) kind = "stationary";
-    else {
-      const opening = overlap(s.start, s.end, day.start + this.#openFromMs, day.start + this.#openToMs);
-      kind = opening >= this.#staffMs ? "staff" : visitOrPass(s, { minDwellMs: this.options.minDwellMs, visitorRssi: shop.visitorRssi });
-    }
-    this.#sink.emit(classified(s, kind, day.date, shop.complete, true, shop.visitorRssi));
-  }
-
-  #coversADay(s: Session): boolean {
-    const share = this.options.stationaryShare;
-    for (let t = s.start; t <= s.end; ) {
-      const day = this.#calendar.day(t);
-      if (overlap(s.start, s.end, day.start, day.end) >= share * (day.end - day.start)) return true;
-      t = day.end;
-    }
-    return false;
+    const roles = shop.roles;
+    this.#sink.emit(classifiedSession(s, roles.lateKind(s), this.#calendar.dateOf(s.start), shop.complete, true, roles.visitorRssi));
   }
 }
 
@@ -438,11 +509,24 @@ function overlap(a0: number, a1: number, b0: number, b1: number): number {
   return hi > lo ? hi - lo : 0;
 }
 
-function bySessionOrder(a: Session, b: Session): number {
+/**
+ * The order the classifier emits a day's sessions in: by start, device, end. Internal.
+ *
+ * @example
+ * const ordered = [...sessions].sort(bySessionOrder);
+ * ordered[0]!.start <= ordered.at(-1)!.start; // true
+ */
+export function bySessionOrder(a: Session, b: Session): number {
   return a.start - b.start || (a.device < b.device ? -1 : a.device > b.device ? 1 : 0) || a.end - b.end;
 }
 
-function classified(
+/**
+ * A session with its classification: the one way a {@link ClassifiedSession} is built. Internal.
+ *
+ * @example
+ * classifiedSession(session, "visitor", "2026-11-16", session.complete, false, -65).kind; // "visitor"
+ */
+export function classifiedSession(
   s: Session,
   kind: VisitKind,
   date: string,

@@ -140,6 +140,14 @@ export class PeakRssiHistogram {
     this.#n++;
   }
 
+  /** A histogram holding what this one holds, to add to without changing this one. */
+  copy(): PeakRssiHistogram {
+    const c = new PeakRssiHistogram(this.#minDwellMs);
+    c.#counts.set(this.#counts);
+    c.#n = this.#n;
+    return c;
+  }
+
   /** The suggestion for what was added so far (see {@link suggestRssiThreshold}). */
   suggest(options: SuggestRssiThresholdOptions = {}): RssiThresholdSuggestion {
     const d = defaultSuggestRssiThreshold;

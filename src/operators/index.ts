@@ -35,6 +35,9 @@ export type { EstimateOccupancyOptions } from "./estimateOccupancy.ts";
 export { estimateOccupancy } from "./estimateOccupancy.ts";
 export type { EstimatePeopleOptions } from "./estimatePeople.ts";
 export { estimatePeople } from "./estimatePeople.ts";
+export type { LiveOccupancyOptions } from "../kernels/LiveOccupancy.ts";
+export type { LiveOccupancyOperatorOptions } from "./liveOccupancy.ts";
+export { liveOccupancy } from "./liveOccupancy.ts";
 
 export type { ProximitySlice, SessionProximity } from "../kernels/SessionProximity.ts";
 export type { EstimateProximityOptions } from "./estimateProximity.ts";

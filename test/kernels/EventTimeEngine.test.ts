@@ -676,6 +676,64 @@ describe("EventTimeEngine: accumulators", () => {
   });
 });
 
+describe("EventTimeEngine: reached", () => {
+  // Logs every `reached` call: the time, the sessions closed so far and those open (start-end, in minutes).
+  function reachLog(input: readonly Signal[], every: number, lateness: number): string[] {
+    const log: string[] = [];
+    const closed: string[] = [];
+    const acc: EngineAccumulator = {
+      session: (s) => void closed.push(`${s.device.slice(-2)} ${s.start / MIN}-${s.end / MIN}`),
+      reached: (shopId, time, open) => {
+        const now = open().map((s) => `${s.device.slice(-2)} ${s.start / MIN}-${s.end / MIN}/${s.probeCount}`);
+        log.push(`${shopId} ${time / MIN} closed [${closed.join(", ")}] open [${now.join(", ")}]`);
+        return time === Infinity ? Infinity : (Math.floor(time / every) + 1) * every;
+      },
+    };
+    const engine = new EventTimeEngine({ gapMs: 5 * MIN, allowedLatenessMs: lateness, proximity: false }, { emit: () => {} }, [acc]);
+    for (const s of input) engine.push(s);
+    engine.flush();
+    return log;
+  }
+
+  it("is called at the first signal, then at the first signal at or after each time it asks for, and with Infinity before the last sessions close", () => {
+    const signals = [sig(0), sig(MIN, "bb:00:00:00:00:02"), sig(4 * MIN), sig(20 * MIN, "bb:00:00:00:00:02"), sig(21 * MIN)];
+    expect(reachLog(signals, 10 * MIN, MIN)).toEqual([
+      "1 0 closed [] open []",
+      // 10 min asked for; the first signal at or after it is at 20 min: a's 0–4 and b's 1 ended
+      // more than a gap before, so they closed first (in order of end).
+      "1 20 closed [02 1-1, 01 0-4] open []",
+      "1 Infinity closed [02 1-1, 01 0-4] open [02 20-20/1, 01 21-21/1]",
+    ]);
+  });
+
+  it("sees the same state for any arrival order within the allowed lateness (property)", () => {
+    const lateness = 2 * MIN;
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ t: fc.integer({ min: 0, max: 120 }), d: fc.integer({ min: 0, max: 3 }), r: fc.integer({ min: -90, max: -40 }) }), { minLength: 1, maxLength: 60 }),
+        fc.array(fc.integer({ min: 0, max: lateness }), { minLength: 60, maxLength: 60 }),
+        (specs, delays) => {
+          const signals = specs.map((x) => sig(x.t * 15_000, `aa:00:00:00:00:0${x.d}`, x.r)).sort((a, b) => a.time - b.time);
+          const arrival = signals
+            .map((s, i) => ({ s, key: s.time + delays[i]! }))
+            .sort((a, b) => a.key - b.key)
+            .map((x) => x.s);
+          expect(reachLog(arrival, 3 * MIN, lateness)).toEqual(reachLog(signals, 3 * MIN, lateness));
+        },
+      ),
+      { numRuns: 80 },
+    );
+  });
+
+  it("costs nothing without a reached accumulator", () => {
+    const calls: number[] = [];
+    const engine = new EventTimeEngine({}, { emit: () => {} }, [{ advance: (_shop, w) => calls.push(w) }]);
+    engine.push(sig(0));
+    engine.flush();
+    expect(calls).toEqual([-MIN, Infinity]);
+  });
+});
+
 describe("EventTimeEngine: many shops", () => {
   it("gives each shop of an interleaved stream exactly what it gives that shop alone (property)", () => {
     const lateness = MIN;

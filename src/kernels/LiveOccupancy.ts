@@ -1,0 +1,209 @@
+import { LocalCalendar, type LocalDay } from "../time/LocalCalendar.ts";
+import type { EngineAccumulator } from "./EventTimeEngine.ts";
+import {
+  dayModel,
+  occupancyIntervals,
+  type DayModel,
+  peopleEstimatorOptions,
+  type OccupancyInterval,
+  type PeopleEstimatorOptions,
+  type ResolvedPeopleEstimatorOptions,
+} from "./PeopleEstimator.ts";
+import type { Session } from "./Session.ts";
+import { checkSink, type Sink } from "./Sink.ts";
+import {
+  addPresence,
+  bySessionOrder,
+  classifiedSession,
+  ShopRoles,
+  visitClassifierOptions,
+  type ClassifiedSession,
+  type DevicePresence,
+  type ResolvedVisitClassifierOptions,
+  type VisitClassifierOptions,
+} from "./VisitClassifier.ts";
+
+const MS_PER_HOUR = 3_600_000;
+
+/**
+ * Options of {@link LiveOccupancy} (and the `watchOccupancy` operator): the people estimator's
+ * (`intervalMs`, `timeZone`, linking, `level`) and the classifier's, which decide who is a
+ * shopper inside.
+ *
+ * @example
+ * const options: LiveOccupancyOptions = { intervalMs: 15 * 60_000, timeZone: "Asia/Seoul", classify: { openingHours: [9, 21] } };
+ */
+export interface LiveOccupancyOptions extends PeopleEstimatorOptions {
+  /** How sessions are classified (`VisitClassifierOptions` but the time zone, which is `timeZone`). @default {} */
+  readonly classify?: Omit<VisitClassifierOptions, "timeZone">;
+}
+
+interface LiveShop {
+  readonly shopId: number;
+  /** The classifier's day rule with this shop's threshold and staff memory, committed as each day ends here. */
+  readonly roles: ShopRoles;
+  /** End of the next interval to emit (NaN before the shop's first signal). */
+  next: number;
+  /** Latest event time reached. */
+  last: number;
+  /** Closed sessions that can still matter: those ending on or after the start of the day being emitted. */
+  closed: Session[];
+  /** The model of the last day that ended here, whose burst rate stands in early in the next day. */
+  previous: DayModel | undefined;
+}
+
+/**
+ * Live occupancy: the estimated mean number of phones inside and outside each shop per interval
+ * (15 min by default), emitted as soon as the shop's event time passes the interval's end —
+ * while the day goes on, where `PeopleEstimator` can only estimate a day once it is over. An
+ * {@link EngineAccumulator} of the one `EventTimeEngine` (through its `reached` calls), so an
+ * interval is emitted when the first signal after its end is applied, from exactly the sessions
+ * known then: batch and stream, any chunking, any arrival order within the allowed lateness,
+ * give the same figures.
+ *
+ * The figures are **provisional**: the same rules as the day's final estimate, applied to the
+ * day so far. Sessions closed so far and those still open (as they are now) are classified with
+ * the classifier's day rule (`ShopRoles`) on each device's presence so far; the identity-known
+ * visits and the burst-rate sample are those of the day so far (`dayModel`), and the interval's
+ * occupancy is `occupancyIntervals`, the estimator's one rule. What only the whole day shows is
+ * not known yet:
+ * 1. **Staff** are known once present for `staffShare` of the opening hours, or from the last
+ *    `rememberStaffDays` days (a device that keeps its address); on a stream's first day a
+ *    member of staff counts as a shopper inside until then.
+ * 2. **The learned threshold** (`visitorRssi: "auto"`) is refitted on the days so far plus the
+ *    sessions of the day so far.
+ * 3. **The burst rate** comes from the visits so far (open ones by their bursts and span so far):
+ *    early in the day the sample is small and the band wide. Until the day has two sampled
+ *    visits, the previous day's sample stands in; on a stream's first day `inside` is then `NaN`
+ *    (unknown) while bursts were heard inside.
+ * As each day ends here, its classification is committed (the threshold refitted with its
+ * sessions, its staff remembered), as the classifier does when it decides the day.
+ *
+ * Intervals are aligned to the local day's start, from the interval of the shop's first signal
+ * on, every one emitted once and in order (empty ones with 0); at the end of the input, up to the
+ * interval of the last signal. Memory: one day's sessions per shop.
+ *
+ * @example
+ * const live: OccupancyInterval[] = [];
+ * const occupancy = new LiveOccupancy({ timeZone: "Asia/Seoul" }, { emit: (o) => live.push(o) });
+ * const engine = new EventTimeEngine({ proximity: false }, { emit: () => {} }, [occupancy]);
+ * for (const signal of signals) engine.push(signal);
+ * engine.flush();
+ * live.at(-1)?.inside; // phones inside over the last interval
+ */
+export class LiveOccupancy implements EngineAccumulator {
+  /** The resolved options of the estimate. */
+  readonly options: ResolvedPeopleEstimatorOptions;
+  /** The resolved options of the classification. */
+  readonly classify: ResolvedVisitClassifierOptions;
+  readonly #sink: Sink<OccupancyInterval>;
+  readonly #calendar: LocalCalendar;
+  readonly #shops = new Map<number, LiveShop>();
+
+  /**
+   * @param options see {@link LiveOccupancyOptions}; validated here (TypeError/RangeError)
+   * @param sink receives each interval once, in order per shop
+   */
+  constructor(options: LiveOccupancyOptions, sink: Sink<OccupancyInterval>) {
+    if (typeof options !== "object" || options === null) throw new TypeError("live occupancy options must be an object");
+    const { classify, ...people } = options;
+    this.options = peopleEstimatorOptions(people);
+    this.classify = visitClassifierOptions({ ...classify, timeZone: this.options.timeZone });
+    this.#sink = checkSink("LiveOccupancy", sink);
+    this.#calendar = new LocalCalendar(this.options.timeZone);
+  }
+
+  /** A closed session: kept until its day has been emitted. */
+  session(session: Session): void {
+    this.#shop(session.shopId).closed.push(session);
+  }
+
+  /** The shop's event time reached `time` (see `EngineAccumulator.reached`): emits every interval ending by then. */
+  reached(shopId: number, time: number, open: () => readonly Session[]): number {
+    const shop = this.#shop(shopId);
+    if (time === Number.POSITIVE_INFINITY) {
+      // The input ended: every interval up to the one holding the last signal.
+      let last = shop.last;
+      for (const s of open()) if (s.end > last) last = s.end;
+      if (last > Number.NEGATIVE_INFINITY) this.#emitUntil(shop, this.#intervalEnd(last), open);
+      return Number.POSITIVE_INFINITY;
+    }
+    shop.last = time;
+    if (Number.isNaN(shop.next)) shop.next = this.#intervalEnd(time);
+    else this.#emitUntil(shop, time, open);
+    return shop.next;
+  }
+
+  #shop(shopId: number): LiveShop {
+    let shop = this.#shops.get(shopId);
+    if (shop === undefined) {
+      shop = { shopId, roles: new ShopRoles(this.classify, this.#calendar), next: Number.NaN, last: Number.NEGATIVE_INFINITY, closed: [], previous: undefined };
+      this.#shops.set(shopId, shop);
+    }
+    return shop;
+  }
+
+  // End of the interval holding t.
+  #intervalEnd(t: number): number {
+    const day = this.#calendar.day(t);
+    const len = this.options.intervalMs;
+    const end = day.start + (Math.floor((t - day.start) / len) + 1) * len;
+    return end < day.end ? end : day.end;
+  }
+
+  // Emits every interval ending at or before `until`, a day's worth at a time from one model.
+  #emitUntil(shop: LiveShop, until: number, open: () => readonly Session[]): void {
+    const len = this.options.intervalMs;
+    while (shop.next <= until) {
+      const day = this.#calendar.day(shop.next - 1);
+      const count = Math.ceil((day.end - day.start) / len);
+      const first = Math.ceil((shop.next - day.start) / len) - 1;
+      const dayOver = until >= day.end;
+      const last = dayOver ? count : Math.floor((until - day.start) / len);
+      const sessions = this.#classifiedSession(shop, day, open(), dayOver);
+      const w = { shopId: shop.shopId, window: "day" as const, label: day.date, start: day.start, end: day.end };
+      let model = dayModel(sessions, this.options);
+      const previous = shop.previous;
+      // Until the day so far has two sampled visits (a rate and its spread), the last day's
+      // sample stands for the phones: the morning's first bursts would otherwise be unknown.
+      if (!(model.m >= 2) && previous !== undefined && previous.m >= 2) {
+        model = { ...model, rate: previous.rate, phi: previous.phi, m: previous.m, rateRelVar: previous.rateRelVar, meanDwell: previous.meanDwell };
+      }
+      for (const interval of occupancyIntervals(model, w, first, last, this.options)) this.#sink.emit(interval);
+      if (dayOver) {
+        shop.previous = model;
+        // Sessions that end before the next day cannot matter to it (nor to its staff rule).
+        shop.closed = shop.closed.filter((s) => s.end >= day.end);
+        shop.next = this.#intervalEnd(day.end);
+      } else {
+        shop.next = day.start + (last + 1) * len;
+        if (shop.next > day.end) shop.next = day.end;
+      }
+    }
+  }
+
+  // The day's sessions so far (closed, and open as they are now), classified by the classifier's
+  // day rule on each device's presence so far; visitors and passers-by only (staff and equipment
+  // are not people inside). With `commit` (the day is over here) the shop's roles learn from it.
+  #classifiedSession(shop: LiveShop, day: LocalDay, open: readonly Session[], commit: boolean): ClassifiedSession[] {
+    const [openAt, closeAt] = this.classify.openingHours;
+    const bounds = { start: day.start, end: day.end, openFrom: day.start + openAt * MS_PER_HOUR, openTo: day.start + closeAt * MS_PER_HOUR };
+    const presence = new Map<string, DevicePresence>();
+    const inDay: Session[] = [];
+    const take = (s: Session): void => {
+      if (s.end < day.start || s.start >= day.end) return;
+      addPresence(presence, bounds, s.device, s.start, s.end);
+      if (s.start >= day.start) inDay.push(s);
+    };
+    for (const s of shop.closed) take(s);
+    for (const s of open) take(s);
+    inDay.sort(bySessionOrder);
+    const { kinds, visitorRssi } = shop.roles.decide(day, inDay, presence, commit);
+    const out: ClassifiedSession[] = [];
+    for (let i = 0; i < inDay.length; i++) {
+      const kind = kinds[i]!;
+      if (kind === "visitor" || kind === "passerby") out.push(classifiedSession(inDay[i]!, kind, day.date, Number.NaN, false, visitorRssi));
+    }
+    return out;
+  }
+}
