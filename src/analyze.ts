@@ -10,7 +10,7 @@ import {
   type EventTimeEngineOptions,
   type ProximityOptions,
 } from "./kernels/EventTimeEngine.ts";
-import { LiveOccupancy } from "./kernels/LiveOccupancy.ts";
+import { LiveOccupancy, type LiveOccupancyInterval } from "./kernels/LiveOccupancy.ts";
 import type { VisitHistoryStore } from "./kernels/MemoryVisitHistory.ts";
 import { PeopleEstimator, type OccupancyInterval, type PeopleEstimate, type PeopleEstimatorOptions } from "./kernels/PeopleEstimator.ts";
 import { VisitClassifier, defaultVisitClassifier, visitClassifierOptions, type ClassifiedSession, type VisitClassifierOptions } from "./kernels/VisitClassifier.ts";
@@ -111,7 +111,7 @@ export interface AnalyzeResult {
    * Occupancy per shop and interval as it was known when the watermark passed each interval's end
    * (provisional: the day so far), in the order emitted; empty unless `liveOccupancy`.
    */
-  readonly liveOccupancy: readonly OccupancyInterval[];
+  readonly liveOccupancy: readonly LiveOccupancyInterval[];
   /** Data-quality report (undefined when `quality` is false). */
   readonly quality: DataQualityReport | undefined;
   /** Decoder counters (records that were already `Signal`s are not counted). */
@@ -154,7 +154,7 @@ export class Analyzer {
   readonly #quality: DataQuality | undefined;
   readonly #people: PeopleEstimator | undefined;
   readonly #peopleDays: PeopleEstimate[] = [];
-  readonly #liveOccupancy: OccupancyInterval[] = [];
+  readonly #liveOccupancy: LiveOccupancyInterval[] = [];
   readonly #sessions: ClassifiedSession[] = [];
   readonly #dayCounts: VisitCounts[] = [];
   readonly #dayDwell = new Map<string, WindowDwell>();

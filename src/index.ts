@@ -193,7 +193,7 @@ export type { DwellMeterOptions, WindowDwell } from "./kernels/DwellMeter.ts";
 export { DwellMeter, dwellMeterOptions, defaultDwellMeter } from "./kernels/DwellMeter.ts";
 export type { PeopleEstimatorOptions, ResolvedPeopleEstimatorOptions, PeopleEstimate, OccupancyInterval } from "./kernels/PeopleEstimator.ts";
 export { PeopleEstimator, peopleEstimatorOptions, defaultPeopleEstimator, linkedVisits } from "./kernels/PeopleEstimator.ts";
-export type { LiveOccupancyOptions } from "./kernels/LiveOccupancy.ts";
+export type { LiveOccupancyOptions, LiveOccupancyInterval, LiveDay } from "./kernels/LiveOccupancy.ts";
 export { LiveOccupancy } from "./kernels/LiveOccupancy.ts";
 export { hasPeopleEstimate } from "./kernels/hasPeopleEstimate.ts";
 export { shopDayDwell } from "./kernels/shopDayDwell.ts";

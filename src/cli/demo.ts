@@ -281,7 +281,7 @@ async function watchDay(c: DayContext): Promise<number> {
     shops.push({ ...shop, id: found.id, name: found.name, brand: brand.name });
   }
 
-  const lives = shops.map((s) => new ShopLive(s, day.endMs, o.hours, timeZone));
+  const lives = shops.map((s) => new ShopLive(s, day.endMs));
   const stop$ = new Observable<void>((subscriber) => {
     const stop = (): void => subscriber.next();
     if (io.signal.aborted) stop();

@@ -1,6 +1,6 @@
 import { MultiBar, Presets, type SingleBar } from "cli-progress";
 import { alignTable, int, minutes, pct } from "./demoFormat.ts";
-import type { LivePeople, ShopLiveSnapshot } from "./demoPipeline.ts";
+import type { LiveInside, LivePeople, ShopLiveSnapshot } from "./demoPipeline.ts";
 
 /**
  * One frame of the demo's dashboard: the clock, progress through the day and every shop.
@@ -26,8 +26,8 @@ export interface DashboardFrame {
 
 /**
  * Sums of the shops' live figures; the median dwell is the shops' medians weighted by their
- * visitors. People: the sum of the estimates, with no interval (the shops' 90 % intervals do not
- * add up to one of the sum), and only once every shop has one.
+ * visitors. People (who came in, and inside now): the sums of the estimates, with no interval
+ * (the shops' 90 % intervals do not add up to one of the sum), and only once every shop has one.
  */
 function totalsOf(shops: readonly ShopLiveSnapshot[]): Omit<ShopLiveSnapshot, "shopId" | "name" | "lastEventMs" | "done"> {
   let signals = 0;
@@ -54,6 +54,8 @@ function totalsOf(shops: readonly ShopLiveSnapshot[]): Omit<ShopLiveSnapshot, "s
   }
   let people: number | undefined = 0;
   for (const s of shops) people = people === undefined || s.people === undefined ? undefined : people + s.people.visitors;
+  let inside: number | undefined = 0;
+  for (const s of shops) inside = inside === undefined || s.inside === undefined ? undefined : inside + s.inside.inside;
   return {
     signals,
     invalid,
@@ -63,23 +65,26 @@ function totalsOf(shops: readonly ShopLiveSnapshot[]): Omit<ShopLiveSnapshot, "s
     zones,
     medianDwellMs: weight > 0 ? weighted / weight : Number.NaN,
     ...(people === undefined ? {} : { people: { visitors: people, low: Number.NaN, high: Number.NaN } }),
+    ...(inside === undefined ? {} : { inside: { inside, low: Number.NaN, high: Number.NaN } }),
   };
 }
 
 /**
  * The table part of a dashboard frame: a header and one line per shop, then all shops together.
- * People, not MACs: "people [90 %]" is the live people estimate with its interval, "MAC visitors"
+ * People, not MACs: "inside [90 %]" is the live estimate of people inside over the latest
+ * interval, "people [90 %]" of people who came in so far, each with its interval, "MAC visitors"
  * the devices whose session looked like a visit. Pure text, so it can be tested and shown
- * anywhere. `compact` fits 80 columns: shorter names and headers, no devices in range, no signal count.
+ * anywhere. `compact` fits 80 columns: shorter names and headers, no devices in range, no one
+ * inside, no signal count.
  *
  * @example
- * dashboardTable(frame.shops).split("\n")[0]; // "  shop  in range  people [90 %]  MAC visitors  passers-by  median dwell  zones imm/near/far  signals"
+ * dashboardTable(frame.shops).split("\n")[0]; // "  shop  in range  inside [90 %]  people [90 %]  MAC visitors  passers-by  median dwell  zones imm/near/far  signals"
  */
 export function dashboardTable(shops: readonly ShopLiveSnapshot[], compact = false): string {
   const row = (name: string, s: Omit<ShopLiveSnapshot, "shopId" | "name" | "lastEventMs" | "done">): string[] => {
     const cells = [
       name,
-      ...(compact ? [] : [int(s.inRange)]),
+      ...(compact ? [] : [int(s.inRange), insideText(s.inside)]),
       peopleText(s.people),
       int(s.visitors),
       int(s.passersBy),
@@ -93,8 +98,8 @@ export function dashboardTable(shops: readonly ShopLiveSnapshot[], compact = fal
   if (shops.length > 1) rows.push(row("  all shops", totalsOf(shops)));
   const head = compact
     ? ["  shop", "people [90 %]", "MACs", "passers-by", "dwell", "zones i/n/f"]
-    : ["  shop", "in range", "people [90 %]", "MAC visitors", "passers-by", "median dwell", "zones imm/near/far", "signals"];
-  return alignTable(head, rows, [false, true, true, true, true, true, true, true], [compact ? 20 : 28]);
+    : ["  shop", "in range", "inside [90 %]", "people [90 %]", "MAC visitors", "passers-by", "median dwell", "zones imm/near/far", "signals"];
+  return alignTable(head, rows, [false, ...head.slice(1).map(() => true)], [compact ? 20 : 28]);
 }
 
 /**
@@ -120,12 +125,13 @@ export function dashboardLines(frame: DashboardFrame, columns = 120): string[] {
  * One plain line for logs and pipes (no terminal): the clock and all shops' live totals.
  *
  * @example
- * plainLine(frame); // "footfall demo: 14:05 (52 %) in range 180 · people ≈ 540 · MAC visitors 560 · passers-by 6,003 · median dwell 15.0 min · zones 12/40/91 · signals 260,000"
+ * plainLine(frame); // "footfall demo: 14:05 (52 %) in range 180 · inside ≈ 12 · people ≈ 540 · MAC visitors 560 · passers-by 6,003 · median dwell 15.0 min · zones 12/40/91 · signals 260,000"
  */
 export function plainLine(frame: DashboardFrame): string {
   const t = totalsOf(frame.shops);
   return (
     `footfall demo: ${frame.clock} (${pct(frame.fraction, 0)}) in range ${int(t.inRange)} · ` +
+    `${t.inside === undefined ? "" : `inside ≈ ${int(t.inside.inside)} · `}` +
     `${t.people === undefined ? "" : `people ≈ ${int(t.people.visitors)} · `}MAC visitors ${int(t.visitors)} · ` +
     `passers-by ${int(t.passersBy)} · median dwell ${minutes(t.medianDwellMs)} · zones ${int(t.zones.immediate)}/${int(t.zones.near)}/${int(t.zones.far)} · ` +
     `signals ${int(t.signals)}`
@@ -184,4 +190,11 @@ export class TerminalDashboard {
 function peopleText(p: LivePeople | undefined): string {
   if (p === undefined) return "–";
   return Number.isFinite(p.low) && Number.isFinite(p.high) ? `${int(p.visitors)} [${int(p.low)}–${int(p.high)}]` : int(p.visitors);
+}
+
+// People inside, to a tenth below ten (a small shop holds a few), with its interval likewise.
+function insideText(p: LiveInside | undefined): string {
+  if (p === undefined) return "–";
+  const n = (x: number) => (x < 10 ? x.toFixed(1) : int(x));
+  return Number.isFinite(p.low) && Number.isFinite(p.high) ? `${n(p.inside)} [${n(p.low)}–${n(p.high)}]` : n(p.inside);
 }

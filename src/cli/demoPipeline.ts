@@ -17,12 +17,11 @@ import {
 import type { Client } from "../client/Client.ts";
 import type { Signal } from "../codec/Signal.ts";
 import type { ProximitySlice } from "../kernels/SessionProximity.ts";
-import type { Session } from "../kernels/Session.ts";
 import type { VisitCounts } from "../kernels/VisitCounter.ts";
-import { defaultPeopleEstimator, PeopleEstimator, type PeopleEstimate } from "../kernels/PeopleEstimator.ts";
-import { defaultVisitClassifier, staffPresenceMs, visitOrPass, type ClassifiedSession, type VisitClassifierOptions } from "../kernels/VisitClassifier.ts";
+import type { LiveOccupancyInterval } from "../kernels/LiveOccupancy.ts";
+import type { PeopleEstimate } from "../kernels/PeopleEstimator.ts";
+import type { ClassifiedSession, VisitClassifierOptions } from "../kernels/VisitClassifier.ts";
 import type { WindowDwell } from "../kernels/DwellMeter.ts";
-import { dwellStats } from "../kernels/dwellStats.ts";
 import { hasPeopleEstimate } from "../kernels/hasPeopleEstimate.ts";
 import { shopDayDwell } from "../kernels/shopDayDwell.ts";
 import { ZoneOccupancy, type ZoneCounts } from "../kernels/ZoneOccupancy.ts";
@@ -30,23 +29,14 @@ import { classifyVisits } from "../operators/classifyVisits.ts";
 import { countVisits } from "../operators/countVisits.ts";
 import { decodeSignals } from "../operators/decodeSignals.ts";
 import { estimatePeople } from "../operators/estimatePeople.ts";
+import { liveOccupancy } from "../operators/liveOccupancy.ts";
 import { measureDwell } from "../operators/measureDwell.ts";
 import { sessionize } from "../operators/sessionize.ts";
 import type { SignalPage } from "../source/SignalPage.ts";
 import { signalPagesObservable } from "../source/signalPagesObservable.ts";
-import { LocalCalendar } from "../time/LocalCalendar.ts";
 
 /** A device counts as "in range now" when heard within this much event time of the shop's newest signal. */
 const IN_RANGE_MS = 120_000;
-
-/**
- * The live people estimate is worked out again once the shop's event time has moved on this far
- * (and at the end): the estimator is per-day work over every session so far (30–70 ms for a
- * busy shop by evening), so once per frame, or even per 5 % more sessions, cost the demo a
- * quarter of its CPU with five shops; half an hour of shop time is about 2 s of the demo at its
- * default speed.
- */
-const LIVE_PEOPLE_EVERY_MS = 30 * 60_000;
 
 /**
  * The provisional people estimate of one shop so far (see {@link ShopLive}).
@@ -58,6 +48,20 @@ export interface LivePeople {
   /** Estimated people who came in so far. */
   readonly visitors: number;
   /** The 90 % interval. */
+  readonly low: number;
+  readonly high: number;
+}
+
+/**
+ * People inside one shop over the latest live interval (see {@link ShopLive}).
+ *
+ * @example
+ * const i: LiveInside = { inside: 7.4, low: 5.9, high: 9.3 };
+ */
+export interface LiveInside {
+  /** Estimated mean number of people inside. */
+  readonly inside: number;
+  /** The 90 % interval (`NaN` for a sum over shops). */
   readonly low: number;
   readonly high: number;
 }
@@ -79,19 +83,21 @@ export interface ShopLiveSnapshot {
   readonly lastEventMs: number;
   /** Devices heard in the last two minutes of event time. */
   readonly inRange: number;
-  /** Unique devices whose finished session looks like a visit (provisional: the day's rules apply at the end). MAC-level. */
+  /** Devices with a visitor session so far (MAC-level; provisional: the day's rules apply at the end). */
   readonly visitors: number;
   /**
-   * People, not MACs: the people estimate (`PeopleEstimator`) over the same provisional sessions,
-   * with its 90 % interval; absent before it can be worked out (no finished visit yet).
+   * People, not MACs: people who came in so far, with the 90 % interval (`LiveDay`); absent
+   * before it can be worked out (no burst rate yet).
    */
   readonly people?: LivePeople;
-  /** Unique devices whose finished sessions only passed by (provisional). */
+  /** People inside over the latest live interval, with the 90 % interval; absent before it is known. */
+  readonly inside?: LiveInside;
+  /** Devices heard so far with passer-by sessions only (MAC-level, provisional). */
   readonly passersBy: number;
   /**
    * Median dwell so far, ms (`NaN` before the first visit), by the summary's rule
    * (`shopDayDwell`): of the identity-known visits once there is a people estimate, else of the
-   * provisional visitor sessions.
+   * visitor sessions.
    */
   readonly medianDwellMs: number;
   /** Devices by the zone of their nearest sensor now (`ZoneOccupancy.current` at the newest signal). */
@@ -103,13 +109,12 @@ export interface ShopLiveSnapshot {
 }
 
 /**
- * Live state of one shop in `footfall demo`, fed by taps on the real pipeline: the dashboard's
- * figures (devices in range, provisional visitors and dwell, zone occupancy now from the
- * `ZoneOccupancy` kernel). Visitors are provisional — `visitOrPass` with the classifier's
- * fallback threshold on each finished session shorter than `staffPresenceMs` — because staff and the learned
- * per-shop threshold can only be decided once the day is over; the summary uses the real
- * classifier's output. The people estimate runs the one `PeopleEstimator` (the kernel behind
- * `estimatePeople`, which the pipeline's final figures use) over those provisional sessions.
+ * Live state of one shop in `footfall demo`, fed by taps on the real pipeline: the decoded
+ * signals (counts, devices in range), the proximity slices (zones now, from the `ZoneOccupancy`
+ * kernel) and the `liveOccupancy` operator's intervals — people inside over the latest interval
+ * and the day so far (people who came in with their interval, the MAC-level visitors and
+ * passers-by, dwell), all by the library's provisional rules (`LiveOccupancy`). The summary uses
+ * the day's final figures.
  *
  * @example
  * const live = new ShopLive({ id: 101, name: "Cafe Mori Gangnam", sensors: ["b8:27:eb:00:00:01"] }, 86_400_000);
@@ -120,22 +125,13 @@ export class ShopLive {
   readonly name: string;
   readonly sensors: readonly string[];
   readonly #endMs: number;
-  readonly #staffMs: number;
   #signals = 0;
   #invalid = 0;
   #lastEventMs = Number.NEGATIVE_INFINITY;
   #lastSeen = new Map<string, number>();
-  readonly #occupancy: ZoneOccupancy;
-  #visitors = new Set<string>();
-  #passers = new Set<string>();
-  #dwells: number[] = [];
-  readonly #calendar: LocalCalendar;
-  readonly #provisional: ClassifiedSession[] = [];
-  #people: LivePeople | undefined;
-  /** The latest people estimate that stands (`hasPeopleEstimate`), for its dwell. */
-  #estimate: PeopleEstimate | undefined;
-  #peopleAtMs = Number.NEGATIVE_INFINITY;
-  #peopleSessions = 0;
+  readonly #occupancy = new ZoneOccupancy();
+  /** The latest live interval (and with it the day so far). */
+  #latest: LiveOccupancyInterval | undefined;
   #previousCaughtUpSim = Number.NEGATIVE_INFINITY;
   #done = false;
   #error: string | undefined;
@@ -143,22 +139,12 @@ export class ShopLive {
   /**
    * @param shop the shop and its sensors
    * @param endMs end of the day (epoch ms): reading is done once a caught-up page was requested after the clock passed it
-   * @param openingHours the shops' opening hours, to leave staff-length sessions out of provisional visitors
-   * @param timeZone IANA time zone of the shop (its local day, for the people estimate)
    */
-  constructor(
-    shop: { readonly id: number; readonly name: string; readonly sensors: readonly string[] },
-    endMs: number,
-    openingHours: readonly [number, number] = defaultVisitClassifier.openingHours,
-    timeZone: string = defaultPeopleEstimator.timeZone,
-  ) {
+  constructor(shop: { readonly id: number; readonly name: string; readonly sensors: readonly string[] }, endMs: number) {
     this.shopId = shop.id;
     this.name = shop.name;
     this.sensors = [...shop.sensors];
     this.#endMs = endMs;
-    this.#staffMs = staffPresenceMs({ openingHours });
-    this.#occupancy = new ZoneOccupancy();
-    this.#calendar = new LocalCalendar(timeZone);
   }
 
   /** True once the whole day has been read, or reading stopped. */
@@ -206,40 +192,9 @@ export class ShopLive {
     this.#occupancy.addSlice(slice);
   }
 
-  /** A finished session (provisional visitors, passers-by and dwell). */
-  onSession(s: Session): void {
-    const staff = s.dwellMs >= this.#staffMs;
-    const kind = staff ? "staff" : visitOrPass(s);
-    this.#provisional.push({ ...s, kind, date: this.#calendar.dateOf(s.start), late: false, visitorRssi: defaultVisitClassifier.fallbackVisitorRssi });
-    if (staff) return;
-    if (kind === "visitor") {
-      this.#visitors.add(s.device);
-      this.#passers.delete(s.device);
-      this.#dwells.push(s.estimatedDwellMs);
-    } else if (!this.#visitors.has(s.device)) {
-      this.#passers.add(s.device);
-    }
-  }
-
-  // The people estimate over the provisional sessions, worked out again only when event time has
-  // moved on enough since the last one (or once reading is done) and there are new sessions.
-  #livePeople(): { people: LivePeople } | undefined {
-    const n = this.#provisional.length;
-    const due = this.#done || this.#lastEventMs >= this.#peopleAtMs + LIVE_PEOPLE_EVERY_MS;
-    if (n > this.#peopleSessions && due) {
-      this.#peopleSessions = n;
-      this.#peopleAtMs = this.#lastEventMs;
-      let latest: PeopleEstimate | undefined;
-      const estimator = new PeopleEstimator({ timeZone: this.#calendar.timeZone }, { emit: (p) => (latest = p) });
-      for (const s of this.#provisional) estimator.push(s);
-      estimator.flush();
-      const p: PeopleEstimate | undefined = latest;
-      if (hasPeopleEstimate(p)) {
-        this.#people = { visitors: p.visitors, low: p.visitorsLow, high: p.visitorsHigh };
-        this.#estimate = p;
-      }
-    }
-    return this.#people === undefined ? undefined : { people: this.#people };
+  /** A live occupancy interval (`liveOccupancy`): people inside then, and the day so far. */
+  onOccupancy(interval: LiveOccupancyInterval): void {
+    this.#latest = interval;
   }
 
   /** The dashboard's figures now; also forgets devices not heard for a while (bounded memory). */
@@ -250,7 +205,8 @@ export class ShopLive {
       if (t >= now - IN_RANGE_MS) inRange++;
       else this.#lastSeen.delete(device);
     }
-    const people = this.#livePeople();
+    const latest = this.#latest;
+    const today = latest?.today;
     return {
       shopId: this.shopId,
       name: this.name,
@@ -258,11 +214,12 @@ export class ShopLive {
       invalid: this.#invalid,
       lastEventMs: now,
       inRange,
-      visitors: this.#visitors.size,
-      passersBy: this.#passers.size,
-      medianDwellMs: shopDayDwell(dwellStats(this.#dwells), this.#estimate).medianMs,
+      visitors: today?.macVisitors ?? 0,
+      passersBy: today?.macPassersBy ?? 0,
+      medianDwellMs: today === undefined ? Number.NaN : shopDayDwell(today.macDwell, today).medianMs,
       zones: this.#occupancy.current(now),
-      ...(people ?? {}),
+      ...(hasPeopleEstimate(today) ? { people: { visitors: today.visitors, low: today.visitorsLow, high: today.visitorsHigh } } : {}),
+      ...(latest !== undefined && Number.isFinite(latest.inside) ? { inside: { inside: latest.inside, low: latest.insideLow, high: latest.insideHigh } } : {}),
       done: this.#done,
       ...(this.#error === undefined ? {} : { error: this.#error }),
     };
@@ -316,7 +273,8 @@ export interface ShopPipelineResult {
  * Tails one shop's signals through the real source and operators until the day is read (see
  * {@link ShopLive.onPage}) or `stop$` emits: `signalPagesObservable` (tail) → `decodeSignals` →
  * `sessionize` (sessions with proximity; its slices feed the zones now) → `classifyVisits` →
- * `countVisits` (day, hour), `measureDwell`, `estimatePeople` (people, not MACs), with taps feeding `live`. Stopping completes the source, so every
+ * `countVisits` (day, hour), `measureDwell`, `estimatePeople` (people, not MACs), and beside them
+ * `liveOccupancy` (people inside and the day so far, as the day goes on), with taps feeding `live`. Stopping completes the source, so every
  * operator flushes what it holds and the result covers the day up to then. A failing source
  * (the service gave up) also ends the reading; the error is kept in `live`.
  *
@@ -326,6 +284,7 @@ export interface ShopPipelineResult {
 export function runShopPipeline(options: ShopPipelineOptions): Promise<ShopPipelineResult> {
   const { client, live, simNow, timeZone } = options;
   const classify: VisitClassifierOptions = { timeZone, ...options.classify };
+  const { timeZone: _zone, ...liveClassify } = classify;
   const pages$ = signalPagesObservable(client, {
     shopId: live.shopId,
     mode: "tail",
@@ -350,10 +309,15 @@ export function runShopPipeline(options: ShopPipelineOptions): Promise<ShopPipel
           tap((s) => live.onSignal(s)),
           ignoreElements(),
         ),
+        // People inside and the day so far, as the day goes on (the dashboard's people figures).
+        signals$.pipe(
+          liveOccupancy({ timeZone, classify: liveClassify }),
+          tap((o) => live.onOccupancy(o)),
+          ignoreElements(),
+        ),
         signals$.pipe(
           // One engine: sessions carry their proximity, and its slices feed the zones now.
           sessionize({ onSlice: (slice) => live.onSlice(slice) }),
-          tap((s) => live.onSession(s)),
           classifyVisits(classify),
           connect((classified$) =>
             merge(

@@ -1,15 +1,19 @@
 import { LocalCalendar, type LocalDay } from "../time/LocalCalendar.ts";
 import type { EngineAccumulator } from "./EventTimeEngine.ts";
+import { dwellStats, type DwellStats } from "./dwellStats.ts";
 import {
   dayModel,
   occupancyIntervals,
+  peopleOfDay,
   type DayModel,
+  type PeopleEstimate,
   peopleEstimatorOptions,
   type OccupancyInterval,
   type PeopleEstimatorOptions,
   type ResolvedPeopleEstimatorOptions,
 } from "./PeopleEstimator.ts";
 import type { Session } from "./Session.ts";
+import type { SessionWindow } from "./SessionWindows.ts";
 import { checkSink, type Sink } from "./Sink.ts";
 import {
   addPresence,
@@ -36,6 +40,39 @@ const MS_PER_HOUR = 3_600_000;
 export interface LiveOccupancyOptions extends PeopleEstimatorOptions {
   /** How sessions are classified (`VisitClassifierOptions` but the time zone, which is `timeZone`). @default {} */
   readonly classify?: Omit<VisitClassifierOptions, "timeZone">;
+}
+
+/**
+ * A shop's day so far, as known when a live interval was emitted: the people estimate by the
+ * day estimate's rules (`PeopleEstimate` without its occupancy, which is the live stream itself)
+ * and the MAC-level counts of the same provisional classification.
+ *
+ * @example
+ * const { liveOccupancy } = await analyze(records, { liveOccupancy: true });
+ * const today: LiveDay = liveOccupancy.at(-1)!.today;
+ * console.log(`${today.visitors.toFixed(0)} people so far [${today.visitorsLow}, ${today.visitorsHigh}], ${today.macVisitors} visitor MACs`);
+ */
+export interface LiveDay extends Omit<PeopleEstimate, "occupancy"> {
+  /** Devices with a visitor session so far (MAC-level, as `VisitCounts.visitors`). */
+  readonly macVisitors: number;
+  /** Devices heard so far with passer-by sessions only (MAC-level). */
+  readonly macPassersBy: number;
+  /** Dwell statistics of the visitor sessions so far (MAC-level: each session's estimated dwell). */
+  readonly macDwell: DwellStats;
+}
+
+/**
+ * One interval of {@link LiveOccupancy}: the occupancy (as `PeopleEstimator` gives it for a whole
+ * day) and the shop's day so far when it was emitted.
+ *
+ * @example
+ * const { liveOccupancy } = await analyze(records, { liveOccupancy: true });
+ * const o: LiveOccupancyInterval = liveOccupancy.at(-1)!;
+ * console.log(o.inside.toFixed(1), "inside now;", o.today.visitors.toFixed(0), "people so far today");
+ */
+export interface LiveOccupancyInterval extends OccupancyInterval {
+  /** The day so far, as known when this interval was emitted (intervals emitted together share it). */
+  readonly today: LiveDay;
 }
 
 interface LiveShop {
@@ -96,7 +133,7 @@ export class LiveOccupancy implements EngineAccumulator {
   readonly options: ResolvedPeopleEstimatorOptions;
   /** The resolved options of the classification. */
   readonly classify: ResolvedVisitClassifierOptions;
-  readonly #sink: Sink<OccupancyInterval>;
+  readonly #sink: Sink<LiveOccupancyInterval>;
   readonly #calendar: LocalCalendar;
   readonly #shops = new Map<number, LiveShop>();
 
@@ -104,7 +141,7 @@ export class LiveOccupancy implements EngineAccumulator {
    * @param options see {@link LiveOccupancyOptions}; validated here (TypeError/RangeError)
    * @param sink receives each interval once, in order per shop
    */
-  constructor(options: LiveOccupancyOptions, sink: Sink<OccupancyInterval>) {
+  constructor(options: LiveOccupancyOptions, sink: Sink<LiveOccupancyInterval>) {
     if (typeof options !== "object" || options === null) throw new TypeError("live occupancy options must be an object");
     const { classify, ...people } = options;
     this.options = peopleEstimatorOptions(people);
@@ -167,9 +204,11 @@ export class LiveOccupancy implements EngineAccumulator {
       // Until the day so far has two sampled visits (a rate and its spread), the last day's
       // sample stands for the phones: the morning's first bursts would otherwise be unknown.
       if (!(model.m >= 2) && previous !== undefined && previous.m >= 2) {
-        model = { ...model, rate: previous.rate, phi: previous.phi, m: previous.m, rateRelVar: previous.rateRelVar, meanDwell: previous.meanDwell };
+        const { rate, phi, m, rateRelVar, meanDwell, n, dwellRelVar } = previous;
+        model = { ...model, rate, phi, m, rateRelVar, meanDwell, n, dwellRelVar };
       }
-      for (const interval of occupancyIntervals(model, w, first, last, this.options)) this.#sink.emit(interval);
+      const today = this.#today(model, w, sessions);
+      for (const interval of occupancyIntervals(model, w, first, last, this.options)) this.#sink.emit({ ...interval, today });
       if (dayOver) {
         shop.previous = model;
         // Sessions that end before the next day cannot matter to it (nor to its staff rule).
@@ -180,6 +219,19 @@ export class LiveOccupancy implements EngineAccumulator {
         if (shop.next > day.end) shop.next = day.end;
       }
     }
+  }
+
+  #today(model: DayModel, w: SessionWindow, sessions: readonly ClassifiedSession[]): LiveDay {
+    const visitors = new Set<string>();
+    const dwells: number[] = [];
+    for (const s of sessions) {
+      if (s.kind !== "visitor") continue;
+      visitors.add(s.device);
+      dwells.push(s.estimatedDwellMs);
+    }
+    const passers = new Set<string>();
+    for (const s of sessions) if (!visitors.has(s.device)) passers.add(s.device);
+    return { ...peopleOfDay(model, w, this.options), macVisitors: visitors.size, macPassersBy: passers.size, macDwell: dwellStats(dwells) };
   }
 
   // The day's sessions so far (closed, and open as they are now), classified by the classifier's

@@ -544,6 +544,20 @@ function intervalCount(w: SessionWindow, o: ResolvedPeopleEstimatorOptions): num
 
 function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: ResolvedPeopleEstimatorOptions): PeopleEstimate {
   const model = dayModel(input, o);
+  return { ...peopleOfDay(model, w, o), occupancy: occupancyIntervals(model, w, 0, intervalCount(w, o), o) };
+}
+
+/**
+ * The day's people, all but the occupancy: visitors with their band, passers-by and capture
+ * rate, the parts and the sample they come from. Internal: `PeopleEstimator`'s day estimate and
+ * `LiveOccupancy`'s day so far.
+ *
+ * @example
+ * const o = peopleEstimatorOptions();
+ * const day = { shopId: 101, window: "day" as const, label: "2026-11-16", start: 0, end: 86_400_000 };
+ * peopleOfDay(dayModel([], o), day, o).visitors; // 0
+ */
+export function peopleOfDay(model: DayModel, w: SessionWindow, o: ResolvedPeopleEstimatorOptions): Omit<PeopleEstimate, "occupancy"> {
   const { sessions, linked, known, rate, phi, m, rateRelVar, meanDwell, n, dwellRelVar } = model;
   const knownVisitors = new Set(known.map((k) => k.device)).size;
   let restBursts = 0;
@@ -583,7 +597,6 @@ function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: R
     burstsPerMinute: rate * 60_000,
     meanDwellMs: meanDwell,
     dwell: dwellStats(known.map((k) => k.estimated)),
-    occupancy: occupancyIntervals(model, w, 0, intervalCount(w, o), o),
   };
 }
 

@@ -6,6 +6,7 @@ import { checkSink, type Kernel, type Sink } from "./Sink.ts";
 import { PeakRssiHistogram } from "./suggestRssiThreshold.ts";
 
 const MS_PER_HOUR = 3_600_000;
+const SHORTEST_DAY_MS = 20 * MS_PER_HOUR;
 
 /**
  * What a session was: a shopper inside (`visitor`), someone outside or walking past (`passerby`),
@@ -313,8 +314,8 @@ export class ShopRoles {
    * presence that day, and the threshold they were classified with. With `commit` the day is
    * decided: its peaks refit the threshold and its staff are remembered. Without, the day is
    * not over and nothing changes: the threshold is refitted on a copy (the days so far plus these
-   * sessions), and a device present for at least `minDwellMs` of the day while the shop was
-   * closed is staff (or equipment) already — no shopper is inside then, and waiting for
+   * sessions), and a device heard at the threshold for at least `minDwellMs` of the day while the
+   * shop was closed is staff (or equipment) already — no shopper is inside then, and waiting for
    * `staffShare` of the opening hours would count the morning's staff and equipment as shoppers.
    */
   decide(day: LocalDay, sessions: readonly Session[], presence: ReadonlyMap<string, DevicePresence>, commit: boolean): { kinds: VisitKind[]; visitorRssi: number } {
@@ -331,13 +332,14 @@ export class ShopRoles {
     const remembered = this.#remembered;
     if (commit) for (const [device, r] of remembered) if (r.until <= day.start) remembered.delete(device);
     const stationaryMs = o.stationaryShare * (day.end - day.start);
+    const closedInside = commit ? undefined : this.#closedInside(day, sessions, visitorRssi);
     const kinds: VisitKind[] = new Array(sessions.length);
     for (let i = 0; i < sessions.length; i++) {
       const s = sessions[i]!;
       const p = presence.get(s.device)!;
       let kind: VisitKind;
       if (p.total >= stationaryMs || this.coversADay(s)) kind = "stationary";
-      else if (p.opening >= this.#staffMs || (!commit && p.total - p.opening >= o.minDwellMs)) kind = "staff";
+      else if (p.opening >= this.#staffMs || (closedInside?.get(s.device) ?? 0) >= o.minDwellMs) kind = "staff";
       else {
         const r = remembered.get(s.device);
         kind = r !== undefined && r.until > s.start ? r.kind : visitOrPass(s, rule);
@@ -348,6 +350,20 @@ export class ShopRoles {
       kinds[i] = kind;
     }
     return { kinds, visitorRssi };
+  }
+
+  // Per device, how long it was heard at the visitor threshold while the shop was closed that day, ms.
+  #closedInside(day: LocalDay, sessions: readonly Session[], visitorRssi: number): Map<string, number> {
+    const [open, close] = this.#o.openingHours;
+    const openFrom = day.start + open * MS_PER_HOUR;
+    const openTo = day.start + close * MS_PER_HOUR;
+    const out = new Map<string, number>();
+    for (const s of sessions) {
+      if (!(s.peakSmoothedRssi >= visitorRssi)) continue;
+      const closed = overlap(s.start, s.end, day.start, openFrom) + overlap(s.start, s.end, openTo, day.end);
+      if (closed > 0) out.set(s.device, (out.get(s.device) ?? 0) + closed);
+    }
+    return out;
   }
 
   /** The kind of a session whose day was already decided: classified on its own. */
@@ -362,6 +378,9 @@ export class ShopRoles {
   /** Whether one session alone covers `stationaryShare` of some local day. */
   coversADay(s: Session): boolean {
     const share = this.#o.stationaryShare;
+    // A local day is 23 h on a spring-forward day, 22 h where clocks jump two hours (Antarctica/Troll):
+    // sessions shorter than the share of 20 h cannot cover one, and most are out at once.
+    if (s.end - s.start < share * SHORTEST_DAY_MS) return false;
     for (let t = s.start; t <= s.end; ) {
       const day = this.#calendar.day(t);
       if (overlap(s.start, s.end, day.start, day.end) >= share * (day.end - day.start)) return true;

@@ -12,6 +12,6 @@ import type { PeopleEstimate } from "./PeopleEstimator.ts";
  * hasPeopleEstimate({ visitors: Number.NaN } as PeopleEstimate); // false (no burst rate: people unknown)
  * hasPeopleEstimate(undefined);                                   // false
  */
-export function hasPeopleEstimate(p: PeopleEstimate | undefined): p is PeopleEstimate {
+export function hasPeopleEstimate<P extends Pick<PeopleEstimate, "visitors">>(p: P | undefined): p is P {
   return p !== undefined && Number.isFinite(p.visitors);
 }

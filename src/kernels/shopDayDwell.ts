@@ -15,6 +15,6 @@ import type { PeopleEstimate } from "./PeopleEstimator.ts";
  * shopDayDwell(mac, people).medianMs;    // 1380000 (23 min)
  * shopDayDwell(mac, undefined).medianMs; // 90000
  */
-export function shopDayDwell(macDwell: DwellStats, people: PeopleEstimate | undefined): DwellStats {
+export function shopDayDwell(macDwell: DwellStats, people: Pick<PeopleEstimate, "visitors" | "dwell"> | undefined): DwellStats {
   return hasPeopleEstimate(people) ? people.dwell : macDwell;
 }

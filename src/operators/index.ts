@@ -35,7 +35,7 @@ export type { EstimateOccupancyOptions } from "./estimateOccupancy.ts";
 export { estimateOccupancy } from "./estimateOccupancy.ts";
 export type { EstimatePeopleOptions } from "./estimatePeople.ts";
 export { estimatePeople } from "./estimatePeople.ts";
-export type { LiveOccupancyOptions } from "../kernels/LiveOccupancy.ts";
+export type { LiveOccupancyOptions, LiveOccupancyInterval, LiveDay } from "../kernels/LiveOccupancy.ts";
 export type { LiveOccupancyOperatorOptions } from "./liveOccupancy.ts";
 export { liveOccupancy } from "./liveOccupancy.ts";
 

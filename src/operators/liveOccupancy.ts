@@ -1,8 +1,7 @@
 import type { OperatorFunction } from "rxjs";
 import type { Signal } from "../codec/Signal.ts";
 import { EventTimeEngine, eventTimeEngineOptions, type EventTimeEngineOptions } from "../kernels/EventTimeEngine.ts";
-import { LiveOccupancy, type LiveOccupancyOptions } from "../kernels/LiveOccupancy.ts";
-import type { OccupancyInterval } from "../kernels/PeopleEstimator.ts";
+import { LiveOccupancy, type LiveOccupancyInterval, type LiveOccupancyOptions } from "../kernels/LiveOccupancy.ts";
 import { kernelOperator } from "./kernelOperator.ts";
 
 /**
@@ -19,7 +18,8 @@ export interface LiveOccupancyOperatorOptions extends LiveOccupancyOptions {
 
 /**
  * RxJS operator: decoded signals → the estimated mean number of phones inside (with a 90 %
- * interval) and outside each shop per interval (15 min by default), **as the day goes on**: an
+ * interval) and outside each shop per interval (15 min by default), with the day so far
+ * (`today`: people who came in, with their interval; the MAC-level counts), **as the day goes on**: an
  * interval is emitted as soon as the shop's watermark passes its end (when the first signal after
  * it is applied). People, not MACs, by the rules of the day's final estimate (`estimateOccupancy`)
  * applied to the day so far: provisional — staff are known once present while the shop was
@@ -47,15 +47,15 @@ export interface LiveOccupancyOperatorOptions extends LiveOccupancyOptions {
  *
  * @example
  * signals$.pipe(decodeSignals(), liveOccupancy({ timeZone: "Asia/Seoul" }))
- *   .subscribe((o) => console.log(new Date(o.end).toISOString(), "inside", o.inside.toFixed(1), `[${o.insideLow.toFixed(1)}, ${o.insideHigh.toFixed(1)}]`));
+ *   .subscribe((o) => console.log(new Date(o.end).toISOString(), "inside", o.inside.toFixed(1), `[${o.insideLow.toFixed(1)}, ${o.insideHigh.toFixed(1)}]`, "so far", o.today.visitors.toFixed(0)));
  */
-export function liveOccupancy(options: LiveOccupancyOperatorOptions = {}): OperatorFunction<Signal, OccupancyInterval> {
+export function liveOccupancy(options: LiveOccupancyOperatorOptions = {}): OperatorFunction<Signal, LiveOccupancyInterval> {
   if (typeof options !== "object" || options === null) throw new TypeError("liveOccupancy options must be an object");
   const { sessions, ...estimate } = options;
   const engineOptions = { ...sessions, proximity: false as const };
   eventTimeEngineOptions(engineOptions); // validates eagerly
   new LiveOccupancy(estimate, { emit: () => {} }); // validates eagerly
-  return kernelOperator<Signal, OccupancyInterval>(
+  return kernelOperator<Signal, LiveOccupancyInterval>(
     (emit) => new EventTimeEngine(engineOptions, { emit: () => {} }, [new LiveOccupancy(estimate, { emit })]),
   );
 }

@@ -11,16 +11,15 @@ import { TerminalDashboard, dashboardLines, dashboardTable, plainLine, type Dash
 import { alignTable, int, minutes } from "../../src/cli/demoFormat.ts";
 import { dailyCsv, summaryText, type DemoRun, type DemoShopResult } from "../../src/cli/demoResults.ts";
 import { DWELL_BUCKETS, dwellStats } from "../../src/kernels/dwellStats.ts";
-import { estimatedDwell } from "../../src/kernels/EventTimeEngine.ts";
 import { scoreAgainstTruth } from "../../src/kernels/scoreAgainstTruth.ts";
 import { scorePeople } from "../../src/kernels/scorePeople.ts";
 import { peopleTruth } from "../../src/sim/peopleTruth.ts";
 import { ShopLive, type ShopLiveSnapshot } from "../../src/cli/demoPipeline.ts";
+import type { LiveDay, LiveOccupancyInterval } from "../../src/kernels/LiveOccupancy.ts";
 import { csvCell } from "../../src/cli/common.ts";
 import { main } from "../../src/cli/main.ts";
 import { analyze } from "../../src/analyze.ts";
 import type { ProximitySlice, SessionProximity } from "../../src/kernels/SessionProximity.ts";
-import type { Session } from "../../src/kernels/Session.ts";
 import type { ClassifiedSession } from "../../src/kernels/VisitClassifier.ts";
 import { zoneTimeBySensor } from "../../src/kernels/ZoneOccupancy.ts";
 import type { SignalPage } from "../../src/source/SignalPage.ts";
@@ -39,6 +38,7 @@ const snap = (name: string, n: number, extra: Partial<ShopLiveSnapshot> = {}): S
   medianDwellMs: 60_000 * (10 + n),
   zones: { immediate: n, near: 2 * n, far: 3 * n },
   people: { visitors: 80 * n, low: 70 * n, high: 90 * n },
+  inside: { inside: 4.5 * n, low: 3 * n, high: 6.5 * n },
   done: false,
   ...extra,
 });
@@ -152,8 +152,9 @@ describe("dashboard rendering (made-up numbers)", () => {
   it("draws one aligned row per shop and a total row", () => {
     const lines = dashboardTable(shops).trimEnd().split("\n");
     expect(lines).toHaveLength(4);
-    expect(lines[0]).toMatch(/shop\s+in range\s+people \[90 %\]\s+MAC visitors\s+passers-by\s+median dwell\s+zones imm\/near\/far\s+signals$/);
-    // People: the estimate with its interval, per shop.
+    expect(lines[0]).toMatch(/shop\s+in range\s+inside \[90 %\]\s+people \[90 %\]\s+MAC visitors\s+passers-by\s+median dwell\s+zones imm\/near\/far\s+signals$/);
+    // People: the estimates with their intervals, per shop (inside to a tenth below ten).
+    expect(lines[1]).toContain("4.5 [3.0–6.5]");
     expect(lines[1]).toContain("80 [70–90]");
     expect(lines[1]).toContain("Cafe Mori Gangnam");
     expect(lines[2]).toMatch(/^✓ Hanbit Apparel Seongsu/);
@@ -162,8 +163,9 @@ describe("dashboard rendering (made-up numbers)", () => {
     const total = lines[3]!;
     expect(total).toContain("all shops");
     expect(total).toContain(int(100 + 200)); // MAC visitors
-    // People of all shops: the sum of the estimates, with no interval (the shops' intervals do not add up to one).
+    // People of all shops: the sums of the estimates, with no interval (the shops' intervals do not add up to one).
     expect(total).toContain(int(80 + 160));
+    expect(total).toContain(`  ${(4.5 + 9).toFixed(0)}  `);
     expect(total).not.toMatch(/\[\d/);
     expect(total).toContain(int(1000 + 2000)); // passers-by
     expect(total).toContain(`${1 + 2} / ${2 + 4} / ${3 + 6}`);
@@ -190,7 +192,7 @@ describe("dashboard rendering (made-up numbers)", () => {
   it("has a one-line form for pipes", () => {
     const line = plainLine(frame(shops));
     expect(line).toBe(
-      `footfall demo: 14:05 (50 %) in range 30 · people ≈ 240 · MAC visitors 300 · passers-by 3,000 · median dwell ${((11 * 100 + 12 * 200) / 300).toFixed(1)} min · zones 3/6/9 · signals 30,000`,
+      `footfall demo: 14:05 (50 %) in range 30 · inside ≈ 14 · people ≈ 240 · MAC visitors 300 · passers-by 3,000 · median dwell ${((11 * 100 + 12 * 200) / 300).toFixed(1)} min · zones 3/6/9 · signals 30,000`,
     );
     // Before every shop has an estimate, no sum of people is shown.
     const { people: _none, ...unestimated } = snap("B", 2);
@@ -231,48 +233,53 @@ describe("ShopLive", () => {
     randomized: false,
     vendor: undefined,
   });
-  const session = (device: string, dwellMs: number, peakSmoothedRssi: number): Session =>
-    ({ shopId: 101, device, start: 0, end: dwellMs, dwellMs, estimatedDwellMs: dwellMs + 30_000, probeCount: 11, peakSmoothedRssi }) as Session;
   const slice = (device: string, start: number, sensor: string, zone: ProximitySlice["zone"]): ProximitySlice =>
     ({ type: "proximitySlice", shopId: 101, device, start, end: start + 10_000, sensor, zone }) as ProximitySlice;
 
-  it("counts devices in range, provisional visitors and passers-by, and the median dwell of the visits seen whole", () => {
+  it("counts devices in range, and shows the latest live interval: people inside, the day so far, the dwell of the visits seen whole", () => {
     const live = new ShopLive({ id: 101, name: "Gangnam", sensors: ["s1", "s2"] }, 86_400_000);
     live.onSignal(sig("a", 1_000_000));
     live.onSignal(sig("b", 1_100_000));
     live.onSignal(sig("c", 1_000_000 + 200_000)); // newest: a is 200 s old, b 100 s
-    live.onSession(session("a", 600_000, -55)); // visitor
-    live.onSession(session("b", 900_000, -58)); // visitor
-    live.onSession(session("c", 600_000, -80)); // passer-by (outside)
-    live.onSession(session("d", 20_000, -50)); // passer-by (too short)
-    live.onSession(session("staff", 6 * 3_600_000, -50)); // a shift: not a visitor, not a passer-by
+    expect(live.snapshot().people).toBeUndefined();
+    expect(live.snapshot().inside).toBeUndefined();
+    const mac = dwellStats([600_000, 900_000]);
+    const today = { visitors: 14.2, visitorsLow: 11, visitorsHigh: 19, macVisitors: 9, macPassersBy: 120, macDwell: mac, dwell: dwellStats([1_200_000]) } as LiveDay;
+    live.onOccupancy({ inside: 3.5, insideLow: 2.1, insideHigh: 5.2, today } as LiveOccupancyInterval);
     const s = live.snapshot();
     expect(s.signals).toBe(3);
     expect(s.inRange).toBe(2); // b and c within two minutes of the newest signal
-    expect(s.visitors).toBe(2);
-    expect(s.passersBy).toBe(2);
-    // The summary's rule (shopDayDwell): with a live people estimate, the dwell of its
-    // identity-known visits (a and b kept their MACs: 10 and 15 min heard, estimatedDwell adds a
-    // probe gap of a tenth), not the median of the sessions' own estimatedDwellMs (780 000).
-    expect(s.people).toBeDefined();
-    expect(s.medianDwellMs).toBe((estimatedDwell(600_000, 11) + estimatedDwell(900_000, 11)) / 2);
-    expect(s.done).toBe(false);
+    expect([s.visitors, s.passersBy]).toEqual([9, 120]);
+    expect(s.people).toEqual({ visitors: 14.2, low: 11, high: 19 });
+    expect(s.inside).toEqual({ inside: 3.5, low: 2.1, high: 5.2 });
+    // The summary's rule (shopDayDwell): with a people estimate, the identity-known visits' dwell.
+    expect(s.medianDwellMs).toBe(1_200_000);
+    // Without a burst rate (people unknown): no people figure, and the MAC-level dwell.
+    live.onOccupancy({ inside: Number.NaN, insideLow: 0, insideHigh: Number.POSITIVE_INFINITY, today: { ...today, visitors: Number.NaN } } as LiveOccupancyInterval);
+    expect(live.snapshot().people).toBeUndefined();
+    expect(live.snapshot().inside).toBeUndefined();
+    expect(live.snapshot().medianDwellMs).toBe(mac.medianMs);
+    expect(live.snapshot().done).toBe(false);
   });
 
-  it("estimates people live with the people estimator over the provisional sessions: without rotation, close to the devices that visited", async () => {
+  it("shows what the liveOccupancy operator says as the day goes on: without rotation, people so far close to the devices that visited", async () => {
     const world = createWorld({ ...SMALL_WORLD, seed: 3, shops: 1, openingHours: [10, 13], rotation: "off" });
     const shop = world.shops[0]!;
-    const { sessions } = await analyze(world.rawSignals(shop.id), { timeZone: shop.timeZone, proximity: false, quality: false, people: false });
-    const live = new ShopLive({ id: shop.id, name: shop.name, sensors: shop.sensors }, world.endMs, [10, 13], shop.timeZone);
-    expect(live.snapshot().people).toBeUndefined();
-    for (const s of sessions) live.onSession(s);
+    const { liveOccupancy, days } = await analyze(world.rawSignals(shop.id), { timeZone: shop.timeZone, proximity: false, quality: false, liveOccupancy: true, classify: { openingHours: [10, 13] } });
+    const live = new ShopLive({ id: shop.id, name: shop.name, sensors: shop.sensors }, world.endMs);
+    const noon = liveOccupancy.find((o) => o.end > world.startMs + 3 * 3_600_000 && o.inside > 0)!;
+    live.onOccupancy(noon);
+    expect(live.snapshot().inside?.inside).toBe(noon.inside);
+    for (const o of liveOccupancy) live.onOccupancy(o);
     live.onEnd();
     const snapshot = live.snapshot();
     const people = snapshot.people!;
     expect(people.low).toBeLessThanOrEqual(people.visitors);
     expect(people.visitors).toBeLessThanOrEqual(people.high);
-    // One MAC per visit: counting people and counting visiting devices agree within a few.
+    // One MAC per visit: counting people and counting visiting devices agree within a few, and
+    // the day so far at the end is the day's MAC-level count.
     expect(Math.abs(people.visitors - snapshot.visitors)).toBeLessThanOrEqual(Math.max(3, 0.1 * snapshot.visitors));
+    expect(Math.abs(snapshot.visitors - days[0]!.visitors)).toBeLessThanOrEqual(Math.max(2, 0.05 * days[0]!.visitors));
   });
 
   it("is done with the day at the second caught-up page in a row delivered past its end", () => {

@@ -21,7 +21,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { analyze } from "../../src/analyze.ts";
-import { linkedVisits, peopleEstimatorOptions, type PeopleEstimate } from "../../src/kernels/PeopleEstimator.ts";
+import { linkedVisits, peopleEstimatorOptions, type OccupancyInterval, type PeopleEstimate } from "../../src/kernels/PeopleEstimator.ts";
 import { scorePeople } from "../../src/kernels/scorePeople.ts";
 import { scoreAgainstTruth } from "../../src/kernels/scoreAgainstTruth.ts";
 import type { ClassifiedSession } from "../../src/kernels/VisitClassifier.ts";
@@ -35,21 +35,28 @@ interface WorldGoals {
   readonly maxError: number;
   /** Largest occupancy MAE as a share of mean occupancy. */
   readonly occupancyMae: number;
+  /**
+   * Largest MAE of the live occupancy (each interval from the day so far, `liveOccupancy`). No
+   * goal is set for it: these are regression guards, measured with a margin. Every world here is
+   * a stream's first day, the live estimate's hardest: staff arriving after opening count as
+   * shoppers until present 4.8 h, and the burst rate comes from the few visits so far.
+   */
+  readonly liveOccupancyMae: number;
 }
 
-const GOALS: WorldGoals = { meanError: 0.03, maxError: 0.06, occupancyMae: 0.1 };
+const GOALS: Omit<WorldGoals, "liveOccupancyMae"> = { meanError: 0.03, maxError: 0.06, occupancyMae: 0.1 };
 const base = { visitorsPerDay: 300, passersByPerDay: 3000 } as const;
 
 const worlds: Record<string, { options: WorldOptions; goals: WorldGoals; rotation: boolean }> = {
-  "rotation off": { options: { seed: 31, shops: 2, ...base }, goals: { ...GOALS, meanError: 0.02, maxError: 0.02 }, rotation: false },
-  "rotation 0 (burst model)": { options: { seed: 32, shops: 1, rotation: 0, ...base }, goals: { ...GOALS, meanError: 0.02, maxError: 0.02 }, rotation: false },
+  "rotation off": { options: { seed: 31, shops: 2, ...base }, goals: { ...GOALS, meanError: 0.02, maxError: 0.02, liveOccupancyMae: 0.16 }, rotation: false },
+  "rotation 0 (burst model)": { options: { seed: 32, shops: 1, rotation: 0, ...base }, goals: { ...GOALS, meanError: 0.02, maxError: 0.02, liveOccupancyMae: 0.14 }, rotation: false },
   // Regression guards (measured today, with a margin): the goals are not met yet under rotation.
-  "rotation 0.3, gaps 5–30 s": { options: { seed: 33, shops: 1, rotation: 0.3, macs: { burstGapS: [5, 30] }, ...base }, goals: { meanError: 0.08, maxError: 0.08, occupancyMae: 0.14 }, rotation: true },
-  "rotation 0.6, large shop": { options: { seed: 34, shops: 1, rotation: 0.6, shopSizeM: [24, 18], ...base }, goals: { meanError: 0.1, maxError: 0.1, occupancyMae: 0.17 }, rotation: true },
-  "rotation 0.9, 2-min gaps": { options: { seed: 35, shops: 1, rotation: 0.9, macs: { burstGapS: 120 }, ...base }, goals: { meanError: 0.06, maxError: 0.06, occupancyMae: 0.1 }, rotation: true },
-  "rotation 0.9, small shop": { options: { seed: 36, shops: 1, rotation: 0.9, shopSizeM: [10, 8], ...base }, goals: { meanError: 0.35, maxError: 0.35, occupancyMae: 0.5 }, rotation: true },
+  "rotation 0.3, gaps 5–30 s": { options: { seed: 33, shops: 1, rotation: 0.3, macs: { burstGapS: [5, 30] }, ...base }, goals: { meanError: 0.08, maxError: 0.08, occupancyMae: 0.14, liveOccupancyMae: 0.17 }, rotation: true },
+  "rotation 0.6, large shop": { options: { seed: 34, shops: 1, rotation: 0.6, shopSizeM: [24, 18], ...base }, goals: { meanError: 0.1, maxError: 0.1, occupancyMae: 0.17, liveOccupancyMae: 0.34 }, rotation: true },
+  "rotation 0.9, 2-min gaps": { options: { seed: 35, shops: 1, rotation: 0.9, macs: { burstGapS: 120 }, ...base }, goals: { meanError: 0.06, maxError: 0.06, occupancyMae: 0.1, liveOccupancyMae: 0.13 }, rotation: true },
+  "rotation 0.9, small shop": { options: { seed: 36, shops: 1, rotation: 0.9, shopSizeM: [10, 8], ...base }, goals: { meanError: 0.35, maxError: 0.35, occupancyMae: 0.5, liveOccupancyMae: 1.3 }, rotation: true },
   // The demo's world: the realistic preset (80 % of randomizing phones rotate), three shops.
-  "realistic preset": { options: { seed: 37, shops: 3, rotation: "realistic", ...base }, goals: { meanError: 0.3, maxError: 0.55, occupancyMae: 0.22 }, rotation: true },
+  "realistic preset": { options: { seed: 37, shops: 3, rotation: "realistic", ...base }, goals: { meanError: 0.3, maxError: 0.55, occupancyMae: 0.22, liveOccupancyMae: 0.3 }, rotation: true },
 };
 
 interface WorldScore {
@@ -57,6 +64,8 @@ interface WorldScore {
   readonly covered: number;
   readonly days: number;
   readonly occupancyMae: number;
+  /** The same for the live estimate (`liveOccupancy`: each interval from the day so far). */
+  readonly liveOccupancyMae: number;
   readonly linkPrecision: number;
   readonly linkRecall: number;
   readonly lines: string[];
@@ -68,13 +77,15 @@ async function score(options: WorldOptions): Promise<WorldScore> {
   const lines: string[] = [];
   const all: ClassifiedSession[] = [];
   const estimates: PeopleEstimate[] = [];
+  const live: OccupancyInterval[] = [];
   const macVisitors = new Map<string, number>();
   let tp = 0;
   let fp = 0;
   let fn = 0;
   for (const shop of world.shops) {
-    const result = await analyze(world.rawSignals(shop.id), { timeZone: shop.timeZone, proximity: false, quality: false });
+    const result = await analyze(world.rawSignals(shop.id), { timeZone: shop.timeZone, proximity: false, quality: false, liveOccupancy: true });
     all.push(...result.sessions);
+    live.push(...result.liveOccupancy);
     estimates.push(...result.people);
     for (const d of result.days) macVisitors.set(`${d.shopId} ${d.start}`, d.visitors);
     const visits = world.visits(shop.id);
@@ -95,7 +106,16 @@ async function score(options: WorldOptions): Promise<WorldScore> {
     }
   }
   // The one scoring rule (people who came inside, the interval, occupancy against the true mean inside).
-  const scored = scorePeople(estimates, peopleTruth(world));
+  const truth = peopleTruth(world);
+  const scored = scorePeople(estimates, truth);
+  // Live: an interval still unknown (no burst rate yet) counts as wholly wrong.
+  let liveAbs = 0;
+  let liveTruth = 0;
+  for (const o of live) {
+    const t = truth.inside(o.shopId, o.start, o.end);
+    liveAbs += Number.isNaN(o.inside) ? t : Math.abs(o.inside - t);
+    liveTruth += t;
+  }
   scored.days.forEach((d, i) => {
     const p = estimates[i]!;
     lines.push(
@@ -109,6 +129,7 @@ async function score(options: WorldOptions): Promise<WorldScore> {
     covered: scored.covered,
     days: scored.days.length,
     occupancyMae: scored.occupancyMae,
+    liveOccupancyMae: liveAbs / liveTruth,
     linkPrecision: tp + fp === 0 ? Number.NaN : tp / (tp + fp),
     linkRecall: tp + fn === 0 ? Number.NaN : tp / (tp + fn),
     lines,
@@ -127,7 +148,7 @@ describe("people estimate against person-level truth (defaults)", () => {
       if (process.env.ACCURACY_FULL) {
         console.log(
           `${name}: visitors error mean ${pct(meanError)} max ${pct(maxError)}, 90 % interval covers ${s.covered}/${s.days}, ` +
-            `occupancy MAE ${pct(s.occupancyMae)}, links precision ${pct(s.linkPrecision)} recall ${pct(s.linkRecall)}\n  ` +
+            `occupancy MAE ${pct(s.occupancyMae)} (live ${pct(s.liveOccupancyMae)}), links precision ${pct(s.linkPrecision)} recall ${pct(s.linkRecall)}\n  ` +
             s.lines.join("\n  "),
         );
       }
@@ -135,6 +156,7 @@ describe("people estimate against person-level truth (defaults)", () => {
       expect(meanError).toBeLessThanOrEqual(goals.meanError);
       expect(maxError).toBeLessThanOrEqual(goals.maxError);
       expect(s.occupancyMae).toBeLessThanOrEqual(goals.occupancyMae);
+      expect(s.liveOccupancyMae).toBeLessThanOrEqual(goals.liveOccupancyMae);
       if (!rotation) {
         // Without rotation, today's MAC-level figures hold.
         const world = createWorld(options);

@@ -108,6 +108,7 @@ const snapshot = (shopId: number, name: string): ShopLiveSnapshot => ({
   medianDwellMs: 900_000,
   zones: { immediate: 12, near: 40, far: 91 },
   people: { visitors: 540, low: 480, high: 600 },
+  inside: { inside: 12, low: 9, high: 15 },
   done: false,
 });
 const demoResults = async (): Promise<DemoShopResult[]> => {

@@ -61,17 +61,21 @@ describe("LiveOccupancy", () => {
   });
 
   it("takes a device inside while the shop was closed for staff or equipment at once, not a shopper inside", () => {
-    // Opening hours 10–22: a clerk from 9:30, a printer all night; a shopper 11:00–11:40.
+    // Opening hours 10–22: a clerk from 9:30, a printer all night; a shopper 11:00–11:40, and a
+    // second one who walked past outside at 9:00 (heard weakly) and came in at 11:00.
+    const NEIGHBOUR = "f0:18:98:00:00:05";
     const signals = [
       ...present(CLERK, T0 + 9 * HOUR + 30 * MIN, T0 + 13 * HOUR),
       ...present(PRINTER, T0, T0 + 13 * HOUR, 60_000),
       ...present(SHOPPER, T0 + 11 * HOUR, T0 + 11 * HOUR + 40 * MIN),
+      ...present(NEIGHBOUR, T0 + 9 * HOUR, T0 + 9 * HOUR + 10 * MIN, 30_000, -85),
+      ...present(NEIGHBOUR, T0 + 11 * HOUR, T0 + 11 * HOUR + 40 * MIN),
     ].sort(byTime);
     const out = run(signals).map((o) => o.interval);
     const at = (h: number, m = 0) => out.find((o) => o.start === T0 + h * HOUR + m * MIN)!;
     expect(at(3).inside).toBe(0); // the printer at night
     expect(at(10, 15).inside).toBe(0); // the clerk and the printer after opening
-    expect(at(11, 15).inside).toBeCloseTo(1, 1); // the shopper alone
+    expect(at(11, 15).inside).toBeCloseTo(2, 1); // the two shoppers: walking past outside before opening is no shift
   });
 
   it("remembers the day's staff for the next days: a second-shift clerk counts as a shopper only on the first day", () => {
