@@ -27,8 +27,6 @@ import {
   type VisitClassifierOptions,
 } from "./VisitClassifier.ts";
 
-const MS_PER_HOUR = 3_600_000;
-
 /**
  * Options of {@link LiveOccupancy} (and the `watchOccupancy` operator): the people estimator's
  * (`intervalMs`, `timeZone`, linking, `level`) and the classifier's, which decide who is a
@@ -197,7 +195,7 @@ export class LiveOccupancy implements EngineAccumulator {
       const first = Math.ceil((shop.next - day.start) / len) - 1;
       const dayOver = until >= day.end;
       const last = dayOver ? count : Math.floor((until - day.start) / len);
-      const sessions = this.#classifiedSession(shop, day, open(), dayOver);
+      const sessions = this.#classifyDay(shop, day, open(), dayOver);
       const w = { shopId: shop.shopId, window: "day" as const, label: day.date, start: day.start, end: day.end };
       let model = dayModel(sessions, this.options);
       const previous = shop.previous;
@@ -237,14 +235,13 @@ export class LiveOccupancy implements EngineAccumulator {
   // The day's sessions so far (closed, and open as they are now), classified by the classifier's
   // day rule on each device's presence so far; visitors and passers-by only (staff and equipment
   // are not people inside). With `commit` (the day is over here) the shop's roles learn from it.
-  #classifiedSession(shop: LiveShop, day: LocalDay, open: readonly Session[], commit: boolean): ClassifiedSession[] {
-    const [openAt, closeAt] = this.classify.openingHours;
-    const bounds = { start: day.start, end: day.end, openFrom: day.start + openAt * MS_PER_HOUR, openTo: day.start + closeAt * MS_PER_HOUR };
+  #classifyDay(shop: LiveShop, day: LocalDay, open: readonly Session[], commit: boolean): ClassifiedSession[] {
+    const hours = shop.roles.hours(day);
     const presence = new Map<string, DevicePresence>();
     const inDay: Session[] = [];
     const take = (s: Session): void => {
       if (s.end < day.start || s.start >= day.end) return;
-      addPresence(presence, bounds, s.device, s.start, s.end);
+      addPresence(presence, hours, s.device, s.start, s.end);
       if (s.start >= day.start) inDay.push(s);
     };
     for (const s of shop.closed) take(s);

@@ -236,8 +236,7 @@ export interface DevicePresence {
 
 interface OpenDay {
   readonly day: LocalDay;
-  readonly openFrom: number;
-  readonly openTo: number;
+  readonly hours: DayHours;
   readonly sessions: Session[];
   readonly presence: Map<string, DevicePresence>;
 }
@@ -254,6 +253,19 @@ interface ShopDays {
 }
 
 /**
+ * A local day and its opening hours, epoch ms. Internal (`ShopRoles.hours`).
+ *
+ * @example
+ * const hours: DayHours = { start: 0, end: 86_400_000, openFrom: 36_000_000, openTo: 79_200_000 };
+ */
+export interface DayHours {
+  readonly start: number;
+  readonly end: number;
+  readonly openFrom: number;
+  readonly openTo: number;
+}
+
+/**
  * Adds a device's presence over `[start, end]` to a local day's presence map: its overlap with
  * the whole day and with the day's opening hours (`openFrom`–`openTo`), ms. Internal: the
  * classifier and `LiveOccupancy` measure presence with it.
@@ -263,13 +275,7 @@ interface ShopDays {
  * addPresence(presence, { start: 0, end: 86_400_000, openFrom: 36_000_000, openTo: 79_200_000 }, "f0:18:98:12:34:56", 35_000_000, 37_000_000);
  * presence.get("f0:18:98:12:34:56"); // { total: 2000000, opening: 1000000 }
  */
-export function addPresence(
-  presence: Map<string, DevicePresence>,
-  day: { readonly start: number; readonly end: number; readonly openFrom: number; readonly openTo: number },
-  device: string,
-  start: number,
-  end: number,
-): void {
+export function addPresence(presence: Map<string, DevicePresence>, day: DayHours, device: string, start: number, end: number): void {
   let p = presence.get(device);
   if (p === undefined) {
     p = { total: 0, opening: 0 };
@@ -352,11 +358,15 @@ export class ShopRoles {
     return { kinds, visitorRssi };
   }
 
+  /** The local day with its opening hours. */
+  hours(day: LocalDay): DayHours {
+    const [open, close] = this.#o.openingHours;
+    return { start: day.start, end: day.end, openFrom: day.start + open * MS_PER_HOUR, openTo: day.start + close * MS_PER_HOUR };
+  }
+
   // Per device, how long it was heard at the visitor threshold while the shop was closed that day, ms.
   #closedInside(day: LocalDay, sessions: readonly Session[], visitorRssi: number): Map<string, number> {
-    const [open, close] = this.#o.openingHours;
-    const openFrom = day.start + open * MS_PER_HOUR;
-    const openTo = day.start + close * MS_PER_HOUR;
+    const { openFrom, openTo } = this.hours(day);
     const out = new Map<string, number>();
     for (const s of sessions) {
       if (!(s.peakSmoothedRssi >= visitorRssi)) continue;
@@ -369,9 +379,8 @@ export class ShopRoles {
   /** The kind of a session whose day was already decided: classified on its own. */
   lateKind(s: Session): VisitKind {
     if (this.coversADay(s)) return "stationary";
-    const day = this.#calendar.day(s.start);
-    const [open, close] = this.#o.openingHours;
-    const opening = overlap(s.start, s.end, day.start + open * MS_PER_HOUR, day.start + close * MS_PER_HOUR);
+    const { openFrom, openTo } = this.hours(this.#calendar.day(s.start));
+    const opening = overlap(s.start, s.end, openFrom, openTo);
     return opening >= this.#staffMs ? "staff" : visitOrPass(s, { minDwellMs: this.#o.minDwellMs, visitorRssi: this.visitorRssi });
   }
 
@@ -424,16 +433,11 @@ export class VisitClassifier implements Kernel<Session> {
   readonly #sink: Sink<ClassifiedSession>;
   readonly #calendar: LocalCalendar;
   readonly #shops = new Map<number, ShopDays>();
-  readonly #openFromMs: number;
-  readonly #openToMs: number;
 
   constructor(options: VisitClassifierOptions, sink: Sink<ClassifiedSession>) {
     this.options = visitClassifierOptions(options);
     this.#sink = checkSink("VisitClassifier", sink);
     this.#calendar = new LocalCalendar(this.options.timeZone);
-    const [open, close] = this.options.openingHours;
-    this.#openFromMs = open * MS_PER_HOUR;
-    this.#openToMs = close * MS_PER_HOUR;
   }
 
   /** Sessions held, waiting for their day to be decided. */
@@ -462,7 +466,7 @@ export class VisitClassifier implements Kernel<Session> {
       // Presence counts on every open day the session overlaps (visits across midnight).
       for (let t = session.start; t <= session.end; ) {
         const day = this.#openDay(shop, t);
-        addPresence(day.presence, { start: day.day.start, end: day.day.end, openFrom: day.openFrom, openTo: day.openTo }, session.device, session.start, session.end);
+        addPresence(day.presence, day.hours, session.device, session.start, session.end);
         t = day.day.end;
       }
     }
@@ -493,8 +497,7 @@ export class VisitClassifier implements Kernel<Session> {
     if (i >= 0 && days[i]!.day === day) return days[i]!;
     const open: OpenDay = {
       day,
-      openFrom: day.start + this.#openFromMs,
-      openTo: day.start + this.#openToMs,
+      hours: shop.roles.hours(day),
       sessions: [],
       presence: new Map(),
     };
