@@ -39,6 +39,14 @@ describe("liveOccupancy", () => {
       gap += Math.abs(o.inside - f.inside);
       total += f.inside;
     }
+    // At each day's end the day so far is the day: the final estimate and the MAC-level counts.
+    for (const p of batch.people) {
+      const last = stream.find((o) => o.end === p.end)!;
+      const counts = batch.days.find((d) => d.start === p.start)!;
+      expect(last.today.visitors).toBeCloseTo(p.visitors, 9);
+      expect([last.today.visitorsLow, last.today.visitorsHigh]).toEqual([p.visitorsLow, p.visitorsHigh]);
+      expect([last.today.macVisitors, last.today.macPassersBy]).toEqual([counts.visitors, counts.passersBy]);
+    }
     // Known from its first interval on: the first day's burst rate stands in until the second has its own.
     expect(secondDay.every((o) => Number.isFinite(o.inside))).toBe(true);
     expect(gap / total).toBeLessThan(0.35);
