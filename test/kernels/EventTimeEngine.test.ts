@@ -12,7 +12,7 @@ import {
 import type { Session } from "../../src/kernels/Session.ts";
 import type { ProximitySlice } from "../../src/kernels/SessionProximity.ts";
 import { distanceToRssi, pathLossOptions, rssiToDistance } from "../../src/kernels/pathLoss.ts";
-import { MIN, sig } from "./fixtures.ts";
+import { MIN, arrivalOrder, sig } from "./fixtures.ts";
 
 const A = "b8:27:eb:00:00:0a";
 const B = "b8:27:eb:00:00:0b";
@@ -326,10 +326,7 @@ describe("EventTimeEngine: progress fields (property)", () => {
         fc.array(fc.integer({ min: 0, max: lateness }), { minLength: 80, maxLength: 80 }),
         (specs, delays) => {
           const signals = specs.map((x) => sig(x.t * 15_000, `aa:00:00:00:00:0${x.d}`, -60, { shopId: x.shop })).sort((a, b) => a.time - b.time);
-          const arrival = signals
-            .map((s, i) => ({ s, key: s.time + delays[i]! }))
-            .sort((a, b) => a.key - b.key)
-            .map((x) => x.s);
+          const arrival = arrivalOrder(signals, delays);
           const { sessions } = run(arrival, { gapMs: 2 * MIN, allowedLatenessMs: lateness, proximity: false });
           for (const shopId of [1, 2]) {
             const own = sessions.filter((s) => s.shopId === shopId);
@@ -636,10 +633,7 @@ describe("EventTimeEngine: accumulators", () => {
         fc.array(fc.integer({ min: 0, max: lateness }), { minLength: 50, maxLength: 50 }),
         (specs, delays) => {
           const signals = specs.map((x) => sig(x.t * 15_000, `aa:00:00:00:00:0${x.d}`, x.r, { sensor: `b8:27:eb:00:00:0${x.s}` })).sort((a, b) => a.time - b.time);
-          const arrival = signals
-            .map((s, i) => ({ s, key: s.time + delays[i]! }))
-            .sort((a, b) => a.key - b.key)
-            .map((x) => x.s);
+          const arrival = arrivalOrder(signals, delays);
           const seen = (input: readonly Signal[]) => {
             const applied: Signal[] = [];
             const engine = new EventTimeEngine({ allowedLatenessMs: lateness }, { emit: () => {} }, [{ signal: (s) => applied.push(s) }]);
@@ -714,10 +708,7 @@ describe("EventTimeEngine: reached", () => {
         fc.array(fc.integer({ min: 0, max: lateness }), { minLength: 60, maxLength: 60 }),
         (specs, delays) => {
           const signals = specs.map((x) => sig(x.t * 15_000, `aa:00:00:00:00:0${x.d}`, x.r)).sort((a, b) => a.time - b.time);
-          const arrival = signals
-            .map((s, i) => ({ s, key: s.time + delays[i]! }))
-            .sort((a, b) => a.key - b.key)
-            .map((x) => x.s);
+          const arrival = arrivalOrder(signals, delays);
           expect(reachLog(arrival, 3 * MIN, lateness)).toEqual(reachLog(signals, 3 * MIN, lateness));
         },
       ),

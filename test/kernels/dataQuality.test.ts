@@ -7,6 +7,7 @@ import type { RawSignal } from "../../src/contract/rawSignal.ts";
 import { DataQuality, dataQuality, dataQualityOptions, defaultDataQuality, type DataQualityCounts, type DataQualityReport, type SensorQuality } from "../../src/kernels/dataQuality.ts";
 import { EventTimeEngine } from "../../src/kernels/EventTimeEngine.ts";
 import { misalignedClocks } from "../../src/kernels/misalignedClocks.ts";
+import { arrivalOrder } from "./fixtures.ts";
 
 const A = "b8:27:eb:00:00:0a";
 const B = "b8:27:eb:00:00:0b";
@@ -225,10 +226,7 @@ describe("DataQuality in the engine", () => {
         fc.array(fc.integer({ min: 0, max: lateness }), { minLength: 60, maxLength: 60 }),
         (specs, delays) => {
           const signals = specs.map((x) => sig(W0 + x.m * MIN, x.s, x.d, { shopId: x.shop })).sort((a, b) => a.time - b.time);
-          const arrival = signals
-            .map((s, i) => ({ s, key: s.time + delays[i]! }))
-            .sort((a, b) => a.key - b.key)
-            .map((x) => x.s);
+          const arrival = arrivalOrder(signals, delays);
           const reportsOf = (input: readonly Signal[]) => {
             const w = windowed(input, HOUR, { allowedLatenessMs: lateness, gapThresholdMs: 20 * MIN });
             w.feed();
