@@ -116,6 +116,17 @@ describe("LiveOccupancy", () => {
     expect(run(shuffled).map((o) => o.interval)).toEqual(run(signals).map((o) => o.interval));
   });
 
+  it("keeps each shop apart: two shops interleaved give each what it gives alone", () => {
+    const shopA = [...present(SHOPPER, T0 + 11 * HOUR, T0 + 11 * HOUR + 40 * MIN), ...present(CLERK, T0 + 9 * HOUR, T0 + 12 * HOUR, 45_000)].sort(byTime);
+    // Shop 2 runs an hour later, with its own shopper.
+    const shopB = present("f0:18:98:00:00:06", T0 + 12 * HOUR, T0 + 12 * HOUR + 50 * MIN, 20_000).map((x) => ({ ...x, shopId: 2 }));
+    const both = [...shopA, ...shopB].sort(byTime);
+    const together = run(both).map((o) => o.interval);
+    expect(together.filter((o) => o.shopId === 1)).toEqual(run(shopA).map((o) => o.interval));
+    expect(together.filter((o) => o.shopId === 2)).toEqual(run(shopB).map((o) => o.interval));
+    expect(together.find((o) => o.shopId === 2 && o.start === T0 + 12 * HOUR + 15 * MIN)!.inside).toBeCloseTo(1, 1);
+  });
+
   it("validates its options", () => {
     expect(() => new LiveOccupancy({ intervalMs: 1 }, { emit: () => {} })).toThrow(RangeError);
     expect(() => new LiveOccupancy({ classify: { staffShare: 2 } }, { emit: () => {} })).toThrow(RangeError);
