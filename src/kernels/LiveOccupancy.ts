@@ -134,6 +134,8 @@ export class LiveOccupancy implements EngineAccumulator {
   readonly #sink: Sink<LiveOccupancyInterval>;
   readonly #calendar: LocalCalendar;
   readonly #shops = new Map<number, LiveShop>();
+  /** The latest classification of each session (closed ones are classified at every interval of their day). */
+  readonly #classifiedCache = new WeakMap<Session, ClassifiedSession>();
 
   /**
    * @param options see {@link LiveOccupancyOptions}; validated here (TypeError/RangeError)
@@ -246,12 +248,25 @@ export class LiveOccupancy implements EngineAccumulator {
     };
     for (const s of shop.closed) take(s);
     for (const s of open) take(s);
-    inDay.sort(bySessionOrder);
+    // Deciding the day commits in the classifier's order (staff are remembered session by
+    // session); the day so far is classified in any order (nothing is remembered, and the
+    // estimate sorts its sessions itself).
+    if (commit) inDay.sort(bySessionOrder);
     const { kinds, visitorRssi } = shop.roles.decide(day, inDay, presence, commit);
     const out: ClassifiedSession[] = [];
+    const cache = this.#classifiedCache;
     for (let i = 0; i < inDay.length; i++) {
       const kind = kinds[i]!;
-      if (kind === "visitor" || kind === "passerby") out.push(classifiedSession(inDay[i]!, kind, day.date, Number.NaN, false, visitorRssi));
+      if (kind !== "visitor" && kind !== "passerby") continue;
+      // A closed session is classified again at every interval, mostly as before: the same
+      // object then, not a fresh copy of its twenty fields per interval.
+      const s = inDay[i]!;
+      let c = cache.get(s);
+      if (c === undefined || c.kind !== kind || c.visitorRssi !== visitorRssi) {
+        c = classifiedSession(s, kind, day.date, Number.NaN, false, visitorRssi);
+        cache.set(s, c);
+      }
+      out.push(c);
     }
     return out;
   }
