@@ -73,6 +73,9 @@ export interface LiveOccupancyInterval extends OccupancyInterval {
   readonly today: LiveDay;
 }
 
+/** The figures of a day's burst-rate sample (see `DayModel`). */
+type RateSample = Pick<DayModel, "rate" | "phi" | "m" | "rateRelVar" | "meanDwell" | "n" | "dwellRelVar">;
+
 interface LiveShop {
   readonly shopId: number;
   /** The classifier's day rule with this shop's threshold and staff memory, committed as each day ends here. */
@@ -83,8 +86,8 @@ interface LiveShop {
   last: number;
   /** Closed sessions that can still matter: those ending on or after the start of the day being emitted. */
   closed: Session[];
-  /** The model of the last day that ended here, whose burst rate stands in early in the next day. */
-  previous: DayModel | undefined;
+  /** The burst-rate sample of the last day that ended here (its figures, not its sessions), which stands in early in the next day. */
+  previous: RateSample | undefined;
 }
 
 /**
@@ -204,13 +207,13 @@ export class LiveOccupancy implements EngineAccumulator {
       // Until the day so far has two sampled visits (a rate and its spread), the last day's
       // sample stands for the phones: the morning's first bursts would otherwise be unknown.
       if (!(model.m >= 2) && previous !== undefined && previous.m >= 2) {
-        const { rate, phi, m, rateRelVar, meanDwell, n, dwellRelVar } = previous;
-        model = { ...model, rate, phi, m, rateRelVar, meanDwell, n, dwellRelVar };
+        model = { ...model, ...previous };
       }
       const today = this.#today(model, w, sessions);
       for (const interval of occupancyIntervals(model, w, first, last, this.options)) this.#sink.emit({ ...interval, today });
       if (dayOver) {
-        shop.previous = model;
+        const { rate, phi, m, rateRelVar, meanDwell, n, dwellRelVar } = model;
+        shop.previous = { rate, phi, m, rateRelVar, meanDwell, n, dwellRelVar };
         // Sessions that end before the next day cannot matter to it (nor to its staff rule).
         shop.closed = shop.closed.filter((s) => s.end >= day.end);
         shop.next = this.#intervalEnd(day.end);
