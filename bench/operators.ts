@@ -5,7 +5,8 @@
  *    operators — vs the plain hand-written loop of bench/baselines/handWrittenLoop.ts doing the
  *    same work on the same records (goal ≥ 0.8× the loop's throughput).
  * 3. `analyze()` on an array vs the same operator chain: they share every kernel, so the ratio is
- *    the RxJS layer's cost alone.
+ *    the RxJS layer's cost alone. Beside it, `analyze()` with `liveOccupancy` vs without: what
+ *    occupancy as the day goes on costs (informational).
  * 6. Memory of the operator chain over 1 M and 4 M records from a deterministic generator (a shop
  *    with a few hundred devices present at a time): peak RSS of a run over 4 M records vs one over
  *    1 M (goal: flat, ≤ 1.2×, since what the chain holds is bounded by the devices present, not by
@@ -245,6 +246,13 @@ export default async function operatorsBench(): Promise<BenchRow[]> {
     () => runChain(from(records)),
     { runs: 5, warmup: 1 },
   );
+  // What a live view's occupancy costs on top (LiveOccupancy re-derives the day so far at every interval).
+  const [withLive, withoutLive] = await timePair(
+    () => analyze(records, { quality: false, hourly: false, liveOccupancy: true }),
+    () => analyze(records, { quality: false, hourly: false }),
+    { runs: 5, warmup: 1 },
+  );
+  const liveIntervals = (await analyze(records, { quality: false, hourly: false, liveOccupancy: true })).liveOccupancy.length;
   const chainRate = n / (chain.median / 1000);
   const loopRate = n / (loop.median / 1000);
   const batchRate = n / (batch.median / 1000);
@@ -270,6 +278,16 @@ export default async function operatorsBench(): Promise<BenchRow[]> {
       goal: "informational: the RxJS layer's cost (1.0 = none)",
       met: true,
       note: `same kernels; analyze min/max ${batch.min.toFixed(0)}/${batch.max.toFixed(0)} ms`,
+    },
+    {
+      row: 3,
+      figure: "Live occupancy: analyze() with liveOccupancy vs without (records/s)",
+      footfall: rate(n / (withLive.median / 1000), "rec/s"),
+      baseline: `${rate(n / (withoutLive.median / 1000), "rec/s")} (without)`,
+      ratio: withoutLive.median / withLive.median,
+      goal: "informational: what occupancy as the day goes on costs (1.0 = nothing)",
+      met: true,
+      note: `${liveIntervals} intervals emitted, each from the day so far; with min/max ${withLive.min.toFixed(0)}/${withLive.max.toFixed(0)} ms, without ${withoutLive.min.toFixed(0)}/${withoutLive.max.toFixed(0)} ms`,
     },
     {
       row: 6,
