@@ -28,7 +28,7 @@ import {
 } from "./VisitClassifier.ts";
 
 /**
- * Options of {@link LiveOccupancy} (and the `watchOccupancy` operator): the people estimator's
+ * Options of {@link LiveOccupancy} (and the `liveOccupancy` operator): the people estimator's
  * (`intervalMs`, `timeZone`, linking, `level`) and the classifier's, which decide who is a
  * shopper inside.
  *
@@ -105,9 +105,10 @@ interface LiveShop {
  * visits and the burst-rate sample are those of the day so far (`dayModel`), and the interval's
  * occupancy is `occupancyIntervals`, the estimator's one rule. What only the whole day shows is
  * not known yet:
- * 1. **Staff** are known once present for `staffShare` of the opening hours, or from the last
- *    `rememberStaffDays` days (a device that keeps its address); on a stream's first day a
- *    member of staff counts as a shopper inside until then.
+ * 1. **Staff** are known once heard inside (at the visitor threshold) for `minDwellMs` while the
+ *    shop was closed, once present for `staffShare` of the opening hours, or from the last
+ *    `rememberStaffDays` days (a device that keeps its address); on a stream's first day a clerk
+ *    who comes after opening counts as a shopper inside until present that long.
  * 2. **The learned threshold** (`visitorRssi: "auto"`) is refitted on the days so far plus the
  *    sessions of the day so far.
  * 3. **The burst rate** comes from the visits so far (open ones by their bursts and span so far):
