@@ -51,4 +51,17 @@ describe("liveOccupancy", () => {
     expect(secondDay.every((o) => Number.isFinite(o.inside))).toBe(true);
     expect(gap / total).toBeLessThan(0.35);
   });
+
+  it("follows the local days across a daylight-saving change: 100 intervals on the 25-hour day, 92 on the 23-hour one, none missing", async () => {
+    for (const [start, long] of [["2026-10-24", 100], ["2026-03-28", 92]] as const) {
+      const world = createWorld({ seed: 3, shops: 1, days: 3, start, timeZone: "Europe/Berlin", visitorsPerDay: 60, passersByPerDay: 300, rotation: 0.6 });
+      const shop = world.shops[0]!;
+      const { liveOccupancy, occupancy } = await analyze(world.rawSignals(shop.id), { timeZone: shop.timeZone, proximity: false, quality: false, liveOccupancy: true });
+      const perDay = new Map<string, number>();
+      for (const o of liveOccupancy) perDay.set(o.today.label, (perDay.get(o.today.label) ?? 0) + 1);
+      expect([...perDay.values()]).toEqual([96, long, 96]);
+      for (let i = 1; i < liveOccupancy.length; i++) expect(liveOccupancy[i]!.start).toBe(liveOccupancy[i - 1]!.end);
+      expect(liveOccupancy.map((o) => o.start)).toEqual(occupancy.map((o) => o.start));
+    }
+  });
 });
