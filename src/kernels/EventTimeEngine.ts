@@ -234,8 +234,9 @@ export interface EngineSink extends Sink<Session, Signal> {
  *    and none at or after it, every session that ended more than `gapMs` before it has closed
  *    (`session` was called), and `open()` lists the sessions still open as they are now (without
  *    proximity). It returns the next time it wants to hear of: it is called when the first
- *    signal at or after that time is applied — first at the shop's first signal — and with
- *    `Infinity` when the input ends, before the last sessions close. Unlike `advance`, whose
+ *    signal at or after that time is applied — first at the shop's first signal, and again at
+ *    the first one after a flush — and with `Infinity` when the input ends, before the last
+ *    sessions close. Unlike `advance`, whose
  *    steps follow how the records arrived, these calls see exactly the same state for the same
  *    records whatever their arrival order within the allowed lateness: what a per-interval
  *    estimator emits from here (`LiveOccupancy`) is the same in batch and stream.
@@ -556,7 +557,11 @@ export class EventTimeEngine implements Kernel<Signal> {
       for (const s of held) this.#take(shop, s);
       const lane = shop.lane;
       for (let s = lane.take(Number.POSITIVE_INFINITY); s !== undefined; s = lane.take(Number.POSITIVE_INFINITY)) this.#apply(shop, s);
-      if (this.#onReach.length > 0) this.#reach(shop, Number.POSITIVE_INFINITY);
+      if (this.#onReach.length > 0) {
+        this.#reach(shop, Number.POSITIVE_INFINITY);
+        // Input after a flush starts afresh: the accumulators hear of its first signal.
+        shop.nextReach = Number.NEGATIVE_INFINITY;
+      }
       this.#closeUntil(shop, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
       // Later signals must not reach back into what is closed here (raised after closing, so the
       // flushed sessions carry the watermark the stream had reached).

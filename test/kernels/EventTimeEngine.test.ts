@@ -716,6 +716,16 @@ describe("EventTimeEngine: reached", () => {
     );
   });
 
+  it("after a flush, is called again at the next signal", () => {
+    const times: number[] = [];
+    const engine = new EventTimeEngine({ allowedLatenessMs: 0 }, { emit: () => {} }, [{ reached: (_shop, t) => (times.push(t), t === Infinity ? Infinity : t + 10 * MIN) }]);
+    engine.push(sig(0));
+    engine.flush();
+    engine.push(sig(30 * MIN));
+    engine.flush();
+    expect(times).toEqual([0, Infinity, 30 * MIN, Infinity]);
+  });
+
   it("costs nothing without a reached accumulator", () => {
     const calls: number[] = [];
     const engine = new EventTimeEngine({}, { emit: () => {} }, [{ advance: (_shop, w) => calls.push(w) }]);
