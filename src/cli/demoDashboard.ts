@@ -116,7 +116,7 @@ export function dashboardLines(frame: DashboardFrame, columns = 120): string[] {
   lines.push(
     columns < 104
       ? "  all figures are provisional · Ctrl-C stops and writes the report"
-      : "  people (estimate), MAC visitors and dwell are provisional until the day is decided · Ctrl-C stops and still writes the report",
+      : "  inside, people (estimates), MAC visitors and dwell are provisional until the day is decided · Ctrl-C stops and still writes the report",
   );
   return lines;
 }

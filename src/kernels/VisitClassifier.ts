@@ -209,8 +209,8 @@ export function visitOrPass(
 /**
  * The staff rule's presence threshold, ms: a device present at least this long during one
  * local day's opening hours (summed over its sessions) is staff that day — `staffShare` of the
- * opening hours. The classifier decides with it; a live view that cannot wait for the day's end
- * (the demo's provisional visitors) leaves sessions this long out with the same number.
+ * opening hours. The classifier's day rule (`ShopRoles`) decides with it, when a day is over and
+ * for the day so far (`LiveOccupancy`).
  *
  * @example
  * staffPresenceMs(); // 17280000 (0.4 × 12 h)
