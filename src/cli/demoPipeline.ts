@@ -284,7 +284,6 @@ export interface ShopPipelineResult {
 export function runShopPipeline(options: ShopPipelineOptions): Promise<ShopPipelineResult> {
   const { client, live, simNow, timeZone } = options;
   const classify: VisitClassifierOptions = { timeZone, ...options.classify };
-  const { timeZone: _zone, ...liveClassify } = classify;
   const pages$ = signalPagesObservable(client, {
     shopId: live.shopId,
     mode: "tail",
@@ -311,7 +310,8 @@ export function runShopPipeline(options: ShopPipelineOptions): Promise<ShopPipel
         ),
         // People inside and the day so far, as the day goes on (the dashboard's people figures).
         signals$.pipe(
-          liveOccupancy({ timeZone, classify: liveClassify }),
+          // The classifier's options as the final figures use them (LiveOccupancy sets their time zone to its own).
+          liveOccupancy({ timeZone: classify.timeZone ?? timeZone, classify }),
           tap((o) => live.onOccupancy(o)),
           ignoreElements(),
         ),

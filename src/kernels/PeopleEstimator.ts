@@ -393,8 +393,11 @@ function spread(bins: Float64Array, dayStart: number, intervalMs: number, from: 
  * const model: DayModel = dayModel(classified, peopleEstimatorOptions());
  */
 export interface DayModel {
-  /** The sessions, in canonical order. */
-  readonly sessions: readonly ClassifiedSession[];
+  /**
+   * The sessions counted by burst rate, in canonical order: every session but the identity-known
+   * visits' (passers-by, and visitor sessions set aside as pieces of rotating phones' visits).
+   */
+  readonly rest: readonly ClassifiedSession[];
   /** Visitor sessions set aside as possible pieces of a rotating phone's visit. */
   readonly linked: ReadonlySet<ClassifiedSession>;
   readonly known: readonly KnownVisit[];
@@ -467,7 +470,8 @@ export function dayModel(input: readonly ClassifiedSession[], o: ResolvedPeopleE
   const n = sample.length;
   const meanDwell = n > 0 ? estSum / n : Number.NaN;
   const dwellRelVar = n > 1 ? (estSq / n - meanDwell * meanDwell) / (n - 1) / (meanDwell * meanDwell) : Number.NaN;
-  return { sessions, linked, known, rate, phi, m, rateRelVar: phi / m, meanDwell, n, dwellRelVar };
+  const rest = sessions.filter((s) => s.kind !== "visitor" || linked.has(s));
+  return { rest, linked, known, rate, phi, m, rateRelVar: phi / m, meanDwell, n, dwellRelVar };
 }
 
 // Second-order (Beale) correction of dividing by a sample estimate: E[1 ÷ x̂] ≈ (1 ÷ x)(1 + var(x̂)/x²),
@@ -506,8 +510,7 @@ export function occupancyIntervals(model: DayModel, w: SessionWindow, first: num
     const half = (k.estimated - k.span) / 2;
     spread(knownMs, from, intervalMs, k.start - half, k.end + half, k.estimated);
   }
-  for (const s of model.sessions) {
-    if (s.kind === "visitor" && !model.linked.has(s)) continue;
+  for (const s of model.rest) {
     spread(strong(s) ? inB : outB, from, intervalMs, s.start, s.end, s.probeCount);
   }
   const occupancy: OccupancyInterval[] = [];
@@ -558,18 +561,17 @@ function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: R
  * peopleOfDay(dayModel([], o), day, o).visitors; // 0
  */
 export function peopleOfDay(model: DayModel, w: SessionWindow, o: ResolvedPeopleEstimatorOptions): Omit<PeopleEstimate, "occupancy"> {
-  const { sessions, linked, known, rate, phi, m, rateRelVar, meanDwell, n, dwellRelVar } = model;
+  const { rest, linked, known, rate, phi, m, rateRelVar, meanDwell, n, dwellRelVar } = model;
   const knownVisitors = new Set(known.map((k) => k.device)).size;
   let restBursts = 0;
   let outsideBursts = 0;
   let universalPassers = 0;
   let universalPasserBursts = 0;
-  for (const s of sessions) {
+  for (const s of rest) {
     if (s.kind === "passerby" && !s.randomized && !strong(s)) {
       universalPassers++;
       universalPasserBursts += s.probeCount;
     }
-    if (s.kind === "visitor" && !linked.has(s)) continue;
     if (strong(s)) restBursts += s.probeCount;
     else outsideBursts += s.probeCount;
   }
