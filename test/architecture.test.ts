@@ -92,4 +92,10 @@ describe("architecture (DESIGN.md import rules)", () => {
     const bad = edges.filter((e) => e.from !== "cli" && e.target === "cli").map((e) => `${e.file} → ${e.spec}`);
     expect(bad).toEqual([]);
   });
+
+  it("date-fns is imported function by function", () => {
+    // Its root entry loads every one of its ~250 functions as ES modules: ~100 ms of each start.
+    expect(edges.some((e) => e.spec.startsWith("date-fns/"))).toBe(true);
+    expect(edges.filter((e) => e.spec === "date-fns").map((e) => e.file)).toEqual([]);
+  });
 });

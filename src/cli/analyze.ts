@@ -11,7 +11,7 @@ import { defaultVisitClassifier } from "../kernels/VisitClassifier.ts";
 import { sensorSilences } from "../kernels/sensorSilences.ts";
 import { misalignedClocks } from "../kernels/misalignedClocks.ts";
 import { TZDate } from "@date-fns/tz";
-import { format as formatDate } from "date-fns";
+import { format as formatDate } from "date-fns/format";
 import {
   EXIT_FAILED,
   EXIT_OK,

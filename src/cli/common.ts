@@ -5,7 +5,7 @@ import type { WorldOptions } from "../sim/createWorld.ts";
 import type { Rotation } from "../sim/MacBehaviour.ts";
 import { epochDayOfDate } from "../time/calendarDate.ts";
 import { localMidnight } from "../time/timeZone.ts";
-import { parseISO } from "date-fns";
+import { parseISO } from "date-fns/parseISO";
 
 /**
  * Exit status: all done (DESIGN.md).

@@ -4,7 +4,8 @@ import { deviceIdFromFlags, privacyFlags, privacyHelp, type PrivacyFlagValues } 
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { TZDate } from "@date-fns/tz";
-import { format, set } from "date-fns";
+import { format } from "date-fns/format";
+import { set } from "date-fns/set";
 import { Observable } from "rxjs";
 import type { Client } from "../client/Client.ts";
 import { createClient } from "../client/createClient.ts";

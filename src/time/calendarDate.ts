@@ -1,5 +1,6 @@
 import { tz } from "@date-fns/tz";
-import { isValid, parse } from "date-fns";
+import { isValid } from "date-fns/isValid";
+import { parse } from "date-fns/parse";
 
 /**
  * Calendar dates as the service writes them (`YYYY-MM-DD`, e.g. a sales record's `date`) and

@@ -1,5 +1,5 @@
 import { TZDate, tzOffset } from "@date-fns/tz";
-import { startOfDay } from "date-fns";
+import { startOfDay } from "date-fns/startOfDay";
 import { MS_PER_DAY } from "./calendarDate.ts";
 
 const OFFSET = /^[+-](\d{2})(?::?(\d{2}))?$/;
