@@ -16,18 +16,30 @@ const REGISTRATION_AUTHORITY = "IEEE Registration Authority";
  */
 const SUBDIVIDED = "\u0000subdivided";
 
-interface OuiTable {
-  /** 24-bit MA-L prefix → vendor, or {@link SUBDIVIDED}. */
-  readonly maL: Map<number, string>;
-  /** Vendor of a subdivided MA-L block, if it is not the IEEE placeholder. */
-  readonly maLUnder: Map<number, string>;
-  /** 28-bit MA-M prefix → vendor. */
-  readonly maM: Map<number, string>;
-  /** 36-bit MA-S prefix → vendor (beyond 32 bits, so a double key, which Map handles). */
-  readonly maS: Map<number, string>;
-}
+/**
+ * The registry's JSON: prefix (uppercase hex, 6, 7 or 9 digits) → "name\naddress…". Read entry by
+ * entry as MACs need them: turning all ~54,000 into maps up front cost ~50 ms of every start
+ * (of `footfall analyze` and of each of its decode threads), and a shop sees a few hundred.
+ */
+const registry = ouiData as unknown as Readonly<Record<string, unknown>>; // the registry's JSON, as parsed
 
-let table: OuiTable | undefined;
+/** Vendor names by their text, so the ~1,500 Apple prefixes share one string and equal vendors compare by identity. */
+const names = new Map<string, string>();
+/** 24-bit prefix → vendor, undefined, or {@link SUBDIVIDED}: each prefix read once. */
+const blocks = new Map<number, string | undefined>();
+/** 36-bit prefix under a subdivided block → vendor or undefined. */
+const underBlocks = new Map<number, string | undefined>();
+/** MA-L prefixes with longer prefixes under them, or subdivided by the IEEE; found on the first lookup. */
+let subdivided: Set<number> | undefined;
+
+const UPPER_HEX = "0123456789ABCDEF";
+
+/** The registry key of `prefix` written with `digits` uppercase hex digits (a 36-bit prefix is beyond 32 bits: no shifts). */
+function keyOf(prefix: number, digits: number): string {
+  let key = "";
+  for (let i = digits - 1; i >= 0; i--) key += UPPER_HEX[Math.floor(prefix / 16 ** i) % 16];
+  return key;
+}
 
 /** Numeric value of hex `key` (the registry's keys are uppercase), or −1. */
 function keyValue(key: string): number {
@@ -40,48 +52,56 @@ function keyValue(key: string): number {
   return value;
 }
 
-/**
- * Builds the numeric-keyed maps, once, on the first lookup. Vendor names are interned, so
- * the ~1,500 Apple prefixes share one string and equal vendors compare by identity.
- */
-function load(): OuiTable {
-  const data = ouiData as unknown as Readonly<Record<string, unknown>>; // the registry's JSON: prefix → "name\naddress…"
-  const names = new Map<string, string>();
-  const maL = new Map<number, string>();
-  const maLUnder = new Map<number, string>();
-  const maM = new Map<number, string>();
-  const maS = new Map<number, string>();
-  const parents = new Set<number>();
-  for (const key of Object.keys(data)) {
-    const entry = data[key];
-    const prefix = keyValue(key);
-    if (typeof entry !== "string" || prefix < 0) continue;
-    const newline = entry.indexOf("\n");
-    const raw = (newline < 0 ? entry : entry.slice(0, newline)).trim();
-    if (raw === "") continue;
-    let name = names.get(raw);
-    if (name === undefined) names.set(raw, (name = raw));
-    switch (key.length) {
-      case 6:
-        if (name === REGISTRATION_AUTHORITY) parents.add(prefix);
-        else maL.set(prefix, name);
-        break;
-      case 7:
-        maM.set(prefix, name);
-        parents.add(prefix >>> 4);
-        break;
-      case 9:
-        maS.set(prefix, name);
-        parents.add(Math.floor(prefix / 4096));
-        break;
+/** The vendor an entry names (its first line, trimmed, interned), or undefined for none. */
+function nameAt(key: string): string | undefined {
+  const entry = Object.hasOwn(registry, key) ? registry[key] : undefined;
+  if (typeof entry !== "string") return undefined;
+  const newline = entry.indexOf("\n");
+  const raw = (newline < 0 ? entry : entry.slice(0, newline)).trim();
+  if (raw === "") return undefined;
+  let name = names.get(raw);
+  if (name === undefined) names.set(raw, (name = raw));
+  return name;
+}
+
+/** One pass over the keys alone (names are read only for the IEEE's own MA-L entries). */
+function findSubdivided(): Set<number> {
+  const out = new Set<number>();
+  for (const key of Object.keys(registry)) {
+    if (key.length === 7 || key.length === 9) {
+      const prefix = keyValue(key);
+      const entry = registry[key];
+      // A name that starts with a printable character is not empty (the full check only otherwise).
+      const named = typeof entry === "string" && (entry.charCodeAt(0) > 32 || nameAt(key) !== undefined);
+      if (prefix >= 0 && named) out.add(key.length === 7 ? prefix >>> 4 : Math.floor(prefix / 4096));
+    } else if (key.length === 6) {
+      const entry = registry[key];
+      if (typeof entry === "string" && entry.startsWith(REGISTRATION_AUTHORITY) && nameAt(key) === REGISTRATION_AUTHORITY) {
+        const prefix = keyValue(key);
+        if (prefix >= 0) out.add(prefix);
+      }
     }
   }
-  for (const prefix of parents) {
-    const own = maL.get(prefix);
-    if (own !== undefined) maLUnder.set(prefix, own);
-    maL.set(prefix, SUBDIVIDED);
-  }
-  return { maL, maLUnder, maM, maS };
+  return out;
+}
+
+/** The MA-L value of a 24-bit prefix: its vendor, undefined, or SUBDIVIDED (look at longer prefixes first). */
+function blockOf(p24: number): string | undefined {
+  let value = blocks.get(p24);
+  if (value !== undefined || blocks.has(p24)) return value;
+  value = (subdivided ??= findSubdivided()).has(p24) ? SUBDIVIDED : nameAt(keyOf(p24, 6));
+  blocks.set(p24, value);
+  return value;
+}
+
+/** The vendor under a subdivided block: MA-S (36 bits), then MA-M (28 bits), then the block's own vendor unless it is the IEEE's. */
+function underBlockOf(p24: number, p28: number, p36: number): string | undefined {
+  let value = underBlocks.get(p36);
+  if (value !== undefined || underBlocks.has(p36)) return value;
+  const own = nameAt(keyOf(p24, 6));
+  value = nameAt(keyOf(p36, 9)) ?? nameAt(keyOf(p28, 7)) ?? (own === REGISTRATION_AUTHORITY ? undefined : own);
+  underBlocks.set(p36, value);
+  return value;
 }
 
 /**
@@ -117,16 +137,14 @@ export function vendorOfNormal(mac: string): string | undefined {
   if (cachedPrefix[slot] === p24) {
     vendor = cachedValue[slot];
   } else {
-    vendor = (table ??= load()).maL.get(p24);
+    vendor = blockOf(p24);
     cachedPrefix[slot] = p24;
     cachedValue[slot] = vendor;
   }
   if (vendor !== SUBDIVIDED) return vendor;
-  // Under a subdivided block: MA-S (36 bits) first, then MA-M (28 bits).
-  const t = (table ??= load());
   const p28 = (p24 << 4) | HEX_LOWER[mac.charCodeAt(9)]!;
   const p36 = p28 * 256 + (HEX_LOWER[mac.charCodeAt(10)]! << 4) + HEX_LOWER[mac.charCodeAt(12)]!;
-  return t.maS.get(p36) ?? t.maM.get(p28) ?? t.maLUnder.get(p24);
+  return underBlockOf(p24, p28, p36);
 }
 
 /**
@@ -140,8 +158,8 @@ export function vendorOfNormal(mac: string): string | undefined {
  * the one 36-bit block it assigned to itself (there it is the assignee, not a pointer).
  *
  * Accepts any layout {@link normalizeMac} accepts; throws a {@link DecodeError} otherwise.
- * The list (~54,000 prefixes) is turned into maps on the first call (tens of ms); lookups
- * then cost a map read or, under a subdivided block, three.
+ * The first call finds the subdivided blocks in one pass over the list's keys (a few ms); each
+ * prefix is then read from the list once and remembered, so a lookup costs a map read.
  *
  * @example
  * vendorOf("F0-18-98-12-34-56"); // "Apple, Inc." (24-bit MA-L)
