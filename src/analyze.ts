@@ -54,11 +54,14 @@ export interface AnalyzeOptions {
   /** Data-quality report options (not windowed), or `false` to skip it. @default {} */
   readonly quality?: Omit<DataQualityOptions, "windowMs"> | false;
   /**
-   * Also estimate occupancy as the day goes on (`liveOccupancy` in the result): each interval
-   * from the day so far, as the `liveOccupancy` operator emits it when the watermark passes the
-   * interval's end (see `LiveOccupancy`), with the `people` and `classify` options. @default false
+   * Also estimate occupancy as the day goes on: each interval from the day so far, as the
+   * `liveOccupancy` operator emits it when the watermark passes the interval's end (see
+   * `LiveOccupancy`), with the `people` and `classify` options. `true` collects them in the
+   * result's `liveOccupancy`; a function receives each one as it is emitted, while records are
+   * still being pushed (a fleet tail stores them so), and the result's list stays empty.
+   * @default false
    */
-  readonly liveOccupancy?: boolean;
+  readonly liveOccupancy?: boolean | ((interval: LiveOccupancyInterval) => void);
   /**
    * The extension point for per-signal and per-interval estimators: each sees every signal the
    * engine applies, every session as it closes and every watermark advance (see
@@ -195,9 +198,14 @@ export class Analyzer {
       },
     });
     const accumulators: EngineAccumulator[] = [...(this.#quality === undefined ? [] : [this.#quality]), ...(options.accumulators ?? [])];
-    if (options.liveOccupancy === true) {
+    const live = options.liveOccupancy;
+    if (!(live === undefined || typeof live === "boolean" || typeof live === "function")) {
+      throw new TypeError(`Analyzer: liveOccupancy must be a boolean or a function, got ${typeof live}`);
+    }
+    if (live !== undefined && live !== false) {
       const people = options.people === false ? {} : options.people;
-      accumulators.push(new LiveOccupancy({ ...people, timeZone, classify: options.classify ?? {} }, { emit: (o) => this.#liveOccupancy.push(o) }));
+      const emit = live === true ? (o: LiveOccupancyInterval) => void this.#liveOccupancy.push(o) : live;
+      accumulators.push(new LiveOccupancy({ ...people, timeZone, classify: options.classify ?? {} }, { emit }));
     }
     const classifier = this.#classifier;
     this.#engine = new EventTimeEngine(

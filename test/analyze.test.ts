@@ -261,6 +261,27 @@ describe("analyze", () => {
     expect(result.quality?.signals).toBe(3);
   });
 
+
+  it("hands each live interval to a liveOccupancy function while records are still pushed", async () => {
+    // A device every 10 min from 10:00 to 12:00, each heard for 6 min.
+    const records: RawSignal[] = [];
+    for (let d = 0; d < 12; d++) for (let m = 0; m <= 6; m++) records.push(raw(D0 + d * 10 * MIN + m * MIN, `f0:18:98:00:00:${String(d).padStart(2, "0")}`, -50, 1));
+    records.sort((a, b) => a.ts - b.ts);
+    const pushedAt: number[] = [];
+    const got: unknown[] = [];
+    let pushed = 0;
+    const analyzer = new Analyzer({ timeZone: TZ, liveOccupancy: (o) => void (got.push(o), pushedAt.push(pushed)) });
+    for (const r of records) {
+      analyzer.push(r);
+      pushed++;
+    }
+    const result = analyzer.finish();
+    expect(result.liveOccupancy).toEqual([]);
+    expect(got).toEqual((await analyze(records, { timeZone: TZ, liveOccupancy: true })).liveOccupancy);
+    // The morning's intervals came out before the last record went in.
+    expect(pushedAt.filter((n) => n < records.length).length).toBeGreaterThan(4);
+    expect(() => new Analyzer({ liveOccupancy: "yes" as never })).toThrow(TypeError);
+  });
   it("counts rejections found outside the decoder (reject) and the counters of a decoder that ran elsewhere (finish)", async () => {
     const records = [raw(D0, "f0:18:98:00:00:01", -50, 1), raw(D0 + 4 * MIN, "da:a1:19:00:00:03", -52, 1), { row_key: "bad" }];
     const reference = await analyze([...records, { row_key: "101:nope" }]);

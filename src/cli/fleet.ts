@@ -19,10 +19,13 @@ stale workers).
   fleet tail --shops 101,102 [--since D] [--poll-ms N]
                                                exactly one live tail per shop somewhere in the
                                                fleet, resuming from its checkpoint after any
-                                               failure; a new tail starts on day --since [today]
+                                               failure; a new tail starts on day --since [today];
+                                               it stores each day when it ends, and occupancy as
+                                               the day goes on
   fleet stop --shops 101,102                   stop those live tails
   fleet status [--format table|ndjson]         jobs waiting/active/failed, workers alive, last
-                                               checkpoint per shop
+                                               checkpoint per shop, and a live tail's latest
+                                               interval: people inside and people so far today
   fleet results --shops 101 --since D --until D [--sessions] [--occupancy] [--quality]
                 [--format ndjson|table]        the stored lines, in the shape
                                                \`footfall analyze --format ndjson\` prints them
@@ -238,6 +241,8 @@ async function status(values: Values, io: CliIo): Promise<number> {
             "last day": x.lastDay,
             "committed at": x.lastCommittedAt,
             tail: x.tail === null ? null : x.tail.wanted ? `live, at ${x.tail.nextDay}` : `stopped at ${x.tail.nextDay}`,
+            "inside [90 %]": x.live === null ? null : `${between(x.live.inside, x.live.insideLow, x.live.insideHigh)} to ${new Date(x.live.end).toISOString()}`,
+            "people today": x.live === null ? null : between(x.live.visitors, x.live.visitorsLow, x.live.visitorsHigh),
           })),
         ),
       );
@@ -292,4 +297,11 @@ async function results(values: Values, io: CliIo, timeZone: string): Promise<num
   } finally {
     await pool.end();
   }
+}
+
+/** A stored estimate with its 90 % interval, to a tenth: "12.3 [9.1–15.8]"; "unknown" when there is none. */
+function between(x: number | null, low: number | null, high: number | null): string {
+  const n = (v: number) => String(Math.round(v * 10) / 10);
+  if (x === null) return "unknown";
+  return low === null || high === null ? n(x) : `${n(x)} [${n(low)}–${n(high)}]`;
 }

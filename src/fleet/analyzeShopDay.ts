@@ -8,6 +8,7 @@ import { signals } from "../source/signals.ts";
 import { misalignedClocks } from "../kernels/misalignedClocks.ts";
 import type { FleetAnalyzeOptions } from "./fleetJobs.ts";
 import type { RtsCodec } from "../codec/rts.ts";
+import type { LiveOccupancyInterval } from "../kernels/LiveOccupancy.ts";
 
 /**
  * Options of {@link analyzeShopDay}.
@@ -47,6 +48,13 @@ export interface AnalyzeShopDayOptions {
    * service, so `footfall worker --rts-unit` sets it for every job. @default millisRts
    */
   readonly rtsCodec?: RtsCodec;
+  /**
+   * Receives occupancy as the day goes on (`LiveOccupancy`: each interval once the records pass
+   * its end, with the day so far) while the range is read: a tail stores it for the day in
+   * progress. Not called again when misaligned clocks make the range be read a second time (the
+   * day is over then, and its final figures follow). @default undefined (not estimated)
+   */
+  readonly onLive?: (interval: LiveOccupancyInterval) => void;
 }
 
 /**
@@ -84,13 +92,19 @@ export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOpti
   if (!(untilMs > sinceMs)) throw new RangeError(`analyzeShopDay: untilMs must be after sinceMs`);
   const analyze = options.analyze ?? {};
   // One read and analysis of the range, with the sensors' clocks aligned by `clockOffsetsMs`.
-  const readAndAnalyze = async (mode: "backfill" | "tail", clockOffsetsMs: Readonly<Record<string, number>> | undefined) => {
+  const readAndAnalyze = async (mode: "backfill" | "tail", clockOffsetsMs: Readonly<Record<string, number>> | undefined, onLive?: (interval: LiveOccupancyInterval) => void) => {
     const visits: [string, number][] = [];
     const history: VisitHistoryStore = {
       lastVisit: () => undefined,
       recordVisit: (_shop, device, startMs) => void visits.push([device, startMs]),
     };
-    const base = { ...analyze, timeZone, history, ...(options.rtsCodec === undefined ? {} : { decode: { rtsCodec: options.rtsCodec } }) };
+    const base = {
+      ...analyze,
+      timeZone,
+      history,
+      ...(options.rtsCodec === undefined ? {} : { decode: { rtsCodec: options.rtsCodec } }),
+      ...(onLive === undefined ? {} : { liveOccupancy: onLive }),
+    };
     const analyzer = new Analyzer(clockOffsetsMs === undefined ? base : withAlignedClocks(base, clockOffsetsMs));
     let count = 0;
     let unusable = 0;
@@ -115,7 +129,7 @@ export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOpti
     });
     return { result: analyzer.finish(), visits, count, unusable };
   };
-  let run = await readAndAnalyze(options.mode ?? "backfill", undefined);
+  let run = await readAndAnalyze(options.mode ?? "backfill", undefined, options.onLive);
   // Sensor clocks that disagree split the bursts two sensors share (the people estimate about
   // doubles at a few seconds): read the range again, aligned, as `footfall analyze --input` does.
   // Everything up to untilMs is at the service by now, so the second read is a backfill.

@@ -28,8 +28,11 @@ export interface ShopDayCommit {
   readonly tailNextDay?: string;
 }
 
-/** The tables holding a shop-day's results, replaced as a whole by each commit of that shop-day. */
-const REPLACED_TABLES = ["footfall_sessions", "footfall_visits", "footfall_occupancy", "footfall_summaries", "footfall_quality"] as const;
+/**
+ * The tables holding a shop-day's results, replaced as a whole by each commit of that shop-day; a
+ * live tail's provisional rows of the day (`footfall_live`) go too, the final figures replacing them.
+ */
+const REPLACED_TABLES = ["footfall_sessions", "footfall_visits", "footfall_occupancy", "footfall_summaries", "footfall_quality", "footfall_live"] as const;
 
 /**
  * Stores one shop-day's results — summary, sessions, visits, occupancy and quality lines — and its

@@ -3,6 +3,7 @@ import { DelayedError, Worker, type Job, type RedisOptions } from "bullmq";
 import type { Pool } from "pg";
 import type { Client } from "../client/Client.ts";
 import { isFencedCommitError } from "../errors/FencedCommitError.ts";
+import { clearLiveOccupancy, liveOccupancyWriter } from "./storeLiveOccupancy.ts";
 import { epochDayOfDate, dateOfEpochDay } from "../time/calendarDate.ts";
 import { localMidnight } from "../time/timeZone.ts";
 import { analyzeShopDay } from "./analyzeShopDay.ts";
@@ -172,6 +173,7 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
     for (;;) {
       const row = await tailState(pool, t.shopId);
       if (row === undefined || !row.wanted) {
+        await clearLiveOccupancy(pool, { shopId: t.shopId, epoch });
         log(`job ${job.id} stopped`);
         return { stopped: true };
       }
@@ -185,6 +187,13 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
       const onAbort = (): void => dayAbort.abort(signal.reason);
       signal.addEventListener("abort", onAbort, { once: true });
       let stopped = false;
+      // Occupancy as the day goes on, stored under this tail's claim; a failed write (a stale
+      // claim: the tail resumed elsewhere) stops the day's read with its error.
+      let liveFailed: { readonly error: unknown } | undefined;
+      const live = liveOccupancyWriter(pool, { shopId: t.shopId, epoch, jobId: String(job.id) }, (error) => {
+        liveFailed = { error };
+        dayAbort.abort(error);
+      });
       const watch = setInterval(() => {
         tailState(pool, t.shopId).then(
           (r) => {
@@ -207,7 +216,11 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
           ...readAs,
           pollIntervalMs: t.pollIntervalMs,
           signal: dayAbort.signal,
+          onLive: (interval) => live.push(interval),
         });
+        // The day's last intervals are stored before the commit, which replaces them all.
+        await live.flush();
+        if (liveFailed !== undefined) throw liveFailed.error;
         const nextDay = dateOfEpochDay(day + 1);
         await commitShopDay(pool, {
           shopId: t.shopId,
@@ -224,7 +237,9 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
         });
         log(`job ${job.id} committed ${row.next_day} (claim ${epoch}, ${analysis.signals} signals)`);
       } catch (error) {
+        await live.flush();
         if (stopped && !signal.aborted) {
+          await clearLiveOccupancy(pool, { shopId: t.shopId, epoch });
           log(`job ${job.id} stopped`);
           return { stopped: true };
         }

@@ -7,22 +7,34 @@ import { FleetSettingsError } from "../errors/FleetSettingsError.ts";
  * version rather than misread it.
  *
  * @example
- * FLEET_SCHEMA_VERSION; // 2
+ * FLEET_SCHEMA_VERSION; // 3
  */
-export const FLEET_SCHEMA_VERSION = 2;
+export const FLEET_SCHEMA_VERSION = 3;
 
 /**
  * What `footfall fleet init` runs on a database of an older version to bring it to the next one,
  * by the version it upgrades from. 1 → 2: a summary's `visitors` and `passers_by` may be unknown
  * (NULL) — people estimated from a shop-day with bursts and no identity-known phone to learn a
- * burst rate or scale from — instead of a MAC-level count standing in for people.
+ * burst rate or scale from — instead of a MAC-level count standing in for people. 2 → 3: live
+ * tails store occupancy as the day goes on (`footfall_live`).
  */
 const UPGRADES: Readonly<Record<string, string>> = {
   "1": "ALTER TABLE footfall_summaries ALTER COLUMN visitors DROP NOT NULL, ALTER COLUMN passers_by DROP NOT NULL",
+  "2": liveTableSql(),
 };
 
+/** The table live tails write (schema 3): a hoisted function, so the upgrade above can use it. */
+function liveTableSql(): string {
+  return `CREATE TABLE IF NOT EXISTS footfall_live (
+  shop_id bigint NOT NULL, start_ms bigint NOT NULL, end_ms bigint NOT NULL, day text NOT NULL,
+  inside double precision, inside_low double precision, inside_high double precision,
+  outside double precision, visitors double precision, visitors_low double precision,
+  visitors_high double precision, line json NOT NULL,
+  PRIMARY KEY (shop_id, start_ms));`;
+}
+
 /**
- * The schema, version 2. Every table's primary key makes each write an upsert, so a redelivered
+ * The schema, version 3. Every table's primary key makes each write an upsert, so a redelivered
  * job can only replace what it wrote before. Device columns are opaque text (they may hold
  * pseudonyms). Results are stored as the exact NDJSON lines `footfall analyze` prints (`json`, not
  * `jsonb`, so field order and number text survive), beside the columns analysts query.
@@ -71,6 +83,9 @@ CREATE TABLE IF NOT EXISTS footfall_quality (
 CREATE TABLE IF NOT EXISTS footfall_tails (
   shop_id bigint PRIMARY KEY, wanted boolean NOT NULL, next_day text NOT NULL, time_zone text NOT NULL,
   updated_at timestamptz NOT NULL DEFAULT now());
+-- Occupancy as the day goes on, written by a shop's live tail for the day in progress (provisional:
+-- the day so far); the day's commit replaces these rows by its footfall_occupancy rows.
+${liveTableSql()}
 `;
 
 // Any constant: serialises concurrent `fleet init`s on one database.

@@ -1,6 +1,7 @@
 import { Queue, type RedisOptions } from "bullmq";
 import type { Pool } from "pg";
 import { FLEET_QUEUE } from "./fleetJobs.ts";
+import type { LiveLine } from "./storeLiveOccupancy.ts";
 
 /**
  * What `footfall fleet status` shows.
@@ -14,13 +15,18 @@ export interface FleetStatus {
   readonly jobs: { readonly waiting: number; readonly active: number; readonly delayed: number; readonly completed: number; readonly failed: number };
   /** Workers connected to the queue now (BullMQ's client list), by name. */
   readonly workers: readonly string[];
-  /** Per shop: days committed, the last committed day and when, and its live tail (if any). */
+  /**
+   * Per shop: days committed, the last committed day and when, its live tail (if any), and the
+   * latest interval its tail stored for the day in progress (`null` when none: no tail, or none
+   * passed yet today).
+   */
   readonly shops: readonly {
     readonly shopId: number;
     readonly days: number;
     readonly lastDay: string | null;
     readonly lastCommittedAt: string | null;
     readonly tail: { readonly wanted: boolean; readonly nextDay: string } | null;
+    readonly live: LiveLine | null;
   }[];
 }
 
@@ -46,11 +52,12 @@ export async function fleetStatus(connection: RedisOptions, pool: Pool): Promise
   } finally {
     await queue.close();
   }
-  const r = await pool.query<{ shop_id: string; days: string; last_day: string | null; last_at: Date | null; wanted: boolean | null; next_day: string | null }>(
-    `SELECT shop_id, coalesce(d.days, 0) AS days, d.last_day, d.last_at, t.wanted, t.next_day
+  const r = await pool.query<{ shop_id: string; days: string; last_day: string | null; last_at: Date | null; wanted: boolean | null; next_day: string | null; live: string | null }>(
+    `SELECT shop_id, coalesce(d.days, 0) AS days, d.last_day, d.last_at, t.wanted, t.next_day, l.line::text AS live
      FROM (SELECT shop_id FROM footfall_shop_days UNION SELECT shop_id FROM footfall_tails) s
      LEFT JOIN (SELECT shop_id, count(*) AS days, max(day) AS last_day, max(committed_at) AS last_at FROM footfall_shop_days GROUP BY shop_id) d USING (shop_id)
      LEFT JOIN footfall_tails t USING (shop_id)
+     LEFT JOIN LATERAL (SELECT line FROM footfall_live WHERE footfall_live.shop_id = s.shop_id ORDER BY start_ms DESC LIMIT 1) l ON true
      ORDER BY shop_id`,
   );
   return {
@@ -68,6 +75,7 @@ export async function fleetStatus(connection: RedisOptions, pool: Pool): Promise
       lastDay: row.last_day,
       lastCommittedAt: row.last_at === null ? null : row.last_at.toISOString(),
       tail: row.wanted === null || row.next_day === null ? null : { wanted: row.wanted, nextDay: row.next_day },
+      live: row.live === null ? null : (JSON.parse(row.live) as LiveLine),
     })),
   };
 }

@@ -36,6 +36,7 @@ export { defaultOpenFleetDatabase, openFleetDatabase, type OpenFleetDatabaseOpti
 export { openFleetRedis } from "./openFleetRedis.ts";
 export { defaultReadFleetResults, readFleetResults, type ReadFleetResultsOptions } from "./readFleetResults.ts";
 export { redactUrl } from "./redactUrl.ts";
+export { liveLine, storeLiveOccupancy, type LiveLine } from "./storeLiveOccupancy.ts";
 export { defaultWaitForJobs, waitForJobs, type JobsProgress, type WaitForJobsOptions } from "./waitForJobs.ts";
 export { FleetSettingsError, isFleetSettingsError } from "../errors/FleetSettingsError.ts";
 export { FencedCommitError, isFencedCommitError } from "../errors/FencedCommitError.ts";

@@ -23,6 +23,7 @@ export const FLEET_EXAMPLES: readonly string[] = [
   "fleet/openFleetRedis.ts",
   "fleet/readFleetResults.ts",
   "fleet/retainFleet.ts",
+  "fleet/storeLiveOccupancy.ts",
   "fleet/waitForJobs.ts",
 ];
 

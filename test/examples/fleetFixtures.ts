@@ -4,7 +4,10 @@ import type { Pool } from "pg";
 import type { CliIo } from "../../src/cli/common.ts";
 import type { Client } from "../../src/client/Client.ts";
 import { createClient } from "../../src/client/createClient.ts";
+import { analyze } from "../../src/analyze.ts";
 import { analyzeShopDay, type ShopDayAnalysis } from "../../src/fleet/analyzeShopDay.ts";
+import { claimFence } from "../../src/fleet/claimFence.ts";
+import type { LiveOccupancyInterval } from "../../src/kernels/LiveOccupancy.ts";
 import { createFleetWorker, type FleetWorker, type FleetWorkerOptions } from "../../src/fleet/createFleetWorker.ts";
 import { initFleetSchema } from "../../src/fleet/fleetSchema.ts";
 import { openFleetDatabase } from "../../src/fleet/openFleetDatabase.ts";
@@ -52,6 +55,13 @@ const analysis = async (): Promise<ShopDayAnalysis> => {
   return analyzeShopDay(await simClient(), { shopId: world.shops[0]!.id, sinceMs: world.startMs, untilMs: world.endMs, timeZone: "Asia/Seoul" });
 };
 
+/** Shop 101's occupancy as its first day goes on, as a tail emits it. */
+const liveIntervals = async (): Promise<readonly LiveOccupancyInterval[]> => {
+  const world = (await sharedSim()).world;
+  const shop = world.shops.find((s) => s.id === 101)!;
+  return (await analyze(world.rawSignals(shop.id), { timeZone: shop.timeZone, liveOccupancy: true })).liveOccupancy;
+};
+
 const sink = (): Writable =>
   new Writable({
     write(_chunk, _encoding, done) {
@@ -91,6 +101,12 @@ const FLEET_FIXTURES: Record<string, Factory> = {
 const FLEET_FIXTURES_BY_FILE: Record<string, Record<string, Factory>> = {
   // `footfall worker`/`fleet`'s flags: the servers named on the command line.
   "cli/fleetSettings.ts": { argv: () => ["--redis", need().redisUrl, "--database", need().databaseUrl] },
+  // A tail's claim on shop 101 and live intervals of that shop, to store under it.
+  "fleet/storeLiveOccupancy.ts": {
+    epoch: async () => claimFence(await sharedPool(), 101, "tail"),
+    intervals: async () => (await liveIntervals()).slice(40, 44),
+    interval: async () => (await liveIntervals())[40],
+  },
   // FleetWorkerOptions there.
   "fleet/createFleetWorker.ts": {
     options: async (): Promise<FleetWorkerOptions> => ({ connection: await sharedConnection(), pool: await sharedPool(), client: await simClient(), concurrency: 2 }),

@@ -1,4 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { analyze } from "../../src/analyze.ts";
+import { FencedCommitError } from "../../src/errors/FencedCommitError.ts";
+import { liveLine, storeLiveOccupancy, type LiveLine } from "../../src/fleet/storeLiveOccupancy.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";
 import type { World } from "../../src/sim/World.ts";
 import { startSimulator, type RunningSimulator } from "../../src/sim/startSimulator.ts";
@@ -7,6 +11,17 @@ import { cli, expectStoredEqual, fleetJobs, lines, singleProcess, startWorker, s
 
 const TZ = "Asia/Seoul";
 const DAY = "2026-11-16";
+
+/** Polls footfall_live until every shop has `n` rows; returns the stored lines. */
+async function waitForLive(db: pg.Client, shops: readonly number[], n: number): Promise<LiveLine[]> {
+  for (let i = 0; i < 300; i++) {
+    const r = await db.query<{ line: string }>("SELECT line::text AS line FROM footfall_live ORDER BY shop_id, start_ms");
+    const stored = r.rows.map((x) => JSON.parse(x.line) as LiveLine);
+    if (shops.every((s) => stored.filter((l) => l.shopId === s).length >= n)) return stored;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`footfall_live: fewer than ${n} intervals per shop after 15 s`);
+}
 
 describe.skipIf(fleetTestsSkipped())("fleet tail", () => {
   let redis: TestRedis;
@@ -61,6 +76,32 @@ describe.skipIf(fleetTestsSkipped())("fleet tail", () => {
     expect((await cli(env, tail)).status).toBe(0);
     await Promise.all(shops.map((s) => a.waitFor(new RegExp(`job tail-${s} started`))));
     expect(await fleetJobs(env)).toMatchObject({ active: 2, waiting: 0 });
+    // Occupancy as the day goes on: each stored interval is what analyze() gives for it (the
+    // shop's intervals of the day, emitted as the records pass their ends). Read mid-day, before
+    // the day's commit replaces them.
+    const mid = new pg.Client({ connectionString: postgres.url });
+    await mid.connect();
+    try {
+      const stored = await waitForLive(mid, shops, 8);
+      for (const s of shops) {
+        const shop = world.shops.find((x) => x.id === s)!;
+        const reference = new Map(
+          (await analyze(world.rawSignals(s), { timeZone: shop.timeZone, liveOccupancy: true })).liveOccupancy.map((o) => [o.start, liveLine(o)]),
+        );
+        const rows = stored.filter((r) => r.shopId === s);
+        expect(rows.length).toBeGreaterThanOrEqual(8);
+        for (const r of rows) expect(r).toEqual(reference.get(r.start));
+      }
+      // `fleet status` shows each shop's latest interval so far.
+      const status = lines((await cli(env, ["fleet", "status", "--format", "ndjson"])).out) as unknown as { type: string; shopId?: number; live?: LiveLine | null }[];
+      for (const s of shops) {
+        const live = status.find((x) => x.type === "shop" && x.shopId === s)?.live;
+        expect(live?.shopId).toBe(s);
+        expect(live!.end).toBeGreaterThanOrEqual(Math.max(...stored.filter((r) => r.shopId === s).map((r) => r.end)));
+      }
+    } finally {
+      await mid.end();
+    }
     process.kill(a.pid, "SIGKILL");
     await a.exited;
     const b = startWorker(env, ["--name", "B", ...fast]);
@@ -76,9 +117,26 @@ describe.skipIf(fleetTestsSkipped())("fleet tail", () => {
       expect(r.worker).toBe("B");
       expect(Number(r.epoch)).toBeGreaterThanOrEqual(2);
     }
+    const db = new pg.Client({ connectionString: postgres.url });
+    await db.connect();
+    try {
+      // The day's commit replaced its live rows, and a stopped tail leaves none of the next day.
+      expect((await db.query("SELECT shop_id FROM footfall_live")).rows).toEqual([]);
+      // A stale claim stores nothing: A's (1), after B's took the tail.
+      const pool = new pg.Pool({ connectionString: postgres.url });
+      try {
+        const interval = (await analyze(world.rawSignals(shops[0]!), { timeZone: TZ, liveOccupancy: true })).liveOccupancy[40]!;
+        await expect(storeLiveOccupancy(pool, { shopId: shops[0]!, epoch: 1, jobId: "tail-stale", intervals: [interval] })).rejects.toThrow(FencedCommitError);
+        expect((await db.query("SELECT shop_id FROM footfall_live")).rows).toEqual([]);
+      } finally {
+        await pool.end();
+      }
+    } finally {
+      await db.end();
+    }
     const status = lines((await cli(env, ["fleet", "status", "--format", "ndjson"])).out);
     for (const s of shops) {
-      expect(status.find((x) => x.type === "shop" && x.shopId === s)).toMatchObject({ tail: { wanted: false, nextDay: "2026-11-17" } });
+      expect(status.find((x) => x.type === "shop" && x.shopId === s)).toMatchObject({ tail: { wanted: false, nextDay: "2026-11-17" }, live: null });
     }
     expect((await fleetJobs(env)).failed).toBe(0);
   }, 150_000);
