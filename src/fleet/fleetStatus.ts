@@ -17,8 +17,8 @@ export interface FleetStatus {
   readonly workers: readonly string[];
   /**
    * Per shop: days committed, the last committed day and when, its live tail (if any), and the
-   * latest interval its tail stored for the day in progress (`null` when none: no tail, or none
-   * passed yet today).
+   * latest interval its tail stored for the day in progress (`null` when none: no running tail,
+   * or no interval of its day passed yet; rows a tail left behind when it died are not shown).
    */
   readonly shops: readonly {
     readonly shopId: number;
@@ -57,7 +57,8 @@ export async function fleetStatus(connection: RedisOptions, pool: Pool): Promise
      FROM (SELECT shop_id FROM footfall_shop_days UNION SELECT shop_id FROM footfall_tails) s
      LEFT JOIN (SELECT shop_id, count(*) AS days, max(day) AS last_day, max(committed_at) AS last_at FROM footfall_shop_days GROUP BY shop_id) d USING (shop_id)
      LEFT JOIN footfall_tails t USING (shop_id)
-     LEFT JOIN LATERAL (SELECT line FROM footfall_live WHERE footfall_live.shop_id = s.shop_id ORDER BY start_ms DESC LIMIT 1) l ON true
+     LEFT JOIN LATERAL (SELECT line FROM footfall_live WHERE footfall_live.shop_id = s.shop_id AND t.wanted AND day = t.next_day
+       ORDER BY start_ms DESC LIMIT 1) l ON true
      ORDER BY shop_id`,
   );
   return {
