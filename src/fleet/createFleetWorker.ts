@@ -187,10 +187,11 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
       const onAbort = (): void => dayAbort.abort(signal.reason);
       signal.addEventListener("abort", onAbort, { once: true });
       let stopped = false;
-      // Occupancy as the day goes on, stored under this tail's claim; a failed write (a stale
-      // claim: the tail resumed elsewhere) stops the day's read with its error.
+      // Occupancy as the day goes on, stored under this tail's claim; a stale claim (the tail
+      // resumed elsewhere) stops the day's read with its error, other failures are retried.
       let liveFailed: { readonly error: unknown } | undefined;
-      const live = liveOccupancyWriter(pool, { shopId: t.shopId, epoch, jobId: String(job.id) }, (error) => {
+      const live = liveOccupancyWriter(pool, { shopId: t.shopId, epoch, jobId: String(job.id) }, (error, fatal) => {
+        if (!fatal) return log(`job ${job.id}: live occupancy not stored yet (${error instanceof Error ? error.message : String(error)}); retried with the next interval`);
         liveFailed = { error };
         dayAbort.abort(error);
       });

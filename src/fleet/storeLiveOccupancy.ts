@@ -1,5 +1,5 @@
 import type { Pool } from "pg";
-import { FencedCommitError } from "../errors/FencedCommitError.ts";
+import { FencedCommitError, isFencedCommitError } from "../errors/FencedCommitError.ts";
 import type { LiveOccupancyInterval } from "../kernels/LiveOccupancy.ts";
 
 /** A figure as stored: unknown (NaN) and unbounded (±Infinity) are NULL, as in the NDJSON lines. */
@@ -130,17 +130,20 @@ export async function clearLiveOccupancy(pool: Pool, w: { readonly shopId: numbe
 /**
  * Stores a tail's live intervals as they come, in the background: each write takes every interval
  * waiting (a tail that resumes mid-day emits the morning's at once), one write at a time, in
- * order. A failed write (a stale claim, PostgreSQL gone) goes to `onError` and stops the writer.
+ * order. A stale claim ({@link FencedCommitError}) stops the writer and goes to `onError` with
+ * `fatal` true; any other failure (PostgreSQL restarting) goes there with `fatal` false and its
+ * intervals wait for the next write — the next interval, or `flush` — so a passing outage loses no
+ * interval and does not stop the tail.
  *
  * @example
- * const live = liveOccupancyWriter(pool, { shopId: 101, epoch, jobId: "tail-101" }, (e) => console.error(e));
+ * const live = liveOccupancyWriter(pool, { shopId: 101, epoch, jobId: "tail-101" }, (e, fatal) => console.error(fatal, e));
  * for (const o of intervals) live.push(o);
  * await live.flush();
  */
 export function liveOccupancyWriter(
   pool: Pool,
   w: { readonly shopId: number; readonly epoch: number; readonly jobId: string },
-  onError: (error: unknown) => void,
+  onError: (error: unknown, fatal: boolean) => void,
 ): { push(interval: LiveOccupancyInterval): void; flush(): Promise<void> } {
   let waiting: LiveOccupancyInterval[] = [];
   let failed = false;
@@ -150,12 +153,20 @@ export function liveOccupancyWriter(
       while (waiting.length > 0 && !failed) {
         const intervals = waiting;
         waiting = [];
-        await storeLiveOccupancy(pool, { ...w, intervals });
+        try {
+          await storeLiveOccupancy(pool, { ...w, intervals });
+        } catch (error) {
+          if (isFencedCommitError(error)) {
+            failed = true;
+            waiting = [];
+          } else {
+            // Before what came meanwhile, so a later reading of an interval still wins.
+            waiting = intervals.concat(waiting);
+          }
+          onError(error, failed);
+          return;
+        }
       }
-    } catch (error) {
-      failed = true;
-      waiting = [];
-      onError(error);
     } finally {
       running = undefined;
     }
@@ -168,6 +179,8 @@ export function liveOccupancyWriter(
     },
     async flush() {
       while (running !== undefined) await running;
+      // What a passing failure left waiting: one more try.
+      if (waiting.length > 0 && !failed) await (running ??= drain());
     },
   };
 }
