@@ -90,15 +90,18 @@ export default async function bigShopDayBench(): Promise<BenchRow[]> {
   // DuckDB is installed for the bench, not locked: its prebuilt bindings for other platforms are
   // missing from the registry this project installs from, and a lock file without them fails
   // `npm ci`. Where it cannot be had, the DuckDB column is left out with a note.
+  // Probed in a child process: this one would remember a failed import of the specifier even
+  // after the install below put the package there.
+  const loads = (): string => {
+    const probe = spawnSync(process.execPath, ["--input-type=module", "-e", `await import(${JSON.stringify(DUCKDB_MODULE)})`], { cwd: root, encoding: "utf8" });
+    return probe.status === 0 ? "" : probe.stderr.split("\n").find((l) => /Error/.test(l)) ?? `exit ${probe.status}`;
+  };
   let duckMissing = "";
-  try {
-    await import(DUCKDB_MODULE).catch(() => {
-      process.stderr.write(`big-shop-day: installing ${DUCKDB} for the bench (npm install --no-save)\n`);
-      spawnSync("npm", ["install", "--no-save", "--no-audit", "--no-fund", DUCKDB], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
-      return import(DUCKDB_MODULE);
-    });
-  } catch (error) {
-    duckMissing = `DuckDB not measured: ${DUCKDB} does not load here (${error instanceof Error ? error.message.split("\n")[0] : String(error)})`;
+  if (loads() !== "") {
+    process.stderr.write(`big-shop-day: installing ${DUCKDB} for the bench (npm install --no-save)\n`);
+    spawnSync("npm", ["install", "--no-save", "--no-audit", "--no-fund", DUCKDB], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+    const why = loads();
+    if (why !== "") duckMissing = `DuckDB not measured: ${DUCKDB} does not load here (${why})`;
   }
   const help = spawnSync(process.execPath, [cliJs, "analyze", "--help"], { encoding: "utf8" });
   const hasThreads = /--threads\b/.test(`${help.stdout}${help.stderr}`);
