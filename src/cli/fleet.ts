@@ -27,8 +27,10 @@ stale workers).
                                                checkpoint per shop, and a live tail's latest
                                                interval: people inside and people so far today
   fleet results --shops 101 --since D --until D [--sessions] [--occupancy] [--quality]
-                [--format ndjson|table]        the stored lines, in the shape
-                                               \`footfall analyze --format ndjson\` prints them
+                [--live] [--format ndjson|table]
+                                               the stored lines, in the shape
+                                               \`footfall analyze --format ndjson\` prints them;
+                                               --live: a running tail's day in progress
   fleet retain [--retain-days N] [--schedule]  delete per-device rows (sessions, visits) of
                                                days more than N days ago [30]; summaries,
                                                occupancy and quality stay. --schedule: the
@@ -57,6 +59,7 @@ const flags = {
   format: { type: "string" },
   sessions: { type: "boolean" },
   occupancy: { type: "boolean" },
+  live: { type: "boolean" },
   quality: { type: "boolean" },
   "retain-days": { type: "string" },
   schedule: { type: "boolean" },
@@ -269,6 +272,7 @@ async function results(values: Values, io: CliIo, timeZone: string): Promise<num
       sessions: values.sessions === true,
       occupancy: values.occupancy === true,
       quality: values.quality === true,
+      live: values.live === true,
     });
     if (format === "ndjson") {
       let buffer = "";

@@ -20,6 +20,12 @@ export interface ReadFleetResultsOptions {
   readonly occupancy?: boolean;
   /** Include `quality` lines (one per shop-day). @default false */
   readonly quality?: boolean;
+  /**
+   * Include `live` lines (`LiveLine`): a running tail's day in progress, interval by interval
+   * (provisional: the day so far; gone once the day commits and its `occupancy` lines are stored).
+   * @default false
+   */
+  readonly live?: boolean;
 }
 
 /**
@@ -28,12 +34,12 @@ export interface ReadFleetResultsOptions {
  * @example
  * defaultReadFleetResults.sessions; // false
  */
-export const defaultReadFleetResults = { sessions: false, occupancy: false, quality: false } as const;
+export const defaultReadFleetResults = { sessions: false, occupancy: false, quality: false, live: false } as const;
 
 /**
  * The stored results as the lines `footfall analyze --format ndjson` prints, shop by shop: its
  * sessions (in the analysis' order), then its `summary` lines by date, then its `occupancy` lines
- * by start, then `quality` lines. New vs repeat visitors in each summary are derived here from the
+ * by start, then `quality` lines, then `live` lines by start. New vs repeat visitors in each summary are derived here from the
  * visits of every stored day of that shop (repeat: the device visited the shop on an earlier
  * day), so they do not depend on the order in which days were computed.
  *
@@ -84,6 +90,13 @@ export async function readFleetResults(pool: Pool, options: ReadFleetResultsOpti
     if (options.quality ?? defaultReadFleetResults.quality) {
       const r = await pool.query<{ line: string }>(
         "SELECT line::text AS line FROM footfall_quality WHERE shop_id = $1 AND day >= $2 AND day < $3 ORDER BY day",
+        [shopId, sinceDay, untilDay],
+      );
+      for (const row of r.rows) out.push(JSON.parse(row.line) as AnalysisRecord);
+    }
+    if (options.live ?? defaultReadFleetResults.live) {
+      const r = await pool.query<{ line: string }>(
+        "SELECT line::text AS line FROM footfall_live WHERE shop_id = $1 AND day >= $2 AND day < $3 ORDER BY start_ms",
         [shopId, sinceDay, untilDay],
       );
       for (const row of r.rows) out.push(JSON.parse(row.line) as AnalysisRecord);

@@ -83,15 +83,22 @@ describe.skipIf(fleetTestsSkipped())("fleet tail", () => {
     await mid.connect();
     try {
       const stored = await waitForLive(mid, shops, 8);
+      const references = new Map<number, Map<number, LiveLine>>();
       for (const s of shops) {
         const shop = world.shops.find((x) => x.id === s)!;
         const reference = new Map(
           (await analyze(world.rawSignals(s), { timeZone: shop.timeZone, liveOccupancy: true })).liveOccupancy.map((o) => [o.start, liveLine(o)]),
         );
+        references.set(s, reference);
         const rows = stored.filter((r) => r.shopId === s);
         expect(rows.length).toBeGreaterThanOrEqual(8);
         for (const r of rows) expect(r).toEqual(reference.get(r.start));
       }
+      // `fleet results --live` gives the stored lines, as analyze gives them too.
+      const results = ["fleet", "results", "--shops", shops.join(","), "--since", DAY, "--until", "2026-11-17", "--live"];
+      const viaCli = lines((await cli(env, results)).out).filter((l) => l.type === "live") as unknown as LiveLine[];
+      expect(viaCli.length).toBeGreaterThanOrEqual(8 * shops.length);
+      for (const l of viaCli) expect(l).toEqual(references.get(l.shopId)!.get(l.start));
       // `fleet status` shows each shop's latest interval so far.
       const status = lines((await cli(env, ["fleet", "status", "--format", "ndjson"])).out) as unknown as { type: string; shopId?: number; live?: LiveLine | null }[];
       for (const s of shops) {
