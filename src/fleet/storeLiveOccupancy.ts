@@ -1,19 +1,21 @@
 import type { Pool } from "pg";
 import { FencedCommitError, isFencedCommitError } from "../errors/FencedCommitError.ts";
+import { occupancyRecord } from "../analysisRecords.ts";
 import type { LiveOccupancyInterval } from "../kernels/LiveOccupancy.ts";
 
-/** A figure as stored: unknown (NaN) and unbounded (±Infinity) are NULL, as in the NDJSON lines. */
-function figure(x: number): number | null {
-  return Number.isFinite(x) ? x : null;
+/** A count as written: unknown (NaN) and unbounded (±Infinity) are null, as in the summary line. */
+function count(x: number): number | null {
+  return Number.isFinite(x) ? Math.round(x) : null;
 }
 
 /**
- * The stored line of one live interval (`footfall_live.line`): the fields of an `occupancy` line,
- * the local date, the people who came in so far (`visitors`, with its 90 % interval) and the
- * MAC-level counts so far. Unknown figures are `null`.
+ * The stored line of one live interval (`footfall_live.line`): the interval's `occupancy` line
+ * (`occupancyRecord`, as `footfall analyze` prints it) typed `live`, then the local date, the
+ * people who came in so far (`visitors`, rounded as the summary line rounds it, with its 90 %
+ * interval) and the MAC-level counts so far. Unknown figures are `null`.
  *
  * @example
- * const l: LiveLine = { type: "live", shopId: 101, start: 0, end: 900_000, inside: 3.2, insideLow: 2.1, insideHigh: 4.9, outside: 12, date: "2026-11-16", visitors: 41, visitorsLow: 35, visitorsHigh: 49, macs: { visitors: 12, passersBy: 300 } };
+ * const l: LiveLine = { type: "live", shopId: 101, start: 0, end: 900_000, inside: 3.2, insideLow: 2.1, insideHigh: 4.9, outside: 12, knownInside: 1, insideBursts: 40, outsideBursts: 310, date: "2026-11-16", visitors: 41, visitorsLow: 35, visitorsHigh: 49, macs: { visitors: 12, passersBy: 300 } };
  */
 export interface LiveLine {
   readonly type: "live";
@@ -21,11 +23,14 @@ export interface LiveLine {
   /** Interval, epoch ms. */
   readonly start: number;
   readonly end: number;
-  /** Mean phones inside over the interval, with its 90 % interval. */
+  /** Mean phones inside over the interval, with its 90 % interval, and outside (as the `occupancy` line). */
   readonly inside: number | null;
   readonly insideLow: number | null;
   readonly insideHigh: number | null;
   readonly outside: number | null;
+  readonly knownInside: number | null;
+  readonly insideBursts: number | null;
+  readonly outsideBursts: number | null;
   /** Local date of the day so far, YYYY-MM-DD. */
   readonly date: string;
   /** People who came in so far today, with its 90 % interval. */
@@ -44,18 +49,13 @@ export interface LiveLine {
 export function liveLine(o: LiveOccupancyInterval): LiveLine {
   const t = o.today;
   return {
+    // occupancyRecord's line is an untyped AnalysisRecord; its fields are those LiveLine lists.
+    ...(occupancyRecord(o) as unknown as Omit<LiveLine, "type" | "date" | "visitors" | "visitorsLow" | "visitorsHigh" | "macs">),
     type: "live",
-    shopId: o.shopId,
-    start: o.start,
-    end: o.end,
-    inside: figure(o.inside),
-    insideLow: figure(o.insideLow),
-    insideHigh: figure(o.insideHigh),
-    outside: figure(o.outside),
     date: t.label,
-    visitors: figure(t.visitors),
-    visitorsLow: figure(t.visitorsLow),
-    visitorsHigh: figure(t.visitorsHigh),
+    visitors: count(t.visitors),
+    visitorsLow: count(t.visitorsLow),
+    visitorsHigh: count(t.visitorsHigh),
     macs: { visitors: t.macVisitors, passersBy: t.macPassersBy },
   };
 }
