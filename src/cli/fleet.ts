@@ -244,7 +244,7 @@ async function status(values: Values, io: CliIo): Promise<number> {
             "last day": x.lastDay,
             "committed at": x.lastCommittedAt,
             tail: x.tail === null ? null : x.tail.wanted ? `live, at ${x.tail.nextDay}` : `stopped at ${x.tail.nextDay}`,
-            "inside [90 %]": x.live === null ? null : `${between(x.live.inside, x.live.insideLow, x.live.insideHigh)} to ${new Date(x.live.end).toISOString()}`,
+            "inside [90 %]": x.live === null ? null : `${between(x.live.inside, x.live.insideLow, x.live.insideHigh)} until ${clock(x.live.end, x.tail?.timeZone ?? "UTC")}`,
             "people today": x.live === null ? null : between(x.live.visitors, x.live.visitorsLow, x.live.visitorsHigh),
           })),
         ),
@@ -308,4 +308,9 @@ function between(x: number | null, low: number | null, high: number | null): str
   const n = (v: number) => String(Math.round(v * 10) / 10);
   if (x === null) return "unknown";
   return low === null || high === null ? n(x) : `${n(x)} [${n(low)}–${n(high)}]`;
+}
+
+/** Local time of day, HH:mm, in the shop's zone (a live interval's end). */
+function clock(ms: number, timeZone: string): string {
+  return new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(ms);
 }

@@ -25,7 +25,7 @@ export interface FleetStatus {
     readonly days: number;
     readonly lastDay: string | null;
     readonly lastCommittedAt: string | null;
-    readonly tail: { readonly wanted: boolean; readonly nextDay: string } | null;
+    readonly tail: { readonly wanted: boolean; readonly nextDay: string; readonly timeZone: string } | null;
     readonly live: LiveLine | null;
   }[];
 }
@@ -52,8 +52,8 @@ export async function fleetStatus(connection: RedisOptions, pool: Pool): Promise
   } finally {
     await queue.close();
   }
-  const r = await pool.query<{ shop_id: string; days: string; last_day: string | null; last_at: Date | null; wanted: boolean | null; next_day: string | null; live: string | null }>(
-    `SELECT shop_id, coalesce(d.days, 0) AS days, d.last_day, d.last_at, t.wanted, t.next_day, l.line::text AS live
+  const r = await pool.query<{ shop_id: string; days: string; last_day: string | null; last_at: Date | null; wanted: boolean | null; next_day: string | null; time_zone: string | null; live: string | null }>(
+    `SELECT shop_id, coalesce(d.days, 0) AS days, d.last_day, d.last_at, t.wanted, t.next_day, t.time_zone, l.line::text AS live
      FROM (SELECT shop_id FROM footfall_shop_days UNION SELECT shop_id FROM footfall_tails) s
      LEFT JOIN (SELECT shop_id, count(*) AS days, max(day) AS last_day, max(committed_at) AS last_at FROM footfall_shop_days GROUP BY shop_id) d USING (shop_id)
      LEFT JOIN footfall_tails t USING (shop_id)
@@ -75,7 +75,7 @@ export async function fleetStatus(connection: RedisOptions, pool: Pool): Promise
       days: Number(row.days),
       lastDay: row.last_day,
       lastCommittedAt: row.last_at === null ? null : row.last_at.toISOString(),
-      tail: row.wanted === null || row.next_day === null ? null : { wanted: row.wanted, nextDay: row.next_day },
+      tail: row.wanted === null || row.next_day === null ? null : { wanted: row.wanted, nextDay: row.next_day, timeZone: row.time_zone ?? "UTC" },
       live: row.live === null ? null : (JSON.parse(row.live) as LiveLine),
     })),
   };

@@ -99,7 +99,10 @@ describe.skipIf(fleetTestsSkipped())("fleet tail", () => {
       const viaCli = lines((await cli(env, results)).out).filter((l) => l.type === "live") as unknown as LiveLine[];
       expect(viaCli.length).toBeGreaterThanOrEqual(8 * shops.length);
       for (const l of viaCli) expect(l).toEqual(references.get(l.shopId)!.get(l.start));
-      // `fleet status` shows each shop's latest interval so far.
+      // `fleet status` shows each shop's latest interval so far, in its table too.
+      const table = (await cli(env, ["fleet", "status"])).out;
+      expect(table).toMatch(/inside \[90 %\].*people today/);
+      expect(table).toMatch(/(unknown|\d+(\.\d)?( \[[\d.]+–[\d.]+\])?) until \d{2}:\d{2}/);
       const status = lines((await cli(env, ["fleet", "status", "--format", "ndjson"])).out) as unknown as { type: string; shopId?: number; live?: LiveLine | null }[];
       for (const s of shops) {
         const live = status.find((x) => x.type === "shop" && x.shopId === s)?.live;
@@ -143,7 +146,7 @@ describe.skipIf(fleetTestsSkipped())("fleet tail", () => {
     }
     const status = lines((await cli(env, ["fleet", "status", "--format", "ndjson"])).out);
     for (const s of shops) {
-      expect(status.find((x) => x.type === "shop" && x.shopId === s)).toMatchObject({ tail: { wanted: false, nextDay: "2026-11-17" }, live: null });
+      expect(status.find((x) => x.type === "shop" && x.shopId === s)).toMatchObject({ tail: { wanted: false, nextDay: "2026-11-17", timeZone: TZ }, live: null });
     }
     expect((await fleetJobs(env)).failed).toBe(0);
   }, 150_000);
