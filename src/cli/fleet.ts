@@ -1,3 +1,5 @@
+import { TZDate } from "@date-fns/tz";
+import { format } from "date-fns/format";
 import { defaultVisitClassifier } from "../kernels/VisitClassifier.ts";
 import { dateOfEpochDay } from "../time/calendarDate.ts";
 import { assertTimeZone, localDayOf } from "../time/timeZone.ts";
@@ -312,5 +314,5 @@ function between(x: number | null, low: number | null, high: number | null): str
 
 /** Local time of day, HH:mm, in the shop's zone (a live interval's end). */
 function clock(ms: number, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(ms);
+  return format(new TZDate(ms, timeZone), "HH:mm");
 }
