@@ -3,6 +3,7 @@ import type { EngineAccumulator } from "./EventTimeEngine.ts";
 import { dwellStats, type DwellStats } from "./dwellStats.ts";
 import {
   dayModel,
+  intervalCount,
   occupancyIntervals,
   peopleOfDay,
   type DayModel,
@@ -197,7 +198,7 @@ export class LiveOccupancy implements EngineAccumulator {
     const len = this.options.intervalMs;
     while (shop.next <= until) {
       const day = this.#calendar.day(shop.next - 1);
-      const count = Math.ceil((day.end - day.start) / len);
+      const count = intervalCount(day, this.options);
       const first = Math.ceil((shop.next - day.start) / len) - 1;
       const dayOver = until >= day.end;
       const last = dayOver ? count : Math.floor((until - day.start) / len);

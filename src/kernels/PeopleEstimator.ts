@@ -540,8 +540,14 @@ export function occupancyIntervals(model: DayModel, w: SessionWindow, first: num
   return occupancy;
 }
 
-/** The number of occupancy intervals of the day `w`. */
-function intervalCount(w: SessionWindow, o: ResolvedPeopleEstimatorOptions): number {
+/**
+ * The number of occupancy intervals of the day `w` (`intervalMs` each from its start, the last
+ * one cut at its end). Internal: `PeopleEstimator` and `LiveOccupancy` lay out a day with it.
+ *
+ * @example
+ * intervalCount({ start: 0, end: 86_400_000 }, peopleEstimatorOptions()); // 96
+ */
+export function intervalCount(w: Pick<SessionWindow, "start" | "end">, o: ResolvedPeopleEstimatorOptions): number {
   return Math.ceil((w.end - w.start) / o.intervalMs);
 }
 
