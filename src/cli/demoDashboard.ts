@@ -1,5 +1,5 @@
 import { MultiBar, Presets, type SingleBar } from "cli-progress";
-import { alignTable, int, minutes, pct } from "./demoFormat.ts";
+import { alignTable, int, minutes, pct, withInterval } from "./demoFormat.ts";
 import type { LiveInside, LivePeople, ShopLiveSnapshot } from "./demoPipeline.ts";
 
 /**
@@ -188,13 +188,10 @@ export class TerminalDashboard {
 
 // The estimate with its interval; the all-shops sum has no interval (NaN bounds), "–" before any estimate.
 function peopleText(p: LivePeople | undefined): string {
-  if (p === undefined) return "–";
-  return Number.isFinite(p.low) && Number.isFinite(p.high) ? `${int(p.visitors)} [${int(p.low)}–${int(p.high)}]` : int(p.visitors);
+  return p === undefined ? "–" : withInterval(p.visitors, p.low, p.high);
 }
 
 // People inside, to a tenth below ten (a small shop holds a few), with its interval likewise.
 function insideText(p: LiveInside | undefined): string {
-  if (p === undefined) return "–";
-  const n = (x: number) => (x < 10 ? x.toFixed(1) : int(x));
-  return Number.isFinite(p.low) && Number.isFinite(p.high) ? `${n(p.inside)} [${n(p.low)}–${n(p.high)}]` : n(p.inside);
+  return p === undefined ? "–" : withInterval(p.inside, p.low, p.high, (x) => (x < 10 ? x.toFixed(1) : int(x)));
 }

@@ -1,6 +1,7 @@
 /**
- * Text formatting shared by the demo's dashboard and summary: grouped integers, percentages,
- * minutes, money, and a table whose columns are aligned per column (numbers right).
+ * Text formatting shared by the demo's dashboard and summary (and `fleet status`): grouped
+ * integers, estimates with their interval, percentages, minutes, money, and a table whose columns
+ * are aligned per column (numbers right).
  */
 
 /**
@@ -11,6 +12,18 @@
  */
 export function int(n: number): string {
   return Number.isFinite(n) ? Math.round(n).toLocaleString("en") : "–";
+}
+
+/**
+ * An estimate with its 90 % interval, each written by `format` (default {@link int}): the estimate
+ * alone when a bound is not finite (a sum over shops has none, an unknown bound is NaN).
+ *
+ * @example
+ * withInterval(412.3, 350, 480); // "412 [350–480]"
+ * withInterval(412.3, Number.NaN, Number.NaN); // "412"
+ */
+export function withInterval(x: number, low: number, high: number, format: (n: number) => string = int): string {
+  return Number.isFinite(low) && Number.isFinite(high) ? `${format(x)} [${format(low)}–${format(high)}]` : format(x);
 }
 
 /**

@@ -4,6 +4,7 @@ import { defaultVisitClassifier } from "../kernels/VisitClassifier.ts";
 import { dateOfEpochDay } from "../time/calendarDate.ts";
 import { assertTimeZone, localDayOf } from "../time/timeZone.ts";
 import { EXIT_FAILED, EXIT_OK, UsageError, formatTable, integerFlag, parseFlags, parseFormat, timeFlag, type CliIo, type Command } from "./common.ts";
+import { withInterval } from "./demoFormat.ts";
 import { fleetDatabase, fleetRedis, fleetServerFlags, shopsFlag } from "./fleetSettings.ts";
 
 const help = `usage: footfall fleet <init|backfill|tail|stop|status|results|retain> [options]
@@ -307,9 +308,7 @@ async function results(values: Values, io: CliIo, timeZone: string): Promise<num
 
 /** A stored estimate with its 90 % interval, to a tenth: "12.3 [9.1–15.8]"; "unknown" when there is none. */
 function between(x: number | null, low: number | null, high: number | null): string {
-  const n = (v: number) => String(Math.round(v * 10) / 10);
-  if (x === null) return "unknown";
-  return low === null || high === null ? n(x) : `${n(x)} [${n(low)}–${n(high)}]`;
+  return x === null ? "unknown" : withInterval(x, low ?? Number.NaN, high ?? Number.NaN, (v) => String(Math.round(v * 10) / 10));
 }
 
 /** Local time of day, HH:mm, in the shop's zone (a live interval's end). */
