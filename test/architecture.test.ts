@@ -28,12 +28,14 @@ const ALLOWED: Record<string, readonly string[]> = {
   report: ["kernels", "codec", "contract", "errors"],
   // The NDJSON lines of an analysis (src/analysisRecords.ts): what analyze prints and the fleet stores.
   analysisRecords: ["analyze", "kernels", "codec", "contract", "errors", "suppressSmallCounts"],
+  // Whether a complete input is read a second time, and how (src/secondReading.ts): the CLI's and the fleet's one rule.
+  secondReading: ["analyze", "kernels", "codec", "contract", "errors"],
   // Small-count suppression of the aggregate lines analysisRecords writes.
   suppressSmallCounts: ["analysisRecords", "kernels"],
   // Keyed pseudonyms of MACs (node:crypto HMAC): what every writer puts where a device goes.
   privacy: ["errors"],
   // Scale-out runs the same pipeline: source → analyze → the same lines, stored in PostgreSQL.
-  fleet: ["analyze", "analysisRecords", "source", "kernels", "operators", "client", "codec", "contract", "errors", "time"],
+  fleet: ["analyze", "analysisRecords", "secondReading", "source", "kernels", "operators", "client", "codec", "contract", "errors", "time"],
 };
 
 /** Packages an area must not import. */

@@ -1,6 +1,7 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { Analyzer, withAlignedClocks, type AnalyzeOptions, type AnalyzeResult } from "../analyze.ts";
+import { secondReading } from "../secondReading.ts";
 import type { Client } from "../client/Client.ts";
 import type { InvalidRecord, SignalDecoderStats } from "../codec/decodeSignal.ts";
 import type { PresetRtsCodec } from "../codec/rts.ts";
@@ -9,7 +10,6 @@ import { assertTimeZone } from "../time/timeZone.ts";
 import { SignalLineReader } from "./SignalLineReader.ts";
 import { defaultVisitClassifier } from "../kernels/VisitClassifier.ts";
 import { sensorSilences } from "../kernels/sensorSilences.ts";
-import { misalignedClocks } from "../kernels/misalignedClocks.ts";
 import { TZDate } from "@date-fns/tz";
 import { format as formatDate } from "date-fns/format";
 import {
@@ -102,7 +102,10 @@ Output:
 Analysis (defaults in brackets):
   --tz ZONE           shop time zone for local days and hours [Asia/Seoul]
   --gap-ms N          longest silence inside a session [300000]
-  --lateness-ms N     how far records may arrive out of order [60000]
+  --lateness-ms N     how far records may arrive out of order [60000]; unset: records
+                      later than that (a sensor uploading in batches) are read again with the
+                      lateness that keeps them, up to a day (standard input: the flag to use
+                      is printed)
   --clock-offsets L   MAC=ms,… how far each sensor's clock runs ahead (subtracted from its
                       ts), or none; unset: records whose sensors' clocks disagree by ≥ 1 s
                       (from MACs two sensors heard in one burst) are read again and analysed
@@ -190,12 +193,11 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
   const minCount = integerFlag("--min-count", values["min-count"], 1, 1_000_000) ?? 0;
   const clockFlag = clockOffsetsFlag(values["clock-offsets"]);
 
-  // One whole analysis, with the sensors' clocks aligned by `clockOffsetsMs`.
-  const analyzeOnce = async (clockOffsetsMs: Readonly<Record<string, number>> | undefined): Promise<AnalyzeResult | number> => {
+  // One whole analysis with `analysis` (the decode threads align clocks themselves: `clockOffsetsMs`).
+  const analyzeOnce = async (analysis: AnalyzeOptions, clockOffsetsMs: Readonly<Record<string, number>> | undefined): Promise<AnalyzeResult | number> => {
     let analyzer: Analyzer;
     try {
-      const aligned = clockOffsetsMs === undefined ? options : withAlignedClocks(options, clockOffsetsMs);
-      analyzer = new Analyzer({ ...aligned, decode: { ...aligned.decode, onInvalid: (x: InvalidRecord) => show(x, at.line()) } });
+      analyzer = new Analyzer({ ...analysis, decode: { ...analysis.decode, onInvalid: (x: InvalidRecord) => show(x, at.line()) } });
     } catch (error) {
       throw new UsageError(error instanceof Error ? error.message : String(error));
     }
@@ -214,24 +216,45 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
     }
     return analyzer.finish(decodedElsewhere);
   };
-  let result = await analyzeOnce(clockFlag === "none" ? undefined : clockFlag);
+  const given = clockFlag === "none" || clockFlag === undefined ? undefined : clockFlag;
+  const firstOptions = given === undefined ? options : withAlignedClocks(options, given);
+  let result = await analyzeOnce(firstOptions, given);
   if (typeof result === "number") return result;
-  // Sensor clocks that disagree split the probe bursts two sensors share, and the people estimate
-  // with them: a file or the service is read again and analysed aligned (as the fleet's
-  // analyzeShopDay does); standard input, which cannot be read twice, is told how.
-  const off = clockFlag === undefined && result.quality !== undefined ? misalignedClocks(result.quality) : {};
-  if (Object.keys(off).length > 0) {
-    const list = Object.entries(off)
-      .map(([mac, ms]) => `${mac} ${ms > 0 ? "+" : ""}${(ms / 1000).toFixed(1)} s`)
-      .join(", ");
-    const flag = `--clock-offsets ${Object.entries(off).map(([mac, ms]) => `${mac}=${ms}`).join(",")}`;
+  // What only a whole read shows — sensor clocks that disagree (they split the probe bursts two
+  // sensors share, and the people estimate with them) and records later than the allowed
+  // lateness — is put right by reading a file or the service again (secondReading, the rule the
+  // fleet's analyzeShopDay follows); standard input, which cannot be read twice, is told how.
+  // (Late records on standard input are named with the flag that keeps them by summarize, below.)
+  const again = secondReading(result, firstOptions, { alignClocks: clockFlag === undefined, keepLate: values["lateness-ms"] === undefined && values.input !== "-" });
+  if (again !== undefined) {
+    // One reason and one flag per change, e.g. "…; analysed again with them aligned (--clock-offsets …;
+    // --clock-offsets none keeps them as stamped)".
+    const reasons: string[] = [];
+    const done: string[] = [];
+    const flags: string[] = [];
+    const undo: string[] = [];
+    if (again.clockOffsetsMs !== undefined) {
+      const offsets = Object.entries(again.clockOffsetsMs);
+      reasons.push(`sensor clocks disagree with their shop's other sensors (${offsets.map(([mac, ms]) => `${mac} ${ms > 0 ? "+" : ""}${(ms / 1000).toFixed(1)} s`).join(", ")})`);
+      done.push("with them aligned");
+      flags.push(`--clock-offsets ${offsets.map(([mac, ms]) => `${mac}=${ms}`).join(",")}`);
+      undo.push("--clock-offsets none keeps them as stamped");
+    }
+    if (again.allowedLatenessMs !== undefined) {
+      reasons.push(
+        `${result.late} record(s) came later than the allowed lateness (the latest ${(result.maxLateMs / 1000).toFixed(1)} s behind its shop's newest record: a sensor that uploads in batches?)`,
+      );
+      done.push("keeping them");
+      flags.push(`--lateness-ms ${again.allowedLatenessMs}`);
+      undo.push("--lateness-ms sets it");
+    }
     if (values.input !== "-") {
-      io.stderr.write(`footfall analyze: sensor clocks disagree with their shop's other sensors (${list}); analysed again with them aligned (${flag}; --clock-offsets none keeps them as stamped)\n`);
+      io.stderr.write(`footfall analyze: ${reasons.join("; ")}; analysed again ${done.join(" and ")} (${flags.join(" ")}; ${undo.join("; ")})\n`);
       shown = Number.POSITIVE_INFINITY; // the same rejections were shown the first time
-      result = await analyzeOnce(off);
+      result = await analyzeOnce(again.apply(firstOptions), again.clockOffsetsMs ?? given);
       if (typeof result === "number") return result;
     } else {
-      io.stderr.write(`footfall analyze: sensor clocks disagree with their shop's other sensors (${list}): figures are off; run again with ${flag}\n`);
+      io.stderr.write(`footfall analyze: ${reasons.join("; ")}: figures are off; run again with ${flags.join(" ")}\n`);
     }
   }
   if (format === "ndjson") writeNdjsonChunked(io.stdout, analysisRecords(result, {

@@ -1,11 +1,11 @@
 import { analysisRecords, rawDevice, type AnalysisRecord, type DeviceId } from "../analysisRecords.ts";
 import { dateOfEpochDay } from "../time/calendarDate.ts";
 import { localDayOf } from "../time/timeZone.ts";
-import { Analyzer, withAlignedClocks } from "../analyze.ts";
+import { Analyzer, type AnalyzeOptions } from "../analyze.ts";
+import { secondReading } from "../secondReading.ts";
 import type { Client } from "../client/Client.ts";
 import type { VisitHistoryStore } from "../kernels/MemoryVisitHistory.ts";
 import { signals } from "../source/signals.ts";
-import { misalignedClocks } from "../kernels/misalignedClocks.ts";
 import type { FleetAnalyzeOptions } from "./fleetJobs.ts";
 import type { RtsCodec } from "../codec/rts.ts";
 import type { LiveOccupancyInterval } from "../kernels/LiveOccupancy.ts";
@@ -91,8 +91,8 @@ export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOpti
   const { shopId, sinceMs, untilMs, timeZone } = options;
   if (!(untilMs > sinceMs)) throw new RangeError(`analyzeShopDay: untilMs must be after sinceMs`);
   const analyze = options.analyze ?? {};
-  // One read and analysis of the range, with the sensors' clocks aligned by `clockOffsetsMs`.
-  const readAndAnalyze = async (mode: "backfill" | "tail", clockOffsetsMs: Readonly<Record<string, number>> | undefined, onLive?: (interval: LiveOccupancyInterval) => void) => {
+  // One read and analysis of the range; `settings` gives those of a second read (secondReading).
+  const readAndAnalyze = async (mode: "backfill" | "tail", settings: ((first: AnalyzeOptions) => AnalyzeOptions) | undefined, onLive?: (interval: LiveOccupancyInterval) => void) => {
     const visits: [string, number][] = [];
     const history: VisitHistoryStore = {
       lastVisit: () => undefined,
@@ -105,7 +105,8 @@ export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOpti
       ...(options.rtsCodec === undefined ? {} : { decode: { rtsCodec: options.rtsCodec } }),
       ...(onLive === undefined ? {} : { liveOccupancy: onLive }),
     };
-    const analyzer = new Analyzer(clockOffsetsMs === undefined ? base : withAlignedClocks(base, clockOffsetsMs));
+    const used = settings === undefined ? base : settings(base);
+    const analyzer = new Analyzer(used);
     let count = 0;
     let unusable = 0;
     await new Promise<void>((resolve, reject) => {
@@ -127,14 +128,16 @@ export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOpti
         complete: resolve,
       });
     });
-    return { result: analyzer.finish(), visits, count, unusable };
+    return { result: analyzer.finish(), visits, count, unusable, used };
   };
   let run = await readAndAnalyze(options.mode ?? "backfill", undefined, options.onLive);
-  // Sensor clocks that disagree split the bursts two sensors share (the people estimate about
-  // doubles at a few seconds): read the range again, aligned, as `footfall analyze --input` does.
-  // Everything up to untilMs is at the service by now, so the second read is a backfill.
-  const off = run.result.quality === undefined ? {} : misalignedClocks(run.result.quality);
-  if (Object.keys(off).length > 0) run = await readAndAnalyze("backfill", off);
+  // What only the whole range shows — sensor clocks that disagree (they split the bursts two
+  // sensors share: the people estimate about doubles at a few seconds) and records later than the
+  // allowed lateness (a sensor uploading in batches) — is put right by reading the range again,
+  // as `footfall analyze --input` does. Everything up to untilMs is at the service by now, so the
+  // second read is a backfill. A lateness the caller set is the caller's (not raised).
+  const again = secondReading(run.result, run.used, { keepLate: analyze.sessions?.allowedLatenessMs === undefined });
+  if (again !== undefined) run = await readAndAnalyze("backfill", again.apply);
   const { result, visits, count, unusable } = run;
   const device = options.device ?? rawDevice;
   // A local day has a few hundred visitors: the date of each is cheap, and with daily rotation it picks the day's key.

@@ -39,6 +39,44 @@ describe("analyzeShopDay", () => {
     expect(skewed.requests).toBeGreaterThan(1.9 * right.requests);
   });
 
+  it("reads a shop-day again keeping the records a sensor uploading in batches delivered later than the allowed lateness", async () => {
+    const options: WorldOptions = { seed: 13, shops: 1, visitorsPerDay: 120, passersByPerDay: 800, openingHours: [10, 16] };
+    const world = createWorld(options);
+    const shopId = world.shops[0]!.id;
+    const records = [...world.rawSignals(shopId)];
+    const sensor = records[0]!.square_mac;
+    // A service whose RTS is when it received a record: one sensor uploads every 3 minutes, so its
+    // records come after newer ones of the other sensors, up to 3 minutes of event time behind.
+    const received = records
+      .map((r) => {
+        const at = r.square_mac === sensor ? Math.ceil(r.ts / 180_000) * 180_000 : r.ts;
+        const rts = at.toString(16).padStart(16, "0");
+        return { at, rts, record: { ...r, row_key: `${shopId}:${rts}` } };
+      })
+      .sort((a, b) => a.at - b.at);
+    const client = fakeClient(received, { sinceMode: "inclusive" });
+    // Until an hour past the world's end: the last batch is received after it.
+    const day = await analyzeShopDay(client, { shopId, sinceMs: world.startMs, untilMs: world.endMs + 3_600_000, timeZone: "Asia/Seoul" });
+    expect(day.rejected).toBe(0);
+    expect(day.signals).toBe(records.length);
+    const right = await summaryOf(options);
+    expect(day.records.find((r) => r.type === "summary" && r.date === "2026-11-16")).toEqual(right.summary);
+    expect(day.records.find((r) => r.type === "quality")).toMatchObject({ late: 0 });
+    // A lateness the job was given is kept: those records are then rejected.
+    const once = fakeClient(received, { sinceMode: "inclusive" });
+    const strict = await analyzeShopDay(once, {
+      shopId,
+      sinceMs: world.startMs,
+      untilMs: world.endMs + 3_600_000,
+      timeZone: "Asia/Seoul",
+      analyze: { sessions: { allowedLatenessMs: 60_000 } },
+    });
+    expect(strict.rejected).toBeGreaterThan(0);
+    expect(strict.signals).toBe(records.length);
+    // Read twice (the second time keeping them) against once.
+    expect(client.requests.length).toBeGreaterThan(1.9 * once.requests.length);
+  });
+
   it("reads a service whose RTS counts µs with the worker's RTS codec, and refuses to read it as ms", async () => {
     const options: WorldOptions = { seed: 13, shops: 1, visitorsPerDay: 40, passersByPerDay: 200, openingHours: [10, 14] };
     const world = createWorld(options);
