@@ -131,12 +131,15 @@ export class PageEncoder {
     const out = new Uint8Array((end - from) * f.maxRecord);
     const offsets = new Uint32Array(end - from + 1);
     const time = table.time;
+    // ts is the RTS's own time unless the sensors upload in batches (then read apart).
+    const stamps = table.ts === time ? undefined : table.ts;
     const dev = table.device;
     const sens = table.sensor;
     const rssi = table.rssi;
     const unit = this.unit;
     let pos = 0;
     let lastT = -1;
+    let lastTs = -1;
     let lastHigh = -1;
     let head = EMPTY;
     // ts as an integer in its unit: value = tsHigh·10^8 + tsLow (each exact in a double),
@@ -156,7 +159,11 @@ export class PageEncoder {
           const key = formatRowKey({ shopId: table.shopId, rts: millisToRts(high * 65536) });
           head = encoder.encode(`,{"row_key":"${key.slice(0, -4)}`);
         }
-        const v = unit === "s" ? Math.floor(t / 1000) : t;
+      }
+      const st = stamps === undefined ? t : stamps[i]!;
+      if (st !== lastTs) {
+        lastTs = st;
+        const v = unit === "s" ? Math.floor(st / 1000) : st;
         tsHigh = Math.floor(v / 1e8);
         tsLow = v - tsHigh * 1e8;
       }

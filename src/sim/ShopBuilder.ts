@@ -91,6 +91,8 @@ export class ShopBuilder {
   private readonly down: number[][] = [];
   /** Per sensor index, how far ahead of the true time its clock runs, ms (0 when not set). */
   private readonly ahead: number[] = [];
+  /** Per sensor index, its upload period and phase, ms (none: the service has each record at once). */
+  private readonly uploads: { everyMs: number; phaseMs: number }[] = [];
   // Scratch of one burst, reused so the burst loop allocates nothing.
   private readonly frameTime = new Float64Array(CHANNELS * MAX_FRAMES);
   private readonly frameCount = new Int32Array(CHANNELS);
@@ -125,9 +127,26 @@ export class ShopBuilder {
     this.ahead[sensor] = ms;
   }
 
+  /**
+   * Sensor `sensor` (index) uploads what it heard at `phaseMs + k · everyMs` (true time), and the
+   * service has each record from then on (its RTS): call before any presence is emitted.
+   */
+  uploadEvery(sensor: number, everyMs: number, phaseMs: number): void {
+    this.uploads[sensor] = { everyMs, phaseMs };
+  }
+
   /** Sensor `sensor` (index) hears nothing in [from, to) (epoch ms): call before any presence is emitted. */
   loseDuring(sensor: number, from: number, to: number): void {
     (this.down[sensor] ??= []).push(from, to);
+  }
+
+  // A reading sensor `s` took at true time `at`: stamped by its clock, had by the service at once
+  // or at the sensor's next upload.
+  private heard(at: number, device: number, s: number, rssi: number): void {
+    const stamp = at + (this.ahead[s] ?? 0);
+    const upload = this.uploads[s];
+    if (upload === undefined) this.cols.push(stamp, device, s, rssi);
+    else this.cols.push(upload.phaseMs + Math.ceil((at - upload.phaseMs) / upload.everyMs) * upload.everyMs, device, s, rssi, stamp);
   }
 
   // Whether sensor `s` is down at `t`: the reading is lost, after its random draws were made, so
@@ -171,7 +190,6 @@ export class ShopBuilder {
    * street-side wall. Returns the number of records.
    */
   visit(rng: Rng, person: number, device: number, kind: VisitKind, track: number[], start: number, end: number, meanGapMs: number, jitter: number): number {
-    const cols = this.cols;
     const o = this.o;
     const sx = this.sx;
     const sy = this.sy;
@@ -202,7 +220,7 @@ export class ShopBuilder {
         else if (r < -127) r = -127;
         const at = t + (rng.uint32() % SENSOR_LAG_MS);
         if (this.lost(s, at)) continue;
-        cols.push(at + (this.ahead[s] ?? 0), device, s, r);
+        this.heard(at, device, s, r);
         count++;
       }
       // Phones probe irregularly: jittered gaps around the device's own mean, and short bursts.
@@ -251,7 +269,6 @@ export class ShopBuilder {
    */
   burstVisit(rng: Rng, person: number, phone: Phone, kind: VisitKind, track: number[], start: number, end: number, associated: boolean): number {
     const m = this.macs!;
-    const cols = this.cols;
     const o = this.o;
     const sx = this.sx;
     const sy = this.sy;
@@ -323,7 +340,7 @@ export class ShopBuilder {
           else if (r < -127) r = -127;
           const at = frameTime[c * MAX_FRAMES + k]! + (rng.uint32() % SENSOR_LAG_MS);
           if (this.lost(s, at)) continue;
-          cols.push(at + (this.ahead[s] ?? 0), u.device, s, r);
+          this.heard(at, u.device, s, r);
           u.records++;
           count++;
         }

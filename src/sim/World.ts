@@ -243,8 +243,14 @@ export interface PathLossModel {
 export interface ShopSignals {
   readonly shopId: number;
   readonly count: number;
-  /** Epoch milliseconds (integers), ascending. */
+  /** When the service has each record, epoch milliseconds (integers), ascending: its RTS. */
   readonly time: Float64Array;
+  /**
+   * Each record's `ts`, its sensor's stamp (integer epoch ms): the very array `time` is, unless
+   * the sensors upload in batches (`WorldOptions.sensorUploadEveryMs`), whose records reach the
+   * service after they were heard.
+   */
+  readonly ts: Float64Array;
   /** Index into `devices`. */
   readonly device: Uint32Array;
   /** Index into `sensors`. */
@@ -322,7 +328,7 @@ export interface World {
   signalCount(shopId?: number): number;
   /** The columnar, time-sorted signal table of a shop. */
   signalTable(shopId: number): ShopSignals | undefined;
-  /** A shop's records in served order, `ts` in ms, with time in [fromMs, toMs). */
+  /** A shop's records in served order (by RTS), `ts` in ms, with the RTS's time in [fromMs, toMs) (the same as `ts` unless sensors upload in batches). */
   rawSignals(shopId: number, fromMs?: number, toMs?: number): IterableIterator<RawSignal>;
   /** Point-of-sale lines of one shop or all shops, by time. */
   transactions(shopId?: number): readonly SimTransaction[];

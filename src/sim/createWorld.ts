@@ -105,6 +105,16 @@ export interface WorldOptions {
    * @default 0
    */
   readonly sensorClockSkewMs?: number;
+  /**
+   * Sensors that upload in batches, to a service whose RTS is when it *received* a record (the
+   * other reading of RTS; without this it is the sensor's stamp): each sensor uploads what it
+   * heard every this many ms, at its own seeded phase, and the service stores an upload's
+   * records one ms apart in the order they were stamped. Signals then come in RTS order with a
+   * sensor's records up to a period behind newer ones of the other sensors; `ts` is unchanged
+   * (`ShopSignals.ts`). 0: the service has every record at its stamp. At most an hour.
+   * @default 0
+   */
+  readonly sensorUploadEveryMs?: number;
 }
 
 /**
@@ -158,6 +168,7 @@ export const defaultWorldOptions = {
   timeZone: "Asia/Seoul",
   sensorOutages: undefined,
   sensorClockSkewMs: 0,
+  sensorUploadEveryMs: 0,
 } as const satisfies Required<WorldOptions>;
 
 type Resolved = { -readonly [K in Exclude<keyof WorldOptions, "conversion" | "macs" | "sensorOutages">]-?: Exclude<WorldOptions[K], undefined> } & {
@@ -354,10 +365,10 @@ function* rawSignalsOf(table: ShopSignals | undefined, fromMs: number, toMs: num
   if (table === undefined) return;
   const end = table.lowerBound(toMs);
   for (let i = table.lowerBound(fromMs); i < end; i++) {
-    const ts = table.time[i]!;
+    const ts = table.ts[i]!;
     const d = table.device[i]!;
     yield {
-      row_key: formatRowKey({ shopId: table.shopId, rts: millisToRts(ts) }),
+      row_key: formatRowKey({ shopId: table.shopId, rts: millisToRts(table.time[i]!) }),
       device_id: table.devices[d]!,
       rssi: table.rssi[i]!,
       square_mac: table.sensors[table.sensor[i]!]!,
@@ -409,6 +420,7 @@ function resolveOptions(options: WorldOptions): Resolved {
   numIn("visitorsPerDay", o.visitorsPerDay, 0, 1e6);
   numIn("passersByPerDay", o.passersByPerDay, 0, 1e7);
   numIn("sensorClockSkewMs", o.sensorClockSkewMs, 0, 3_600_000);
+  intIn("sensorUploadEveryMs", o.sensorUploadEveryMs, 0, 3_600_000);
   if (o.sensorOutages !== undefined) {
     if (typeof o.sensorOutages !== "object" || o.sensorOutages === null) throw new TypeError("sensorOutages must be { perSensorDay, minutes }");
     numIn("sensorOutages.perSensorDay", o.sensorOutages.perSensorDay, 0, 1);
@@ -539,6 +551,12 @@ function buildShop(o: Resolved, model: PathLossModel, index: number, seed: ShopS
       clockOffsets[sensorMacs[k]!] = offset;
       b.clockAhead(k, offset);
     }
+  }
+
+  // Sensor uploads, from their own random stream (a phase each), so nothing else changes.
+  if (o.sensorUploadEveryMs > 0) {
+    const r = createRng(hashSeed(o.seed, "uploads", index));
+    for (let k = 0; k < nSensors; k++) b.uploadEvery(k, o.sensorUploadEveryMs, Math.floor(r.next() * o.sensorUploadEveryMs));
   }
 
   const shop: SimShop = {

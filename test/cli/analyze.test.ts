@@ -211,6 +211,31 @@ describe("footfall analyze", () => {
     expect(withoutQuality(strict.text.out)).not.toEqual(withoutQuality(ordered.text.out));
   });
 
+  it("a service whose RTS is when it received a record, from sensors uploading in batches: the range is read again keeping the late ones", async () => {
+    const options = { seed: 13, shops: 1, visitorsPerDay: 120, passersByPerDay: 800, openingHours: [10, 16] as const };
+    const every = 180_000;
+    const summaryOf = async (w: World, extra: string[] = []) => {
+      const sim = await startSimulator({ world: w });
+      try {
+        const f = fakeIo({ FOOTFALL_SIGNAL_URL: sim.signalUrl, FOOTFALL_EMAIL: sim.email, FOOTFALL_TOKEN: sim.token });
+        // Until past the last upload: the service has the day's last readings after the day.
+        const range = ["--since", new Date(w.startMs).toISOString(), "--until", new Date(w.endMs + every + 60_000).toISOString()];
+        const status = await main(["analyze", "--shop", "101", ...range, "--format", "ndjson", ...extra], f.io);
+        return { status, err: f.text.err, summary: lines(f.text.out).find((r) => r.type === "summary" && r.date === "2026-11-16")! };
+      } finally {
+        await sim.close();
+      }
+    };
+    const right = await summaryOf(createWorld(options));
+    const batched = await summaryOf(createWorld({ ...options, sensorUploadEveryMs: every }));
+    expect(batched.status).toBe(0);
+    expect(batched.err).toMatch(/record\(s\) came later than the allowed lateness .*; analysed again keeping them \(--lateness-ms \d+/);
+    expect(batched.summary).toEqual(right.summary);
+    const strict = await summaryOf(createWorld({ ...options, sensorUploadEveryMs: every }), ["--lateness-ms", "60000"]);
+    expect(strict.status).toBe(1);
+    expect(strict.summary.macs).not.toEqual(right.summary.macs);
+  });
+
   it("a capture of one rotating phone: people are unknown (null, at least 0), never the MAC count in their place", async () => {
     // One phone inside for 15 minutes, a new locally administered MAC at every burst (5 frames), as
     // the labelled captures of rotating phones look: no MAC held, so nothing gives a burst rate.

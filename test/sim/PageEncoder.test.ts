@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PageEncoder } from "../../src/sim/PageEncoder.ts";
-import { smallWorld } from "./fixtures.ts";
+import { smallWorld, smallWorldOptions } from "./fixtures.ts";
+import { createWorld } from "../../src/sim/createWorld.ts";
 
 const decoder = new TextDecoder();
 
@@ -14,6 +15,17 @@ describe("PageEncoder", () => {
     for (const [from, end] of [[0, 20], [500, 700], [511, 513], [1000, 1200], [table.count - 7, table.count], [40, 40]] as const) {
       const text = decoder.decode(pages.page(table, from, end, "00000000000000aa"));
       expect(text).toBe(JSON.stringify({ signals: all.slice(from, end), since: "00000000000000aa" }));
+    }
+  });
+
+  it("writes a record's ts apart from its RTS when the sensors upload in batches", () => {
+    const batched = createWorld({ ...smallWorldOptions, sensorUploadEveryMs: 120_000 });
+    const t = batched.signalTable(101)!;
+    const records = [...batched.rawSignals(101)];
+    expect(records.some((r) => Number.parseInt(r.row_key.split(":")[1]!, 16) !== r.ts)).toBe(true);
+    const pages = new PageEncoder("ms");
+    for (const [from, end] of [[0, 200], [t.count - 150, t.count]] as const) {
+      expect(decoder.decode(pages.page(t, from, end, "s"))).toBe(JSON.stringify({ signals: records.slice(from, end), since: "s" }));
     }
   });
 

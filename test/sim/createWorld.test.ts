@@ -479,3 +479,37 @@ describe("createWorld: sensor clocks", () => {
     expect(() => createWorld({ ...smallWorldOptions, sensorClockSkewMs: -1 })).toThrow(RangeError);
   });
 });
+
+describe("createWorld: sensors uploading in batches", () => {
+  it("the service has each record from its sensor's next upload (its RTS), one ms apart per upload in stamp order; the records are the same", () => {
+    const options: WorldOptions = { ...smallWorldOptions, rotation: "realistic", sensorClockSkewMs: 2_000 };
+    const base = createWorld(options);
+    const every = 180_000;
+    const batched = createWorld({ ...options, sensorUploadEveryMs: every });
+    for (const shop of batched.shops) {
+      const table = batched.signalTable(shop.id)!;
+      expect(table.ts).not.toBe(table.time);
+      expect(base.signalTable(shop.id)!.ts).toBe(base.signalTable(shop.id)!.time);
+      // The same readings with the same stamps: uploads change when the service has them, nothing else.
+      const key = (r: { device_id: string; square_mac: string; rssi: number; ts: number }) => `${r.device_id} ${r.square_mac} ${r.rssi} ${r.ts}`;
+      const records = [...batched.rawSignals(shop.id)];
+      expect(records.map(key).sort()).toEqual([...base.rawSignals(shop.id)].map(key).sort());
+      // Served in RTS order, which is not ts order.
+      const rts = records.map((r) => Number.parseInt(r.row_key.split(":")[1]!, 16));
+      expect(rts.every((t, i) => i === 0 || t >= rts[i - 1]!)).toBe(true);
+      expect(records.some((r, i) => i > 0 && r.ts < records[i - 1]!.ts - 60_000)).toBe(true);
+      // An RTS is the sensor's first upload at or after the reading was heard (on the service's
+      // clock: the stamp less the sensor's clock offset), plus the record's place in that upload.
+      const shopOffsets = batched.sensorClockOffsets(shop.id);
+      const waits = records.map((r, i) => rts[i]! - (r.ts - shopOffsets[r.square_mac]!));
+      expect(waits.reduce((a, b) => Math.min(a, b))).toBeGreaterThanOrEqual(0);
+      expect(waits.reduce((a, b) => Math.max(a, b))).toBeLessThan(every + 1_000);
+      expect(waits.filter((w) => w > every / 2).length).toBeGreaterThan(records.length / 4);
+      // No RTS holds a group a page cannot get past.
+      const groups = new Map<number, number>();
+      for (const t of rts) groups.set(t, (groups.get(t) ?? 0) + 1);
+      expect([...groups.values()].reduce((a, b) => Math.max(a, b))).toBeLessThan(10);
+    }
+    expect(() => createWorld({ ...smallWorldOptions, sensorUploadEveryMs: 1.5 })).toThrow(RangeError);
+  });
+});
