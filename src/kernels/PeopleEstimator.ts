@@ -197,7 +197,8 @@ interface DayAcc {
  *
  * Uncertainty (delta method): relative variance of the rate part = 1/B (burst counting) + φ/n
  * (phones differ in rate: φ the squared coefficient of variation of the per-phone rate, n the
- * phones behind the count) + var(r̂)/r̂² (+ var(W̄)/W̄² for visitors). Dividing by r̂ (and W̄)
+ * phones behind the count) + var(r̂)/r̂² (+ var(W̄)/W̄² for visitors, at least what a log-normal
+ * with the sample's spread of log dwell gives: Cox's method). Dividing by r̂ (and W̄)
  * overstates 1 ÷ r by about that sampling variance, so the rate part is divided by
  * 1 + var(r̂)/r̂² (+ var(W̄)/W̄²): Beale's second-order correction of a ratio estimator. The
  * interval at `level` is on the log scale (the error of a count divided by a learned rate is
@@ -469,7 +470,21 @@ export function dayModel(input: readonly ClassifiedSession[], o: ResolvedPeopleE
   }
   const n = sample.length;
   const meanDwell = n > 0 ? estSum / n : Number.NaN;
-  const dwellRelVar = n > 1 ? (estSq / n - meanDwell * meanDwell) / (n - 1) / (meanDwell * meanDwell) : Number.NaN;
+  // var(W̄)/W̄²: the sample's, or the one a log-normal with the sample's spread of log dwell gives
+  // (Cox's: s²/n + s⁴/(2(n − 1)) on the log scale) when that is larger. Stays are heavy-tailed, and
+  // a day's few dozen visits that happen to hold no long stay have both a low mean and a low
+  // variance — the interval was then narrowest where the estimate was furthest off — while the
+  // spread of log dwell hardly depends on the longest stays.
+  let dwellRelVar = Number.NaN;
+  if (n > 1) {
+    let logSum = 0;
+    for (const k of sample) logSum += Math.log(k.estimated);
+    const logMean = logSum / n;
+    let logSq = 0;
+    for (const k of sample) logSq += (Math.log(k.estimated) - logMean) ** 2;
+    const s2 = logSq / (n - 1);
+    dwellRelVar = Math.max((estSq / n - meanDwell * meanDwell) / (n - 1) / (meanDwell * meanDwell), s2 / n + (s2 * s2) / (2 * (n - 1)));
+  }
   const rest = sessions.filter((s) => s.kind !== "visitor" || linked.has(s));
   return { rest, linked, known, rate, phi, m, rateRelVar: phi / m, meanDwell, n, dwellRelVar };
 }
