@@ -1,11 +1,12 @@
 import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 import { Analyzer, withAlignedClocks, type AnalyzeOptions, type AnalyzeResult } from "../analyze.ts";
 import { secondReading } from "../secondReading.ts";
 import type { Client } from "../client/Client.ts";
 import type { InvalidRecord, SignalDecoderStats } from "../codec/decodeSignal.ts";
 import type { PresetRtsCodec } from "../codec/rts.ts";
 import { defaultInputThreads } from "./inputThreads.ts";
+import { gunzipIfCompressed, isGzip } from "./gunzipIfCompressed.ts";
 import { assertTimeZone } from "../time/timeZone.ts";
 import { SignalLineReader } from "./SignalLineReader.ts";
 import { defaultVisitClassifier } from "../kernels/VisitClassifier.ts";
@@ -77,10 +78,11 @@ Input (one of):
                                       the interface does not publish: epoch ms (the
                                       sample's; default), s, us or ns
   --input FILE                        one raw service record (JSON) per line; "-" reads
-                                      stdin. Extra fields on a line (such as those
-                                      \`footfall signals\` adds) are ignored.
-  --threads N         with --input FILE: 1 reads, decodes and analyses on one thread; N ≥ 2
-                      decode N parts of the file on N threads beside the analysis
+                                      stdin; gzip-compressed (FILE.ndjson.gz) is read
+                                      decompressed. Extra fields on a line (such as
+                                      those \`footfall signals\` adds) are ignored.
+  --threads N         with --input FILE (not gzip): 1 reads, decodes and analyses on one
+                      thread; N ≥ 2 decode N parts of the file on N threads beside the analysis
                       (identical results) [2 on a machine with 2+ cores for files of
                       32 MiB or more, else 1]
 
@@ -361,7 +363,15 @@ async function readInput(
     } catch (e) {
       throw new UsageError(`--input: cannot read ${path}: ${(e as Error).message}`);
     }
-    const n = threads ?? defaultInputThreads(size);
+    // A gzip file is one stream: it cannot be split among threads.
+    let gzip: boolean;
+    try {
+      gzip = await startsLikeGzip(path);
+    } catch (e) {
+      throw new UsageError(`--input: cannot read ${path}: ${(e as Error).message}`);
+    }
+    if (gzip && threads !== undefined && threads > 1) throw new UsageError("--threads above 1 needs an uncompressed file (a gzip file is read on one thread)");
+    const n = gzip ? 1 : (threads ?? defaultInputThreads(size));
     if (n > 1) {
       const { readInputInThreads } = await import("./readInputInThreads.ts");
       return readInputInThreads(path, n, analyzer, show, io.signal, decode);
@@ -382,19 +392,32 @@ async function readInput(
   const abort = (): void => stream.destroy?.();
   io.signal.addEventListener("abort", abort, { once: true });
   try {
-    for await (const chunk of stream) {
+    // Exported days are often gzip-compressed (day.ndjson.gz): read decompressed, file or stdin.
+    for await (const chunk of gunzipIfCompressed(stream as AsyncIterable<Buffer>)) {
       if (io.signal.aborted) break;
-      lines.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+      lines.push(chunk);
     }
     if (!io.signal.aborted) lines.end();
   } catch (error) {
     // Destroyed by Ctrl-C: reported as interrupted below.
-    if (!io.signal.aborted) throw error;
+    if (!io.signal.aborted) throw new Error(`--input ${path === "-" ? "(standard input)" : path}: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
     io.signal.removeEventListener("abort", abort);
   }
   if (io.signal.aborted) throw new Error("interrupted");
   return undefined;
+}
+
+// Whether the file at `path` starts with gzip's magic bytes (read before choosing threads).
+async function startsLikeGzip(path: string): Promise<boolean> {
+  const file = await open(path, "r");
+  try {
+    const head = Buffer.alloc(2);
+    const { bytesRead } = await file.read(head, 0, 2, 0);
+    return isGzip(head.subarray(0, bytesRead));
+  } finally {
+    await file.close();
+  }
 }
 
 // NDJSON rows joined into writes of about 64 KiB: one write per row is one system call per session.

@@ -1,6 +1,7 @@
 import { Pseudonymizer } from "../../src/privacy/Pseudonymizer.ts";
 import { fakeIo } from "./fakeIo.ts";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { gzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -234,6 +235,25 @@ describe("footfall analyze", () => {
     const strict = await summaryOf(createWorld({ ...options, sensorUploadEveryMs: every }), ["--lateness-ms", "60000"]);
     expect(strict.status).toBe(1);
     expect(strict.summary.macs).not.toEqual(right.summary.macs);
+  });
+
+  it("reads a gzip-compressed file decompressed, on one thread; a cut one is an error that names it", async () => {
+    const gz = join(dir, "day.ndjson.gz");
+    const plain = await readFile(file);
+    await writeFile(gz, gzipSync(plain));
+    const a = fakeIo();
+    expect(await main(["analyze", "--input", gz, "--format", "ndjson"], a.io)).toBe(0);
+    const b = fakeIo();
+    expect(await main(["analyze", "--input", file, "--format", "ndjson"], b.io)).toBe(0);
+    expect(a.text.out).toBe(b.text.out);
+    const threads = fakeIo();
+    expect(await main(["analyze", "--input", gz, "--threads", "2"], threads.io)).toBe(2);
+    expect(threads.text.err).toMatch(/gzip file is read on one thread/);
+    const cut = join(dir, "cut.ndjson.gz");
+    await writeFile(cut, gzipSync(plain).subarray(0, 5000));
+    const c = fakeIo();
+    expect(await main(["analyze", "--input", cut], c.io)).toBe(1);
+    expect(c.text.err).toContain(`--input ${cut}: unexpected end of file`);
   });
 
   it("a capture of one rotating phone: people are unknown (null, at least 0), never the MAC count in their place", async () => {

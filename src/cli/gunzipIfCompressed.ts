@@ -1,0 +1,77 @@
+import { createGunzip } from "node:zlib";
+
+/** The two bytes every gzip stream starts with (RFC 1952: ID1 ID2). */
+const GZIP_MAGIC = [0x1f, 0x8b] as const;
+
+/**
+ * Whether `head` (the first bytes of a file or stream) starts like a gzip stream.
+ *
+ * @example
+ * isGzip(Buffer.from([0x1f, 0x8b, 8])); // true
+ * isGzip(Buffer.from('{"row_key"'));    // false
+ */
+export function isGzip(head: Uint8Array): boolean {
+  return head.length >= 2 && head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1];
+}
+
+/**
+ * The bytes of `source`, decompressed when they are a gzip stream (an exported `day.ndjson.gz`,
+ * or `curl … | footfall analyze --input -`), as they are otherwise. It looks at the first two
+ * bytes only: an NDJSON line starts with `{` or white space, never with 0x1f. A corrupt or cut
+ * gzip stream rejects with zlib's error (e.g. "unexpected end of file").
+ *
+ * @example
+ * import { Readable } from "node:stream";
+ * import { gzipSync } from "node:zlib";
+ * const out: Buffer[] = [];
+ * for await (const chunk of gunzipIfCompressed(Readable.from([gzipSync('{"rssi":-60}\n')]))) out.push(chunk);
+ * Buffer.concat(out).toString(); // '{"rssi":-60}\n'
+ */
+export async function* gunzipIfCompressed(source: AsyncIterable<Uint8Array>): AsyncGenerator<Buffer> {
+  const it = source[Symbol.asyncIterator]();
+  // Enough bytes to tell (a pipe may deliver a single byte first).
+  let head = Buffer.alloc(0);
+  let done = false;
+  while (head.length < GZIP_MAGIC.length) {
+    const r = await it.next();
+    if (r.done === true) {
+      done = true;
+      break;
+    }
+    head = Buffer.concat([head, r.value]);
+  }
+  if (!isGzip(head)) {
+    if (head.length > 0) yield head;
+    if (done) return;
+    for (let r = await it.next(); r.done !== true; r = await it.next()) yield Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength);
+    return;
+  }
+  const gunzip = createGunzip();
+  // Resolves when the gunzip can take more, or is gone (an error, or the reader stopped early).
+  const writable = (): Promise<void> =>
+    new Promise((resolve) => {
+      const go = (): void => {
+        gunzip.off("drain", go);
+        gunzip.off("close", go);
+        resolve();
+      };
+      gunzip.once("drain", go);
+      gunzip.once("close", go);
+    });
+  // Fed from the source as the decompressed side is read; a failing source fails the gunzip, and
+  // a gunzip that is gone closes the source.
+  const feed = async (): Promise<void> => {
+    try {
+      if (!gunzip.write(head)) await writable();
+      for (let r = done ? undefined : await it.next(); r !== undefined && r.done !== true && !gunzip.destroyed; r = await it.next()) {
+        if (!gunzip.write(r.value)) await writable();
+      }
+      if (gunzip.destroyed) await it.return?.();
+      else gunzip.end();
+    } catch (error) {
+      gunzip.destroy(error instanceof Error ? error : new Error(String(error)));
+    }
+  };
+  void feed();
+  for await (const chunk of gunzip) yield chunk as Buffer;
+}
