@@ -75,7 +75,7 @@ export interface LiveOccupancyInterval extends OccupancyInterval {
 }
 
 /** The figures of a day's burst-rate sample (see `DayModel`). */
-type RateSample = Pick<DayModel, "rate" | "phi" | "m" | "rateRelVar" | "meanDwell" | "n" | "dwellRelVar">;
+type RateSample = Pick<DayModel, "rate" | "phi" | "m" | "rateRelVar" | "meanDwell" | "n" | "dwellRelVar" | "dwellCoxRelVar">;
 
 interface LiveShop {
   readonly shopId: number;
@@ -214,8 +214,8 @@ export class LiveOccupancy implements EngineAccumulator {
       const today = this.#today(model, w, sessions);
       for (const interval of occupancyIntervals(model, w, first, last, this.options)) this.#sink.emit({ ...interval, today });
       if (dayOver) {
-        const { rate, phi, m, rateRelVar, meanDwell, n, dwellRelVar } = model;
-        shop.previous = { rate, phi, m, rateRelVar, meanDwell, n, dwellRelVar };
+        const { rate, phi, m, rateRelVar, meanDwell, n, dwellRelVar, dwellCoxRelVar } = model;
+        shop.previous = { rate, phi, m, rateRelVar, meanDwell, n, dwellRelVar, dwellCoxRelVar };
         // Sessions that end before the next day cannot matter to it (nor to its staff rule).
         shop.closed = shop.closed.filter((s) => s.end >= day.end);
         shop.next = this.#intervalEnd(day.end);

@@ -197,8 +197,8 @@ interface DayAcc {
  *
  * Uncertainty (delta method): relative variance of the rate part = 1/B (burst counting) + φ/n
  * (phones differ in rate: φ the squared coefficient of variation of the per-phone rate, n the
- * phones behind the count) + var(r̂)/r̂² (+ var(W̄)/W̄² for visitors, at least what a log-normal
- * with the sample's spread of log dwell gives: Cox's method). Dividing by r̂ (and W̄)
+ * phones behind the count) + var(r̂)/r̂² (+ var(W̄)/W̄² for visitors, in the interval at least
+ * what a log-normal with the sample's spread of log dwell gives: Cox's method). Dividing by r̂ (and W̄)
  * overstates 1 ÷ r by about that sampling variance, so the rate part is divided by
  * 1 + var(r̂)/r̂² (+ var(W̄)/W̄²): Beale's second-order correction of a ratio estimator. The
  * interval at `level` is on the log scale (the error of a count divided by a learned rate is
@@ -414,8 +414,10 @@ export interface DayModel {
   readonly meanDwell: number;
   /** Visits behind `meanDwell`. */
   readonly n: number;
-  /** var(W̄)/W̄². */
+  /** var(W̄)/W̄², of the sample. */
   readonly dwellRelVar: number;
+  /** var(W̄)/W̄² of a log-normal with the sample's spread of log dwell (Cox's method). */
+  readonly dwellCoxRelVar: number;
 }
 
 /**
@@ -470,12 +472,10 @@ export function dayModel(input: readonly ClassifiedSession[], o: ResolvedPeopleE
   }
   const n = sample.length;
   const meanDwell = n > 0 ? estSum / n : Number.NaN;
-  // var(W̄)/W̄²: the sample's, or the one a log-normal with the sample's spread of log dwell gives
-  // (Cox's: s²/n + s⁴/(2(n − 1)) on the log scale) when that is larger. Stays are heavy-tailed, and
-  // a day's few dozen visits that happen to hold no long stay have both a low mean and a low
-  // variance — the interval was then narrowest where the estimate was furthest off — while the
-  // spread of log dwell hardly depends on the longest stays.
-  let dwellRelVar = Number.NaN;
+  const dwellRelVar = n > 1 ? (estSq / n - meanDwell * meanDwell) / (n - 1) / (meanDwell * meanDwell) : Number.NaN;
+  // The same for a log-normal with the sample's spread of log dwell (Cox's: s²/n + s⁴/(2(n − 1))
+  // on the log scale), for the interval (see peopleOfDay).
+  let dwellCoxRelVar = Number.NaN;
   if (n > 1) {
     let logSum = 0;
     for (const k of sample) logSum += Math.log(k.estimated);
@@ -483,10 +483,10 @@ export function dayModel(input: readonly ClassifiedSession[], o: ResolvedPeopleE
     let logSq = 0;
     for (const k of sample) logSq += (Math.log(k.estimated) - logMean) ** 2;
     const s2 = logSq / (n - 1);
-    dwellRelVar = Math.max((estSq / n - meanDwell * meanDwell) / (n - 1) / (meanDwell * meanDwell), s2 / n + (s2 * s2) / (2 * (n - 1)));
+    dwellCoxRelVar = s2 / n + (s2 * s2) / (2 * (n - 1));
   }
   const rest = sessions.filter((s) => s.kind !== "visitor" || linked.has(s));
-  return { rest, linked, known, rate, phi, m, rateRelVar: phi / m, meanDwell, n, dwellRelVar };
+  return { rest, linked, known, rate, phi, m, rateRelVar: phi / m, meanDwell, n, dwellRelVar, dwellCoxRelVar };
 }
 
 // Second-order (Beale) correction of dividing by a sample estimate: E[1 ÷ x̂] ≈ (1 ÷ x)(1 + var(x̂)/x²),
@@ -582,7 +582,7 @@ function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: R
  * peopleOfDay(dayModel([], o), day, o).visitors; // 0
  */
 export function peopleOfDay(model: DayModel, w: SessionWindow, o: ResolvedPeopleEstimatorOptions): Omit<PeopleEstimate, "occupancy"> {
-  const { rest, linked, known, rate, phi, m, rateRelVar, meanDwell, n, dwellRelVar } = model;
+  const { rest, linked, known, rate, phi, m, rateRelVar, meanDwell, n, dwellRelVar, dwellCoxRelVar } = model;
   const knownVisitors = new Set(known.map((k) => k.device)).size;
   let restBursts = 0;
   let outsideBursts = 0;
@@ -598,8 +598,14 @@ export function peopleOfDay(model: DayModel, w: SessionWindow, o: ResolvedPeople
   }
 
   const restVisitors = restBursts > 0 ? (restBursts / (rate * meanDwell)) * bealeFactor(rateRelVar, dwellRelVar) : 0;
+  // The band takes W̄'s variance as at least Cox's: stays are heavy-tailed, and a day's few dozen
+  // visits that happen to hold no long stay have both a low mean and a low variance — the band
+  // was narrowest where the estimate was furthest off — while the spread of log dwell hardly
+  // depends on the longest stays. (Not in Beale's factor: with a handful of visits early in a
+  // day Cox's variance is large, and a second-order correction that large over-corrects.)
+  const dwellBandRelVar = dwellCoxRelVar > dwellRelVar ? dwellCoxRelVar : dwellRelVar;
   const [restLow, restHigh] =
-    restBursts > 0 ? band(restVisitors, [1 / restBursts, phi / Math.max(1, restVisitors), rateRelVar, dwellRelVar], [Number.POSITIVE_INFINITY, m - 1, m - 1, n - 1], o.level) : [0, 0];
+    restBursts > 0 ? band(restVisitors, [1 / restBursts, phi / Math.max(1, restVisitors), rateRelVar, dwellBandRelVar], [Number.POSITIVE_INFINITY, m - 1, m - 1, n - 1], o.level) : [0, 0];
   const visitors = knownVisitors + restVisitors;
   // Nothing heard outside is no one outside, with or without universal passers-by to scale by.
   const passersBy = outsideBursts === 0 ? 0 : universalPassers > 0 ? outsideBursts / (universalPasserBursts / universalPassers) : Number.NaN;
