@@ -2,6 +2,7 @@ import { freshMac } from "./freshMac.ts";
 import type { MacBehaviour } from "./MacBehaviour.ts";
 import type { Rng } from "./prng.ts";
 import { SignalColumns } from "./signalTable.ts";
+import { nextUpload } from "./nextUpload.ts";
 import type { VendorOuis } from "./vendorOuis.ts";
 import type { MacClass, OccupancyEvent, ShopLayout, TruthMac, TruthPersonVisit, TruthVisit, VisitKind } from "./World.ts";
 
@@ -146,7 +147,7 @@ export class ShopBuilder {
     const stamp = at + (this.ahead[s] ?? 0);
     const upload = this.uploads[s];
     if (upload === undefined) this.cols.push(stamp, device, s, rssi);
-    else this.cols.push(upload.phaseMs + Math.ceil((at - upload.phaseMs) / upload.everyMs) * upload.everyMs, device, s, rssi, stamp);
+    else this.cols.push(nextUpload(at, upload.phaseMs, upload.everyMs), device, s, rssi, stamp);
   }
 
   // Whether sensor `s` is down at `t`: the reading is lost, after its random draws were made, so

@@ -7,6 +7,7 @@ import type { ShopResponse } from "../contract/shop.ts";
 import { createWorld, type WorldOptions } from "./createWorld.ts";
 import { epochDayOfDate } from "../time/calendarDate.ts";
 import { BytesResponse } from "./BytesResponse.ts";
+import { nextUpload } from "./nextUpload.ts";
 import { PageEncoder } from "./PageEncoder.ts";
 import { createRng, hashSeed, type Rng } from "./prng.ts";
 import { SalesStore } from "./SalesStore.ts";
@@ -468,7 +469,7 @@ function uploadedRuns(state: State, table: ShopSignals, from: number, visible: n
   for (let i = uploaded; i < visible && n < limit; i++) {
     const phase = phases[table.sensor[i]!]!;
     const t = table.time[i]!;
-    if (phase + Math.ceil((t - phase) / every) * every > now) continue;
+    if (nextUpload(t, phase, every) > now) continue;
     if (runs[runs.length - 1] === i) runs[runs.length - 1] = i + 1;
     else runs.push(i, i + 1);
     n++;
