@@ -316,6 +316,9 @@ function analyzeOptions(values: Readonly<Record<string, string | undefined>>, ti
       ...(openingHours === undefined ? {} : { openingHours }),
     },
     dwell: dwell === undefined ? {} : { dwell },
+    // No output of this command shows a session's nearest-sensor timeline; every session is held
+    // until the input is read (its first read may be redone), so not building it saves memory.
+    proximity: { timelineLimit: 0 },
     people: values.interval === undefined ? {} : { intervalMs: intervalFlag(values.interval) },
     // The decoder compares each record's ts with its RTS, read in the service's unit.
     decode: { rtsCodec },

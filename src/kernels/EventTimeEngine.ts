@@ -881,9 +881,11 @@ function toProximity(d: OpenSession, zones: ResolvedProximityZoneOptions): Sessi
 }
 
 function sensorZoneList(sensors: readonly string[], ms: readonly number[]): SensorZoneMs[] {
-  const out: SensorZoneMs[] = [];
+  // Sized up front: every session keeps this list, and a list grown by push from [] reserves 17
+  // slots for its first element.
+  const out: SensorZoneMs[] = new Array(sensors.length);
   for (let i = 0; i < sensors.length; i++) {
-    out.push({ sensor: sensors[i]!, immediate: ms[i * 3]!, near: ms[i * 3 + 1]!, far: ms[i * 3 + 2]! });
+    out[i] = { sensor: sensors[i]!, immediate: ms[i * 3]!, near: ms[i * 3 + 1]!, far: ms[i * 3 + 2]! };
   }
   // Insertion sort by MAC (sensors are distinct): a session has one to a few nearest sensors, and
   // Array.prototype.sort allocates a work copy and a comparator per session.

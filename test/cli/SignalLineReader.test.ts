@@ -86,8 +86,26 @@ const tailValue = fc.oneof(
   fc.double({ noNaN: true, noDefaultInfinity: true }).map((x) => JSON.stringify(x)),
   fc.string({ unit: fc.constantFrom("a", "\u00e9", "\u4e2d", '"', "\\", "\t", " ", ":", ",", "}", "\u007f"), maxLength: 6 }).map((v) => `"${v}"`),
 );
+/** The backfill writer's fields in its order (the reader's literal-key fast case): each its usual value, or any. */
+const backfillTail = fc
+  .tuple(
+    ...(
+      [
+        ["shopId", ["101", "0"]],
+        ["rts", ['"0000019a9ec06410"']],
+        ["time", ["1763600000016"]],
+        ["device", ['"f0:18:98:12:34:56"', '"da:a1:19:00:00:01"']],
+        ["sensor", ['"b8:27:eb:00:00:01"']],
+        ["randomized", ["true", "false"]],
+        ["vendor", ["null", '"Apple, Inc."', '"Murata Manufacturing Co.,Ltd."']],
+      ] as const
+    ).map(([key, usual]) => fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...usual) }, tailValue).map((v) => `,"${key}":${v}`)),
+  )
+  .map((fields) => fields.join(""));
 const extra = fc.oneof(
   fc.constant(',"shopId":101,"rts":"0000019a9ec06410","time":1763600000016,"device":"f0:18:98:12:34:56","randomized":false,"vendor":null'),
+  backfillTail,
+  backfillTail.map((tail) => `${tail},"x":1`),
   fc.array(fc.tuple(tailKey, tailValue), { maxLength: 4 }).map((fields) => fields.map(([k, v]) => `,"${k}":${v}`).join("")),
 );
 /** Lines of the service's shape, mostly valid, with the decoder's every kind of problem now and then. */

@@ -10,6 +10,8 @@ import {
   nanosRts,
   rtsCodecForUnit,
   rtsToMillis,
+  rtsValueAt,
+  rtsValueOfBytes,
   secondsRts,
   stepRts,
   type PresetRtsCodec,
@@ -144,6 +146,28 @@ describe("isRts", () => {
   });
   it("agrees with the regular expression on arbitrary strings", () => {
     fc.assert(fc.property(fc.oneof(fc.string(), fc.string({ unit: fc.constantFrom(..."0123456789abcdefABCDEFg"), maxLength: 17 })), (s) => isRts(s) === /^[0-9a-f]{16}$/.test(s)));
+  });
+});
+
+describe("rtsValueAt and rtsValueOfBytes", () => {
+  it("read an RTS's value in place, the text and its Latin-1 bytes alike", () => {
+    fc.assert(
+      fc.property(safeValue, fc.nat(4), fc.nat(4), (v, before, after) => {
+        const text = `${"x".repeat(before)}${hex16(v)}${"y".repeat(after)}`;
+        expect(rtsValueAt(text, before)).toBe(Number(v));
+        expect(rtsValueOfBytes(Buffer.from(text, "latin1"), before)).toBe(Number(v));
+      }),
+    );
+  });
+  it("agree on any characters and positions (−1 for anything but 16 lowercase hex digits)", () => {
+    const unit = fc.oneof(fc.constantFrom(..."0123456789abcdefABCDEFg:\u00e9"), fc.integer({ min: 0, max: 255 }).map((c) => String.fromCharCode(c)));
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 20 }), fc.integer({ min: -2, max: 22 }), (text, start) => {
+        expect(rtsValueOfBytes(Buffer.from(text, "latin1"), start)).toBe(rtsValueAt(text, start));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(rtsValueAt("101:00000000000000FF", 4)).toBe(-1);
   });
 });
 
