@@ -29,9 +29,13 @@ const DUCKDB = "@duckdb/node-api@1.5.6-r.1";
 
 /** Timed rounds: 3 keep the row near 2 minutes on an idle machine (5 took 3 minutes under load). */
 const RUNS = Number(process.env["BIG_SHOP_RUNS"] ?? 3);
-/** Preloaded into every contender: writes the process's CPU time (ms) to fd 3 on exit. */
+/**
+ * Preloaded into every contender: writes the process's CPU time (ms) to fd 3 on exit. `--import`
+ * preloads run in worker threads too, whose `exit` would write a second figure after the first
+ * (read as NaN): only the main thread writes.
+ */
 const CPU_REPORT = `data:text/javascript,${encodeURIComponent(
-  'import{writeSync}from"node:fs";process.on("exit",()=>{const u=process.cpuUsage();try{writeSync(3,String((u.user+u.system)/1000))}catch{}});',
+  'import{writeSync}from"node:fs";import{isMainThread}from"node:worker_threads";if(isMainThread)process.on("exit",()=>{const u=process.cpuUsage();try{writeSync(3,String((u.user+u.system)/1000))}catch{}});',
 )}`;
 
 interface Contender {
