@@ -33,7 +33,7 @@ import {
 // `--input` does not pay for loading it.
 import type { ThreadDecoderOptions } from "./readInputInThreads.ts";
 import type { ClientDeps } from "./serviceClient.ts";
-import { analysisRecords, summaryRecord } from "../analysisRecords.ts";
+import { analysisRecords, recordsProximity, summaryRecord } from "../analysisRecords.ts";
 import { suppressSmallCounts } from "../suppressSmallCounts.ts";
 import { isSmallCount } from "../kernels/isSmallCount.ts";
 import { deviceIdFromFlags, privacyFlags, privacyHelp } from "./macKey.ts";
@@ -316,9 +316,7 @@ function analyzeOptions(values: Readonly<Record<string, string | undefined>>, ti
       ...(openingHours === undefined ? {} : { openingHours }),
     },
     dwell: dwell === undefined ? {} : { dwell },
-    // No output of this command shows a session's nearest-sensor timeline; every session is held
-    // until the input is read (its first read may be redone), so not building it saves memory.
-    proximity: { timelineLimit: 0 },
+    proximity: recordsProximity,
     people: values.interval === undefined ? {} : { intervalMs: intervalFlag(values.interval) },
     // The decoder compares each record's ts with its RTS, read in the service's unit.
     decode: { rtsCodec },

@@ -1,4 +1,4 @@
-import { analysisRecords, rawDevice, type AnalysisRecord, type DeviceId } from "../analysisRecords.ts";
+import { analysisRecords, rawDevice, recordsProximity, type AnalysisRecord, type DeviceId } from "../analysisRecords.ts";
 import { dateOfEpochDay } from "../time/calendarDate.ts";
 import { localDayOf } from "../time/timeZone.ts";
 import { Analyzer, type AnalyzeOptions } from "../analyze.ts";
@@ -102,6 +102,7 @@ export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOpti
       ...analyze,
       timeZone,
       history,
+      proximity: recordsProximity,
       ...(options.rtsCodec === undefined ? {} : { decode: { rtsCodec: options.rtsCodec } }),
       ...(onLive === undefined ? {} : { liveOccupancy: onLive }),
     };
