@@ -3,6 +3,7 @@ import { dateOfEpochDay } from "../time/calendarDate.ts";
 import { localDayOf } from "../time/timeZone.ts";
 import { Analyzer, type AnalyzeOptions } from "../analyze.ts";
 import { secondReading } from "../secondReading.ts";
+import { resultWithin, windowOverlaps } from "../resultWithin.ts";
 import type { Client } from "../client/Client.ts";
 import type { VisitHistoryStore } from "../kernels/MemoryVisitHistory.ts";
 import { signals } from "../source/signals.ts";
@@ -131,7 +132,13 @@ export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOpti
     });
     return { result: analyzer.finish(), visits, count, unusable, used };
   };
-  let run = await readAndAnalyze(options.mode ?? "backfill", undefined, options.onLive);
+  // Live intervals of another day (see resultWithin) are not this day's to store.
+  const onLive = options.onLive;
+  let run = await readAndAnalyze(
+    options.mode ?? "backfill",
+    undefined,
+    onLive === undefined ? undefined : (interval) => void (windowOverlaps(interval, sinceMs, untilMs) && onLive(interval)),
+  );
   // What only the whole range shows — sensor clocks that disagree (they split the bursts two
   // sensors share: the people estimate about doubles at a few seconds) and records later than the
   // allowed lateness (a sensor uploading in batches) — is put right by reading the range again,
@@ -139,7 +146,11 @@ export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOpti
   // second read is a backfill. A lateness the caller set is the caller's (not raised).
   const again = secondReading(run.result, run.used, { keepLate: analyze.sessions?.allowedLatenessMs === undefined });
   if (again !== undefined) run = await readAndAnalyze("backfill", again.apply);
-  const { result, visits, count, unusable } = run;
+  const { count, unusable } = run;
+  // Only what belongs to the range is stored: records of another day that its RTS range holds are
+  // analysed with it, but what they make would overwrite that day's results with a piece.
+  const result = resultWithin(run.result, sinceMs, untilMs);
+  const visits = run.visits.filter(([, startMs]) => startMs >= sinceMs && startMs < untilMs);
   const device = options.device ?? rawDevice;
   // A local day has a few hundred visitors: the date of each is cheap, and with daily rotation it picks the day's key.
   const written = device === rawDevice ? visits : visits.map(([mac, ms]): [string, number] => [device(mac, dateOfEpochDay(localDayOf(ms, timeZone))), ms]);

@@ -77,6 +77,42 @@ describe("analyzeShopDay", () => {
     expect(client.requests.length).toBeGreaterThan(1.9 * once.requests.length);
   });
 
+  it("keeps only its own day's lines when its RTS range holds records of the day before (RTS = when received)", async () => {
+    // Open till midnight, every sensor uploading every 5 minutes: the last upload of the first
+    // day is received after midnight, in the second day's range.
+    const world = createWorld({ seed: 13, shops: 1, days: 2, visitorsPerDay: 120, passersByPerDay: 800, openingHours: [18, 24] });
+    const shopId = world.shops[0]!.id;
+    const sensors: string[] = [];
+    const received = [...world.rawSignals(shopId)]
+      .map((r) => {
+        let k = sensors.indexOf(r.square_mac);
+        if (k < 0) k = sensors.push(r.square_mac) - 1;
+        return { upload: Math.ceil(r.ts / 300_000) * 300_000 + 7_000 * k, ts: r.ts, raw: r };
+      })
+      .sort((a, b) => a.upload - b.upload || a.ts - b.ts)
+      // An upload's records 1 ms apart (one RTS for all would be a group no page gets past).
+      .map((r, i, all) => {
+        let n = 0;
+        while (i - n > 0 && all[i - n - 1]!.upload === r.upload) n++;
+        const at = r.upload + n;
+        const rts = at.toString(16).padStart(16, "0");
+        return { at, rts, ts: r.ts, record: { ...r.raw, row_key: `${shopId}:${rts}` } };
+      });
+    const sinceMs = world.startMs + 86_400_000;
+    const untilMs = world.endMs;
+    // The case in hand: records of the first day received in the second's range.
+    expect(received.some((r) => r.ts < sinceMs && r.at >= sinceMs)).toBe(true);
+    const day = await analyzeShopDay(fakeClient(received, { sinceMode: "inclusive" }), { shopId, sinceMs, untilMs, timeZone: "Asia/Seoul" });
+    expect(day.signals).toBe(received.filter((r) => r.at >= sinceMs && r.at < untilMs).length);
+    const kinds = new Set(day.records.map((r) => r.type));
+    expect([...kinds].sort()).toEqual(["occupancy", "quality", "session", "summary"]);
+    for (const line of day.records) {
+      if (line.type === "summary" || line.type === "session") expect(line.date).toBe("2026-11-17");
+      if (line.type === "session" || line.type === "occupancy") expect(Number(line.start)).toBeGreaterThanOrEqual(sinceMs);
+    }
+    expect(day.visits.every(([, start]) => start >= sinceMs && start < untilMs)).toBe(true);
+  });
+
   it("reads a service whose RTS counts µs with the worker's RTS codec, and refuses to read it as ms", async () => {
     const options: WorldOptions = { seed: 13, shops: 1, visitorsPerDay: 40, passersByPerDay: 200, openingHours: [10, 14] };
     const world = createWorld(options);

@@ -1,0 +1,52 @@
+import type { AnalyzeResult } from "./analyze.ts";
+
+/**
+ * The part of an analysis of a time range's records that belongs to the range: sessions that
+ * start in [sinceMs, untilMs), and days, hours, people estimates and occupancy intervals whose
+ * window overlaps it. The rest (data quality, decoder counts, late records) is the whole read's
+ * and kept as it is.
+ *
+ * A range read by RTS can hold records of another day: a sensor whose clock runs hours off, or a
+ * service whose RTS is when it received a record (the last upload before midnight comes after
+ * it). They are analysed with the range, but what they make is that day's, and the job that
+ * stores that day must not have it overwritten by a piece: `footfall analyze --shop` and a fleet
+ * shop-day job keep only this part. Where the RTS is the sensor's stamp and clocks agree, it is
+ * the whole result.
+ *
+ * @example
+ * const result = await analyze(records);
+ * const day = result.days[0]!;
+ * resultWithin(result, day.start, day.end).days.length; // 1
+ * resultWithin(result, day.end, day.end + 86_400_000).sessions.length; // 0
+ */
+export function resultWithin(result: AnalyzeResult, sinceMs: number, untilMs: number): AnalyzeResult {
+  if (!(untilMs > sinceMs)) throw new RangeError(`resultWithin: untilMs must be after sinceMs, got ${sinceMs} and ${untilMs}`);
+  const overlaps = (w: TimeWindow): boolean => windowOverlaps(w, sinceMs, untilMs);
+  return {
+    ...result,
+    sessions: result.sessions.filter((s) => s.start >= sinceMs && s.start < untilMs),
+    days: result.days.filter(overlaps),
+    hours: result.hours.filter(overlaps),
+    people: result.people.filter(overlaps),
+    occupancy: result.occupancy.filter(overlaps),
+    liveOccupancy: result.liveOccupancy.filter(overlaps),
+  };
+}
+
+/** Anything with a `[start, end)` window in epoch ms (a day, an hour, an occupancy interval). */
+export interface TimeWindow {
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * Whether the window `[start, end)` overlaps `[sinceMs, untilMs)`: the rule {@link resultWithin}
+ * keeps windows by, for those that come one at a time (a tail's live occupancy).
+ *
+ * @example
+ * windowOverlaps({ start: 0, end: 900_000 }, 900_000, 1_800_000); // false (they only touch)
+ * windowOverlaps({ start: 0, end: 900_000 }, 600_000, 1_800_000); // true
+ */
+export function windowOverlaps(w: TimeWindow, sinceMs: number, untilMs: number): boolean {
+  return w.start < untilMs && w.end > sinceMs;
+}
