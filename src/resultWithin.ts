@@ -8,10 +8,9 @@ import type { AnalyzeResult } from "./analyze.ts";
  *
  * A range read by RTS can hold records of another day: a sensor whose clock runs hours off, or a
  * service whose RTS is when it received a record (the last upload before midnight comes after
- * it). They are analysed with the range, but what they make is that day's, and the job that
- * stores that day must not have it overwritten by a piece: `footfall analyze --shop` and a fleet
- * shop-day job keep only this part. Where the RTS is the sensor's stamp and clocks agree, it is
- * the whole result.
+ * it). They are analysed with the range, but what they make is that day's, which must not be
+ * overwritten by a piece: a fleet shop-day job stores only this part. Where the RTS is the
+ * sensor's stamp and clocks agree, it is the whole result.
  *
  * @example
  * const result = await analyze(records);

@@ -2,7 +2,6 @@ import { createReadStream } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { Analyzer, withAlignedClocks, type AnalyzeOptions, type AnalyzeResult } from "../analyze.ts";
 import { secondReading } from "../secondReading.ts";
-import { resultWithin } from "../resultWithin.ts";
 import type { Client } from "../client/Client.ts";
 import type { InvalidRecord, SignalDecoderStats } from "../codec/decodeSignal.ts";
 import type { PresetRtsCodec } from "../codec/rts.ts";
@@ -205,23 +204,19 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
       throw new UsageError(error instanceof Error ? error.message : String(error));
     }
     let decodedElsewhere: SignalDecoderStats | undefined;
-    let range: { readonly since: number; readonly until: number } | undefined;
     try {
       if (values.input !== undefined) {
         decodedElsewhere = await readInput(values.input, threads, analyzer, io, show, at, { clockOffsetsMs, rtsUnit: rtsCodec.unit });
       } else {
         if (threads !== undefined) throw new UsageError("--threads applies to --input");
-        range = await readService(values, timeZone, rtsCodec, analyzer, io, deps);
+        await readService(values, timeZone, rtsCodec, analyzer, io, deps);
       }
     } catch (error) {
       if (error instanceof UsageError) throw error;
       io.stderr.write(`footfall analyze: ${oneLine(error instanceof Error ? error.message : String(error))}\n`);
       return EXIT_FAILED;
     }
-    const whole = analyzer.finish(decodedElsewhere);
-    // What the records of another day in the RTS range made is not the range's (as a fleet
-    // shop-day job stores it: resultWithin).
-    return range === undefined ? whole : resultWithin(whole, range.since, range.until);
+    return analyzer.finish(decodedElsewhere);
   };
   const given = clockFlag === "none" || clockFlag === undefined ? undefined : clockFlag;
   const firstOptions = given === undefined ? options : withAlignedClocks(options, given);
@@ -446,7 +441,7 @@ async function readService(
   analyzer: Analyzer,
   io: CliIo,
   deps: ClientDeps | undefined,
-): Promise<{ readonly since: number; readonly until: number }> {
+): Promise<void> {
   const [{ signals }, { defaultClientDeps, serviceClient }] = await Promise.all([
     import("../source/signals.ts"),
     import("./serviceClient.ts"),
@@ -483,7 +478,6 @@ async function readService(
   } finally {
     io.signal.removeEventListener("abort", onAbort);
   }
-  return { since, until };
 }
 
 function writeTables(io: CliIo, result: AnalyzeResult, minCount: number, linkedAcrossDays: boolean): void {

@@ -143,11 +143,13 @@ export async function singleProcess(
       const r = await cli(env, ["analyze", "--shop", String(shopId), "--since", day, "--until", next, "--tz", timeZone, "--format", "ndjson"]);
       if (r.status !== 0) throw new Error(`analyze failed: ${r.err}`);
       const rows = lines(r.out);
-      sessions.set(`${shopId} ${day}`, rows.filter((x) => x.type === "session"));
-      occupancy.set(`${shopId} ${day}`, rows.filter((x) => x.type === "occupancy"));
+      const d = localDays(Date.parse(`${day}T12:00:00Z`), Date.parse(`${day}T12:00:01Z`), timeZone)[0]!;
+      // The day's lines (a job stores only those: resultWithin), should the range hold pieces of another day.
+      const ofDay = (x: AnalysisRecord): boolean => Number(x.start) >= d.sinceMs && Number(x.start) < d.untilMs;
+      sessions.set(`${shopId} ${day}`, rows.filter((x) => x.type === "session" && ofDay(x)));
+      occupancy.set(`${shopId} ${day}`, rows.filter((x) => x.type === "occupancy" && ofDay(x)));
       const summary = rows.find((x) => x.type === "summary" && x.date === day);
       // New vs repeat across days: the library with one history, days in order.
-      const d = localDays(Date.parse(`${day}T12:00:00Z`), Date.parse(`${day}T12:00:01Z`), timeZone)[0]!;
       const records = await lastValueFrom(signals(client, { shopId, since: d.sinceMs, until: d.untilMs }).pipe(toArray()));
       const result = await analyze(records, { timeZone, history });
       const withHistory = result.days.find((x) => x.label === day);
