@@ -23,7 +23,7 @@ export function resultWithin(result: AnalyzeResult, sinceMs: number, untilMs: nu
   const overlaps = (w: TimeWindow): boolean => windowOverlaps(w, sinceMs, untilMs);
   return {
     ...result,
-    sessions: result.sessions.filter((s) => s.start >= sinceMs && s.start < untilMs),
+    sessions: result.sessions.filter((s) => timeWithin(s.start, sinceMs, untilMs)),
     days: result.days.filter(overlaps),
     hours: result.hours.filter(overlaps),
     people: result.people.filter(overlaps),
@@ -48,4 +48,15 @@ export interface TimeWindow {
  */
 export function windowOverlaps(w: TimeWindow, sinceMs: number, untilMs: number): boolean {
   return w.start < untilMs && w.end > sinceMs;
+}
+
+/**
+ * Whether the instant `ms` is in `[sinceMs, untilMs)`: the rule {@link resultWithin} keeps
+ * sessions by (their start), for anything else that starts at an instant (a recorded visit).
+ *
+ * @example
+ * timeWithin(900_000, 0, 900_000); // false (the end is not in the range)
+ */
+export function timeWithin(ms: number, sinceMs: number, untilMs: number): boolean {
+  return ms >= sinceMs && ms < untilMs;
 }

@@ -3,7 +3,7 @@ import { dateOfEpochDay } from "../time/calendarDate.ts";
 import { localDayOf } from "../time/timeZone.ts";
 import { Analyzer, type AnalyzeOptions } from "../analyze.ts";
 import { secondReading } from "../secondReading.ts";
-import { resultWithin, windowOverlaps } from "../resultWithin.ts";
+import { resultWithin, timeWithin, windowOverlaps } from "../resultWithin.ts";
 import type { Client } from "../client/Client.ts";
 import type { VisitHistoryStore } from "../kernels/MemoryVisitHistory.ts";
 import { signals } from "../source/signals.ts";
@@ -80,7 +80,9 @@ export interface ShopDayAnalysis {
  * Reads one shop's records in [sinceMs, untilMs) from the service and analyses them exactly as
  * `footfall analyze --shop … --since … --until … --format ndjson` does: the same source, the same
  * `Analyzer`, the same line formatting; when the sensors' clocks disagree (`misalignedClocks`) it
- * reads the range again and analyses it with them aligned, as `analyze --input` does. The visit history is a recorder that has seen nothing, so
+ * reads the range again and analyses it with them aligned, as `analyze --input` does. It keeps
+ * the range's part (`resultWithin`): pieces of another day that the RTS range holds are not
+ * this day's to store. The visit history is a recorder that has seen nothing, so
  * the stored lines do not depend on other days; new vs repeat is derived later from all stored
  * days' visits.
  *
@@ -150,7 +152,7 @@ export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOpti
   // Only what belongs to the range is stored: records of another day that its RTS range holds are
   // analysed with it, but what they make would overwrite that day's results with a piece.
   const result = resultWithin(run.result, sinceMs, untilMs);
-  const visits = run.visits.filter(([, startMs]) => startMs >= sinceMs && startMs < untilMs);
+  const visits = run.visits.filter(([, startMs]) => timeWithin(startMs, sinceMs, untilMs));
   const device = options.device ?? rawDevice;
   // A local day has a few hundred visitors: the date of each is cheap, and with daily rotation it picks the day's key.
   const written = device === rawDevice ? visits : visits.map(([mac, ms]): [string, number] => [device(mac, dateOfEpochDay(localDayOf(ms, timeZone))), ms]);
