@@ -30,14 +30,12 @@ const ALLOWED: Record<string, readonly string[]> = {
   analysisRecords: ["analyze", "kernels", "codec", "contract", "errors", "suppressSmallCounts"],
   // Whether a complete input is read a second time, and how (src/secondReading.ts): the CLI's and the fleet's one rule.
   secondReading: ["analyze", "kernels", "codec", "contract", "errors"],
-  // The part of a range's analysis that is the range's (src/resultWithin.ts): what analyze --shop prints and a shop-day job stores.
-  resultWithin: ["analyze"],
   // Small-count suppression of the aggregate lines analysisRecords writes.
   suppressSmallCounts: ["analysisRecords", "kernels"],
   // Keyed pseudonyms of MACs (node:crypto HMAC): what every writer puts where a device goes.
   privacy: ["errors"],
   // Scale-out runs the same pipeline: source → analyze → the same lines, stored in PostgreSQL.
-  fleet: ["analyze", "analysisRecords", "secondReading", "resultWithin", "source", "kernels", "operators", "client", "codec", "contract", "errors", "time"],
+  fleet: ["analyze", "analysisRecords", "secondReading", "source", "kernels", "operators", "client", "codec", "contract", "errors", "time"],
 };
 
 /** Packages an area must not import. */

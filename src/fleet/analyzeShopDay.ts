@@ -3,13 +3,17 @@ import { dateOfEpochDay } from "../time/calendarDate.ts";
 import { localDayOf } from "../time/timeZone.ts";
 import { Analyzer, type AnalyzeOptions } from "../analyze.ts";
 import { secondReading } from "../secondReading.ts";
-import { resultWithin, timeWithin, windowOverlaps } from "../resultWithin.ts";
+import { defaultSignalDecoderOptions, SignalDecoder } from "../codec/decodeSignal.ts";
+import type { RawSignal } from "../contract/rawSignal.ts";
 import type { Client } from "../client/Client.ts";
 import type { VisitHistoryStore } from "../kernels/MemoryVisitHistory.ts";
 import { signals } from "../source/signals.ts";
 import type { FleetAnalyzeOptions } from "./fleetJobs.ts";
 import type { RtsCodec } from "../codec/rts.ts";
 import type { LiveOccupancyInterval } from "../kernels/LiveOccupancy.ts";
+
+/** The furthest a day's records are read past its range, ms: a day (as `sessions.maxLeapMs`). */
+const MAX_MARGIN_MS = 86_400_000;
 
 /**
  * Options of {@link analyzeShopDay}.
@@ -74,15 +78,27 @@ export interface ShopDayAnalysis {
   readonly signals: number;
   /** Records rejected (undecodable, unusable row_key, later than the allowed lateness, stamped by a clock that jumped). */
   readonly rejected: number;
+  /** Of `signals`, those whose time is of another day: counted, not analysed. */
+  readonly outside: number;
+  /** Records of the day read past its range (stored after midnight): analysed, counted by the day whose range holds them. */
+  readonly fromMargin: number;
 }
 
 /**
  * Reads one shop's records in [sinceMs, untilMs) from the service and analyses them exactly as
  * `footfall analyze --shop … --since … --until … --format ndjson` does: the same source, the same
  * `Analyzer`, the same line formatting; when the sensors' clocks disagree (`misalignedClocks`) it
- * reads the range again and analyses it with them aligned, as `analyze --input` does. It keeps
- * the range's part (`resultWithin`): pieces of another day that the RTS range holds are not
- * this day's to store. The visit history is a recorder that has seen nothing, so
+ * reads the range again and analyses it with them aligned, as `analyze --input` does.
+ *
+ * A day is its records' **time**, read by RTS: where the RTS is the sensor's stamp (the spec's
+ * "collected since") the two agree. Where it is when the service received a record, or a sensor's
+ * clock runs hours off, the range holds records of another day and misses some of its own. So
+ * every record of the range is counted (by the decoder: the day whose range holds a record's RTS
+ * counts it, valid or not), only those whose time is of the day are analysed (`outside`: the
+ * rest), and when records were stored after their time, the next range, as far as they came
+ * late (up to a day), gives the day's records received after midnight (`fromMargin`, decoded
+ * apart: counted by the day that holds them). Not covered: records of the next day stored before
+ * their time (a sensor clock ahead of the service's, under that reading). The visit history is a recorder that has seen nothing, so
  * the stored lines do not depend on other days; new vs repeat is derived later from all stored
  * days' visits.
  *
@@ -94,6 +110,7 @@ export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOpti
   const { shopId, sinceMs, untilMs, timeZone } = options;
   if (!(untilMs > sinceMs)) throw new RangeError(`analyzeShopDay: untilMs must be after sinceMs`);
   const analyze = options.analyze ?? {};
+  const ofDay = (ms: number): boolean => ms >= sinceMs && ms < untilMs;
   // One read and analysis of the range; `settings` gives those of a second read (secondReading).
   const readAndAnalyze = async (mode: "backfill" | "tail", settings: ((first: AnalyzeOptions) => AnalyzeOptions) | undefined, onLive?: (interval: LiveOccupancyInterval) => void) => {
     const visits: [string, number][] = [];
@@ -111,51 +128,76 @@ export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOpti
     };
     const used = settings === undefined ? base : settings(base);
     const analyzer = new Analyzer(used);
+    const decoder = analyzer.decoder;
+    const codec = used.decode?.rtsCodec ?? defaultSignalDecoderOptions.rtsCodec;
+    const read = (since: number, until: number, next: (record: RawSignal) => void, onInvalid: () => void): Promise<void> =>
+      new Promise<void>((resolve, reject) => {
+        signals(client, {
+          shopId,
+          since,
+          until,
+          mode,
+          ...(options.rtsCodec === undefined ? {} : { rtsCodec: options.rtsCodec }),
+          ...(options.pollIntervalMs === undefined ? {} : { pollIntervalMs: options.pollIntervalMs }),
+          ...(options.signal === undefined ? {} : { signal: options.signal }),
+          onInvalid,
+        }).subscribe({ next, error: reject, complete: resolve });
+      });
+    // The day's records by RTS, every one counted by the analyzer's decoder (the day whose range
+    // holds a record's RTS counts it, valid or not); only those whose time is of the day analysed.
     let count = 0;
     let unusable = 0;
-    await new Promise<void>((resolve, reject) => {
-      signals(client, {
-        shopId,
-        since: sinceMs,
-        until: untilMs,
-        mode,
-        ...(options.rtsCodec === undefined ? {} : { rtsCodec: options.rtsCodec }),
-        ...(options.pollIntervalMs === undefined ? {} : { pollIntervalMs: options.pollIntervalMs }),
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-        onInvalid: () => void unusable++,
-      }).subscribe({
-        next: (record) => {
-          count++;
-          analyzer.pushRaw(record);
+    let outside = 0;
+    let receivedAfter = 0;
+    await read(
+      sinceMs,
+      untilMs,
+      (record) => {
+        count++;
+        const s = decoder.decode(record);
+        if (s === undefined) return;
+        // How long after its (aligned) time the service stored it: NaN, skipped, for an RTS its codec cannot read.
+        const after = codec.decode(s.rts) - s.time;
+        if (after > receivedAfter) receivedAfter = after;
+        if (ofDay(s.time)) analyzer.pushSignal(s);
+        else outside++;
+      },
+      () => void unusable++,
+    );
+    // Records stored after their time (RTS = when received: the last upload before midnight is
+    // in the next day's range): the next range, as far as they came late, gives those of the day,
+    // decoded apart, since the day whose range holds them counts them.
+    const marginMs = Math.min(Math.ceil(receivedAfter), MAX_MARGIN_MS);
+    let fromMargin = 0;
+    if (marginMs > 0) {
+      const apart = new SignalDecoder(used.decode ?? {});
+      await read(
+        untilMs,
+        untilMs + marginMs + 1,
+        (record) => {
+          const s = apart.decode(record);
+          if (s === undefined || !ofDay(s.time)) return;
+          analyzer.pushSignal(s);
+          fromMargin++;
         },
-        error: reject,
-        complete: resolve,
-      });
-    });
-    return { result: analyzer.finish(), visits, count, unusable, used };
+        () => {},
+      );
+    }
+    return { result: analyzer.finish(), visits, count, unusable, outside, fromMargin, used };
   };
-  // Live intervals of another day (see resultWithin) are not this day's to store.
-  const onLive = options.onLive;
-  let run = await readAndAnalyze(
-    options.mode ?? "backfill",
-    undefined,
-    onLive === undefined ? undefined : (interval) => void (windowOverlaps(interval, sinceMs, untilMs) && onLive(interval)),
-  );
+  let run = await readAndAnalyze(options.mode ?? "backfill", undefined, options.onLive);
   // What only the whole range shows — sensor clocks that disagree (they split the bursts two
   // sensors share: the people estimate about doubles at a few seconds) and records later than the
-  // allowed lateness (a sensor uploading in batches) — is put right by reading the range again,
-  // as `footfall analyze --input` does. Everything up to untilMs is at the service by now, so the
-  // second read is a backfill. A lateness the caller set is the caller's (not raised).
+  // allowed lateness (a sensor uploading in batches, or records of the day read past its range)
+  // — is put right by reading the range again, as `footfall analyze --input` does. Everything up
+  // to untilMs is at the service by now, so the second read is a backfill. A lateness the caller
+  // set is the caller's (not raised).
   const again = secondReading(run.result, run.used, { keepLate: analyze.sessions?.allowedLatenessMs === undefined });
   if (again !== undefined) run = await readAndAnalyze("backfill", again.apply);
-  const { count, unusable } = run;
-  // Only what belongs to the range is stored: records of another day that its RTS range holds are
-  // analysed with it, but what they make would overwrite that day's results with a piece.
-  const result = resultWithin(run.result, sinceMs, untilMs);
-  const visits = run.visits.filter(([, startMs]) => timeWithin(startMs, sinceMs, untilMs));
+  const { result, visits, count, unusable, outside, fromMargin } = run;
   const device = options.device ?? rawDevice;
   // A local day has a few hundred visitors: the date of each is cheap, and with daily rotation it picks the day's key.
   const written = device === rawDevice ? visits : visits.map(([mac, ms]): [string, number] => [device(mac, dateOfEpochDay(localDayOf(ms, timeZone))), ms]);
   const linkedAcrossDays = options.linkedAcrossDays ?? true;
-  return { records: [...analysisRecords(result, { device, linkedAcrossDays })], visits: written, signals: count, rejected: unusable + result.decoder.invalid + result.late + result.ahead };
+  return { records: [...analysisRecords(result, { device, linkedAcrossDays })], visits: written, signals: count, rejected: unusable + result.decoder.invalid + result.late + result.ahead, outside, fromMargin };
 }

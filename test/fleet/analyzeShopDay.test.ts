@@ -77,13 +77,14 @@ describe("analyzeShopDay", () => {
     expect(client.requests.length).toBeGreaterThan(1.9 * once.requests.length);
   });
 
-  it("keeps only its own day's lines when its RTS range holds records of the day before (RTS = when received)", async () => {
+  it("analyses a day's records by their time when the RTS is when the service received them: the last upload before midnight from the next range", async () => {
     // Open till midnight, every sensor uploading every 5 minutes: the last upload of the first
     // day is received after midnight, in the second day's range.
     const world = createWorld({ seed: 13, shops: 1, days: 2, visitorsPerDay: 120, passersByPerDay: 800, openingHours: [18, 24] });
     const shopId = world.shops[0]!.id;
     const sensors: string[] = [];
-    const received = [...world.rawSignals(shopId)]
+    const records = [...world.rawSignals(shopId)];
+    const received = records
       .map((r) => {
         let k = sensors.indexOf(r.square_mac);
         if (k < 0) k = sensors.push(r.square_mac) - 1;
@@ -98,19 +99,45 @@ describe("analyzeShopDay", () => {
         const rts = at.toString(16).padStart(16, "0");
         return { at, rts, ts: r.ts, record: { ...r.raw, row_key: `${shopId}:${rts}` } };
       });
-    const sinceMs = world.startMs + 86_400_000;
-    const untilMs = world.endMs;
+    // The same records where the RTS is the sensor's stamp: each day's range holds its records.
+    const stamped = records.map((r) => {
+      const rts = r.ts.toString(16).padStart(16, "0");
+      return { rts, record: { ...r, row_key: `${shopId}:${rts}` } };
+    });
+    const midnight = world.startMs + 86_400_000;
+    const days = [
+      { sinceMs: world.startMs, untilMs: midnight, date: "2026-11-16" },
+      { sinceMs: midnight, untilMs: world.endMs, date: "2026-11-17" },
+    ];
     // The case in hand: records of the first day received in the second's range.
-    expect(received.some((r) => r.ts < sinceMs && r.at >= sinceMs)).toBe(true);
-    const day = await analyzeShopDay(fakeClient(received, { sinceMode: "inclusive" }), { shopId, sinceMs, untilMs, timeZone: "Asia/Seoul" });
-    expect(day.signals).toBe(received.filter((r) => r.at >= sinceMs && r.at < untilMs).length);
-    const kinds = new Set(day.records.map((r) => r.type));
-    expect([...kinds].sort()).toEqual(["occupancy", "quality", "session", "summary"]);
-    for (const line of day.records) {
-      if (line.type === "summary" || line.type === "session") expect(line.date).toBe("2026-11-17");
-      if (line.type === "session" || line.type === "occupancy") expect(Number(line.start)).toBeGreaterThanOrEqual(sinceMs);
+    const crossing = received.filter((r) => r.ts < midnight && r.at >= midnight).length;
+    expect(crossing).toBeGreaterThan(0);
+    const read = async (data: readonly { rts: string; record: unknown }[], d: (typeof days)[0]) =>
+      analyzeShopDay(fakeClient(data as never, { sinceMode: "inclusive" }), { shopId, sinceMs: d.sinceMs, untilMs: d.untilMs, timeZone: "Asia/Seoul" });
+    const [first, second] = [await read(received, days[0]!), await read(received, days[1]!)];
+    // Every record counted once, by the range that holds its RTS (the last uploads of the second
+    // day are received after the world ends, in no range here).
+    expect(first.signals + second.signals + received.filter((r) => r.at >= world.endMs).length).toBe(records.length);
+    // The second range's records of the first day are analysed by the first, read past its range.
+    expect(second.outside).toBe(crossing);
+    expect(first.fromMargin).toBe(crossing);
+    expect(first.rejected + second.rejected).toBe(0);
+    // Analysed once each, by time: the quality lines' signals add up to every record.
+    const analysed = (day: typeof first) => Number(day.records.find((l) => l.type === "quality")!.signals);
+    expect(analysed(first) + analysed(second)).toBe(records.length);
+    // Each day's lines are those of the day, and as where the RTS is the stamp.
+    for (const [i, day] of [first, second].entries()) {
+      const d = days[i]!;
+      for (const line of day.records) {
+        if (line.type === "summary" || line.type === "session") expect(line.date).toBe(d.date);
+        if (line.type === "session" || line.type === "occupancy") expect(Number(line.start)).toBeGreaterThanOrEqual(d.sinceMs);
+      }
+      expect(day.visits.every(([, start]) => start >= d.sinceMs && start < d.untilMs)).toBe(true);
+      const right = await read(stamped, d);
+      expect(right.outside + right.fromMargin).toBe(0);
+      const withoutQuality = (lines: typeof day.records) => lines.filter((l) => l.type !== "quality");
+      expect(withoutQuality(day.records)).toEqual(withoutQuality(right.records));
     }
-    expect(day.visits.every(([, start]) => start >= sinceMs && start < untilMs)).toBe(true);
   });
 
   it("reads a service whose RTS counts µs with the worker's RTS codec, and refuses to read it as ms", async () => {
