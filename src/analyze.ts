@@ -322,8 +322,10 @@ export class Analyzer {
 /**
  * `options` for analysing the same records again with the sensors' clocks aligned: the decoder's
  * `clockOffsetsMs` set to `offsets` (from `misalignedClocks`), and the allowed lateness raised by
- * the largest of them — records arrive in the order their sensor stamped them, so one whose clock
- * runs ahead delivers its records that much later than their aligned time.
+ * how far apart the clocks were (the largest offset − the smallest, a sensor without one at 0) —
+ * records arrive in the order their sensor stamped them, so a clock that runs ahead delivers its
+ * records that much later than their aligned time, and one that runs behind moves its records
+ * that much ahead of the others read beside them.
  *
  * @example
  * const options: AnalyzeOptions = { timeZone: "Asia/Seoul" };
@@ -332,12 +334,12 @@ export class Analyzer {
  * const aligned = Object.keys(offsets).length > 0 ? await analyze(records, withAlignedClocks(options, offsets)) : first;
  */
 export function withAlignedClocks(options: AnalyzeOptions, offsets: Readonly<Record<string, number>>): AnalyzeOptions {
-  const ahead = Math.max(0, ...Object.values(offsets));
+  const spread = Math.max(0, ...Object.values(offsets)) - Math.min(0, ...Object.values(offsets));
   const lateness = options.sessions?.allowedLatenessMs ?? defaultEventTimeEngine.allowedLatenessMs;
   return {
     ...options,
     decode: { ...options.decode, clockOffsetsMs: offsets },
-    sessions: { ...options.sessions, allowedLatenessMs: lateness + ahead },
+    sessions: { ...options.sessions, allowedLatenessMs: lateness + spread },
   };
 }
 

@@ -57,7 +57,8 @@ describe("secondReading", () => {
     expect(again.allowedLatenessMs).toBe(Math.ceil(first.maxLateMs));
     const next = again.apply(options);
     expect(next.decode?.clockOffsetsMs).toEqual(again.clockOffsetsMs);
-    expect(next.sessions?.allowedLatenessMs).toBe(again.allowedLatenessMs! + Math.max(0, ...offsets));
+    const spread = Math.max(0, ...offsets) - Math.min(0, ...offsets);
+    expect(next.sessions?.allowedLatenessMs).toBe(again.allowedLatenessMs! + spread);
     const second = await analyze(late, next);
     expect(second.late).toBe(0);
     // Counted as if the clocks agreed and the records came in order (the day: aligned to one
@@ -69,6 +70,25 @@ describe("secondReading", () => {
     // Only the clocks when the caller keeps the lateness.
     const clocksOnly = secondReading(first, options, { keepLate: false })!;
     expect(clocksOnly.allowedLatenessMs).toBeUndefined();
-    expect(clocksOnly.apply(options).sessions?.allowedLatenessMs).toBe(60_000 + Math.max(0, ...offsets));
+    expect(clocksOnly.apply(options).sessions?.allowedLatenessMs).toBe(60_000 + spread);
+  });
+
+  it("aligns a clock that runs minutes behind the other without making the other's records late", async () => {
+    // Two sensors, one stamping 80 s early: aligned, its records move 80 s ahead of the other's
+    // read beside them, so the lateness must grow by the clocks' spread, not only by a clock ahead.
+    const two = createWorld({ ...worldOptions, sensorsPerShop: 2 });
+    const all = [...two.rawSignals(101)];
+    // The sensor heard less: the other, heard most, is the clock alignment keeps.
+    const heard = new Map<string, number>();
+    for (const r of all) heard.set(r.square_mac, (heard.get(r.square_mac) ?? 0) + 1);
+    const behind = [...heard].sort((a, b) => a[1] - b[1])[0]![0];
+    const stamped = all.map((r) => (r.square_mac === behind ? { ...r, ts: r.ts - 80_000 } : r)).sort((a, b) => a.ts - b.ts);
+    const first = await analyze(stamped, options);
+    const again = secondReading(first, options, { keepLate: false })!;
+    const offsets = Object.values(again.clockOffsetsMs ?? {});
+    expect(offsets.map((o) => Math.round(o / 1000))).toEqual([-80]);
+    const second = await analyze(stamped, again.apply(options));
+    expect(second.late).toBe(0);
+    expect(second.quality!.signals).toBe(all.length);
   });
 });

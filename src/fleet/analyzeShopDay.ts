@@ -97,10 +97,11 @@ export interface ShopDayAnalysis {
  * counts it, valid or not), only those whose time is of the day are analysed (`outside`: the
  * rest), and when records were stored after their time, the next range, as far as they came
  * late (up to a day), gives the day's records received after midnight (`fromMargin`, decoded
- * apart: counted by the day that holds them). Not covered: records of the next day stored before
- * their time (a sensor clock ahead of the service's, under that reading). The visit history is a recorder that has seen nothing, so
- * the stored lines do not depend on other days; new vs repeat is derived later from all stored
- * days' visits.
+ * apart: counted by the day that holds them); when records were stored before their (aligned)
+ * time — a sensor clock behind the one alignment keeps — the second read first reads the
+ * previous range as far back as they came early. The visit history is a recorder that has seen
+ * nothing, so the stored lines do not depend on other days; new vs repeat is derived later from
+ * all stored days' visits.
  *
  * @example
  * const day = await analyzeShopDay(client, { shopId: 101, sinceMs, untilMs, timeZone: "Asia/Seoul" });
@@ -112,7 +113,12 @@ export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOpti
   const analyze = options.analyze ?? {};
   const ofDay = (ms: number): boolean => ms >= sinceMs && ms < untilMs;
   // One read and analysis of the range; `settings` gives those of a second read (secondReading).
-  const readAndAnalyze = async (mode: "backfill" | "tail", settings: ((first: AnalyzeOptions) => AnalyzeOptions) | undefined, onLive?: (interval: LiveOccupancyInterval) => void) => {
+  const readAndAnalyze = async (
+    mode: "backfill" | "tail",
+    settings: ((first: AnalyzeOptions) => AnalyzeOptions) | undefined,
+    onLive?: (interval: LiveOccupancyInterval) => void,
+    beforeMs = 0,
+  ) => {
     const visits: [string, number][] = [];
     const history: VisitHistoryStore = {
       lastVisit: () => undefined,
@@ -143,12 +149,25 @@ export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOpti
           onInvalid,
         }).subscribe({ next, error: reject, complete: resolve });
       });
+    // The day's records stored before their time (a sensor clock behind the others, aligned): the
+    // previous range, read first (they are the day's earliest), decoded apart like the margin after.
+    const apart = new SignalDecoder(used.decode ?? {});
+    let fromMargin = 0;
+    const fromApart = (record: RawSignal): void => {
+      const s = apart.decode(record);
+      if (s === undefined || !ofDay(s.time)) return;
+      analyzer.pushSignal(s);
+      fromMargin++;
+    };
+    if (beforeMs > 0) await read(sinceMs - beforeMs, sinceMs, fromApart, () => {});
     // The day's records by RTS, every one counted by the analyzer's decoder (the day whose range
     // holds a record's RTS counts it, valid or not); only those whose time is of the day analysed.
     let count = 0;
     let unusable = 0;
     let outside = 0;
     let receivedAfter = 0;
+    // Per sensor, the earliest a record was stored relative to its time (RTS − time, ms).
+    const storedBefore = new Map<string, number>();
     await read(
       sinceMs,
       untilMs,
@@ -159,6 +178,8 @@ export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOpti
         // How long after its (aligned) time the service stored it: NaN, skipped, for an RTS its codec cannot read.
         const after = codec.decode(s.rts) - s.time;
         if (after > receivedAfter) receivedAfter = after;
+        const earliest = storedBefore.get(s.sensor);
+        if (earliest === undefined ? after === after : after < earliest) storedBefore.set(s.sensor, after);
         if (ofDay(s.time)) analyzer.pushSignal(s);
         else outside++;
       },
@@ -168,22 +189,8 @@ export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOpti
     // in the next day's range): the next range, as far as they came late, gives those of the day,
     // decoded apart, since the day whose range holds them counts them.
     const marginMs = Math.min(Math.ceil(receivedAfter), MAX_MARGIN_MS);
-    let fromMargin = 0;
-    if (marginMs > 0) {
-      const apart = new SignalDecoder(used.decode ?? {});
-      await read(
-        untilMs,
-        untilMs + marginMs + 1,
-        (record) => {
-          const s = apart.decode(record);
-          if (s === undefined || !ofDay(s.time)) return;
-          analyzer.pushSignal(s);
-          fromMargin++;
-        },
-        () => {},
-      );
-    }
-    return { result: analyzer.finish(), visits, count, unusable, outside, fromMargin, used };
+    if (marginMs > 0) await read(untilMs, untilMs + marginMs + 1, fromApart, () => {});
+    return { result: analyzer.finish(), visits, count, unusable, outside, fromMargin, storedBefore, used };
   };
   let run = await readAndAnalyze(options.mode ?? "backfill", undefined, options.onLive);
   // What only the whole range shows — sensor clocks that disagree (they split the bursts two
@@ -193,7 +200,13 @@ export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOpti
   // to untilMs is at the service by now, so the second read is a backfill. A lateness the caller
   // set is the caller's (not raised).
   const again = secondReading(run.result, run.used, { keepLate: analyze.sessions?.allowedLatenessMs === undefined });
-  if (again !== undefined) run = await readAndAnalyze("backfill", again.apply);
+  // How far before their time the day's records may be stored once clocks are aligned: a record
+  // stamped by a clock `offset` ahead has its time moved back by it, so it was stored that much
+  // later. A whole millisecond at least: a µs RTS beside a ms time differs by a fraction.
+  let before = 0;
+  for (const [sensor, earliest] of run.storedBefore) before = Math.max(before, -(earliest + (again?.clockOffsetsMs?.[sensor] ?? 0)));
+  const beforeMs = before >= 1 ? Math.min(Math.ceil(before), MAX_MARGIN_MS) : 0;
+  if (again !== undefined || beforeMs > 0) run = await readAndAnalyze("backfill", again?.apply, undefined, beforeMs);
   const { result, visits, count, unusable, outside, fromMargin } = run;
   const device = options.device ?? rawDevice;
   // A local day has a few hundred visitors: the date of each is cheap, and with daily rotation it picks the day's key.

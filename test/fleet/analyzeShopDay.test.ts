@@ -140,6 +140,52 @@ describe("analyzeShopDay", () => {
     }
   });
 
+  it("analyses a day's records by their aligned time when sensor clocks run off across midnight (RTS = the stamp)", async () => {
+    // Open till midnight; of three sensors one clock 40 s ahead, one 40 s behind (the third is the
+    // shop's median clock, which alignment keeps), the RTS their stamps: each day's range holds
+    // some of the other day's records and misses some of its own.
+    const world = createWorld({ seed: 13, shops: 1, days: 2, sensorsPerShop: 3, visitorsPerDay: 120, passersByPerDay: 800, openingHours: [18, 24] });
+    const shopId = world.shops[0]!.id;
+    const records = [...world.rawSignals(shopId)];
+    const sensors = [...new Set(records.map((r) => r.square_mac))].sort();
+    const skew = new Map([[sensors[0]!, 40_000], [sensors[1]!, -40_000]]);
+    const stampedBy = (shift: (sensor: string) => number) =>
+      records
+        .map((r) => ({ ...r, ts: r.ts + shift(r.square_mac) }))
+        .sort((a, b) => a.ts - b.ts)
+        .map((r) => {
+          const rts = r.ts.toString(16).padStart(16, "0");
+          return { rts, record: { ...r, row_key: `${shopId}:${rts}` } };
+        });
+    const skewed = stampedBy((sensor) => skew.get(sensor) ?? 0);
+    const right = stampedBy(() => 0);
+    const midnight = world.startMs + 86_400_000;
+    const days = [
+      { sinceMs: world.startMs, untilMs: midnight },
+      { sinceMs: midnight, untilMs: world.endMs },
+    ];
+    const crossing = records.filter((r) => (r.ts < midnight) !== (r.ts + (skew.get(r.square_mac) ?? 0) < midnight)).length;
+    expect(crossing).toBeGreaterThan(0);
+    const read = async (data: readonly { rts: string; record: unknown }[], d: (typeof days)[0]) =>
+      analyzeShopDay(fakeClient(data as never, { sinceMode: "inclusive" }), { shopId, ...d, timeZone: "Asia/Seoul" });
+    const [first, second] = [await read(skewed, days[0]!), await read(skewed, days[1]!)];
+    // Each range's records of the other day are left to it, and it takes them from there: stamped
+    // after midnight by the clock ahead, before it by the clock behind (and, at the world's ends,
+    // stamped before its start or after its end).
+    expect(first.outside + second.outside).toBe(crossing);
+    expect(first.outside).toBeGreaterThan(0);
+    expect(second.outside).toBeGreaterThan(0);
+    expect(second.fromMargin).toBeGreaterThanOrEqual(first.outside);
+    expect(first.fromMargin).toBeGreaterThanOrEqual(second.outside);
+    const analysed = (day: typeof first) => Number(day.records.find((l) => l.type === "quality")!.signals);
+    expect(analysed(first) + analysed(second)).toBe(records.length);
+    for (const [i, day] of [first, second].entries()) {
+      const truth = await read(right, days[i]!);
+      const summary = (lines: typeof day.records) => lines.find((l) => l.type === "summary")!;
+      expect(summary(day.records)).toEqual(summary(truth.records));
+    }
+  });
+
   it("reads a service whose RTS counts µs with the worker's RTS codec, and refuses to read it as ms", async () => {
     const options: WorldOptions = { seed: 13, shops: 1, visitorsPerDay: 40, passersByPerDay: 200, openingHours: [10, 14] };
     const world = createWorld(options);
