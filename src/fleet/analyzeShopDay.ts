@@ -80,7 +80,7 @@ export interface ShopDayAnalysis {
   readonly rejected: number;
   /** Of `signals`, those whose time is of another day: counted, not analysed. */
   readonly outside: number;
-  /** Records of the day read past its range (stored after midnight): analysed, counted by the day whose range holds them. */
+  /** Records of the day read past its range (stored after its end, or before its start): analysed, counted by the day whose range holds them. */
   readonly fromMargin: number;
 }
 
