@@ -136,13 +136,13 @@ export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOpti
     const analyzer = new Analyzer(used);
     const decoder = analyzer.decoder;
     const codec = used.decode?.rtsCodec ?? defaultSignalDecoderOptions.rtsCodec;
-    const read = (since: number, until: number, next: (record: RawSignal) => void, onInvalid: () => void): Promise<void> =>
+    const read = (since: number, until: number, next: (record: RawSignal) => void, onInvalid: () => void, as = mode): Promise<void> =>
       new Promise<void>((resolve, reject) => {
         signals(client, {
           shopId,
           since,
           until,
-          mode,
+          mode: as,
           ...(options.rtsCodec === undefined ? {} : { rtsCodec: options.rtsCodec }),
           ...(options.pollIntervalMs === undefined ? {} : { pollIntervalMs: options.pollIntervalMs }),
           ...(options.signal === undefined ? {} : { signal: options.signal }),
@@ -189,7 +189,9 @@ export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOpti
     // in the next day's range): the next range, as far as they came late, gives those of the day,
     // decoded apart, since the day whose range holds them counts them.
     const marginMs = Math.min(Math.ceil(receivedAfter), MAX_MARGIN_MS);
-    if (marginMs > 0) await read(untilMs, untilMs + marginMs + 1, fromApart, () => {});
+    // As the job reads (a tail waits for the service to pass the margin too: a second read's
+    // margin, found only once clocks are aligned, may reach past what it had at the first).
+    if (marginMs > 0) await read(untilMs, untilMs + marginMs + 1, fromApart, () => {}, options.mode ?? "backfill");
     return { result: analyzer.finish(), visits, count, unusable, outside, fromMargin, storedBefore, used };
   };
   let run = await readAndAnalyze(options.mode ?? "backfill", undefined, options.onLive);
