@@ -161,7 +161,7 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
     // Timings let `bench/fleet.ts` (and operators) see where a shop-day's time goes.
     log(
       `job ${job.id} committed (claim ${epoch}, ${analysis.signals} signals, ${analysis.records.length} lines; ` +
-        // Where the RTS is not the records' time (analyzeShopDay): what was left to the next day, and taken from it.
+        // Where the RTS is not the records' time (analyzeShopDay): what was left to the days beside, and taken from them.
         (analysis.outside + analysis.fromMargin > 0 ? `outside ${analysis.outside}, fromMargin ${analysis.fromMargin}; ` : "") +
         `read+analyze ${Math.round(t2 - t1)} ms, postgres ${Math.round(t1 - t0 + t3 - t2)} ms, cpu ${Math.round((cpu.user + cpu.system) / 1000)} ms)`,
     );
