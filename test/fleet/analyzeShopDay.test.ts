@@ -3,9 +3,10 @@ import { createClient } from "../../src/client/createClient.ts";
 import { analyzeShopDay } from "../../src/fleet/analyzeShopDay.ts";
 import { createSimHandler } from "../../src/sim/createSimHandler.ts";
 import { createWorld, type WorldOptions } from "../../src/sim/createWorld.ts";
-import { microsRts } from "../../src/codec/rts.ts";
+import { microsRts, secondsRts } from "../../src/codec/rts.ts";
 import { isContractError } from "../../src/errors/ContractError.ts";
 import { fakeClient } from "../source/fakeService.ts";
+import { signals } from "../../src/source/signals.ts";
 
 // A shop-day read from a simulator whose sensor clocks are seconds apart, as cheap sensors' are.
 async function summaryOf(options: WorldOptions): Promise<{ summary: Record<string, unknown>; signals: number; inRange: number; requests: number }> {
@@ -184,6 +185,25 @@ describe("analyzeShopDay", () => {
       const summary = (lines: typeof day.records) => lines.find((l) => l.type === "summary")!;
       expect(summary(day.records)).toEqual(summary(truth.records));
     }
+  });
+
+  it("reads a day once where the RTS is whole seconds, up to a second before each record's time", async () => {
+    const world = createWorld({ seed: 13, shops: 1, visitorsPerDay: 40, passersByPerDay: 200, openingHours: [10, 14] });
+    const shopId = world.shops[0]!.id;
+    const seconds = [...world.rawSignals(shopId)].map((r) => {
+      const rts = Math.floor(r.ts / 1000).toString(16).padStart(16, "0");
+      return { rts, record: { ...r, row_key: `${shopId}:${rts}` } };
+    });
+    const range = { shopId, sinceMs: world.startMs, untilMs: world.endMs, timeZone: "Asia/Seoul", rtsCodec: secondsRts };
+    const client = fakeClient(seconds, { sinceMode: "inclusive" });
+    const day = await analyzeShopDay(client, range);
+    expect([day.signals, day.outside, day.fromMargin]).toEqual([seconds.length, 0, 0]);
+    // One read: as many requests as reading the range's records once.
+    const once = fakeClient(seconds, { sinceMode: "inclusive" });
+    await new Promise<void>((resolve, reject) =>
+      signals(once, { shopId, since: world.startMs, until: world.endMs, rtsCodec: secondsRts }).subscribe({ error: reject, complete: resolve }),
+    );
+    expect(client.requests.length).toBe(once.requests.length);
   });
 
   it("reads a service whose RTS counts µs with the worker's RTS codec, and refuses to read it as ms", async () => {
