@@ -14,7 +14,8 @@ export interface SecondReading {
   readonly clockOffsetsMs?: Readonly<Record<string, number>>;
   /**
    * The allowed lateness (ms) that keeps every record the first read found late, when some were.
-   * It is the lateness before the clocks are aligned; `apply` adds the largest offset to it.
+   * It is the lateness before the clocks are aligned; `apply` adds the clocks' spread to it
+   * (`withAlignedClocks`).
    */
   readonly allowedLatenessMs?: number;
   /**

@@ -477,11 +477,12 @@ export function dayModel(input: readonly ClassifiedSession[], o: ResolvedPeopleE
   // on the log scale), for the interval (see peopleOfDay).
   let dwellCoxRelVar = Number.NaN;
   if (n > 1) {
+    const logs = sample.map((k) => Math.log(k.estimated));
     let logSum = 0;
-    for (const k of sample) logSum += Math.log(k.estimated);
+    for (const l of logs) logSum += l;
     const logMean = logSum / n;
     let logSq = 0;
-    for (const k of sample) logSq += (Math.log(k.estimated) - logMean) ** 2;
+    for (const l of logs) logSq += (l - logMean) ** 2;
     const s2 = logSq / (n - 1);
     dwellCoxRelVar = s2 / n + (s2 * s2) / (2 * (n - 1));
   }
