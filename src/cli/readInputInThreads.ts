@@ -13,9 +13,11 @@ export interface DecodeWorkerData {
   /** Marks the worker's data, so importing decodeWorker.ts elsewhere does nothing. */
   readonly decodeWorker: true;
   readonly path: string;
-  /** Byte range of the file: the first byte of a line, and (exclusive) the byte after a LF, or the end of the file. */
-  readonly start: number;
-  readonly end: number | undefined;
+  /**
+   * The thread's byte ranges of the file, in file order: each from the first byte of a line to
+   * (exclusive) the byte after a LF, or to the end of the file.
+   */
+  readonly ranges: readonly ByteRange[];
   /** One Int32: batches posted and not yet applied (the read-ahead bound). */
   readonly credit: SharedArrayBuffer;
   readonly maxOutstanding: number;
@@ -32,26 +34,40 @@ export interface ThreadDecoderOptions {
   readonly rtsUnit?: EpochUnit | undefined;
 }
 
-/** What a decode thread posts. */
+/** A byte range of a file: first byte, and the byte after its last (undefined: the end of the file). */
+export type ByteRange = readonly [start: number, end: number | undefined];
+
+/**
+ * What a decode thread posts: the batches of a range, then its `end` with the range's lines and
+ * the thread's counters so far.
+ */
 export type DecodeWorkerMessage =
   | { readonly type: "batch"; readonly batch: SignalBatch }
   | { readonly type: "end"; readonly stats: SignalDecoderStats; readonly lines: number };
 
-/** Batches the thread being applied reads ahead at most (each ~8 k signals). */
+/** Batches a decode thread reads ahead of the thread that applies them, at most (each ~8 k signals). */
 const MAX_OUTSTANDING = 16;
 
 /**
+ * Bytes per range (~55 k lines of `footfall signals` output): ranges are dealt to the decode
+ * threads in turn, so every thread decodes while the engine applies, from the first range to the
+ * last. (With one range per thread, the engine applied the last range alone while the other core
+ * idled: bench row 8's default-threads median was 3.53 s, dealt 3.41 s.)
+ */
+const RANGE_BYTES = 16 * 1024 * 1024;
+
+/**
  * Reads an NDJSON file of signal records with `threads` decode threads beside this one: the file
- * is cut into `threads` byte ranges at line ends, each decode thread reads, splits, parses and
- * decodes its range (the `SignalLineReader` + `SignalDecoder` work, about two fifths of a
- * one-thread run) and posts the signals in columns; this thread applies them to `analyzer` (the
- * engine, classification, counts) range after range, in input order. The analyzer sees exactly
- * the signals, in exactly the order, that reading on one thread gives it, so the results are
- * identical. Rejected records reach `onInvalid` with their line numbers in the whole file, in
- * input order; returns the decode threads' counters (summed) for `Analyzer.finish`.
+ * is cut at line ends into ranges of about `rangeBytes`, dealt to the threads in turn; each
+ * decode thread reads, splits, parses and decodes its ranges (the `SignalLineReader` +
+ * `SignalDecoder` work, about two fifths of a one-thread run) and posts the signals in columns;
+ * this thread applies them to `analyzer` (the engine, classification, counts) range after range,
+ * in input order. The analyzer sees exactly the signals, in exactly the order, that reading on
+ * one thread gives it, so the results are identical. Rejected records reach `onInvalid` with
+ * their line numbers in the whole file, in input order; returns the decode threads' counters
+ * (summed) for `Analyzer.finish`.
  *
- * Memory: the range being applied reads at most 16 batches ahead; later ranges are decoded in
- * full while they wait (a few tens of bytes per signal).
+ * Memory: each decode thread reads at most 16 batches (~130 k signals) ahead of this one.
  *
  * Why not threads partitioned by device, each with its own engine: the engine's watermark, the
  * late rule and every session's `complete` depend on the order of all records of a shop, so a
@@ -70,31 +86,38 @@ export async function readInputInThreads(
   onInvalid: (invalid: InvalidRecord, line: number) => void,
   signal: AbortSignal,
   decode: ThreadDecoderOptions = {},
+  rangeBytes = RANGE_BYTES,
 ): Promise<SignalDecoderStats> {
-  const ranges = await lineRanges(path, threads);
+  const ranges = await lineRanges(path, rangeBytes);
+  // Range r is thread r mod n's: no more threads than ranges.
+  const n = Math.min(threads, ranges.length);
   const url = workerUrl();
-  const parts = ranges.map(([start, end], i) => {
+  const parts = Array.from({ length: n }, (_, t) => {
     const credit = new SharedArrayBuffer(4);
     const worker = new Worker(url, {
       workerData: {
         decodeWorker: true,
         path,
-        start,
-        end,
+        ranges: ranges.filter((_, r) => r % n === t),
         credit,
-        // Later ranges decode ahead in full: they run while the ranges before them are applied.
-        maxOutstanding: i === 0 ? MAX_OUTSTANDING : Number.POSITIVE_INFINITY,
+        maxOutstanding: MAX_OUTSTANDING,
         decode,
       } satisfies DecodeWorkerData,
     });
-    // Each decode thread interns its own strings: one reader (string table) per thread.
-    return { worker, reader: new SignalBatchReader(), outstanding: new Int32Array(credit), queue: [] as DecodeWorkerMessage[] };
+    // Each decode thread interns its own strings: one reader (string table) per thread, which
+    // reads that thread's batches in the order they were posted (its ranges are applied in order).
+    return {
+      worker,
+      reader: new SignalBatchReader(),
+      outstanding: new Int32Array(credit),
+      queue: [] as DecodeWorkerMessage[],
+      stats: undefined as SignalDecoderStats | undefined,
+    };
   });
   const push = (s: Parameters<Analyzer["pushSignal"]>[0]): void => analyzer.pushSignal(s);
-  const totals: SignalDecoderStats[] = [];
   try {
     return await new Promise<SignalDecoderStats>((resolve, reject) => {
-      let current = 0;
+      let current = 0; // the range being applied
       let lineOffset = 0;
       const fail = (error: unknown): void => {
         signal.removeEventListener("abort", abort);
@@ -102,10 +125,10 @@ export async function readInputInThreads(
       };
       const abort = (): void => fail(new Error("interrupted"));
       signal.addEventListener("abort", abort, { once: true });
-      // Applies what the current range has posted, moving on to the next range at its end.
+      // Applies what the current range's thread has posted, moving on to the next range at its end.
       const drain = (): void => {
-        while (current < parts.length) {
-          const part = parts[current]!;
+        while (current < ranges.length) {
+          const part = parts[current % n]!;
           const message = part.queue.shift();
           if (message === undefined) return;
           if (message.type === "batch") {
@@ -114,18 +137,18 @@ export async function readInputInThreads(
             Atomics.sub(part.outstanding, 0, 1);
             Atomics.notify(part.outstanding, 0);
           } else {
-            totals.push(message.stats);
+            part.stats = message.stats; // the thread's counters so far
             lineOffset += message.lines;
             current++;
           }
         }
         signal.removeEventListener("abort", abort);
-        resolve(totals.reduce(addDecoderStats));
+        resolve(parts.map((p) => p.stats!).reduce(addDecoderStats));
       };
-      parts.forEach((part, i) => {
+      parts.forEach((part, t) => {
         part.worker.on("message", (message: DecodeWorkerMessage) => {
           part.queue.push(message);
-          if (i === current) {
+          if (current % n === t) {
             try {
               drain();
             } catch (error) {
@@ -135,7 +158,7 @@ export async function readInputInThreads(
         });
         part.worker.once("error", fail);
         part.worker.once("exit", (code) => {
-          if (code !== 0 && current <= i) fail(new Error(`decode thread exited with code ${code}`));
+          if (code !== 0 && current < ranges.length) fail(new Error(`decode thread exited with code ${code}`));
         });
       });
     });
@@ -145,17 +168,16 @@ export async function readInputInThreads(
 }
 
 /**
- * Cuts the file into up to `count` byte ranges that each start a line: each cut is moved to just
- * after the next LF (a file with lone CRs only, or a short one, gets fewer ranges).
+ * Cuts the file into ranges of about `bytes` that each start a line: each cut is moved to just
+ * after the next LF (a file with lone CRs only is one range). An empty file is one empty range.
  */
-async function lineRanges(path: string, count: number): Promise<[number, number | undefined][]> {
+async function lineRanges(path: string, bytes: number): Promise<ByteRange[]> {
   const file = await open(path, "r");
   try {
     const size = (await file.stat()).size;
     const cuts: number[] = [0];
     const buffer = Buffer.alloc(1 << 16);
-    for (let k = 1; k < count; k++) {
-      let pos = Math.max(Math.floor((size * k) / count), cuts.at(-1)! + 1);
+    for (let pos = bytes; pos < size; pos = cuts.at(-1)! + bytes) {
       let cut = -1;
       while (cut < 0 && pos < size) {
         const { bytesRead } = await file.read(buffer, 0, buffer.length, pos);

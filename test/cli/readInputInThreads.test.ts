@@ -1,0 +1,61 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Analyzer } from "../../src/analyze.ts";
+import { readInputInThreads } from "../../src/cli/readInputInThreads.ts";
+import { SignalLineReader } from "../../src/cli/SignalLineReader.ts";
+import { createWorld } from "../../src/sim/createWorld.ts";
+
+const H = 3_600_000;
+
+describe("readInputInThreads", () => {
+  let dir: string;
+  let file: string;
+  let bytes: Buffer;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "footfall-threads-"));
+    const world = createWorld({ seed: 11, days: 1 });
+    const shop = world.shops[0]!;
+    const lines = [...world.rawSignals(shop.id, world.startMs + 10 * H, world.startMs + 12 * H)].map((r) => JSON.stringify(r));
+    // Rejections spread over the file (so over many ranges), a blank line, a BOM, CRLF line ends,
+    // and a last line without its line end.
+    for (let at = 7; at < lines.length; at += 997) lines.splice(at, 0, at % 2 === 0 ? "{not json" : JSON.stringify({ row_key: "garbage" }));
+    lines.splice(300, 0, "");
+    bytes = Buffer.from(`\uFEFF${lines.join("\r\n")}`);
+    file = join(dir, "day.ndjson");
+    await writeFile(file, bytes);
+  });
+
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  // What one thread gives: the CLI's own path (SignalLineReader straight into the analyzer).
+  function oneThread(): { result: ReturnType<Analyzer["finish"]>; invalid: string[] } {
+    const invalid: string[] = [];
+    let reader: SignalLineReader | undefined;
+    const analyzer = new Analyzer({ decode: { onInvalid: (x) => invalid.push(`${reader!.line} ${x.reason}`) } });
+    reader = new SignalLineReader(analyzer.decoder, (s) => analyzer.pushSignal(s));
+    reader.push(bytes);
+    reader.end();
+    return { result: analyzer.finish(), invalid };
+  }
+
+  it.each([
+    [2, 4096],
+    [3, 10_000],
+    [2, 1 << 30],
+  ])("gives what one thread gives, rejections and their lines included (%i threads, ranges of %i bytes)", async (threads, rangeBytes) => {
+    const expected = oneThread();
+    const analyzer = new Analyzer();
+    const invalid: string[] = [];
+    const stats = await readInputInThreads(file, threads, analyzer, (x, line) => invalid.push(`${line} ${x.reason}`), new AbortController().signal, {}, rangeBytes);
+    const result = analyzer.finish(stats);
+    expect(expected.invalid.length).toBeGreaterThan(3);
+    expect(invalid).toEqual(expected.invalid);
+    expect(result).toEqual(expected.result);
+    expect(result.sessions.length).toBeGreaterThan(0);
+  });
+});
