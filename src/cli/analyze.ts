@@ -31,7 +31,7 @@ import {
 } from "./common.ts";
 // Type only: the service path (client, source, rxjs) is imported when --shop is used, so
 // `--input` does not pay for loading it.
-import type { ThreadDecoderOptions } from "./readInputInThreads.ts";
+import type { ThreadDecoderOptions } from "./RangeReader.ts";
 import type { ClientDeps } from "./serviceClient.ts";
 import { analysisRecords, recordsProximity, summaryRecord } from "../analysisRecords.ts";
 import { suppressSmallCounts } from "../suppressSmallCounts.ts";
@@ -81,10 +81,11 @@ Input (one of):
                                       stdin; gzip-compressed (FILE.ndjson.gz) is read
                                       decompressed. Extra fields on a line (such as
                                       those \`footfall signals\` adds) are ignored.
-  --threads N         with --input FILE (not gzip): 1 reads, decodes and analyses on one
-                      thread; N ≥ 2 decode N parts of the file on N threads beside the analysis
-                      (identical results) [2 on a machine with 2+ cores for files of
-                      32 MiB or more, else 1]
+  --threads N         with --input FILE (not gzip): threads in all; 1 reads, decodes and
+                      analyses on one thread; with N ≥ 2, N − 1 threads decode parts of the
+                      file beside the analysis, which decodes a part itself rather than wait
+                      (identical results) [for files of 32 MiB or more, one per core up to
+                      3, else 1]
 
 Output:
   --format F          table (default): one row per shop and day;

@@ -5,7 +5,7 @@ import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { addDecoderStats, type Analyzer } from "../analyze.ts";
 import type { InvalidRecord, SignalDecoderStats } from "../codec/decodeSignal.ts";
-import type { EpochUnit } from "../codec/inferEpochUnit.ts";
+import { RangeReader, type ByteRange, type ThreadDecoderOptions } from "./RangeReader.ts";
 import { SignalBatchReader, type SignalBatch } from "./SignalBatch.ts";
 
 /** What a decode thread is started with. */
@@ -14,10 +14,14 @@ export interface DecodeWorkerData {
   readonly decodeWorker: true;
   readonly path: string;
   /**
-   * The thread's byte ranges of the file, in file order: each from the first byte of a line to
-   * (exclusive) the byte after a LF, or to the end of the file.
+   * The file's byte ranges, in file order: each from the first byte of a line to (exclusive) the
+   * byte after a LF, or to the end of the file.
    */
   readonly ranges: readonly ByteRange[];
+  /** The thread's first range (each decode thread is given one, so each starts at once). */
+  readonly first: number;
+  /** One Int32: the next range nobody has claimed (`Atomics.add` claims it). */
+  readonly next: SharedArrayBuffer;
   /** One Int32: batches posted and not yet applied (the read-ahead bound). */
   readonly credit: SharedArrayBuffer;
   readonly maxOutstanding: number;
@@ -26,46 +30,37 @@ export interface DecodeWorkerData {
 }
 
 /**
- * The decoder options of a decode thread: what `footfall analyze` sets (a codec crosses threads
- * as its preset's unit).
+ * What a decode thread posts for range number `range`: its batches, then its `end` with the
+ * range's lines and the thread's counters so far.
  */
-export interface ThreadDecoderOptions {
-  readonly clockOffsetsMs?: Readonly<Record<string, number>> | undefined;
-  readonly rtsUnit?: EpochUnit | undefined;
-}
-
-/** A byte range of a file: first byte, and the byte after its last (undefined: the end of the file). */
-export type ByteRange = readonly [start: number, end: number | undefined];
-
-/**
- * What a decode thread posts: the batches of a range, then its `end` with the range's lines and
- * the thread's counters so far.
- */
-export type DecodeWorkerMessage =
-  | { readonly type: "batch"; readonly batch: SignalBatch }
-  | { readonly type: "end"; readonly stats: SignalDecoderStats; readonly lines: number };
+export type RangeMessage =
+  | { readonly type: "batch"; readonly range: number; readonly batch: SignalBatch }
+  | { readonly type: "end"; readonly range: number; readonly stats: SignalDecoderStats; readonly lines: number };
 
 /** Batches a decode thread reads ahead of the thread that applies them, at most (each ~8 k signals). */
 const MAX_OUTSTANDING = 16;
 
 /**
- * Bytes per range (~55 k lines of `footfall signals` output): ranges are dealt to the decode
- * threads in turn, so every thread decodes while the engine applies, from the first range to the
- * last. (With one range per thread, the engine applied the last range alone while the other core
- * idled: bench row 8's default-threads median was 3.53 s, dealt 3.41 s.)
+ * Bytes per range (~14 k lines of `footfall signals` output): the unit of work the threads claim.
+ * Small enough that no thread is left with much when the others run out, large enough that a
+ * range costs little to start.
  */
-const RANGE_BYTES = 16 * 1024 * 1024;
+const RANGE_BYTES = 4 * 1024 * 1024;
 
 /**
- * Reads an NDJSON file of signal records with `threads` decode threads beside this one: the file
- * is cut at line ends into ranges of about `rangeBytes`, dealt to the threads in turn; each
- * decode thread reads, splits, parses and decodes its ranges (the `SignalLineReader` +
- * `SignalDecoder` work, about two fifths of a one-thread run) and posts the signals in columns;
- * this thread applies them to `analyzer` (the engine, classification, counts) range after range,
- * in input order. The analyzer sees exactly the signals, in exactly the order, that reading on
- * one thread gives it, so the results are identical. Rejected records reach `onInvalid` with
- * their line numbers in the whole file, in input order; returns the decode threads' counters
- * (summed) for `Analyzer.finish`.
+ * Reads an NDJSON file of signal records on `threads` threads: this one, which applies the signals
+ * to `analyzer` (the engine, classification, counts), and `threads − 1` decode threads. The file
+ * is cut at line ends into ranges of about `rangeBytes`, which the threads claim in file order,
+ * one at a time. A decode thread reads, splits, parses and decodes its range (`RangeReader`: the
+ * `SignalLineReader` + `SignalDecoder` work, about two fifths of a one-thread run) and posts the
+ * signals in columns. This thread applies range after range in file order; it reads range 0
+ * itself (while the decode threads load), and whenever it has to wait for a decode thread it
+ * claims the next free range for itself, which it reads straight into the engine when its turn
+ * comes. So the work balances between decoding and the engine whatever their costs on the
+ * machine and the data. The analyzer sees exactly the signals, in exactly the order, that reading
+ * on one thread gives it, so the results are identical. Rejected records reach `onInvalid` with
+ * their line numbers in the whole file, in input order; returns the decoders' counters (summed)
+ * for `Analyzer.finish`.
  *
  * Memory: each decode thread reads at most 16 batches (~130 k signals) ahead of this one.
  *
@@ -89,80 +84,119 @@ export async function readInputInThreads(
   rangeBytes = RANGE_BYTES,
 ): Promise<SignalDecoderStats> {
   const ranges = await lineRanges(path, rangeBytes);
-  // Range r is thread r mod n's: no more threads than ranges.
-  const n = Math.min(threads, ranges.length);
+  const workers = Math.max(0, Math.min(threads - 1, ranges.length - 1));
   const url = workerUrl();
-  const parts = Array.from({ length: n }, (_, t) => {
+  // Range 0 is this thread's; decode thread i starts with range i + 1; the rest are claimed.
+  const next = new SharedArrayBuffer(4);
+  const claimed = new Int32Array(next);
+  claimed[0] = workers + 1;
+  const mine = ranges.map((_, r) => r === 0);
+  // What each range's decode thread has posted so far.
+  const queues: RangeMessage[][] = ranges.map(() => []);
+  const parts = Array.from({ length: workers }, (_, i) => {
     const credit = new SharedArrayBuffer(4);
     const worker = new Worker(url, {
-      workerData: {
-        decodeWorker: true,
-        path,
-        ranges: ranges.filter((_, r) => r % n === t),
-        credit,
-        maxOutstanding: MAX_OUTSTANDING,
-        decode,
-      } satisfies DecodeWorkerData,
+      workerData: { decodeWorker: true, path, ranges, first: i + 1, next, credit, maxOutstanding: MAX_OUTSTANDING, decode } satisfies DecodeWorkerData,
     });
     // Each decode thread interns its own strings: one reader (string table) per thread, which
     // reads that thread's batches in the order they were posted (its ranges are applied in order).
-    return {
-      worker,
-      reader: new SignalBatchReader(),
-      outstanding: new Int32Array(credit),
-      queue: [] as DecodeWorkerMessage[],
-      stats: undefined as SignalDecoderStats | undefined,
-    };
+    return { worker, reader: new SignalBatchReader(), outstanding: new Int32Array(credit), stats: undefined as SignalDecoderStats | undefined };
   });
+  const owner = new Map<number, (typeof parts)[number]>();
+  const file = new RangeReader(path, decode);
   const push = (s: Parameters<Analyzer["pushSignal"]>[0]): void => analyzer.pushSignal(s);
   try {
     return await new Promise<SignalDecoderStats>((resolve, reject) => {
       let current = 0; // the range being applied
       let lineOffset = 0;
+      let ahead = false; // whether this thread has claimed a range after the current one
+      // Time this thread waited since it last claimed a range, and what reading one of its own
+      // ranges took (ms): it claims one each time it has waited that long.
+      let waited = 0;
+      let waitFrom = Number.NaN;
+      let ownCost = Number.POSITIVE_INFINITY;
+      let settled = false;
       const fail = (error: unknown): void => {
+        settled = true;
         signal.removeEventListener("abort", abort);
         reject(error);
       };
       const abort = (): void => fail(new Error("interrupted"));
       signal.addEventListener("abort", abort, { once: true });
-      // Applies what the current range's thread has posted, moving on to the next range at its end.
+      // Applies what is ready, in file order; returns to wait for a decode thread's message.
       const drain = (): void => {
-        while (current < ranges.length) {
-          const part = parts[current % n]!;
-          const message = part.queue.shift();
-          if (message === undefined) return;
+        while (!settled && current < ranges.length) {
+          if (mine[current]) {
+            const offset = lineOffset;
+            const from = performance.now();
+            lineOffset += file.read(ranges[current]!, push, (line, x) => onInvalid(x, offset + line));
+            ownCost = performance.now() - from;
+            ahead = false;
+            current++;
+            continue;
+          }
+          const message = queues[current]!.shift();
+          if (message === undefined) {
+            // The range is nobody's yet (the decode threads are between ranges): read it now.
+            // Else, waiting for a decode thread: once it has waited as long as a range of its own
+            // takes, this thread takes on the next free range (read when its turn comes).
+            // Claiming at every wait would take on too much: a thread that reads a range also
+            // applies it.
+            if (Atomics.load(claimed, 0) === current || (!ahead && waited >= ownCost)) {
+              const r = Atomics.add(claimed, 0, 1);
+              if (r < ranges.length) {
+                mine[r] = true;
+                if (r === current) continue;
+                ahead = true;
+                waited -= ownCost;
+              }
+            }
+            waitFrom = performance.now();
+            return;
+          }
+          const part = owner.get(current)!;
           if (message.type === "batch") {
             for (const x of message.batch.invalid) onInvalid(x.invalid, lineOffset + x.line);
             part.reader.read(message.batch, push);
             Atomics.sub(part.outstanding, 0, 1);
             Atomics.notify(part.outstanding, 0);
           } else {
-            part.stats = message.stats; // the thread's counters so far
+            part.stats = message.stats;
             lineOffset += message.lines;
+            owner.delete(current);
             current++;
           }
         }
+        if (settled) return;
+        settled = true;
         signal.removeEventListener("abort", abort);
-        resolve(parts.map((p) => p.stats!).reduce(addDecoderStats));
+        resolve([file.stats, ...parts.flatMap((p) => (p.stats === undefined ? [] : [p.stats]))].reduce(addDecoderStats));
       };
-      parts.forEach((part, t) => {
-        part.worker.on("message", (message: DecodeWorkerMessage) => {
-          part.queue.push(message);
-          if (current % n === t) {
-            try {
-              drain();
-            } catch (error) {
-              fail(error);
-            }
-          }
+      const guarded = (): void => {
+        try {
+          drain();
+        } catch (error) {
+          fail(error);
+        }
+      };
+      for (const part of parts) {
+        part.worker.on("message", (message: RangeMessage) => {
+          queues[message.range]!.push(message);
+          owner.set(message.range, part);
+          if (message.range !== current) return;
+          if (waitFrom === waitFrom) waited += performance.now() - waitFrom;
+          waitFrom = Number.NaN;
+          guarded();
         });
         part.worker.once("error", fail);
         part.worker.once("exit", (code) => {
           if (code !== 0 && current < ranges.length) fail(new Error(`decode thread exited with code ${code}`));
         });
-      });
+      }
+      guarded();
     });
   } finally {
+    file.close();
     await Promise.all(parts.map((p) => p.worker.terminate()));
   }
 }

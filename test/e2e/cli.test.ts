@@ -1,8 +1,9 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createWorld } from "../../src/sim/createWorld.ts";
 import { startSimulator, type RunningSimulator } from "../../src/sim/startSimulator.ts";
 import { ensureBuilt, footfall } from "./cliBuild.ts";
 
@@ -178,16 +179,23 @@ describe("NDJSON round trip", () => {
 
   it("analyze --input --threads 2 gives byte for byte what one thread gives, rejections included", async () => {
     const shop = sim.world.shops[1]!;
-    const records = [...sim.world.rawSignals(shop.id, sim.world.startMs + 9 * H, sim.world.startMs + 13 * H)];
+    // Over 4 MiB, so that the file is more than one range and a decode thread reads part of it:
+    // the shop's morning, then a busier world's day as shop 999.
+    const busy = createWorld({ seed: 8, shops: 1, days: 1, visitorsPerDay: 300, passersByPerDay: 2000 });
+    const records = [
+      ...sim.world.rawSignals(shop.id, sim.world.startMs + 9 * H, sim.world.startMs + 13 * H),
+      ...[...busy.rawSignals(busy.shops[0]!.id)].map((r) => ({ ...r, row_key: r.row_key.replace(/^\d+:/, "999:") })),
+    ];
     // Lines a decode thread must reject exactly as the one-thread reader does: not JSON, an
     // unusable row_key, a bad MAC; and CRLF line ends, a blank line, a BOM.
     const lines = records.map((r) => JSON.stringify(r));
     lines.splice(10, 0, "{not json");
     lines.splice(500, 0, JSON.stringify({ ...records[0], row_key: "garbage" }));
     lines.splice(1500, 0, "");
-    lines.splice(2500, 0, JSON.stringify({ ...records[0], device_id: "zz:zz" }));
+    lines.splice(lines.length - 100, 0, JSON.stringify({ ...records[0], device_id: "zz:zz" }));
     const file = join(dir, "threads.ndjson");
     await writeFile(file, `\uFEFF${lines.join("\r\n")}\r\n`);
+    expect((await stat(file)).size).toBeGreaterThan(4.5 * 2 ** 20);
     const one = await footfall(["analyze", "--input", file, "--format", "ndjson", "--threads", "1"], {});
     const two = await footfall(["analyze", "--input", file, "--format", "ndjson", "--threads", "2"], {});
     expect(one.status).toBe(1);

@@ -1,0 +1,80 @@
+import { closeSync, openSync, readSync } from "node:fs";
+import { SignalDecoder, type InvalidRecord, type SignalDecoderStats } from "../codec/decodeSignal.ts";
+import type { EpochUnit } from "../codec/inferEpochUnit.ts";
+import { rtsCodecForUnit } from "../codec/rts.ts";
+import type { Signal } from "../codec/Signal.ts";
+import { SignalLineReader } from "./SignalLineReader.ts";
+
+/** A byte range of a file: first byte, and the byte after its last (undefined: the end of the file). */
+export type ByteRange = readonly [start: number, end: number | undefined];
+
+/**
+ * The decoder options of a range reader: what `footfall analyze` sets (a codec crosses threads
+ * as its preset's unit).
+ */
+export interface ThreadDecoderOptions {
+  readonly clockOffsetsMs?: Readonly<Record<string, number>> | undefined;
+  readonly rtsUnit?: EpochUnit | undefined;
+}
+
+/** Bytes read from the file at a time. */
+const READ_BYTES = 1 << 20;
+
+/**
+ * Reads byte ranges of an NDJSON file of signal records with one decoder: splits lines, parses
+ * and decodes each record (`SignalLineReader` + `SignalDecoder`), synchronously. One per decode
+ * thread, and one on the thread that runs the engine (see `readInputInThreads`).
+ *
+ * @example
+ * const file = new RangeReader("day.ndjson", {});
+ * const lines = file.read([0, undefined], (s) => analyzer.pushSignal(s), (line, x) => console.error(line, x.reason));
+ * file.stats.decoded; // signals decoded so far, over every range read
+ * file.close();
+ */
+export class RangeReader {
+  readonly #fd: number;
+  readonly #decoder: SignalDecoder;
+  #onInvalid: (line: number, invalid: InvalidRecord) => void = () => {};
+  #reader: SignalLineReader | undefined;
+
+  constructor(path: string, options: ThreadDecoderOptions) {
+    this.#fd = openSync(path, "r");
+    this.#decoder = new SignalDecoder({
+      onInvalid: (invalid: InvalidRecord) => this.#onInvalid(this.#reader!.line, invalid),
+      clockOffsetsMs: options.clockOffsetsMs,
+      ...(options.rtsUnit === undefined ? {} : { rtsCodec: rtsCodecForUnit(options.rtsUnit) }),
+    });
+  }
+
+  /** The decoder's counters, over every range read so far (a snapshot). */
+  get stats(): SignalDecoderStats {
+    return this.#decoder.stats;
+  }
+
+  /**
+   * Reads a range: every decoded signal to `onSignal`, every rejected record to `onInvalid` with
+   * its 1-based line number within the range, in order; returns the range's lines. A range that
+   * starts the file (byte 0) drops a byte order mark, as reading the whole file on one thread does.
+   */
+  read([start, end]: ByteRange, onSignal: (signal: Signal) => void, onInvalid: (line: number, invalid: InvalidRecord) => void): number {
+    this.#onInvalid = onInvalid;
+    // Only the range that starts the file drops a byte order mark: later on it is content.
+    const reader = new SignalLineReader(this.#decoder, onSignal, { byteOrderMark: start === 0 ? "drop" : "keep" });
+    this.#reader = reader;
+    for (let at = start; end === undefined || at < end; ) {
+      // A fresh buffer per read: the reader keeps the unfinished last line as a view of it.
+      const chunk = Buffer.allocUnsafe(end === undefined ? READ_BYTES : Math.min(READ_BYTES, end - at));
+      const read = readSync(this.#fd, chunk, 0, chunk.length, at);
+      if (read === 0) break;
+      reader.push(chunk.subarray(0, read));
+      at += read;
+    }
+    reader.end();
+    return reader.line;
+  }
+
+  /** Closes the file. */
+  close(): void {
+    closeSync(this.#fd);
+  }
+}
