@@ -53,6 +53,14 @@ export interface TimeOptions {
   readonly runs?: number;
   /** Untimed runs first (per contender), for the JIT and caches. @default 2 */
   readonly warmup?: number;
+  /**
+   * A full GC before each timed run (when `--expose-gc` is on), so that a run pays for its own
+   * garbage only. Off for work measured in its steady state: a forced full GC also clears maps
+   * only the previous run's dead objects had, and with them the optimized code that embeds them
+   * (V8's "weak objects" deoptimisation), which a long-running stream never goes through.
+   * @default true
+   */
+  readonly forceGc?: boolean;
 }
 
 const forceGc = (globalThis as { gc?: () => void }).gc;
@@ -63,8 +71,8 @@ function summarize(samples: number[]): Timing {
 }
 
 /** One timed run: a full GC first when `--expose-gc` is on (run.ts sets it), so the run pays for its own garbage only. */
-async function sample(fn: () => unknown, wall: number[], cpu: number[]): Promise<void> {
-  forceGc?.();
+async function sample(fn: () => unknown, wall: number[], cpu: number[], gc: boolean): Promise<void> {
+  if (gc) forceGc?.();
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   await fn();
@@ -86,14 +94,15 @@ export async function time(fn: () => unknown, options: TimeOptions = {}): Promis
   for (let i = 0; i < warmup; i++) await fn();
   const wall: number[] = [];
   const cpu: number[] = [];
-  for (let i = 0; i < runs; i++) await sample(fn, wall, cpu);
+  for (let i = 0; i < runs; i++) await sample(fn, wall, cpu, options.forceGc ?? true);
   return { ...summarize(wall), cpu: summarize(cpu) };
 }
 
 /**
  * Times two contenders interleaved so drift hits both alike: A B, B A, A B, … (the order
  * alternates, so neither always runs right after the other's allocations), each timed run after
- * a full GC when `--expose-gc` is on, so no run is charged for collecting the other's garbage.
+ * a full GC when `--expose-gc` is on (unless `forceGc: false`), so no run is charged for
+ * collecting the other's garbage.
  *
  * @example
  * const [a, b] = await timePair(() => decode(pages), () => parse(pages));
@@ -102,6 +111,7 @@ export async function time(fn: () => unknown, options: TimeOptions = {}): Promis
 export async function timePair(a: () => unknown, b: () => unknown, options: TimeOptions = {}): Promise<[Measured, Measured]> {
   const runs = options.runs ?? 7;
   const warmup = options.warmup ?? 2;
+  const gc = options.forceGc ?? true;
   for (let i = 0; i < warmup; i++) {
     await a();
     await b();
@@ -112,11 +122,11 @@ export async function timePair(a: () => unknown, b: () => unknown, options: Time
   const cb: number[] = [];
   for (let i = 0; i < runs; i++) {
     if (i % 2 === 0) {
-      await sample(a, wa, ca);
-      await sample(b, wb, cb);
+      await sample(a, wa, ca, gc);
+      await sample(b, wb, cb, gc);
     } else {
-      await sample(b, wb, cb);
-      await sample(a, wa, ca);
+      await sample(b, wb, cb, gc);
+      await sample(a, wa, ca, gc);
     }
   }
   return [
