@@ -1,4 +1,4 @@
-import { createReadStream } from "node:fs";
+import { createReadStream, type Stats } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { Analyzer, withAlignedClocks, type AnalyzeOptions, type AnalyzeResult } from "../analyze.ts";
 import { secondReading } from "../secondReading.ts";
@@ -78,14 +78,15 @@ Input (one of):
                                       the interface does not publish: epoch ms (the
                                       sample's; default), s, us or ns
   --input FILE                        one raw service record (JSON) per line; "-" reads
-                                      stdin; gzip-compressed (FILE.ndjson.gz) is read
+                                      stdin (a named pipe or <(…) is read the same way);
+                                      gzip-compressed (FILE.ndjson.gz) is read
                                       decompressed. Extra fields on a line (such as
                                       those \`footfall signals\` adds) are ignored.
-  --threads N         with --input FILE (not gzip): threads in all; 1 reads, decodes and
-                      analyses on one thread; with N ≥ 2, N − 1 threads decode parts of the
-                      file beside the analysis, which decodes a part itself rather than wait
-                      (identical results) [for files of 256 MiB or more, one per core up
-                      to 3, else 1]
+  --threads N         with --input FILE (a regular file, not gzip): threads in all; 1
+                      reads, decodes and analyses on one thread; with N ≥ 2, N − 1 threads
+                      decode parts of the file beside the analysis, which decodes a part
+                      itself rather than wait (identical results) [for files of 256 MiB or
+                      more, one per core up to 3, else 1]
 
 Output:
   --format F          table (default): one row per shop and day;
@@ -107,12 +108,12 @@ Analysis (defaults in brackets):
   --gap-ms N          longest silence inside a session [300000]
   --lateness-ms N     how far records may arrive out of order [60000]; unset: records
                       later than that (a sensor uploading in batches) are read again with the
-                      lateness that keeps them, up to a day (standard input: the flag to use
-                      is printed)
+                      lateness that keeps them, up to a day (standard input or a pipe: the
+                      flag to use is printed)
   --clock-offsets L   MAC=ms,… how far each sensor's clock runs ahead (subtracted from its
                       ts), or none; unset: records whose sensors' clocks disagree by ≥ 1 s
                       (from MACs two sensors heard in one burst) are read again and analysed
-                      aligned (standard input: the flag to use is printed)
+                      aligned (standard input or a pipe: the flag to use is printed)
   --min-dwell-ms N    shortest visit [60000]
   --visitor-rssi X    dBm a visit must reach, or "auto" to learn it per shop [auto]
   --fallback-rssi X   dBm used by "auto" until the data show two clear modes [-65]
@@ -219,6 +220,8 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
     }
     return analyzer.finish(decodedElsewhere);
   };
+  // Standard input, a named pipe or `--input <(…)` can be read only once.
+  const readOnce = values.input !== undefined && (values.input === "-" || !(await isRegularFile(values.input)));
   const given = clockFlag === "none" || clockFlag === undefined ? undefined : clockFlag;
   const firstOptions = given === undefined ? options : withAlignedClocks(options, given);
   let result = await analyzeOnce(firstOptions, given);
@@ -226,9 +229,9 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
   // What only a whole read shows — sensor clocks that disagree (they split the probe bursts two
   // sensors share, and the people estimate with them) and records later than the allowed
   // lateness — is put right by reading a file or the service again (secondReading, the rule the
-  // fleet's analyzeShopDay follows); standard input, which cannot be read twice, is told how.
-  // (Late records on standard input are named with the flag that keeps them by summarize, below.)
-  const again = secondReading(result, firstOptions, { alignClocks: clockFlag === undefined, keepLate: values["lateness-ms"] === undefined && values.input !== "-" });
+  // fleet's analyzeShopDay follows); an input that cannot be read twice is told how.
+  // (Late records of such an input are named with the flag that keeps them by summarize, below.)
+  const again = secondReading(result, firstOptions, { alignClocks: clockFlag === undefined, keepLate: values["lateness-ms"] === undefined && !readOnce });
   if (again !== undefined) {
     // One reason and one flag per change, e.g. "…; analysed again with them aligned (--clock-offsets …;
     // --clock-offsets none keeps them as stamped)".
@@ -251,7 +254,7 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
       flags.push(`--lateness-ms ${again.allowedLatenessMs}`);
       undo.push("--lateness-ms sets it");
     }
-    if (values.input !== "-") {
+    if (!readOnce) {
       io.stderr.write(`footfall analyze: ${reasons.join("; ")}; analysed again ${done.join(" and ")} (${flags.join(" ")}; ${undo.join("; ")})\n`);
       shown = Number.POSITIVE_INFINITY; // the same rejections were shown the first time
       result = await analyzeOnce(again.apply(firstOptions), again.clockOffsetsMs ?? given);
@@ -359,24 +362,32 @@ async function readInput(
 ): Promise<SignalDecoderStats | undefined> {
   let stream: NodeJS.ReadableStream & { destroy?: () => void } = process.stdin;
   if (path !== "-") {
-    let size: number;
+    let info: Stats;
     try {
-      size = (await stat(path)).size;
+      info = await stat(path);
     } catch (e) {
       throw new UsageError(`--input: cannot read ${path}: ${(e as Error).message}`);
     }
-    // A gzip file is one stream: it cannot be split among threads.
-    let gzip: boolean;
-    try {
-      gzip = await startsLikeGzip(path);
-    } catch (e) {
-      throw new UsageError(`--input: cannot read ${path}: ${(e as Error).message}`);
-    }
-    if (gzip && threads !== undefined && threads > 1) throw new UsageError("--threads above 1 needs an uncompressed file (a gzip file is read on one thread)");
-    const n = gzip ? 1 : (threads ?? defaultInputThreads(size));
-    if (n > 1) {
-      const { readInputInThreads } = await import("./readInputInThreads.ts");
-      return readInputInThreads(path, n, analyzer, show, io.signal, decode);
+    // A regular file can be read at any offset: sniffed for gzip, split among threads. Anything
+    // else (a named pipe, `--input <(zcat day.gz)`, a device) is one stream, read as standard
+    // input is.
+    const seekable = info.isFile();
+    if (seekable) {
+      // A gzip file is one stream: it cannot be split among threads.
+      let gzip: boolean;
+      try {
+        gzip = await startsLikeGzip(path);
+      } catch (e) {
+        throw new UsageError(`--input: cannot read ${path}: ${(e as Error).message}`);
+      }
+      if (gzip && threads !== undefined && threads > 1) throw new UsageError("--threads above 1 needs an uncompressed file (a gzip file is read on one thread)");
+      const n = gzip ? 1 : (threads ?? defaultInputThreads(info.size));
+      if (n > 1) {
+        const { readInputInThreads } = await import("./readInputInThreads.ts");
+        return readInputInThreads(path, n, analyzer, show, io.signal, decode);
+      }
+    } else if (threads !== undefined && threads > 1) {
+      throw new UsageError(`--threads above 1 needs a regular file (${path} is a stream, read on one thread)`);
     }
     // Large reads: the file is split into lines here, synchronously per chunk, not one await per line.
     const file = createReadStream(path, { highWaterMark: 1 << 20 });
@@ -408,6 +419,15 @@ async function readInput(
   }
   if (io.signal.aborted) throw new Error("interrupted");
   return undefined;
+}
+
+// Whether `path` is a regular file (false when it cannot be read: reading it says why).
+async function isRegularFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
 }
 
 // Whether the file at `path` starts with gzip's magic bytes (read before choosing threads).

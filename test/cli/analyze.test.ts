@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { Pseudonymizer } from "../../src/privacy/Pseudonymizer.ts";
 import { fakeIo } from "./fakeIo.ts";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -334,6 +335,18 @@ describe("footfall analyze", () => {
     expect(asStamped.err).not.toContain("clocks disagree");
     expect(asStamped.summary.macs).not.toEqual(truth.summary.macs);
     expect((await summaryOf(["--input", skewed, "--clock-offsets", `${Object.keys(found)[0]}=${Object.values(found)[0]}`])).err).not.toContain("clocks disagree");
+    // A named pipe (as `--input <(zcat day.gz)` gives) is read once, as a stream: told the flag,
+    // as standard input is (reading it again would wait for a writer that is gone).
+    const fifo = join(dir, "clocks.fifo");
+    execFileSync("mkfifo", [fifo]);
+    const writing = readFile(skewed).then((bytes) => writeFile(fifo, bytes));
+    const piped = await summaryOf(["--input", fifo]);
+    await writing;
+    expect(piped.err).toMatch(/sensor clocks disagree .*: figures are off; run again with --clock-offsets \S+=-?\d+/);
+    expect(piped.summary.macs).toEqual(asStamped.summary.macs);
+    const threaded = fakeIo();
+    expect(await main(["analyze", "--input", fifo, "--threads", "2"], threaded.io)).toBe(2);
+    expect(threaded.text.err).toContain("needs a regular file");
     // From the service the range is read again, aligned, as from a file.
     const skewedSim = await startSimulator({ world: skewedWorld });
     try {
