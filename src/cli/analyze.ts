@@ -371,6 +371,7 @@ async function readInput(
     // A regular file can be read at any offset: sniffed for gzip, split among threads. Anything
     // else (a named pipe, `--input <(zcat day.gz)`, a device) is one stream, read as standard
     // input is.
+    if (info.isDirectory()) throw new UsageError(`--input: ${path} is a directory`);
     const seekable = info.isFile();
     if (seekable) {
       // A gzip file is one stream: it cannot be split among threads.

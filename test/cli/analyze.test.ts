@@ -68,6 +68,7 @@ describe("footfall analyze", () => {
     [["--input", "x", "--opening-hours", "22-10"]],
     [["--shop", "101", "--since", "2026-11-16"]],
     [["--input", join("/nonexistent", "nothing.ndjson")]],
+    [["--input", tmpdir()]],
     [["--input", "x", "--rts-unit", "hours"]],
   ])("rejects bad usage %j with status 2", async (argv) => {
     const { io, text } = fakeIo(env);
