@@ -339,6 +339,8 @@ interface OpenSession {
   readonly zoneSensorMs: number[];
   closestSensor: string;
   closestDistanceM: number;
+  /** log10 of `closestDistanceM`, the sensor's own (compared before raising a slice's distance). */
+  closestLog: number;
   closestRssi: number;
   closestTime: number;
   readonly timeline: ProximityTimelineEntry[];
@@ -418,6 +420,9 @@ export class EventTimeEngine implements Kernel<Signal> {
   readonly #kalman: ResolvedKalmanFilterOptions | null;
   readonly #trimmed: ResolvedRunningTrimmedMeanOptions | null;
   readonly #proximity: ResolvedProximityOptions | null;
+  /** log10 of the zones' bounds (m), for zones decided from log-distances. */
+  readonly #immediateLog: number;
+  readonly #nearLog: number;
   /** Whether slices go to the sink (then they are also swept out as the watermark passes them). */
   readonly #slices: boolean;
   readonly #shops = new Map<number, ShopState>();
@@ -452,6 +457,8 @@ export class EventTimeEngine implements Kernel<Signal> {
     this.#kalman = smoothing.method === "kalman" ? smoothing.kalman : null;
     this.#trimmed = smoothing.method === "trimmedMean" ? smoothing.trimmed : null;
     this.#proximity = this.options.proximity === false ? null : this.options.proximity;
+    this.#immediateLog = this.#proximity === null ? Number.NaN : Math.log10(this.#proximity.zones.immediateM);
+    this.#nearLog = this.#proximity === null ? Number.NaN : Math.log10(this.#proximity.zones.nearM);
     this.#slices = this.#proximity !== null && sink.slice !== undefined;
     if (sink.slice !== undefined && this.#proximity === null) throw new TypeError("EventTimeEngine: sink.slice needs proximity on");
   }
@@ -719,31 +726,56 @@ export class EventTimeEngine implements Kernel<Signal> {
       if (l < minLog) minLog = l;
     }
     // Only sensors whose log-distance is within rounding of the smallest can be nearest: any other
-    // is farther by a factor of at least 10^1e-9, far beyond the error of a power. Those few are
-    // raised to distances (usually one) and compared exactly as distances, so the winner and its
-    // distance are those of converting every sensor.
+    // is farther by a factor of at least 10^1e-9, far beyond the error of a power. Usually there
+    // is one: it is the nearest, and its distance is raised from its log only where an exact
+    // comparison below needs it (a power per slice was ~3 % of bench row 2). Several are raised
+    // to distances and compared exactly as distances, so the winner and its distance are those
+    // of converting every sensor.
     const within = minLog + 1e-9 * (1 + Math.abs(minLog));
     let best: SensorAcc | undefined;
-    let bestDistance = Number.POSITIVE_INFINITY;
+    let candidates = 0;
     for (let i = 0; i < sensors.length; i++) {
       const s = sensors[i]!;
       if (s.last < freshFrom || s.logDistance > within) continue;
-      const distance = 10 ** s.logDistance;
-      // Ties go to the lexicographically smaller MAC so the result is independent of arrival order.
-      if (distance < bestDistance || (distance === bestDistance && best !== undefined && s.sensor < best.sensor)) {
-        best = s;
-        bestDistance = distance;
+      candidates++;
+      best = s;
+    }
+    // NaN until raised (an exact path below, or the timeline and slice records, need it).
+    let bestDistance = Number.NaN;
+    // Far from overflow and NaN, where logs and powers order alike.
+    if (candidates !== 1 || !(Math.abs(best!.logDistance) < LOG_DISTANCE_SAFE)) {
+      best = undefined;
+      bestDistance = Number.POSITIVE_INFINITY;
+      for (let i = 0; i < sensors.length; i++) {
+        const s = sensors[i]!;
+        if (s.last < freshFrom || s.logDistance > within) continue;
+        const distance = 10 ** s.logDistance;
+        // Ties go to the lexicographically smaller MAC so the result is independent of arrival order.
+        if (distance < bestDistance || (distance === bestDistance && best !== undefined && s.sensor < best.sensor)) {
+          best = s;
+          bestDistance = distance;
+        }
       }
     }
     const start = d.sliceStart;
     d.sliceStart = NO_SLICE;
     // A slice always has a signal, and sensorStaleMs ≥ sliceMs, so `best` exists.
     if (best === undefined) return;
-    const zone = proximityZoneIndex(bestDistance, p.zones);
+    const bestLog = best.logDistance;
+    // The zone from the log where it is clear of the zones' bounds by far more than a power's
+    // error; at a bound, from the distance, as proximityZoneIndex decides it.
+    let zone: number;
+    if (bestDistance === bestDistance || !(Math.abs(bestLog - this.#immediateLog) > LOG_MARGIN && Math.abs(bestLog - this.#nearLog) > LOG_MARGIN)) {
+      if (bestDistance !== bestDistance) bestDistance = 10 ** bestLog;
+      zone = proximityZoneIndex(bestDistance, p.zones);
+    } else {
+      zone = bestLog < this.#immediateLog ? 0 : bestLog < this.#nearLog ? 1 : 2;
+    }
     const from = start > d.start ? start : d.start;
     if (d.zone >= 0) addZoneTime(d, from - d.zoneFrom);
     if (zone !== d.zone || best.sensor !== d.nearest) {
       if (d.timeline.length < p.timelineLimit) {
+        if (bestDistance !== bestDistance) bestDistance = 10 ** bestLog;
         d.timeline.push({ time: start, sensor: best.sensor, zone: PROXIMITY_ZONES[zone]!, distanceM: bestDistance });
       } else {
         d.timelineTruncated = true;
@@ -753,13 +785,24 @@ export class EventTimeEngine implements Kernel<Signal> {
     d.zoneFrom = from;
     d.nearest = best.sensor;
     d.slices++;
-    if (bestDistance < d.closestDistanceM) {
+    // Closer than the closest so far: from the logs where they differ by far more than a power's
+    // error, else from the distances.
+    const closestLog = d.closestLog;
+    let closer = bestLog < closestLog - LOG_MARGIN;
+    if (!closer && !(bestLog > closestLog + LOG_MARGIN)) {
+      if (bestDistance !== bestDistance) bestDistance = 10 ** bestLog;
+      closer = bestDistance < d.closestDistanceM;
+    }
+    if (closer) {
+      if (bestDistance !== bestDistance) bestDistance = 10 ** bestLog;
       d.closestDistanceM = bestDistance;
+      d.closestLog = bestLog;
       d.closestSensor = best.sensor;
       d.closestRssi = best.smoothed;
       d.closestTime = best.last;
     }
     if (this.#slices) {
+      if (bestDistance !== bestDistance) bestDistance = 10 ** bestLog;
       this.#sink.slice!({
         type: "proximitySlice",
         shopId: shop.shopId,
@@ -812,6 +855,14 @@ export class EventTimeEngine implements Kernel<Signal> {
   }
 }
 
+/**
+ * How far apart (log10 m) two log-distances must be for their order to be their distances' order
+ * without raising them: a factor of 10^1e-9, far beyond the error of a power or a log10.
+ */
+const LOG_MARGIN = 1e-9;
+/** Log-distances of smaller magnitude (log10 m) are taken from their log: their powers are finite, not 0. */
+const LOG_DISTANCE_SAFE = 300;
+
 /** Stands in for the path-loss model when proximity is off (never read then). */
 const NO_MODEL: PathLossModel = Object.freeze({ rssiAt1m: Number.NaN, exponent: Number.NaN });
 
@@ -843,6 +894,7 @@ function newSession(s: Signal, endTail: OpenSession | undefined, startTail: Open
     zoneSensorMs: [],
     closestSensor: "",
     closestDistanceM: Number.POSITIVE_INFINITY,
+    closestLog: Number.POSITIVE_INFINITY,
     closestRssi: Number.NaN,
     closestTime: Number.NaN,
     timeline: [],

@@ -12,6 +12,7 @@ import {
 import type { Session } from "../../src/kernels/Session.ts";
 import type { ProximitySlice } from "../../src/kernels/SessionProximity.ts";
 import { distanceToRssi, pathLossOptions, rssiToDistance } from "../../src/kernels/pathLoss.ts";
+import { proximityZone } from "../../src/kernels/proximityZone.ts";
 import { MIN, arrivalOrder, sig } from "./fixtures.ts";
 
 const A = "b8:27:eb:00:00:0a";
@@ -406,6 +407,38 @@ describe("EventTimeEngine: proximity per session", () => {
     expect(p.closestSensor).toBe(A);
     expect(p.closestRssi).toBe(near);
     expect(p.closestZone).toBe("immediate");
+  });
+
+  it("decides zones and the closest approach as the distances do, at the zones' bounds and between near-equal distances (property)", () => {
+    // The engine orders slices by log-distance and raises a power only where the logs are too
+    // close to tell: RSSIs a few ulps around a bound (1 and 4 m by default), and runs of
+    // near-equal RSSIs, must still give each timeline entry the zone of its own distance and each
+    // session the smallest of its slices' distances.
+    const bounds = [distanceToRssi(1), distanceToRssi(4), distanceToRssi(2.5)];
+    const rssiArb = fc.tuple(fc.constantFrom(...bounds), fc.integer({ min: -40, max: 40 })).map(([b, k]) => b + k * 4e-15 * Math.abs(b));
+    fc.assert(
+      fc.property(fc.array(fc.array(rssiArb, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 8 }), (devices) => {
+        // One device per list, one reading per slice (unsmoothed): each slice's distance is its RSSI's.
+        const signals = devices.flatMap((rssis, d) => rssis.map((rssi, i) => ps(T0 + i * 10_000, A, rssi, `f0:18:98:00:00:${d.toString(16).padStart(2, "0")}`)));
+        const { sessions } = run(signals.sort((a, b) => a.time - b.time), { smoothing: exact, proximity: { timelineLimit: 100 } }, { slices: false });
+        expect(sessions).toHaveLength(devices.length);
+        for (const session of sessions) {
+          const rssis = devices[Number.parseInt(session.device.slice(-2), 16)]!;
+          const p = session.proximity!;
+          const distances = rssis.map((r) => rssiToDistance(r));
+          expect(p.closestDistanceM).toBe(Math.min(...distances));
+          expect(p.closestZone).toBe(proximityZone(p.closestDistanceM));
+          for (const entry of p.timeline) {
+            expect(entry.distanceM).toBe(distances[(entry.time - T0) / 10_000]);
+            expect(entry.zone).toBe(proximityZone(entry.distanceM));
+          }
+          // Every slice whose zone differs from the one before is in the timeline.
+          const zones = distances.map((x) => proximityZone(x));
+          expect(p.timeline.map((e) => e.zone)).toEqual(zones.filter((z, i) => i === 0 || z !== zones[i - 1]));
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it("charges each interval of a session's zone time to the sensor that was nearest", () => {
