@@ -641,10 +641,11 @@ export class EventTimeEngine implements Kernel<Signal> {
     if (proximity !== null) {
       // A slice is finished by the first signal after it (before that signal changes any
       // smoothed value), so it describes the device as it was at the slice's end.
-      const sliceStart = Math.floor(t / proximity.sliceMs) * proximity.sliceMs;
-      if (sliceStart !== open.sliceStart) {
+      // Signals come in time order, so one before the open slice's end is in it (no division);
+      // NaN, no open slice, compares false.
+      if (!(t < open.sliceStart + proximity.sliceMs)) {
         if (open.sliceStart === open.sliceStart) this.#finishSlice(shop, open);
-        open.sliceStart = sliceStart;
+        open.sliceStart = Math.floor(t / proximity.sliceMs) * proximity.sliceMs;
         open.sliceSignals = 0;
       }
       open.sliceSignals++;
