@@ -741,7 +741,7 @@ export class EventTimeEngine implements Kernel<Signal> {
       candidates++;
       best = s;
     }
-    // NaN until raised (an exact path below, or the timeline and slice records, need it).
+    // NaN until raised (by the exact path here, or where the distance is needed below).
     let bestDistance = Number.NaN;
     // Far from overflow and NaN, where logs and powers order alike.
     if (candidates !== 1 || !(Math.abs(best!.logDistance) < LOG_DISTANCE_SAFE)) {
@@ -763,21 +763,24 @@ export class EventTimeEngine implements Kernel<Signal> {
     // A slice always has a signal, and sensorStaleMs ≥ sliceMs, so `best` exists.
     if (best === undefined) return;
     const bestLog = best.logDistance;
-    // The zone from the log where it is clear of the zones' bounds by far more than a power's
-    // error; at a bound, from the distance, as proximityZoneIndex decides it.
-    let zone: number;
-    if (bestDistance === bestDistance || !(Math.abs(bestLog - this.#immediateLog) > LOG_MARGIN && Math.abs(bestLog - this.#nearLog) > LOG_MARGIN)) {
-      if (bestDistance !== bestDistance) bestDistance = 10 ** bestLog;
-      zone = proximityZoneIndex(bestDistance, p.zones);
-    } else {
-      zone = bestLog < this.#immediateLog ? 0 : bestLog < this.#nearLog ? 1 : 2;
+    // The distance itself is needed for a slice record, at a zone bound and for an approach that
+    // may be the closest so far; elsewhere the log decides, being clear of the bounds and of the
+    // closest approach's log by far more than a power's error.
+    if (
+      bestDistance !== bestDistance &&
+      (this.#slices ||
+        !(Math.abs(bestLog - this.#immediateLog) > LOG_MARGIN && Math.abs(bestLog - this.#nearLog) > LOG_MARGIN) ||
+        !(bestLog > d.closestLog + LOG_MARGIN))
+    ) {
+      bestDistance = 10 ** bestLog;
     }
+    const raised = bestDistance === bestDistance;
+    const zone = raised ? proximityZoneIndex(bestDistance, p.zones) : bestLog < this.#immediateLog ? 0 : bestLog < this.#nearLog ? 1 : 2;
     const from = start > d.start ? start : d.start;
     if (d.zone >= 0) addZoneTime(d, from - d.zoneFrom);
     if (zone !== d.zone || best.sensor !== d.nearest) {
       if (d.timeline.length < p.timelineLimit) {
-        if (bestDistance !== bestDistance) bestDistance = 10 ** bestLog;
-        d.timeline.push({ time: start, sensor: best.sensor, zone: PROXIMITY_ZONES[zone]!, distanceM: bestDistance });
+        d.timeline.push({ time: start, sensor: best.sensor, zone: PROXIMITY_ZONES[zone]!, distanceM: raised ? bestDistance : 10 ** bestLog });
       } else {
         d.timelineTruncated = true;
       }
@@ -786,16 +789,8 @@ export class EventTimeEngine implements Kernel<Signal> {
     d.zoneFrom = from;
     d.nearest = best.sensor;
     d.slices++;
-    // Closer than the closest so far: from the logs where they differ by far more than a power's
-    // error, else from the distances.
-    const closestLog = d.closestLog;
-    let closer = bestLog < closestLog - LOG_MARGIN;
-    if (!closer && !(bestLog > closestLog + LOG_MARGIN)) {
-      if (bestDistance !== bestDistance) bestDistance = 10 ** bestLog;
-      closer = bestDistance < d.closestDistanceM;
-    }
-    if (closer) {
-      if (bestDistance !== bestDistance) bestDistance = 10 ** bestLog;
+    // Not raised: farther than the closest so far.
+    if (raised && bestDistance < d.closestDistanceM) {
       d.closestDistanceM = bestDistance;
       d.closestLog = bestLog;
       d.closestSensor = best.sensor;
@@ -803,7 +798,6 @@ export class EventTimeEngine implements Kernel<Signal> {
       d.closestTime = best.last;
     }
     if (this.#slices) {
-      if (bestDistance !== bestDistance) bestDistance = 10 ** bestLog;
       this.#sink.slice!({
         type: "proximitySlice",
         shopId: shop.shopId,
