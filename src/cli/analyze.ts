@@ -197,6 +197,8 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
   const minCount = integerFlag("--min-count", values["min-count"], 1, 1_000_000) ?? 0;
   const clockFlag = clockOffsetsFlag(values["clock-offsets"]);
 
+  // The file --input names, looked at once for every read (undefined: standard input, or none).
+  const inputFile = values.input === undefined || values.input === "-" ? undefined : await inputFileStats(values.input);
   // One whole analysis with `analysis` (the decode threads align clocks themselves: `clockOffsetsMs`).
   const analyzeOnce = async (analysis: AnalyzeOptions, clockOffsetsMs: Readonly<Record<string, number>> | undefined): Promise<AnalyzeResult | number> => {
     let analyzer: Analyzer;
@@ -208,7 +210,7 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
     let decodedElsewhere: SignalDecoderStats | undefined;
     try {
       if (values.input !== undefined) {
-        decodedElsewhere = await readInput(values.input, threads, analyzer, io, show, at, { clockOffsetsMs, rtsUnit: rtsCodec.unit });
+        decodedElsewhere = await readInput(values.input, inputFile, threads, analyzer, io, show, at, { clockOffsetsMs, rtsUnit: rtsCodec.unit });
       } else {
         if (threads !== undefined) throw new UsageError("--threads applies to --input");
         await readService(values, timeZone, rtsCodec, analyzer, io, deps);
@@ -221,7 +223,7 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
     return analyzer.finish(decodedElsewhere);
   };
   // Standard input, a named pipe or `--input <(…)` can be read only once.
-  const readOnce = values.input !== undefined && (values.input === "-" || !(await isRegularFile(values.input)));
+  const readOnce = values.input !== undefined && inputFile?.isFile() !== true;
   const given = clockFlag === "none" || clockFlag === undefined ? undefined : clockFlag;
   const firstOptions = given === undefined ? options : withAlignedClocks(options, given);
   let result = await analyzeOnce(firstOptions, given);
@@ -352,6 +354,8 @@ function intervalFlag(value: string): number {
 // Returns the counters of the decode thread when one was used (else the analyzer decoded).
 async function readInput(
   path: string,
+  // The file's stats (undefined for standard input).
+  info: Stats | undefined,
   threads: number | undefined,
   analyzer: Analyzer,
   io: CliIo,
@@ -361,19 +365,11 @@ async function readInput(
   decode: ThreadDecoderOptions,
 ): Promise<SignalDecoderStats | undefined> {
   let stream: NodeJS.ReadableStream & { destroy?: () => void } = process.stdin;
-  if (path !== "-") {
-    let info: Stats;
-    try {
-      info = await stat(path);
-    } catch (e) {
-      throw new UsageError(`--input: cannot read ${path}: ${(e as Error).message}`);
-    }
+  if (info !== undefined) {
     // A regular file can be read at any offset: sniffed for gzip, split among threads. Anything
     // else (a named pipe, `--input <(zcat day.gz)`, a device) is one stream, read as standard
     // input is.
-    if (info.isDirectory()) throw new UsageError(`--input: ${path} is a directory`);
-    const seekable = info.isFile();
-    if (seekable) {
+    if (info.isFile()) {
       // A gzip file is one stream: it cannot be split among threads.
       let gzip: boolean;
       try {
@@ -422,13 +418,16 @@ async function readInput(
   return undefined;
 }
 
-// Whether `path` is a regular file (false when it cannot be read: reading it says why).
-async function isRegularFile(path: string): Promise<boolean> {
+// The stats of the file --input names: a usage error when it cannot be read or is a directory.
+async function inputFileStats(path: string): Promise<Stats> {
+  let info: Stats;
   try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
+    info = await stat(path);
+  } catch (e) {
+    throw new UsageError(`--input: cannot read ${path}: ${(e as Error).message}`);
   }
+  if (info.isDirectory()) throw new UsageError(`--input: ${path} is a directory`);
+  return info;
 }
 
 // Whether the file at `path` starts with gzip's magic bytes (read before choosing threads).
