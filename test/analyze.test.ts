@@ -230,6 +230,31 @@ describe("analyze", () => {
     expect(off.days).toEqual(result.days);
   });
 
+
+  it("keeps the evening's last sessions in their day when a quiet night moves the watermark past maxDayWaitMs, whatever the lateness", async () => {
+    // 22:00–22:50 and 22:40–22:58 in Seoul, then nothing until 09:00: one watermark step of ten
+    // hours closes both evening sessions, one after the other, and passes the 6-hour wait.
+    const every = (device: string, from: number, to: number) => {
+      const out: RawSignal[] = [];
+      for (let t = from; t <= to; t += 30_000) out.push(raw(t, device, -50, 1));
+      return out;
+    };
+    const records = [...every("f0:18:98:00:00:01", D0 + 12 * H, D0 + 12 * H + 50 * MIN), ...every("f0:18:98:00:00:02", D0 + 12 * H + 40 * MIN, D0 + 12 * H + 58 * MIN)]
+      .sort((a, b) => a.ts - b.ts)
+      .concat(every("f0:18:98:00:00:03", D0 + 23 * H, D0 + 23 * H + 10 * MIN));
+    const runs = await Promise.all([60_000, 300_000].map((allowedLatenessMs) => analyze(records, { timeZone: TZ, quality: false, sessions: { allowedLatenessMs } })));
+    for (const result of runs) {
+      expect(result.sessions.map((s) => [s.device, s.date, s.late])).toEqual([
+        ["f0:18:98:00:00:01", "2026-11-16", false],
+        ["f0:18:98:00:00:02", "2026-11-16", false],
+        ["f0:18:98:00:00:03", "2026-11-17", false],
+      ]);
+      expect(result.days.map((d) => [d.label, d.visitors])).toEqual([
+        ["2026-11-16", 2],
+        ["2026-11-17", 1],
+      ]);
+    }
+  });
   it("uses the proximity options given (calibration, zones, slices)", async () => {
     const records = [raw(D0, "f0:18:98:00:00:01", -60, 0), raw(D0 + 25_000, "f0:18:98:00:00:01", -60, 0)];
     const coarse = await analyze(records, { timeZone: TZ, quality: false, proximity: { sliceMs: 30_000 } });

@@ -248,6 +248,13 @@ interface ShopDays {
   closedUntil: number;
   /** Latest `complete` handed downstream. */
   complete: number;
+  /** Watermark of the latest session received. */
+  watermark: number;
+  /**
+   * The latest watermark every session of which has been received: the engine emits the sessions
+   * one watermark closes one after another, so they are all in once a session of a later one comes.
+   */
+  settled: number;
   /** The day rule with what it carries from day to day (threshold, staff memory). */
   readonly roles: ShopRoles;
 }
@@ -414,7 +421,8 @@ export class ShopRoles {
  * Staff presence is a property of a whole day, so in a stream it can only be known when the day is
  * over. The classifier therefore holds each shop's sessions per local day and decides a day when
  * every session starting in it has arrived — `Session.complete` passes the day's end — or, for
- * equipment whose session never ends, once the watermark is `maxDayWaitMs` past the day's end.
+ * equipment whose session never ends, once a watermark whose sessions have all arrived (a later
+ * one has been seen) is `maxDayWaitMs` past the day's end.
  * Then it emits that day's sessions sorted by start. A session arriving after its day was decided
  * is classified on its own and flagged `late`. Memory is one day's sessions per shop.
  *
@@ -447,7 +455,7 @@ export class VisitClassifier implements Kernel<Session> {
     return n;
   }
 
-  /** Feeds one session (in the order `SessionTracker` emits them). May emit whole days. */
+  /** Feeds one session (in the order `EventTimeEngine` emits them). May emit whole days. */
   push(session: Session): void {
     let shop = this.#shops.get(session.shopId);
     if (shop === undefined) {
@@ -455,9 +463,18 @@ export class VisitClassifier implements Kernel<Session> {
         days: [],
         closedUntil: Number.NEGATIVE_INFINITY,
         complete: Number.NEGATIVE_INFINITY,
+        watermark: Number.NEGATIVE_INFINITY,
+        settled: Number.NEGATIVE_INFINITY,
         roles: new ShopRoles(this.options, this.#calendar),
       };
       this.#shops.set(session.shopId, shop);
+    }
+    if (session.watermark > shop.watermark) {
+      // A later watermark: every session the previous one closed has come (the engine emits
+      // them one after another), so days its wait has passed are decided before this session.
+      shop.settled = shop.watermark;
+      shop.watermark = session.watermark;
+      this.#decide(shop, Number.NEGATIVE_INFINITY);
     }
     if (session.start < shop.closedUntil) {
       this.#emitLate(shop, session);
@@ -470,12 +487,21 @@ export class VisitClassifier implements Kernel<Session> {
         t = day.day.end;
       }
     }
-    // Decide days that nothing can change any more.
+    this.#decide(shop, session.complete);
+  }
+
+  /**
+   * Decides the days nothing can change any more: every session starting in them has come
+   * (`complete` passed their end), or the settled watermark is `maxDayWaitMs` past their end.
+   * Not this session's watermark: one that leaps past the wait (a quiet night) also closes the
+   * evening's last sessions, emitted right after this one, and they belong to their day.
+   */
+  #decide(shop: ShopDays, complete: number): void {
     const days = shop.days;
     while (days.length > 0) {
       const day = days[0]!;
       const end = day.day.end;
-      if (!(session.complete >= end || session.watermark - this.options.maxDayWaitMs >= end)) break;
+      if (!(complete >= end || shop.settled - this.options.maxDayWaitMs >= end)) break;
       days.shift();
       this.#closeDay(shop, day);
     }

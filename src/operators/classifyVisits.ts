@@ -22,7 +22,8 @@ export type ClassifyVisitsOptions = VisitClassifierOptions;
  *
  * State rules:
  * 1. Sessions are held per shop and local day until every session starting in that day has
- *    arrived (`Session.complete` passes the day's end), or the watermark is `maxDayWaitMs` past it.
+ *    arrived (`Session.complete` passes the day's end), or a watermark whose sessions have all
+ *    arrived (a later one has been seen) is `maxDayWaitMs` past it.
  * 2. Then the day is decided: staff and stationary devices from their presence over the whole
  *    day; with `visitorRssi: "auto"` the shop's threshold is refitted over its sessions so far;
  *    the day's sessions are emitted sorted by start.

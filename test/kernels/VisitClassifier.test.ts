@@ -85,6 +85,18 @@ describe("VisitClassifier", () => {
     ]);
   });
 
+  it("counts maxDayWaitMs from a watermark whose sessions have all come, so a leap over a quiet night keeps the evening in its day", () => {
+    // One watermark step, 9 h into the next day, closes both evening sessions, one after the other.
+    const leap = D0 + DAY + 9 * H;
+    const a = session(D0 + 22 * H, D0 + 22 * H + 50 * MIN, { complete: D0 + 22 * H + 40 * MIN, watermark: leap });
+    const b = session(D0 + 22 * H + 40 * MIN, D0 + 22 * H + 58 * MIN, { device: "aa:00:00:00:00:02", complete: leap, watermark: leap });
+    const { out } = classify([a, b], { maxDayWaitMs: 6 * H }, false);
+    expect(out.map((s) => [s.start, s.date, s.late])).toEqual([
+      [a.start, "2026-11-16", false],
+      [b.start, "2026-11-16", false],
+    ]);
+  });
+
   it("emits each pushed session with all its fields, proximity included, late ones too", () => {
     const proximity = {
       slices: 3,
