@@ -114,7 +114,7 @@ export { fileCursorStore, defaultFileCursorStoreOptions } from "./source/fileCur
 // since a caller driving them by hand needs both.
 export type { AnalyzeOptions, ShopDaySummary, AnalyzeResult } from "./analyze.ts";
 export { analyze, Analyzer, withAlignedClocks } from "./analyze.ts";
-export { secondReading, type SecondReading, type SecondReadingFixes } from "./secondReading.ts";
+export { MAX_READINGS, secondReading, type SecondReading, type SecondReadingFixes } from "./secondReading.ts";
 // proximity, smoothing, calibration, data quality:
 export type { KalmanFilterOptions, ResolvedKalmanFilterOptions, KalmanState } from "./kernels/kalmanFilter.ts";
 export { kalmanFilter, kalmanFilterOptions, createKalmanState, defaultKalmanFilter } from "./kernels/kalmanFilter.ts";

@@ -1,7 +1,7 @@
 import { createReadStream, type Stats } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { Analyzer, withAlignedClocks, type AnalyzeOptions, type AnalyzeResult } from "../analyze.ts";
-import { secondReading } from "../secondReading.ts";
+import { MAX_READINGS, secondReading } from "../secondReading.ts";
 import type { Client } from "../client/Client.ts";
 import type { InvalidRecord, SignalDecoderStats } from "../codec/decodeSignal.ts";
 import type { PresetRtsCodec } from "../codec/rts.ts";
@@ -233,8 +233,11 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
   // lateness — is put right by reading a file or the service again (secondReading, the rule the
   // fleet's analyzeShopDay follows); an input that cannot be read twice is told how.
   // (Late records of such an input are named with the flag that keeps them by summarize, below.)
-  const again = secondReading(result, firstOptions, { alignClocks: clockFlag === undefined, keepLate: values["lateness-ms"] === undefined && !readOnce });
-  if (again !== undefined) {
+  // Clocks are looked at once a read kept every record, so both take a read each.
+  let used = firstOptions;
+  for (let reads = 1; reads < MAX_READINGS; reads++) {
+    const again = secondReading(result, used, { alignClocks: clockFlag === undefined, keepLate: values["lateness-ms"] === undefined && !readOnce });
+    if (again === undefined) break;
     // One reason and one flag per change, e.g. "…; analysed again with them aligned (--clock-offsets …;
     // --clock-offsets none keeps them as stamped)".
     const reasons: string[] = [];
@@ -256,14 +259,15 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
       flags.push(`--lateness-ms ${again.allowedLatenessMs}`);
       undo.push("--lateness-ms sets it");
     }
-    if (!readOnce) {
-      io.stderr.write(`footfall analyze: ${reasons.join("; ")}; analysed again ${done.join(" and ")} (${flags.join(" ")}; ${undo.join("; ")})\n`);
-      shown = Number.POSITIVE_INFINITY; // the same rejections were shown the first time
-      result = await analyzeOnce(again.apply(firstOptions), again.clockOffsetsMs ?? given);
-      if (typeof result === "number") return result;
-    } else {
+    if (readOnce) {
       io.stderr.write(`footfall analyze: ${reasons.join("; ")}: figures are off; run again with ${flags.join(" ")}\n`);
+      break;
     }
+    io.stderr.write(`footfall analyze: ${reasons.join("; ")}; analysed again ${done.join(" and ")} (${flags.join(" ")}; ${undo.join("; ")})\n`);
+    shown = Number.POSITIVE_INFINITY; // the same rejections were shown the first time
+    used = again.apply(used);
+    result = await analyzeOnce(used, used.decode?.clockOffsetsMs);
+    if (typeof result === "number") return result;
   }
   if (format === "ndjson") writeNdjsonChunked(io.stdout, analysisRecords(result, {
       minCount,

@@ -2,7 +2,7 @@ import { analysisRecords, rawDevice, recordsProximity, type AnalysisRecord, type
 import { dateOfEpochDay } from "../time/calendarDate.ts";
 import { localDayOf } from "../time/timeZone.ts";
 import { Analyzer, type AnalyzeOptions } from "../analyze.ts";
-import { secondReading } from "../secondReading.ts";
+import { MAX_READINGS, secondReading } from "../secondReading.ts";
 import { defaultSignalDecoderOptions, SignalDecoder, type SignalDecoderOptions } from "../codec/decodeSignal.ts";
 import type { RawSignal } from "../contract/rawSignal.ts";
 import type { Client } from "../client/Client.ts";
@@ -201,19 +201,28 @@ export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOpti
   // — is put right by reading the range again, as `footfall analyze --input` does. Everything up
   // to untilMs is at the service by now, so the second read is a backfill. A lateness the caller
   // set is the caller's (not raised).
-  const again = secondReading(run.result, run.used, { keepLate: analyze.sessions?.allowedLatenessMs === undefined });
-  // How far before their time the day's records may be stored once clocks are aligned: a record
-  // stamped by a clock `offset` ahead has its time moved back by it, so it was stored that much
-  // later. A whole millisecond at least (a µs RTS beside a ms time differs by a fraction); and
-  // within the decoder's RTS/ts tolerance it is read back only by a second read made anyway: an
-  // RTS in whole seconds is up to a second before its time on every record, and reading every
-  // day twice for that would double the service's load.
-  let before = 0;
-  for (const [sensor, earliest] of run.storedBefore) before = Math.max(before, -(earliest + (again?.clockOffsetsMs?.[sensor] ?? 0)));
-  const beforeMs = before >= 1 ? Math.min(Math.ceil(before), MAX_MARGIN_MS) : 0;
-  const decode: SignalDecoderOptions = run.used.decode ?? {};
-  const tolerance = decode.tsToleranceMs ?? defaultSignalDecoderOptions.tsToleranceMs;
-  if (again !== undefined || before > tolerance) run = await readAndAnalyze("backfill", again?.apply, undefined, beforeMs);
+  // Clocks are looked at once a read kept every record, so both take a read each (MAX_READINGS).
+  let settings: ((first: AnalyzeOptions) => AnalyzeOptions) | undefined;
+  for (let reads = 1; reads < MAX_READINGS; reads++) {
+    const again = secondReading(run.result, run.used, { keepLate: analyze.sessions?.allowedLatenessMs === undefined });
+    // How far before their time the day's records may be stored once clocks are aligned: a record
+    // stamped by a clock `offset` ahead has its time moved back by it, so it was stored that much
+    // later. A whole millisecond at least (a µs RTS beside a ms time differs by a fraction); and
+    // within the decoder's RTS/ts tolerance it is read back only by a read made anyway: an RTS in
+    // whole seconds is up to a second before its time on every record, and reading every day
+    // twice for that would double the service's load.
+    let before = 0;
+    for (const [sensor, earliest] of run.storedBefore) before = Math.max(before, -(earliest + (again?.clockOffsetsMs?.[sensor] ?? 0)));
+    const beforeMs = before >= 1 ? Math.min(Math.ceil(before), MAX_MARGIN_MS) : 0;
+    const decode: SignalDecoderOptions = run.used.decode ?? {};
+    const tolerance = decode.tsToleranceMs ?? defaultSignalDecoderOptions.tsToleranceMs;
+    if (again === undefined && !(before > tolerance)) break;
+    // The changes so far, made afresh on the read's own base options.
+    const previous = settings;
+    if (again !== undefined) settings = previous === undefined ? again.apply : (first) => again.apply(previous(first));
+    run = await readAndAnalyze("backfill", settings, undefined, beforeMs);
+    if (again === undefined) break;
+  }
   const { result, visits, count, unusable, outside, fromMargin } = run;
   const device = options.device ?? rawDevice;
   // A local day has a few hundred visitors: the date of each is cheap, and with daily rotation it picks the day's key.

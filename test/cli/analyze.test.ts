@@ -310,6 +310,28 @@ describe("footfall analyze", () => {
     expect(clean.text.err).not.toContain("heard nothing");
   });
 
+  it("sensor clocks minutes apart: the file is read again keeping the records that came late, then again with the clocks aligned", async () => {
+    const options = { seed: 13, shops: 1, rotation: "realistic" as const, visitorsPerDay: 120, passersByPerDay: 800, openingHours: [10, 16] as const };
+    const right = await writeRecords("minutes-right.ndjson", [...createWorld(options).rawSignals(101)]);
+    // Up to 90 s apart, and uploading every 3 minutes: the records that come later than the
+    // lateness are what the clocks would be measured on.
+    const skewed = await writeRecords("minutes-skewed.ndjson", [...createWorld({ ...options, sensorClockSkewMs: 90_000, sensorUploadEveryMs: 180_000 }).rawSignals(101)]);
+    const run = async (file: string) => {
+      const f = fakeIo();
+      expect(await main(["analyze", "--format", "ndjson", "--input", file], f.io)).toBe(0);
+      return { summary: lines(f.text.out).find((r) => r.type === "summary" && r.date === "2026-11-16")!, err: f.text.err };
+    };
+    const truth = await run(right);
+    const aligned = await run(skewed);
+    const said = aligned.err.split("\n").filter((l) => l.includes("analysed again"));
+    expect(said).toHaveLength(2);
+    expect(said[0]).toMatch(/came later than the allowed lateness .*; analysed again keeping them \(--lateness-ms \d+; /);
+    expect(said[0]).not.toContain("clock");
+    expect(said[1]).toMatch(/sensor clocks disagree .*; analysed again with them aligned \(--clock-offsets \S+=-?\d+; /);
+    expect(aligned.summary.visitors).toBe(truth.summary.visitors);
+    expect(aligned.summary.macs).toEqual(truth.summary.macs);
+  });
+
   it("sensor clocks seconds apart: the file is analysed again with them aligned, and counts as if they agreed", async () => {
     const options = { seed: 13, shops: 1, rotation: "realistic" as const, visitorsPerDay: 120, passersByPerDay: 800, openingHours: [10, 16] as const };
     const right = await writeRecords("clocks-right.ndjson", [...createWorld(options).rawSignals(101)]);

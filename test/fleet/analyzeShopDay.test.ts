@@ -40,6 +40,17 @@ describe("analyzeShopDay", () => {
     expect(skewed.requests).toBeGreaterThan(1.9 * right.requests);
   });
 
+  it("with clocks minutes apart and sensors uploading in batches, reads the day again keeping the late records, then again with the clocks aligned", async () => {
+    const options: WorldOptions = { seed: 13, shops: 1, rotation: "realistic", visitorsPerDay: 120, passersByPerDay: 800, openingHours: [10, 16] };
+    const right = await summaryOf(options);
+    const skewed = await summaryOf({ ...options, sensorClockSkewMs: 90_000, sensorUploadEveryMs: 180_000 });
+    expect(skewed.summary.visitors).toBe(right.summary.visitors);
+    expect(skewed.summary.macs).toEqual(right.summary.macs);
+    expect(skewed.signals).toBe(skewed.inRange);
+    // Three reads: the clocks are measured on the one that kept the late records.
+    expect(skewed.requests).toBeGreaterThan(2.9 * right.requests);
+  });
+
   it("reads a shop-day again keeping the records a sensor uploading in batches delivered later than the allowed lateness", async () => {
     const options: WorldOptions = { seed: 13, shops: 1, visitorsPerDay: 120, passersByPerDay: 800, openingHours: [10, 16] };
     const world = createWorld(options);
