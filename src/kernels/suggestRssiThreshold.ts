@@ -1,5 +1,6 @@
 import { checkNumberOption } from "./checkNumberOption.ts";
 import type { Session } from "./Session.ts";
+import { defaultPathLoss } from "./pathLoss.ts";
 
 /** Histogram resolution, dB per bin. */
 const BIN_DB = 0.5;
@@ -31,6 +32,15 @@ export interface SuggestRssiThresholdOptions {
   readonly minSeparation?: number;
   /** Smallest weight of either mode (share of qualifying sessions). @default 0.03 */
   readonly minModeShare?: number;
+  /**
+   * Highest boundary taken, dBm: the RSSI one metre from a sensor under the default path-loss
+   * model (`defaultPathLoss.rssiAt1m`, −45 dBm). A boundary above it would call everyone further than
+   * a metre from a sensor a passer-by, which no shop's layout makes the line between inside and
+   * outside: the two modes are then groups of visitors (fuzzed worlds with few or no passers-by
+   * put it at −28 to −36 dBm and counted 4–18 of 44–237 people), and no suggestion is made.
+   * @default -45
+   */
+  readonly maxThreshold?: number;
 }
 
 /**
@@ -44,6 +54,7 @@ export const defaultSuggestRssiThreshold = Object.freeze({
   minSessions: 50,
   minSeparation: 2,
   minModeShare: 0.03,
+  maxThreshold: defaultPathLoss.rssiAt1m,
 });
 
 /** One mode of the fitted two-component mixture. */
@@ -67,7 +78,7 @@ export interface RssiThresholdSuggestion {
   /**
    * Suggested `visitorRssi`, dBm (rounded to 0.5 dB): where a session is equally likely to belong to
    * either mode. `undefined` when the data are not clearly bimodal (too few sessions, modes too
-   * close or one too small).
+   * close or one too small), or the boundary lies above `maxThreshold`.
    */
   readonly threshold: number | undefined;
   /** Sessions that qualified (dwell ≥ `minDwellMs`, finite peak). */
@@ -154,6 +165,7 @@ export class PeakRssiHistogram {
     const minSessions = checkNumberOption("minSessions", options.minSessions ?? d.minSessions, { min: 2 });
     const minSeparation = checkNumberOption("minSeparation", options.minSeparation ?? d.minSeparation, { min: 0 });
     const minModeShare = checkNumberOption("minModeShare", options.minModeShare ?? d.minModeShare, { min: 0, max: 0.5 });
+    const maxThreshold = checkNumberOption("maxThreshold", options.maxThreshold ?? d.maxThreshold, { max: 0, unit: "dBm" });
     const none = { threshold: undefined, sessions: this.#n, separation: Number.NaN, low: undefined, high: undefined };
     if (this.#n < minSessions) return none;
     const fit = fitTwoGaussians(this.#counts, this.#n);
@@ -163,7 +175,8 @@ export class PeakRssiHistogram {
     if (!(separation >= minSeparation) || low.weight < minModeShare || high.weight < minModeShare) {
       return { ...none, separation, low, high };
     }
-    return { threshold: bayesBoundary(low, high), sessions: this.#n, separation, low, high };
+    const threshold = bayesBoundary(low, high);
+    return { threshold: threshold <= maxThreshold ? threshold : undefined, sessions: this.#n, separation, low, high };
   }
 }
 

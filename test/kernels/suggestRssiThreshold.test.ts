@@ -34,6 +34,20 @@ describe("suggestRssiThreshold", () => {
     expect(s.threshold).toBeUndefined();
   });
 
+  it("takes no boundary above maxThreshold (the RSSI at a metre from a sensor): two groups of visitors, not inside and outside", () => {
+    // Visitors right at a sensor and visitors across the shop, no one outside.
+    const peaks = [...sample(300, -33, 3, 6), ...sample(600, -55, 4, 7)].map((p) => ({ dwellMs: 5 * MIN, peakSmoothedRssi: p }));
+    const s = suggestRssiThreshold(peaks);
+    expect(s.separation).toBeGreaterThan(2);
+    expect(s.high!.mean).toBeCloseTo(-33, 0);
+    expect(s.threshold).toBeUndefined();
+    // The boundary it found, taken when the bound allows it.
+    const allowed = suggestRssiThreshold(peaks, { maxThreshold: -30 }).threshold!;
+    expect(allowed).toBeGreaterThan(-45);
+    expect(allowed).toBeLessThan(-33);
+    expect(() => suggestRssiThreshold(peaks, { maxThreshold: 5 })).toThrow(RangeError);
+  });
+
   it("is the same online (PeakRssiHistogram) as over an array", () => {
     const sessions = [...sample(300, -52, 5, 4), ...sample(300, -80, 5, 5)].map((p) => ({ dwellMs: 2 * MIN, peakSmoothedRssi: p }));
     const h = new PeakRssiHistogram();
