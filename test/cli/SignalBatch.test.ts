@@ -1,3 +1,8 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeSignal, type InvalidRecord } from "../../src/codec/decodeSignal.ts";
@@ -62,5 +67,35 @@ describe("SignalBatch", () => {
       [9, "{y"],
     ]);
     expect(writer.take().batch.invalid).toStrictEqual([]);
+  });
+
+  it("gives the engine Signals of the decoder's own hidden class, so its code sees one map", () => {
+    // V8's own answer (%HaveSameMap, in a process with natives syntax): a SHOP ID read back from
+    // the Float64Array column as a double gave batch Signals a map of their own.
+    const src = (path: string) => JSON.stringify(fileURLToPath(new URL(`../../src/${path}`, import.meta.url)));
+    const dir = mkdtempSync(join(tmpdir(), "footfall-maps-"));
+    try {
+      const script = join(dir, "maps.mts");
+      writeFileSync(
+        script,
+        `import { decodeSignal } from ${src("codec/decodeSignal.ts")};
+         import { SignalBatchReader, SignalBatchWriter } from ${src("cli/SignalBatch.ts")};
+         const sameMap = new Function("a", "b", "return %HaveSameMap(a, b)");
+         const answers = [];
+         for (const [shop, device] of [[101, "f0:18:98:12:34:56"], [7, "da:a1:19:00:00:01"]]) {
+           const decoded = decodeSignal({ row_key: shop + ":0000019a9ec06410", device_id: device, rssi: -61, square_mac: "b8:27:eb:00:00:01", ts: 1763600000016, local: device.startsWith("da") });
+           const writer = new SignalBatchWriter();
+           writer.add(decoded);
+           const read = [];
+           new SignalBatchReader().read(structuredClone(writer.take().batch), (s) => read.push(s));
+           answers.push(sameMap(decoded, read[0]));
+         }
+         console.log(answers.join(","));`,
+      );
+      const out = execFileSync(process.execPath, ["--allow-natives-syntax", "--import", "tsx", script], { encoding: "utf8", cwd: fileURLToPath(new URL("../..", import.meta.url)) });
+      expect(out.trim()).toBe("true,true");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
