@@ -162,8 +162,8 @@ export class SignalBatchReader {
       const v = vendor[i]!;
       // A Float64Array element is a double; the decoder's SHOP ID is a small integer. Stored as
       // it comes, it gave these Signals a map of their own (the field a double), so the engine
-      // saw two maps in every threaded read: 2–3 % of the wall time, and runs that deoptimised
-      // into a mode ~1 s slower. Integers of int32 range go back to small integers.
+      // saw two maps in every threaded read (3 % more CPU on the big shop-day). Integers of
+      // int32 range go back to small integers.
       const id = shopId[i]!;
       // The decoder's literal, fields in its order: one hidden class for every Signal.
       each({
