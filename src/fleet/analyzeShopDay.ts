@@ -98,7 +98,7 @@ export interface ShopDayAnalysis {
  * rest), and when records were stored after their time, the next range, as far as they came
  * late (up to a day), gives the day's records received after midnight (`fromMargin`, decoded
  * apart: counted by the day that holds them); when records were stored before their (aligned)
- * time — a sensor clock behind the one alignment keeps — the second read first reads the
+ * time — a sensor clock behind the one alignment keeps — the next read first reads the
  * previous range as far back as they came early. The visit history is a recorder that has seen
  * nothing, so the stored lines do not depend on other days; new vs repeat is derived later from
  * all stored days' visits.
@@ -112,7 +112,7 @@ export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOpti
   if (!(untilMs > sinceMs)) throw new RangeError(`analyzeShopDay: untilMs must be after sinceMs`);
   const analyze = options.analyze ?? {};
   const ofDay = (ms: number): boolean => ms >= sinceMs && ms < untilMs;
-  // One read and analysis of the range; `settings` gives those of a second read (secondReading).
+  // One read and analysis of the range; `settings` gives those of a read after it (secondReading).
   const readAndAnalyze = async (
     mode: "backfill" | "tail",
     settings: ((first: AnalyzeOptions) => AnalyzeOptions) | undefined,
@@ -199,7 +199,7 @@ export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOpti
   // sensors share: the people estimate about doubles at a few seconds) and records later than the
   // allowed lateness (a sensor uploading in batches, or records of the day read past its range)
   // — is put right by reading the range again, as `footfall analyze --input` does. Everything up
-  // to untilMs is at the service by now, so the second read is a backfill. A lateness the caller
+  // to untilMs is at the service by now, so every later read is a backfill. A lateness the caller
   // set is the caller's (not raised).
   // Clocks are looked at once a read kept every record, so both take a read each (MAX_READINGS).
   let settings: ((first: AnalyzeOptions) => AnalyzeOptions) | undefined;
