@@ -49,6 +49,16 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+
+// A shop-day whose sensor clocks the clock tests set off, and its summary line as analyze prints it.
+const clockWorld = { seed: 13, shops: 1, rotation: "realistic" as const, visitorsPerDay: 120, passersByPerDay: 800, openingHours: [10, 16] as const };
+async function clockDay(argv: string[]): Promise<{ summary: Record<string, unknown>; err: string }> {
+  const f = fakeIo();
+  expect(await main(["analyze", "--format", "ndjson", ...argv], f.io)).toBe(0);
+  // The day (aligned to one sensor's clock, another's first seconds may fall on the day before).
+  return { summary: lines(f.text.out).find((r) => r.type === "summary" && r.date === "2026-11-16")!, err: f.text.err };
+}
+
 describe("footfall analyze", () => {
   it("has full help", async () => {
     const { io, text } = fakeIo();
@@ -311,18 +321,12 @@ describe("footfall analyze", () => {
   });
 
   it("sensor clocks minutes apart: the file is read again keeping the records that came late, then again with the clocks aligned", async () => {
-    const options = { seed: 13, shops: 1, rotation: "realistic" as const, visitorsPerDay: 120, passersByPerDay: 800, openingHours: [10, 16] as const };
-    const right = await writeRecords("minutes-right.ndjson", [...createWorld(options).rawSignals(101)]);
+    const right = await writeRecords("minutes-right.ndjson", [...createWorld(clockWorld).rawSignals(101)]);
     // Up to 90 s apart, and uploading every 3 minutes: the records that come later than the
     // lateness are what the clocks would be measured on.
-    const skewed = await writeRecords("minutes-skewed.ndjson", [...createWorld({ ...options, sensorClockSkewMs: 90_000, sensorUploadEveryMs: 180_000 }).rawSignals(101)]);
-    const run = async (file: string) => {
-      const f = fakeIo();
-      expect(await main(["analyze", "--format", "ndjson", "--input", file], f.io)).toBe(0);
-      return { summary: lines(f.text.out).find((r) => r.type === "summary" && r.date === "2026-11-16")!, err: f.text.err };
-    };
-    const truth = await run(right);
-    const aligned = await run(skewed);
+    const skewed = await writeRecords("minutes-skewed.ndjson", [...createWorld({ ...clockWorld, sensorClockSkewMs: 90_000, sensorUploadEveryMs: 180_000 }).rawSignals(101)]);
+    const truth = await clockDay(["--input", right]);
+    const aligned = await clockDay(["--input", skewed]);
     const said = aligned.err.split("\n").filter((l) => l.includes("analysed again"));
     expect(said).toHaveLength(2);
     expect(said[0]).toMatch(/came later than the allowed lateness .*; analysed again keeping them \(--lateness-ms \d+; /);
@@ -333,18 +337,11 @@ describe("footfall analyze", () => {
   });
 
   it("sensor clocks seconds apart: the file is analysed again with them aligned, and counts as if they agreed", async () => {
-    const options = { seed: 13, shops: 1, rotation: "realistic" as const, visitorsPerDay: 120, passersByPerDay: 800, openingHours: [10, 16] as const };
-    const right = await writeRecords("clocks-right.ndjson", [...createWorld(options).rawSignals(101)]);
-    const skewedWorld = createWorld({ ...options, sensorClockSkewMs: 4_000 });
+    const right = await writeRecords("clocks-right.ndjson", [...createWorld(clockWorld).rawSignals(101)]);
+    const skewedWorld = createWorld({ ...clockWorld, sensorClockSkewMs: 4_000 });
     const skewed = await writeRecords("clocks-skewed.ndjson", [...skewedWorld.rawSignals(101)]);
-    const summaryOf = async (argv: string[]) => {
-      const f = fakeIo();
-      expect(await main(["analyze", "--format", "ndjson", ...argv], f.io)).toBe(0);
-      // The day (aligned to one sensor's clock, another's first seconds may fall on the day before).
-      return { summary: lines(f.text.out).find((r) => r.type === "summary" && r.date === "2026-11-16")!, err: f.text.err };
-    };
-    const truth = await summaryOf(["--input", right]);
-    const aligned = await summaryOf(["--input", skewed]);
+    const truth = await clockDay(["--input", right]);
+    const aligned = await clockDay(["--input", skewed]);
     expect(aligned.err).toMatch(/sensor clocks disagree with their shop's other sensors \(.*\); analysed again with them aligned \(--clock-offsets \S+=-?\d+/);
     // Offsets found within 100 ms of the simulator's, relative to one sensor.
     const found = Object.fromEntries(/--clock-offsets (\S+);/.exec(aligned.err)![1]!.split(",").map((p) => [p.split("=")[0]!, Number(p.split("=")[1])]));
@@ -354,16 +351,16 @@ describe("footfall analyze", () => {
     expect(aligned.summary.visitors).toBe(truth.summary.visitors);
     expect(aligned.summary.macs).toEqual(truth.summary.macs);
     // As stamped, the same file counts otherwise; and stdin, which cannot be read twice, is told how.
-    const asStamped = await summaryOf(["--input", skewed, "--clock-offsets", "none"]);
+    const asStamped = await clockDay(["--input", skewed, "--clock-offsets", "none"]);
     expect(asStamped.err).not.toContain("clocks disagree");
     expect(asStamped.summary.macs).not.toEqual(truth.summary.macs);
-    expect((await summaryOf(["--input", skewed, "--clock-offsets", `${Object.keys(found)[0]}=${Object.values(found)[0]}`])).err).not.toContain("clocks disagree");
+    expect((await clockDay(["--input", skewed, "--clock-offsets", `${Object.keys(found)[0]}=${Object.values(found)[0]}`])).err).not.toContain("clocks disagree");
     // A named pipe (as `--input <(zcat day.gz)` gives) is read once, as a stream: told the flag,
     // as standard input is (reading it again would wait for a writer that is gone).
     const fifo = join(dir, "clocks.fifo");
     execFileSync("mkfifo", [fifo]);
     const writing = readFile(skewed).then((bytes) => writeFile(fifo, bytes));
-    const piped = await summaryOf(["--input", fifo]);
+    const piped = await clockDay(["--input", fifo]);
     await writing;
     expect(piped.err).toMatch(/sensor clocks disagree .*: figures are off; run again with --clock-offsets \S+=-?\d+/);
     expect(piped.summary.macs).toEqual(asStamped.summary.macs);
