@@ -496,7 +496,7 @@ async function readService(
         until,
         rtsCodec,
         signal: controller.signal,
-        // Records with an unusable row_key never leave the source; they are rejected like the decoder's.
+        // Records with an unusable row_key or a mistyped field never leave the source; they are rejected like the decoder's.
         onInvalid: (x) => analyzer.reject(x),
       }).subscribe({ next: (record) => analyzer.pushRaw(record), error: reject, complete: resolve });
     });

@@ -81,8 +81,8 @@ MAC addresses included (personal data; keep it as you keep the service's data). 
 \`footfall analyze\` and \`footfall demo\`, which write keyed pseudonyms, nothing is hidden here.
 
 A progress bar is drawn on stderr when stderr is a terminal. Ctrl-C stops cleanly: the
-checkpoint holds everything written. Records the service sends with an unusable row_key,
-or that do not decode, are reported on stderr (records that do not decode are still
+checkpoint holds everything written. Records the service sends with an unusable row_key
+or a field missing or of another type, or that do not decode, are reported on stderr (records that do not decode are still
 written, with an "invalid" field naming the reason).
 
 Exit status: 0 done (tail: stopped with Ctrl-C); 1 the service failed, a record was
@@ -156,7 +156,7 @@ async function runSignals(argv: readonly string[], io: CliIo, deps: ClientDeps):
   const client = serviceClient(values, io, deps, { name: "signals", uses: "signals", signal: controller.signal });
 
   const bar = io.stderr.isTTY === true && mode === "backfill" ? progressBar(io, until !== undefined) : undefined;
-  let rowKeyRejected = 0;
+  let sourceRejected = 0;
   let decodeRejected = 0;
   let lastInvalid: InvalidRecord | undefined;
   const decoder = new SignalDecoder({ shopId, rtsCodec, onInvalid: (bad) => (lastInvalid = bad) });
@@ -173,8 +173,8 @@ async function runSignals(argv: readonly string[], io: CliIo, deps: ClientDeps):
     ...(settleMs === undefined ? {} : { settleMs }),
     ...(checkpointPath === undefined ? {} : { checkpoint: fileCursorStore(checkpointPath) }),
     onInvalid: (bad) => {
-      rowKeyRejected++;
-      if (rowKeyRejected <= 10) io.stderr.write(`footfall signals: rejected a record: ${oneLine(bad.message)}\n`);
+      sourceRejected++;
+      if (sourceRejected <= 10) io.stderr.write(`footfall signals: rejected a record: ${oneLine(bad.message)}\n`);
     },
     ...(bar === undefined ? {} : { onProgress: (p: SignalProgress) => bar.update(p) }),
   };
@@ -194,7 +194,7 @@ async function runSignals(argv: readonly string[], io: CliIo, deps: ClientDeps):
       if (chunk !== "" && !io.stdout.write(chunk)) await drained(io.stdout, controller.signal);
     }
     bar?.stop();
-    return summarize(io, rowKeyRejected, decodeRejected);
+    return summarize(io, sourceRejected, decodeRejected);
   } catch (error) {
     bar?.stop();
     if (outputClosed) return EXIT_FAILED;
@@ -202,7 +202,7 @@ async function runSignals(argv: readonly string[], io: CliIo, deps: ClientDeps):
       const where = lastCursorTime === undefined ? "" : ` after records up to ${new Date(lastCursorTime).toISOString()}`;
       const resume = checkpointPath === undefined ? "" : `; run the same command to resume from ${checkpointPath}`;
       io.stderr.write(`footfall signals: interrupted${where}${mode === "backfill" ? resume : ""}\n`);
-      const status = summarize(io, rowKeyRejected, decodeRejected);
+      const status = summarize(io, sourceRejected, decodeRejected);
       return mode === "tail" ? status : EXIT_FAILED;
     }
     io.stderr.write(`footfall signals: ${oneLine(error instanceof Error ? error.message : String(error))}\n`);
@@ -253,10 +253,10 @@ function csvLine(raw: RawSignal, s: Signal | undefined, invalid: InvalidRecord |
   return `${cells.map(csvCell).join(",")}\n`;
 }
 
-function summarize(io: CliIo, rowKeyRejected: number, decodeRejected: number): number {
-  if (rowKeyRejected === 0 && decodeRejected === 0) return EXIT_OK;
+function summarize(io: CliIo, sourceRejected: number, decodeRejected: number): number {
+  if (sourceRejected === 0 && decodeRejected === 0) return EXIT_OK;
   const parts: string[] = [];
-  if (rowKeyRejected > 0) parts.push(`${rowKeyRejected} record(s) with an unusable row_key were left out`);
+  if (sourceRejected > 0) parts.push(`${sourceRejected} record(s) with an unusable row_key or a field missing or mistyped were left out`);
   if (decodeRejected > 0) parts.push(`${decodeRejected} record(s) did not decode (written with an "invalid" field)`);
   io.stderr.write(`footfall signals: ${parts.join("; ")}\n`);
   return EXIT_FAILED;

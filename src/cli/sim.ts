@@ -42,10 +42,14 @@ world summary go to stderr. Ctrl-C (SIGINT/SIGTERM) stops it.
   --fail-rate P       share of API requests answered 500/503 (default 0)
   --throttle-rate P   share answered 429 with Retry-After (default 0)
   --truncate-rate P   share of successful bodies cut mid-JSON (default 0)
+  --malformed-rate P  share of signal records served broken: a field null, absent, of another
+                      type or out of range, the same records on every request (default 0)
   --latency-ms N      delay before every API response (default 0)
   --retry-after S     Retry-After of throttled responses, seconds (default 1)
   --since-mode M      inclusive (default) or exclusive reading of since
   --ts-unit U         unit of ts: s, ms (default), us or ns
+  --ts-quoted         serve ts as a JSON string of its digits, as services that serialise
+                      64-bit integers as strings do
   --upload-every-s S  live mode: each sensor uploads what it heard every S simulated seconds,
                       so records appear up to S late, behind newer ones (default 0: at once;
                       read with footfall signals --settle-ms of at least S × 1000)
@@ -72,10 +76,12 @@ const flags = {
   "fail-rate": { type: "string" },
   "throttle-rate": { type: "string" },
   "truncate-rate": { type: "string" },
+  "malformed-rate": { type: "string" },
   "latency-ms": { type: "string" },
   "retry-after": { type: "string" },
   "since-mode": { type: "string" },
   "ts-unit": { type: "string" },
+  "ts-quoted": { type: "boolean" },
   "upload-every-s": { type: "string" },
   "page-size": { type: "string" },
 } as const;
@@ -140,6 +146,7 @@ function optionsFrom(values: Values): StartSimulatorOptions {
   if (values["fail-rate"] !== undefined) faults.failRate = numberFlag("--fail-rate", values["fail-rate"]);
   if (values["throttle-rate"] !== undefined) faults.throttleRate = numberFlag("--throttle-rate", values["throttle-rate"]);
   if (values["truncate-rate"] !== undefined) faults.truncateRate = numberFlag("--truncate-rate", values["truncate-rate"]);
+  if (values["malformed-rate"] !== undefined) faults.malformedRate = numberFlag("--malformed-rate", values["malformed-rate"]);
   if (values["latency-ms"] !== undefined) faults.latencyMs = numberFlag("--latency-ms", values["latency-ms"]);
   if (values["retry-after"] !== undefined) faults.retryAfterS = integerFlag("--retry-after", values["retry-after"]);
   const sinceMode = values["since-mode"];
@@ -158,6 +165,7 @@ function optionsFrom(values: Values): StartSimulatorOptions {
     ...(values["data-dir"] !== undefined ? { dataDir: values["data-dir"] } : {}),
     ...(sinceMode !== undefined ? { sinceMode } : {}),
     ...(tsUnit !== undefined ? { tsUnit } : {}),
+    ...(values["ts-quoted"] === true ? { tsQuoted: true } : {}),
     ...(values["upload-every-s"] !== undefined ? { uploadEveryMs: numberFlag("--upload-every-s", values["upload-every-s"], 0, 86_400) * 1000 } : {}),
     ...(values["page-size"] !== undefined ? { pageSize: rangeFlag("--page-size", values["page-size"], 1, SIGNALS_LIMIT_MAX, true) } : {}),
   };

@@ -348,9 +348,48 @@ export function rowKeyInvalid(raw: unknown, shopId: number): InvalidRecord | und
 }
 
 /**
- * The one decoding rule, shared by {@link decodeSignal} and {@link SignalDecoder}: checks
- * fields in wire order (row_key, device_id, rssi, square_mac, ts, local) and stops at the
- * first problem. Counts data-quality findings into `counters` when given.
+ * Why a raw record's fields other than `row_key` do not have the contract's JSON types, as the
+ * decoder says it (`missing-field` for an absent or `null` field, `wrong-type`), checked in wire
+ * order; `undefined` when they do: `device_id` and `square_mac` strings, `rssi` an integer,
+ * `ts` a number or a decimal string (some servers quote 64-bit integers), `local` a boolean.
+ * The decoder's type rule; the source applies it to each record (after {@link rowKeyInvalid})
+ * so that what it delivers is a well-typed record and a badly typed one goes to `onInvalid`
+ * instead of failing its page. Values (MAC syntax, rssi range, ts range) are the decoder's.
+ *
+ * @example
+ * fieldsInvalid({ device_id: "f0:18:98:12:34:56", rssi: null })?.reason; // "missing-field"
+ * fieldsInvalid({ device_id: "x", rssi: -61, square_mac: "y", ts: "1763600000016", local: true }); // undefined
+ */
+export function fieldsInvalid(raw: object): InvalidRecord | undefined {
+  const record = raw as Record<string, unknown>;
+  const deviceId = record.device_id;
+  if (typeof deviceId !== "string") {
+    return deviceId == null ? missing("device_id", raw) : wrongType("device_id", "a string", deviceId, raw);
+  }
+  const rssi = record.rssi;
+  if (typeof rssi !== "number" || !Number.isInteger(rssi)) {
+    return rssi == null ? missing("rssi", raw) : wrongType("rssi", "an integer", rssi, raw);
+  }
+  const squareMac = record.square_mac;
+  if (typeof squareMac !== "string") {
+    return squareMac == null ? missing("square_mac", raw) : wrongType("square_mac", "a string", squareMac, raw);
+  }
+  const ts = record.ts;
+  if (typeof ts !== "number" && tsNumber(ts) === -1) {
+    return ts == null ? missing("ts", raw) : wrongType("ts", "an integer or a decimal string", ts, raw);
+  }
+  const local = record.local;
+  if (typeof local !== "boolean") {
+    return local == null ? missing("local", raw) : wrongType("local", "a boolean", local, raw);
+  }
+  return undefined;
+}
+
+/**
+ * The one decoding rule, shared by {@link decodeSignal} and {@link SignalDecoder}: the shape
+ * (an object, {@link rowKeyInvalid}'s row_key rule, {@link fieldsInvalid}'s types), then the
+ * values in wire order (MACs, rssi range, ts range); stops at the first problem. Counts
+ * data-quality findings into `counters` when given.
  */
 function decodeRecord(raw: unknown, config: Config, counters: Counters | undefined): Signal | InvalidRecord {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
@@ -358,38 +397,21 @@ function decodeRecord(raw: unknown, config: Config, counters: Counters | undefin
   }
   // A JSON object: read fields as plain properties.
   const record = raw as Record<string, unknown>;
-
-  const rowKey = record.row_key;
+  const rowKey = record.row_key as string;
   const shopId = checkRowKey(raw, rowKey, config.shopId);
   if (typeof shopId !== "number") return shopId;
+  const shape = fieldsInvalid(raw);
+  if (shape !== undefined) return shape;
 
-  const deviceId = record.device_id;
-  if (typeof deviceId !== "string") {
-    return deviceId == null ? missing("device_id", raw) : wrongType("device_id", "a string", deviceId, raw);
-  }
-  const device = toNormalMac(deviceId);
+  const device = toNormalMac(record.device_id as string);
   if (device === undefined) return invalid("bad-mac", "device_id", "device_id: not a MAC address", raw);
-
-  const rssi = record.rssi;
-  if (typeof rssi !== "number" || !Number.isInteger(rssi)) {
-    return rssi == null ? missing("rssi", raw) : wrongType("rssi", "an integer", rssi, raw);
-  }
+  const rssi = record.rssi as number;
   if (!rssiInRange(rssi)) {
     return invalid("rssi-out-of-range", "rssi", `rssi: ${rssi} dBm is outside -127…0`, raw);
   }
-
-  const squareMac = record.square_mac;
-  if (typeof squareMac !== "string") {
-    return squareMac == null ? missing("square_mac", raw) : wrongType("square_mac", "a string", squareMac, raw);
-  }
-  const sensor = toNormalMac(squareMac);
+  const sensor = toNormalMac(record.square_mac as string);
   if (sensor === undefined) return invalid("bad-mac", "square_mac", "square_mac: not a MAC address", raw);
-
-  const rawTs = record.ts;
-  const ts = tsNumber(rawTs);
-  if (ts === -1 && typeof rawTs !== "number") {
-    return rawTs == null ? missing("ts", raw) : wrongType("ts", "an integer or a decimal string", rawTs, raw);
-  }
+  const ts = tsNumber(record.ts);
   // `!(ts >= 0)` also catches NaN.
   if (!(ts >= 0) || ts === Infinity) return invalid("bad-ts", "ts", `ts: ${ts} is not a non-negative epoch time`, raw);
   const tsUnit = config.tsUnit ?? unitOfMagnitude(ts);
@@ -397,12 +419,8 @@ function decodeRecord(raw: unknown, config: Config, counters: Counters | undefin
   if (time > MAX_TIME_MS) return invalid("bad-ts", "ts", `ts: ${ts} ${tsUnit} is beyond the year 275760`, raw);
   if (time < MIN_TIME_MS) return invalid("bad-ts", "ts", `ts: ${ts} is before 2000: a sensor clock that was never set`, raw);
 
-  const local = record.local;
-  if (typeof local !== "boolean") {
-    return local == null ? missing("local", raw) : wrongType("local", "a boolean", local, raw);
-  }
-  const rts = (rowKey as string).slice((rowKey as string).length - 16);
-  return signalOf(shopId, rts, scan.rtsValue, device, rssi, sensor, time, local, config, counters);
+  const rts = rowKey.slice(rowKey.length - 16);
+  return signalOf(shopId, rts, scan.rtsValue, device, rssi, sensor, time, record.local as boolean, config, counters);
 }
 
 /** The rssi range rule: −127…0 dBm. */

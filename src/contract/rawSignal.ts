@@ -29,8 +29,12 @@ export interface RawSignal {
  * const page: SignalsResponse = { signals: [], since: "0000019a8f3c2e10" };
  */
 export interface SignalsResponse {
-  /** At most `limit` records. */
-  readonly signals: readonly RawSignal[];
+  /**
+   * At most `limit` records, as the service sent them: each should be a {@link RawSignal}, and
+   * one that is not (a field missing or of another type) is the decoder's to reject
+   * (`decodeSignal`; the source reports it to `onInvalid`), not a reason to drop the page.
+   */
+  readonly signals: readonly unknown[];
   /** Echo of the request's `since` (the sample shows it equal). */
   readonly since: string;
 }

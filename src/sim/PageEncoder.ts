@@ -1,6 +1,7 @@
 import { formatRowKey } from "../codec/rowKey.ts";
 import { millisToRts } from "../codec/rts.ts";
 import type { ShopSignals } from "./World.ts";
+import { breakRecord, brokenKind } from "./brokenRecord.ts";
 
 /**
  * Unit of the `ts` field a simulator writes (the RTS in `row_key` is always epoch ms).
@@ -10,9 +11,30 @@ import type { ShopSignals } from "./World.ts";
  */
 export type TsUnit = "s" | "ms" | "us" | "ns";
 
+/**
+ * How a {@link PageEncoder} writes records: the readings of the spec a simulator serves, and its
+ * broken records.
+ *
+ * @example
+ * const form: RecordForm = { unit: "ns", quoteTs: true, malformedRate: 0.001, seed: 7 };
+ */
+export interface RecordForm {
+  /** Unit of `ts`. */
+  readonly unit: TsUnit;
+  /** `ts` as a JSON string of its digits, as some services serialise 64-bit integers. @default false */
+  readonly quoteTs?: boolean;
+  /** Share of records served broken (`brokenKind`), the same ones on every request. @default 0 */
+  readonly malformedRate?: number;
+  /** Seed of which records are broken, and how. @default 0 */
+  readonly seed?: number;
+  /** Bytes of encoded chunks kept (32 MiB ≈ one busy shop-day). @default 32 MiB */
+  readonly maxCacheBytes?: number;
+}
+
 /** Records per cached chunk: a page (≤ 200 records) spans at most two chunks. */
 const CHUNK = 512;
 const encoder = new TextEncoder();
+const latin1 = new TextDecoder("latin1");
 /** ASCII codes of the hex digits, for the last 4 digits of an RTS. */
 const HEX = Array.from("0123456789abcdef", (c) => c.charCodeAt(0));
 const PAGE_HEAD = encoder.encode('{"signals":[');
@@ -45,7 +67,7 @@ interface Fragments {
  * repeated runs). See bench/sim.ts for the cost next to a client's `JSON.parse`.
  *
  * @example
- * const pages = new PageEncoder("ms");
+ * const pages = new PageEncoder({ unit: "ms" });
  * const body = pages.page(world.signalTable(101)!, 0, 20, "0000000000000000"); // {"signals":[…],"since":"…"}
  */
 export class PageEncoder {
@@ -53,14 +75,19 @@ export class PageEncoder {
   private cachedBytes = 0;
   private readonly fragments = new WeakMap<ShopSignals, Fragments>();
 
-  /**
-   * @param unit unit of `ts`.
-   * @param maxCacheBytes bytes of encoded chunks kept (32 MiB ≈ one busy shop-day).
-   */
-  constructor(
-    readonly unit: TsUnit,
-    readonly maxCacheBytes = 32 * 1024 * 1024,
-  ) {}
+  private readonly unit: TsUnit;
+  private readonly quoteTs: boolean;
+  private readonly malformedRate: number;
+  private readonly seed: number;
+  private readonly maxCacheBytes: number;
+
+  constructor(form: RecordForm) {
+    this.unit = form.unit;
+    this.quoteTs = form.quoteTs ?? false;
+    this.malformedRate = form.malformedRate ?? 0;
+    this.seed = form.seed ?? 0;
+    this.maxCacheBytes = form.maxCacheBytes ?? 32 * 1024 * 1024;
+  }
 
   /** The page body for records [from, end) of `table`, echoing `since`. */
   page(table: ShopSignals, from: number, end: number, since: string): Uint8Array<ArrayBuffer> {
@@ -137,6 +164,7 @@ export class PageEncoder {
     const sens = table.sensor;
     const rssi = table.rssi;
     const unit = this.unit;
+    const quote = this.quoteTs;
     let pos = 0;
     let lastT = -1;
     let lastTs = -1;
@@ -188,15 +216,24 @@ export class PageEncoder {
       const sf = f.sensor[sens[i]!]!;
       out.set(sf, pos);
       pos += sf.length;
+      if (quote) out[pos++] = 34;
       if (tsHigh > 0) {
         pos = writeInt(out, pos, tsHigh);
         for (let k = 7, x = tsLow; k >= 0; k--, x = Math.floor(x / 10)) out[pos + k] = 48 + (x % 10);
         pos += 8;
       } else pos = writeInt(out, pos, tsLow);
       for (let k = 0; k < tsZeros; k++) out[pos++] = 48;
+      if (quote) out[pos++] = 34;
       const lf = f.local[d]!;
       out.set(lf, pos);
       pos += lf.length;
+      const kind = brokenKind(this.seed, table.shopId, i, this.malformedRate);
+      if (kind >= 0) {
+        // The whole record written, then rewritten broken (rare: the slow path is fine).
+        const start = offsets[i - from]! + 1;
+        const broken = breakRecord(latin1.decode(out.subarray(start, pos)), kind);
+        pos = start + encoder.encodeInto(broken, out.subarray(start)).written;
+      }
     }
     offsets[end - from] = pos;
     return { bytes: out.slice(0, pos), offsets };
@@ -209,8 +246,9 @@ export class PageEncoder {
       const sensor = table.sensors.map((mac) => encoder.encode(`,"square_mac":${JSON.stringify(mac)},"ts":`));
       const local = [encoder.encode(',"local":false}'), encoder.encode(',"local":true}')];
       const longest = (xs: readonly Uint8Array[]): number => xs.reduce((m, x) => Math.max(m, x.length), 0);
-      // `,{"row_key":"<id>:<16 hex>` + device + rssi (≤ 4) + sensor + ts (≤ 22 digits) + local
-      const maxRecord = 13 + String(table.shopId).length + 17 + longest(device) + 4 + longest(sensor) + 22 + 15;
+      // `,{"row_key":"<id>:<16 hex>` + device + rssi (≤ 4) + sensor + ts (≤ 22 digits, 2 quotes)
+      // + local, + 3 for a broken record (`"rssi":0` → `"rssi":null` grows most).
+      const maxRecord = 13 + String(table.shopId).length + 17 + longest(device) + 4 + longest(sensor) + 24 + 15 + 3;
       f = { device, local: Array.from(table.deviceLocal, (l) => local[l === 1 ? 1 : 0]!), sensor, maxRecord };
       this.fragments.set(table, f);
     }

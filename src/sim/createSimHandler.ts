@@ -33,6 +33,13 @@ export interface FaultOptions {
   readonly truncateRate?: number;
   /** `Retry-After` of throttled responses, seconds. @default 1 */
   readonly retryAfterS?: number;
+  /**
+   * Share of signal records served broken — a field `null`, absent, of another type or out of
+   * range (`BROKEN_KINDS`) — as a flaky sensor or a sloppy serialiser sends them. Stored broken:
+   * the same records, broken alike, on every request. A client reports each once and reads on.
+   * @default 0
+   */
+  readonly malformedRate?: number;
 }
 
 /**
@@ -64,6 +71,12 @@ export interface SimulatorOptions {
   readonly sinceMode?: "inclusive" | "exclusive";
   /** Unit of the `ts` field (the RTS in `row_key` stays epoch ms). @default "ms" */
   readonly tsUnit?: "s" | "ms" | "us" | "ns";
+  /**
+   * Serve `ts` as a JSON string of its digits (`"ts":"1763600000016"`), as services that
+   * serialise 64-bit integers as strings do (JavaScript clients would round them otherwise).
+   * @default false
+   */
+  readonly tsQuoted?: boolean;
   /**
    * Live mode: each sensor uploads what it heard every this many ms of simulated time (each
    * sensor at its own seeded phase), so a record becomes visible up to this long after it was
@@ -97,8 +110,9 @@ export const defaultSimulatorOptions = {
   token: "sim-token",
   sinceMode: "inclusive",
   tsUnit: "ms",
+  tsQuoted: false,
   uploadEveryMs: 0,
-  faults: { failRate: 0, throttleRate: 0, latencyMs: 0, truncateRate: 0, retryAfterS: 1 },
+  faults: { failRate: 0, throttleRate: 0, latencyMs: 0, truncateRate: 0, retryAfterS: 1, malformedRate: 0 },
 } as const;
 
 /**
@@ -163,7 +177,7 @@ export function createSimHandler(options: SimulatorOptions = {}): SimHandler {
   const realStart = clock();
   const liveStart = o.liveStart ?? world.startMs;
   const simNow = (): number | undefined => (o.speed === undefined ? undefined : liveStart + (clock() - realStart) * o.speed);
-  const state: State = { o, world, store, faultRng, simNow, pages: new PageEncoder(o.tsUnit), seed: options.seed ?? world.seed, uploadPhases: new Map() };
+  const state: State = { o, world, store, faultRng, simNow, pages: new PageEncoder({ unit: o.tsUnit, quoteTs: o.tsQuoted, malformedRate: o.faults.malformedRate, seed: hashSeed(options.seed ?? world.seed, "malformed") }), seed: options.seed ?? world.seed, uploadPhases: new Map() };
 
   const handlePart = (request: Request, part: SimPart): Promise<Response> => serve(state, request, part);
   const handle = (request: Request): Promise<Response> => serve(state, request, "all");
@@ -190,6 +204,7 @@ interface Resolved {
   readonly dataDir: string | undefined;
   readonly sinceMode: "inclusive" | "exclusive";
   readonly tsUnit: "s" | "ms" | "us" | "ns";
+  readonly tsQuoted: boolean;
   readonly uploadEveryMs: number;
   /** Page sizes drawn from [min, max]; [Infinity, Infinity] when pages are `limit` long. */
   readonly pageSize: readonly [number, number];
@@ -227,7 +242,7 @@ function resolve(options: SimulatorOptions): Resolved {
   const clock = options.clock ?? Date.now;
   if (typeof clock !== "function") throw new TypeError("clock must be a function returning epoch ms");
   const faults = { ...d.faults, ...stripUndefined(options.faults ?? {}) };
-  for (const key of ["failRate", "throttleRate", "truncateRate"] as const) {
+  for (const key of ["failRate", "throttleRate", "truncateRate", "malformedRate"] as const) {
     const v = faults[key];
     if (typeof v !== "number" || !(v >= 0 && v <= 1)) throw new RangeError(`faults.${key} must be in 0…1`);
   }
@@ -240,6 +255,8 @@ function resolve(options: SimulatorOptions): Resolved {
   if (sinceMode !== "inclusive" && sinceMode !== "exclusive") throw new RangeError('sinceMode must be "inclusive" or "exclusive"');
   const tsUnit = options.tsUnit ?? d.tsUnit;
   if (!["s", "ms", "us", "ns"].includes(tsUnit)) throw new RangeError('tsUnit must be "s", "ms", "us" or "ns"');
+  const tsQuoted = options.tsQuoted ?? d.tsQuoted;
+  if (typeof tsQuoted !== "boolean") throw new TypeError("tsQuoted must be a boolean");
   if (options.dataDir !== undefined && (typeof options.dataDir !== "string" || options.dataDir === "")) {
     throw new TypeError("dataDir must be a non-empty string");
   }
@@ -248,7 +265,7 @@ function resolve(options: SimulatorOptions): Resolved {
     throw new RangeError("uploadEveryMs must be a non-negative number of ms");
   }
   const pageSize = resolvePageSize(options.pageSize);
-  return { email, token, speed, liveStart: options.liveStart, clock, faults, dataDir: options.dataDir, sinceMode, tsUnit, uploadEveryMs, pageSize };
+  return { email, token, speed, liveStart: options.liveStart, clock, faults, dataDir: options.dataDir, sinceMode, tsUnit, tsQuoted, uploadEveryMs, pageSize };
 }
 
 function resolvePageSize(value: SimulatorOptions["pageSize"]): readonly [number, number] {

@@ -25,7 +25,7 @@ export interface SignalPage {
   readonly limit: number;
   /** Records the service returned for this page, including ones already delivered. */
   readonly received: number;
-  /** Records of this page reported to `onInvalid` (malformed `row_key`). */
+  /** Records of this page reported to `onInvalid` (an unusable `row_key`, a field missing or mistyped). */
   readonly invalid: number;
   /** Requests this page took (1, or more after retries with limit 200 and settle probes). */
   readonly requests: number;

@@ -3,7 +3,7 @@ import type { Client } from "../client/Client.ts";
 import type { RawSignal } from "../contract/rawSignal.ts";
 import { SIGNALS_LIMIT_MAX } from "../contract/paths.ts";
 import { parseRowKey } from "../codec/rowKey.ts";
-import { rowKeyInvalid, type InvalidRecord } from "../codec/decodeSignal.ts";
+import { fieldsInvalid, rowKeyInvalid, type InvalidRecord } from "../codec/decodeSignal.ts";
 import { inferRtsCodec, rtsValueAt, stepRts, type RtsCodec } from "../codec/rts.ts";
 import { toEpochMillis } from "../codec/inferEpochUnit.ts";
 import { ContractError } from "../errors/ContractError.ts";
@@ -66,6 +66,10 @@ const STOP_HORIZON: Stop = 2;
  * sorting locally would not be safe, because a page that is not the first `limit` records
  * in RTS order may have left out records between the ones it holds.
  *
+ * A record with a usable `row_key` but a field missing or of another type (the decoder's
+ * `fieldsInvalid`) has its place: the cursor passes it, and it goes to `onInvalid` instead of
+ * being delivered. A `ts` quoted as a decimal string is delivered as a number.
+ *
  * A record whose `row_key` is unusable (malformed, another shop's) cannot place the cursor;
  * it goes to `onInvalid` once, attributed to the first valid record after it in the page: it
  * is reported when that record is delivered (or, at the end of the data, when the stream has
@@ -85,6 +89,8 @@ export class SlicePager {
   private readonly delivered: IdentityCounts;
   /** Occurrences of each identity at the old boundary within the current page. */
   private readonly pageSeen: IdentityCounts = new Map();
+  /** The current page's records the cursor passed (reused page after page). */
+  private readonly passed: unknown[] = [];
   /** Invalid records reported at the end of a caught-up page, not yet passed by the cursor (a multiset). */
   private readonly reportedTrailing: IdentityCounts = new Map();
   /** Settle evidence: newest RTS time seen (ms) and the scheduler time it was seen at. */
@@ -137,16 +143,17 @@ export class SlicePager {
       // records is not proof of the end. A backfill asks once more (one request at its end,
       // against losing the rest of its range); a tail takes it as caught up (at worst it polls
       // again after `pollIntervalMs`, losing nothing).
-      let caughtUp = !full && (this.config.mode === "tail" || result.records.length === 0);
+      // "New" counts every record the cursor passed, delivered or reported for its fields.
+      let caughtUp = !full && (this.config.mode === "tail" || result.passed === 0);
       if (result.stop === STOP_END) caughtUp = false;
       else if (result.stop === STOP_HORIZON) {
         caughtUp = true;
         // A backlog cut short by the settle window: look ahead for newer data before crawling.
-        if (full && result.records.length * 2 < limit && settleMs > 0) {
+        if (full && result.passed * 2 < limit && settleMs > 0) {
           requests++;
           caughtUp = !(await this.probe(result.pageMaxTime + settleMs, signal));
         }
-      } else if (result.records.length === 0 && full) {
+      } else if (result.passed === 0 && full) {
         // Stuck: a full page with nothing new.
         if (limit < SIGNALS_LIMIT_MAX) {
           attempt = 1;
@@ -300,6 +307,10 @@ export class SlicePager {
     let run: unknown[] | undefined;
     let runErrors: InvalidRecord[] | undefined;
 
+    // Every record the cursor passed (delivered, or reported for its fields), as the page held it.
+    const passed = this.passed;
+    passed.length = 0;
+
     for (let i = 0; i < page.length; i++) {
       const record = page[i];
       const key = this.keyOf(record);
@@ -341,11 +352,21 @@ export class SlicePager {
         run.length = 0;
         runErrors!.length = 0;
       }
-      if (isNew) {
-        if (this.reportedTrailing.size > 0) this.reportedTrailing.clear();
-        records.push(record as RawSignal);
-        lastKey = key;
+      if (!isNew) continue;
+      if (this.reportedTrailing.size > 0) this.reportedTrailing.clear();
+      passed.push(record);
+      lastKey = key;
+      // A field missing or mistyped: the record has its place in the order (the cursor passes
+      // it, so any number of them cannot stall a page) but is reported, not delivered.
+      const wrong = fieldsInvalid(record as object);
+      if (wrong !== undefined) {
+        invalid++;
+        onInvalid?.(wrong);
+        continue;
       }
+      const ts = (record as RawSignal | { ts: string }).ts;
+      // A quoted 64-bit ts (the decoder's rule read it) is delivered as the number the contract types.
+      records.push(typeof ts === "string" ? { ...(record as RawSignal), ts: Number(ts) } : (record as RawSignal));
     }
 
     const pendingInvalid = run?.length ?? 0;
@@ -355,17 +376,18 @@ export class SlicePager {
     }
 
     if (lastKey !== oldKey) {
-      // The boundary moved: remember the identities of the new last tie group.
+      // The boundary moved: remember the identities of the new last tie group, as the page held
+      // them (a quoted ts stays quoted, so the next page's copies compare equal).
       delivered.clear();
-      for (let j = records.length - 1; j >= 0; j--) {
-        const record = records[j]!;
+      for (let j = passed.length - 1; j >= 0; j--) {
+        const record = passed[j]!;
         if (this.keyOf(record) !== lastKey) break;
-        const id = recordIdentity(record);
+        const id = recordIdentity(record as RawSignal);
         delivered.set(id, (delivered.get(id) ?? 0) + 1);
       }
       this.rts = this.rtsOfKey(lastKey);
     }
-    return { records, stop, sawSince, invalid, pendingInvalid, pageMaxTime };
+    return { records, passed: passed.length, stop, sawSince, invalid, pendingInvalid, pageMaxTime };
   }
 
   /**

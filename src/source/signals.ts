@@ -35,7 +35,9 @@ import { sourceObservable } from "./sourceObservable.ts";
  *   unsubscribe, error, abort, or a crash while a request is in flight — resumes with
  *   nothing lost or repeated; a crash between emitting a page and its save completing
  *   repeats that one page (at-least-once).
- * - **Invalid records** (unusable `row_key`) are not emitted; they go to `onInvalid`.
+ * - **Invalid records** (an unusable `row_key`, a field missing or of another type) are not
+ *   emitted; they go to `onInvalid` with the decoder's reasons, and the stream reads on. A `ts`
+ *   the service quoted as a decimal string is emitted as a number.
  *
  * Options are validated when this is called (TypeError / RangeError), not on subscribe.
  *

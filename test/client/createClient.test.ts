@@ -228,11 +228,16 @@ describe("createClient: contract checks", () => {
     expect(calls).toHaveLength(1);
   });
 
-  it("names the bad record field of a signals page, e.g. signals[3].rssi", async () => {
+  it("returns a page whose record has a mistyped field whole: records are the decoder's to reject, not the page's", async () => {
     const signals = [signal(-60, 0), signal(-61, 1), signal(-62, 2), signal("-63", 3)];
     const { client: c } = client([json({ signals, since: "" })]);
+    expect((await c.getSignalsPage(101)).signals).toEqual(signals);
+  });
+
+  it("names `signals` when it is not an array", async () => {
+    const { client: c } = client([json({ signals: { rssi: -60 }, since: "" })]);
     const error = await c.getSignalsPage(101).catch((e: unknown) => e);
-    expect(isContractError(error) && error.path).toBe("signals[3].rssi");
+    expect(isContractError(error) && error.path).toBe("signals");
   });
 
   it("rejects a page with more records than the limit", async () => {

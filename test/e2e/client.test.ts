@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "../../src/client/Client.ts";
 import { createClient, type ClientOptions, type RetryEvent } from "../../src/client/createClient.ts";
+import type { RawSignal } from "../../src/contract/rawSignal.ts";
 import type { SalesStatsDaily } from "../../src/contract/salesStatsDaily.ts";
 import { isHttpError } from "../../src/errors/HttpError.ts";
 import { isShopNotFoundError } from "../../src/errors/ShopNotFoundError.ts";
@@ -72,7 +73,7 @@ async function script(client: Client, sim: RunningSimulator) {
   for (let i = 0; i < 4; i++) {
     const page = await client.getSignalsPage(shopId, since === undefined ? { limit: 200 } : { since, limit: 200 });
     pages.push(page);
-    since = page.signals.at(-1)?.row_key.split(":")[1];
+    since = (page.signals.at(-1) as RawSignal | undefined)?.row_key.split(":")[1];
   }
   pages.push(await client.getSignalsPage(shopId, { since: "0000000000000000", limit: 7 }));
   for (const record of RECORDS) await client.uploadDailySales(shopId, record);
@@ -97,8 +98,8 @@ describe("client against the simulator on a real port", () => {
     expect(baseline.pages.slice(0, 4).every((p) => p.signals.length === 200)).toBe(true);
     expect(baseline.pages[4]!.signals).toHaveLength(7);
     // Consecutive pages pick up where the previous one ended (since is inclusive or exclusive; either way no gap).
-    const last = baseline.pages[0]!.signals.at(-1)!.row_key;
-    expect(baseline.pages[1]!.signals[0]!.row_key >= last).toBe(true);
+    const last = (baseline.pages[0]!.signals.at(-1) as RawSignal).row_key;
+    expect((baseline.pages[1]!.signals[0] as RawSignal).row_key >= last).toBe(true);
     expect(baseline.sales).toEqual({
       sales_stats_dailies: expect.arrayContaining([
         expect.objectContaining(RECORDS[2]),

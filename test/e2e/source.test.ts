@@ -11,6 +11,9 @@ import { signals } from "../../src/source/signals.ts";
 import { signalPagesObservable } from "../../src/source/signalPagesObservable.ts";
 import { signalsForShops } from "../../src/source/signalsForShops.ts";
 import { advanceTo } from "../source/virtualTime.ts";
+import { hashSeed } from "../../src/sim/prng.ts";
+import { BROKEN_KINDS, brokenKind } from "../../src/sim/brokenRecord.ts";
+import { SignalDecoder, type InvalidRecord } from "../../src/codec/decodeSignal.ts";
 
 // A small world: two shops, a three-hour day, no staff or stationary devices (~4k records a shop).
 const SEED = 11;
@@ -68,6 +71,33 @@ describe("source against the simulator", () => {
       });
     }
   }
+
+  it("broken records and a quoted ts: each broken record reported once with its reason, every other record decoded once", async () => {
+    const malformedRate = 0.02;
+    const shopId = world.shops[0]!.id;
+    const expected = [...world.rawSignals(shopId)];
+    // Which records the simulator breaks, and how: its own rule, the ground truth here.
+    const seed = hashSeed(SEED, "malformed");
+    const kinds = expected.map((_, i) => brokenKind(seed, shopId, i, malformedRate));
+    const broken = kinds.filter((k) => k >= 0);
+    expect(broken.length).toBeGreaterThan(40);
+    expect(new Set(broken).size).toBe(BROKEN_KINDS.length);
+    for (const sinceMode of ["inclusive", "exclusive"] as const) {
+      for (const limit of [97, 200]) {
+        const sim = createSimHandler({ seed: SEED, world, sinceMode, tsQuoted: true, faults: { malformedRate, truncateRate: 0.1 } });
+        const invalid: InvalidRecord[] = [];
+        const out = await lastValueFrom(
+          signals(clientOver(sim), { shopId, since: world.startMs, until: world.endMs, limit, onInvalid: (x) => invalid.push(x) }).pipe(toArray()),
+        );
+        expect(out.every((r) => typeof r.ts === "number")).toBe(true);
+        // The source rejects what it cannot page by or type; the decoder the bad values: one channel.
+        const decoder = new SignalDecoder({ shopId, onInvalid: (x) => invalid.push(x) });
+        expect(decoder.decodeAll(out)).toEqual(new SignalDecoder({ shopId }).decodeAll(expected.filter((_, i) => kinds[i]! < 0)));
+        const count = (reasons: readonly string[]) => [...new Set(reasons)].sort().map((r) => [r, reasons.filter((x) => x === r).length]);
+        expect(count(invalid.map((x) => x.reason))).toEqual(count(broken.map((k) => BROKEN_KINDS[k]!.reason)));
+      }
+    }
+  });
 
   it("all faults at once, over a real port, with slices 2 and a time range", async () => {
     const running: RunningSimulator = await startSimulator({

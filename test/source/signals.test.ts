@@ -127,6 +127,45 @@ describe("signals", () => {
     }
   });
 
+  it("routes records with a field missing or wrongly typed to onInvalid, with the decoder's reasons, and goes on", async () => {
+    const wrong = (n: number, fields: Record<string, unknown>): FakeRecord => ({ record: { ...makeRecord(SHOP, n).record, ...fields } as RawSignal, rts: rtsOf(n) });
+    const bad = [wrong(2, { rssi: null }), wrong(4, { local: 0 }), wrong(4, { device_id: undefined }), wrong(6, { ts: 1.5e3, rssi: "-60" })];
+    // A 64-bit ts the service quoted is the decoder's to read: delivered, as a number.
+    const quoted = wrong(5, { ts: "5" });
+    const good = series([1, 3, 4, 6, 7]);
+    const data = [good[0]!, bad[0]!, good[1]!, bad[1]!, good[2]!, bad[2]!, quoted, good[3]!, bad[3]!, good[4]!];
+    const expected = [good[0]!, good[1]!, good[2]!, quoted, good[3]!, good[4]!].map((d) => (d === quoted ? { ...d.record, ts: 5 } : d.record));
+    for (const sinceMode of modes) {
+      for (const limit of [1, 2, 3, 200]) {
+        const client = fakeClient(data, { sinceMode });
+        const invalid: InvalidRecord[] = [];
+        const out = await collect(signals(client, { shopId: SHOP, since: rtsOf(0), limit, onInvalid: (x) => invalid.push(x) }));
+        expect(out).toEqual(expected);
+        expect(invalid.map((i) => i.record)).toEqual(bad.map((b) => b.record));
+        expect(invalid.map((i) => [i.reason, i.field])).toEqual([["missing-field", "rssi"], ["wrong-type", "local"], ["missing-field", "device_id"], ["wrong-type", "rssi"]]);
+        expect(invalid.map((i) => i.message)).toEqual(bad.map((b) => (decodeSignal(b.record, { shopId: SHOP }) as InvalidRecord).message));
+      }
+    }
+  });
+
+  it("pages past any number of records with a field mistyped: they have their place in the order", async () => {
+    // 450 records in ties of three, 400 of them with local sent as 0/1: full pages of nothing deliverable.
+    const data = Array.from({ length: 450 }, (_, i): FakeRecord => {
+      const r = makeRecord(SHOP, 1 + Math.floor(i / 3));
+      return i >= 20 && i < 420 ? { ...r, record: { ...r.record, local: 1 } as unknown as RawSignal } : r;
+    });
+    for (const sinceMode of modes) {
+      for (const limit of [7, 200]) {
+        const client = fakeClient(data, { sinceMode });
+        const invalid: InvalidRecord[] = [];
+        const out = await collect(signals(client, { shopId: SHOP, since: rtsOf(0), limit, onInvalid: (x) => invalid.push(x) }));
+        expect(out).toEqual(data.filter((_, i) => i < 20 || i >= 420).map((d) => d.record));
+        expect(invalid.map((x) => x.record)).toEqual(data.slice(20, 420).map((d) => d.record));
+        expect(new Set(invalid.map((x) => `${x.reason} ${x.field}`))).toEqual(new Set(["wrong-type local"]));
+      }
+    }
+  });
+
   it("reports invalid records at the end of the data once", async () => {
     const bad: FakeRecord = { record: { ...makeRecord(SHOP, 9).record, row_key: "nope" }, rts: rtsOf(9) };
     const client = fakeClient([...series([1, 2]), bad], { sinceMode: "inclusive" });
