@@ -281,7 +281,9 @@ class FootfallClient implements Client {
       throw new TypeError("Expected `brand` to be a Brand ({ id: integer, name: string }), e.g. from findBrand().");
     }
     if (typeof externalKey !== "string" || externalKey === "") throw new TypeError("Expected `externalKey` to be a non-empty string.");
-    const query = new URLSearchParams({ vendor: brand.name, vendor_key: externalKey });
+    // encodeURIComponent, not URLSearchParams: that writes a space as `+`, which only form-style
+    // query parsers read back as a space; `%20` every parser does (a brand name has spaces).
+    const query = `vendor=${encodeURIComponent(brand.name)}&vendor_key=${encodeURIComponent(externalKey)}`;
     const url = `${this.#baseUrl}${shopByExternalKeyPath(brand.id)}?${query}`;
     let body;
     try {

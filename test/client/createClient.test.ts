@@ -127,6 +127,10 @@ describe("createClient: requests", () => {
     expect(url.searchParams.get("vendor")).toBe(brand.name);
     expect(url.searchParams.get("vendor_key")).toBe("GN/001?x=1&y");
     expect([...url.searchParams.keys()]).toEqual(["vendor", "vendor_key"]);
+    // Percent-encoded throughout, spaces as %20: a server that decodes its query with
+    // decodeURIComponent alone (no form rule turning `+` into a space) reads the same values.
+    const query = url.search.slice(1).split("&").map((pair) => pair.split("=").map(decodeURIComponent));
+    expect(query).toEqual([["vendor", brand.name], ["vendor_key", "GN/001?x=1&y"]]);
   });
 
   it("uses the signal URL with its path prefix, default limit 200, and omits since when not given", async () => {
