@@ -135,7 +135,16 @@ export class SlicePager {
       this.requests++;
       const page: unknown = response?.signals;
       if (!Array.isArray(page)) throw new ContractError("signals", "expected an array");
-      if (!this.unitChecked) this.checkRtsUnit(page as readonly unknown[]);
+      if (!this.unitChecked) {
+        // An empty first answer may be the unit too: a service whose RTS counts seconds reads
+        // today's `since` in ms as the far future and answers nothing, so the oldest record it
+        // has is asked for (one request) and checked instead.
+        if (page.length === 0) {
+          requests++;
+          await this.checkRtsUnitOfOldest(signal);
+        }
+        else this.checkRtsUnit(page as readonly unknown[]);
+      }
       const full = page.length >= limit;
       const result = this.consume(page as readonly unknown[], since, full, sendTime, scheduler.now());
       // The spec promises only "at most `limit`" records a page: a service may cap its pages
@@ -200,7 +209,9 @@ export class SlicePager {
     const { codec, shopId } = this.config;
     for (const record of page) {
       const key = this.keyOf(record);
-      const ts = typeof record === "object" && record !== null ? (record as { ts?: unknown }).ts : undefined;
+      const given = typeof record === "object" && record !== null ? (record as { ts?: unknown }).ts : undefined;
+      // A quoted ts as the decoder reads it (a decimal string); anything else is skipped.
+      const ts = typeof given === "string" && /^\d{1,20}$/.test(given) ? Number(given) : given;
       if (typeof key !== "string" || typeof ts !== "number" || !(ts > 0) || !Number.isFinite(ts)) continue;
       this.unitChecked = true;
       const rts = this.rtsOfKey(key);
@@ -216,6 +227,18 @@ export class SlicePager {
           `read it with rtsCodec: ${preset} (footfall --rts-unit ${unit})`,
       );
     }
+  }
+
+  /**
+   * {@link checkRtsUnit} on the service's oldest record (`since` = 0, one record), when the
+   * first answer held none. Checked once either way: a genuinely empty range costs one request.
+   */
+  private async checkRtsUnitOfOldest(signal: AbortSignal): Promise<void> {
+    this.unitChecked = true;
+    this.requests++;
+    const response = await this.config.client.getSignalsPage(this.config.shopId, { since: "0000000000000000", limit: 1, signal });
+    const page: unknown = response?.signals;
+    if (Array.isArray(page)) this.checkRtsUnit(page as readonly unknown[]);
   }
 
   /** Settle probe: is there data at or after `fromMs`? Raises the newest-data evidence. */

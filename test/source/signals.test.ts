@@ -302,6 +302,21 @@ describe("signals", () => {
     expect(await collect(signals(fakeClient(skewed, { sinceMode: "inclusive" }), { shopId: SHOP, since, until }))).toEqual(skewed.map((d) => d.record));
   });
 
+  it("an empty first answer is checked against the service's oldest record: an RTS in seconds is named, not read as nothing", async () => {
+    // A service whose RTS counts seconds: today's `since` in ms is its far future, so it answers nothing.
+    const t0 = Date.UTC(2026, 10, 20);
+    const data = [0, 1_000, 2_000].map((dt) => makeRecord(SHOP, (t0 + dt) / 1000, { ts: String(t0 + dt) as unknown as number }));
+    const client = fakeClient(data, { sinceMode: "inclusive" });
+    const error = await collect(signals(client, { shopId: SHOP, since: new Date(t0), until: new Date(t0 + 10_000) })).catch((e: unknown) => e);
+    expect(isContractError(error)).toBe(true);
+    expect((error as Error).message).toMatch(/counts seconds.*rtsCodec: secondsRts.*--rts-unit s/);
+    expect(client.requests.map((r) => [r.since, r.limit])).toEqual([[rtsOf(t0 - 1), 200], [rtsOf(0), 1]]);
+    // A range that is empty under the right unit costs the one request more, and reads as empty.
+    const right = fakeClient(series([5, 6]), { sinceMode: "inclusive" });
+    expect(await collect(signals(right, { shopId: SHOP, since: rtsOf(100), until: rtsOf(200) }))).toEqual([]);
+    expect(right.requests).toHaveLength(2);
+  });
+
   it("a short page (caught up) is not followed by a request ahead", async () => {
     const client = fakeClient(series([1, 2]), { sinceMode: "inclusive" });
     const iterator = signalPages(client, { shopId: SHOP, since: rtsOf(0), mode: "tail", pollIntervalMs: 60_000 })[Symbol.asyncIterator]();
