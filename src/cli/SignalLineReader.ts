@@ -1,6 +1,6 @@
 import { Buffer } from "node:buffer";
 import type { SignalDecoder, SignalFields } from "../codec/decodeSignal.ts";
-import { notJson, parseSignalLine, scanSignalLine } from "../codec/parseSignalLine.ts";
+import { notJson, parseSignalLine, recordsOfLine, scanSignalLine } from "../codec/parseSignalLine.ts";
 import type { Signal } from "../codec/Signal.ts";
 import { dropsByteOrderMark, type LineSplitterOptions } from "../text/LineSplitter.ts";
 import { splitLines, type LineRangeHandler } from "../text/splitLines.ts";
@@ -16,7 +16,8 @@ export type SignalLineReaderOptions = LineSplitterOptions;
 
 /**
  * Reads an NDJSON input of signal records from its bytes (chunks of a file or of standard input)
- * into `decoder`, calling `onSignal` with each signal in input order; rejected lines go to the
+ * — a record per line, or a page body or JSON array of records on a line (`recordsOfLine`) — into
+ * `decoder`, calling `onSignal` with each signal in input order; rejected lines go to the
  * decoder's one invalid-record channel (`not-json` for a line that is not JSON), and {@link line}
  * tells which line is being read while it reports them.
  *
@@ -117,7 +118,15 @@ export class SignalLineReader {
       decoder.reject(notJson(line));
       return;
     }
-    const signal = decoder.decode(record);
-    if (signal !== undefined) this.#onSignal(signal);
+    const records = recordsOfLine(record);
+    if (records === undefined) {
+      const signal = decoder.decode(record);
+      if (signal !== undefined) this.#onSignal(signal);
+      return;
+    }
+    for (const one of records) {
+      const signal = decoder.decode(one);
+      if (signal !== undefined) this.#onSignal(signal);
+    }
   }
 }

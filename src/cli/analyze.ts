@@ -81,7 +81,10 @@ Input (one of):
                                       stdin (a named pipe or <(…) is read the same way);
                                       gzip-compressed (FILE.ndjson.gz) is read
                                       decompressed. Extra fields on a line (such as
-                                      those \`footfall signals\` adds) are ignored.
+                                      those \`footfall signals\` adds) are ignored. A
+                                      line may also hold a whole page as the service
+                                      answers it ({"signals":[…],"since":…}, saved
+                                      from the API) or a JSON array of records.
   --threads N         with --input FILE (a regular file, not gzip): threads in all; 1
                       reads, decodes and analyses on one thread; with N ≥ 2, N − 1 threads
                       decode parts of the file beside the analysis, which decodes a part

@@ -112,6 +112,24 @@ export function parseSignalLine(line: string): unknown {
 }
 
 /**
+ * The records a parsed NDJSON line holds when it holds more than one: a page body as the service
+ * answers it (`{"signals":[…],"since":…}` — an object without `row_key` whose `signals` is an
+ * array, or `null` for none), as saved from the API by hand, or a JSON array of records. Returns
+ * `undefined` for any other value: one record, valid or not, which the decoder judges.
+ *
+ * @example
+ * recordsOfLine({ signals: [{ row_key: "101:0000019a9ec06410" }], since: "0000019a9ec06410" })?.length; // 1
+ * recordsOfLine([1, 2])?.length;                      // 2
+ * recordsOfLine({ row_key: "101:0000019a9ec06410" }); // undefined (a record)
+ */
+export function recordsOfLine(value: unknown): readonly unknown[] | undefined {
+  if (Array.isArray(value)) return value;
+  if (typeof value !== "object" || value === null || "row_key" in value || !("signals" in value)) return undefined;
+  const signals = (value as { signals: unknown }).signals;
+  return Array.isArray(signals) ? signals : signals === null ? [] : undefined;
+}
+
+/**
  * The rejection of an NDJSON line that is not JSON, as every reader of signal lines reports it
  * (through `SignalDecoder.reject`, the one invalid-record channel): reason `not-json`, the line
  * itself as the record.

@@ -8,7 +8,7 @@
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { SignalDecoder, type InvalidRecord } from "../../src/codec/decodeSignal.ts";
-import { notJson, parseSignalLine } from "../../src/codec/parseSignalLine.ts";
+import { notJson, parseSignalLine, recordsOfLine } from "../../src/codec/parseSignalLine.ts";
 import type { Signal } from "../../src/codec/Signal.ts";
 import { SignalLineReader } from "../../src/cli/SignalLineReader.ts";
 import { LineSplitter } from "../../src/text/LineSplitter.ts";
@@ -35,8 +35,10 @@ function asText(bytes: Uint8Array, shopId: number | undefined): Read {
       decoder.reject(notJson(text));
       return;
     }
-    const s = decoder.decode(record);
-    if (s !== undefined) signals.push(s);
+    for (const one of recordsOfLine(record) ?? [record]) {
+      const s = decoder.decode(one);
+      if (s !== undefined) signals.push(s);
+    }
   });
   splitter.push(Buffer.from(bytes).toString("utf8"));
   splitter.end();
@@ -174,6 +176,28 @@ describe("SignalLineReader", () => {
     // Equal MACs are one string; RTS and values as the decoder gives them.
     expect(got[0]!.device).toBe(got[100]!.device);
     expect({ ...got[7]! }).toEqual({ ...new SignalDecoder().decode(JSON.parse(line(7)))! });
+  });
+
+  it("reads a line holding a page as the service answers it, or a JSON array of records, record by record", () => {
+    const record = (i: number): string =>
+      `{"row_key":"101:${(1763600000016 + i).toString(16).padStart(16, "0")}","device_id":"f0:18:98:12:34:5${i}","rssi":-61,"square_mac":"b8:27:eb:00:00:01","ts":${1763600000016 + i},"local":false}`;
+    const lines = [
+      `{"signals":[${record(0)},${record(1)},{"row_key":"nope"}],"since":"0000019a9ec06410"}`,
+      `[${record(2)}, ${record(3)}]`,
+      '{"signals":null,"since":""}',
+      record(4),
+      '{"signals":"oops"}',
+    ];
+    const decoder = new SignalDecoder();
+    const got: Signal[] = [];
+    const rejectedAt: number[] = [];
+    const reader = new SignalLineReader(new SignalDecoder({ onInvalid: () => rejectedAt.push(reader.line) }), (s) => got.push(s));
+    reader.push(Buffer.from(lines.join("\n")));
+    reader.end();
+    expect(got.map((s) => s.device)).toEqual([0, 1, 2, 3, 4].map((i) => `f0:18:98:12:34:5${i}`));
+    expect(got).toEqual([0, 1, 2, 3, 4].map((i) => decoder.decode(JSON.parse(record(i)))));
+    // The page's bad record and the object that is neither record nor page: rejected, with their lines.
+    expect(rejectedAt).toEqual([1, 5]);
   });
 
   it("drops a byte order mark only at the start of an input it is told starts a file", () => {
