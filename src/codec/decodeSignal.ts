@@ -361,24 +361,24 @@ export function rowKeyInvalid(raw: unknown, shopId: number): InvalidRecord | und
  * fieldsInvalid({ device_id: "x", rssi: -61, square_mac: "y", ts: "1763600000016", local: true }); // undefined
  */
 export function fieldsInvalid(raw: object): InvalidRecord | undefined {
-  const record = raw as Record<string, unknown>;
-  const deviceId = record.device_id;
+  const r = raw as Record<string, unknown>;
+  return typesInvalid(raw, r.device_id, r.rssi, r.square_mac, r.ts, r.local);
+}
+
+/** {@link fieldsInvalid} on fields already read (the decoder reads each once). */
+function typesInvalid(raw: object, deviceId: unknown, rssi: unknown, squareMac: unknown, ts: unknown, local: unknown): InvalidRecord | undefined {
   if (typeof deviceId !== "string") {
     return deviceId == null ? missing("device_id", raw) : wrongType("device_id", "a string", deviceId, raw);
   }
-  const rssi = record.rssi;
   if (typeof rssi !== "number" || !Number.isInteger(rssi)) {
     return rssi == null ? missing("rssi", raw) : wrongType("rssi", "an integer", rssi, raw);
   }
-  const squareMac = record.square_mac;
   if (typeof squareMac !== "string") {
     return squareMac == null ? missing("square_mac", raw) : wrongType("square_mac", "a string", squareMac, raw);
   }
-  const ts = record.ts;
   if (typeof ts !== "number" && tsNumber(ts) === -1) {
     return ts == null ? missing("ts", raw) : wrongType("ts", "an integer or a decimal string", ts, raw);
   }
-  const local = record.local;
   if (typeof local !== "boolean") {
     return local == null ? missing("local", raw) : wrongType("local", "a boolean", local, raw);
   }
@@ -400,18 +400,22 @@ function decodeRecord(raw: unknown, config: Config, counters: Counters | undefin
   const rowKey = record.row_key as string;
   const shopId = checkRowKey(raw, rowKey, config.shopId);
   if (typeof shopId !== "number") return shopId;
-  const shape = fieldsInvalid(raw);
+  const deviceId = record.device_id;
+  const rssi = record.rssi;
+  const squareMac = record.square_mac;
+  const rawTs = record.ts;
+  const local = record.local;
+  const shape = typesInvalid(raw, deviceId, rssi, squareMac, rawTs, local);
   if (shape !== undefined) return shape;
 
-  const device = toNormalMac(record.device_id as string);
+  const device = toNormalMac(deviceId as string);
   if (device === undefined) return invalid("bad-mac", "device_id", "device_id: not a MAC address", raw);
-  const rssi = record.rssi as number;
-  if (!rssiInRange(rssi)) {
-    return invalid("rssi-out-of-range", "rssi", `rssi: ${rssi} dBm is outside -127…0`, raw);
+  if (!rssiInRange(rssi as number)) {
+    return invalid("rssi-out-of-range", "rssi", `rssi: ${rssi as number} dBm is outside -127…0`, raw);
   }
-  const sensor = toNormalMac(record.square_mac as string);
+  const sensor = toNormalMac(squareMac as string);
   if (sensor === undefined) return invalid("bad-mac", "square_mac", "square_mac: not a MAC address", raw);
-  const ts = tsNumber(record.ts);
+  const ts = typeof rawTs === "number" ? rawTs : tsNumber(rawTs);
   // `!(ts >= 0)` also catches NaN.
   if (!(ts >= 0) || ts === Infinity) return invalid("bad-ts", "ts", `ts: ${ts} is not a non-negative epoch time`, raw);
   const tsUnit = config.tsUnit ?? unitOfMagnitude(ts);
@@ -420,7 +424,7 @@ function decodeRecord(raw: unknown, config: Config, counters: Counters | undefin
   if (time < MIN_TIME_MS) return invalid("bad-ts", "ts", `ts: ${ts} is before 2000: a sensor clock that was never set`, raw);
 
   const rts = rowKey.slice(rowKey.length - 16);
-  return signalOf(shopId, rts, scan.rtsValue, device, rssi, sensor, time, record.local as boolean, config, counters);
+  return signalOf(shopId, rts, scan.rtsValue, device, rssi as number, sensor, time, local as boolean, config, counters);
 }
 
 /** The rssi range rule: −127…0 dBm. */
