@@ -335,7 +335,8 @@ class FootfallClient implements Client {
     query.set("limit", String(limit));
     const url = `${this.#signalUrl}${wifiSignalsPath(shopId)}?${query}`;
     return this.#call({ method: "GET", url }, request, (text, res) =>
-      validateSignalsResponse(this.#json(text, res, url), limit, since ?? "", url),
+      // 204 No Content is how some services say "no records": an empty page, not a bad body.
+      validateSignalsResponse(res.status === 204 && text === "" ? { signals: [] } : this.#json(text, res, url), limit, since ?? "", url),
     );
   }
 

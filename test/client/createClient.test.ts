@@ -257,6 +257,12 @@ describe("createClient: contract checks", () => {
     expect(calls).toHaveLength(1);
   });
 
+  it("an empty 204 from the signals endpoint is an empty page (some services' \"no records\")", async () => {
+    const { client: c, calls } = client([new Response(null, { status: 204 })]);
+    expect(await c.getSignalsPage(101, { since: "0000019a9ec06410" })).toEqual({ signals: [], since: "0000019a9ec06410" });
+    expect(calls).toHaveLength(1);
+  });
+
   it("a body that is not JSON is a ContractError and is not retried", async () => {
     const { client: c, calls } = client([status(200, "<html>maintenance</html>", { "content-type": "text/html" })]);
     const error = await c.listBrands().catch((e: unknown) => e);
