@@ -294,8 +294,17 @@ function missing(field: string, record: unknown): InvalidRecord {
   return invalid("missing-field", field, `${field} is missing`, record);
 }
 
-/** `ts` as a number: a JSON number, or a decimal string (some servers quote 64-bit integers); −1 if neither. */
-function tsNumber(ts: unknown): number {
+/**
+ * `ts` as a number: a JSON number, or a decimal string (some servers quote 64-bit integers,
+ * which JavaScript could not hold exactly); −1 if neither. The decoder's rule for reading `ts`,
+ * which the source follows too.
+ *
+ * @example
+ * tsNumber("1763600000016"); // 1763600000016
+ * tsNumber(1763600000016);   // 1763600000016
+ * tsNumber("-5");            // -1
+ */
+export function tsNumber(ts: unknown): number {
   if (typeof ts === "number") return ts;
   if (typeof ts !== "string" || ts.length === 0 || ts.length > MAX_TS_DIGITS) return -1;
   for (let i = 0; i < ts.length; i++) {

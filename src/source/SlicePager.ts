@@ -3,7 +3,7 @@ import type { Client } from "../client/Client.ts";
 import type { RawSignal } from "../contract/rawSignal.ts";
 import { SIGNALS_LIMIT_MAX } from "../contract/paths.ts";
 import { parseRowKey } from "../codec/rowKey.ts";
-import { fieldsInvalid, rowKeyInvalid, type InvalidRecord } from "../codec/decodeSignal.ts";
+import { fieldsInvalid, rowKeyInvalid, tsNumber, type InvalidRecord } from "../codec/decodeSignal.ts";
 import { inferRtsCodec, rtsValueAt, stepRts, type RtsCodec } from "../codec/rts.ts";
 import { toEpochMillis } from "../codec/inferEpochUnit.ts";
 import { ContractError } from "../errors/ContractError.ts";
@@ -139,11 +139,11 @@ export class SlicePager {
         // An empty first answer may be the unit too: a service whose RTS counts seconds reads
         // today's `since` in ms as the far future and answers nothing, so the oldest record it
         // has is asked for (one request) and checked instead.
-        if (page.length === 0) {
+        if (page.length > 0) this.checkRtsUnit(page as readonly unknown[]);
+        else {
           requests++;
           await this.checkRtsUnitOfOldest(signal);
         }
-        else this.checkRtsUnit(page as readonly unknown[]);
       }
       const full = page.length >= limit;
       const result = this.consume(page as readonly unknown[], since, full, sendTime, scheduler.now());
@@ -209,10 +209,9 @@ export class SlicePager {
     const { codec, shopId } = this.config;
     for (const record of page) {
       const key = this.keyOf(record);
-      const given = typeof record === "object" && record !== null ? (record as { ts?: unknown }).ts : undefined;
-      // A quoted ts as the decoder reads it (a decimal string); anything else is skipped.
-      const ts = typeof given === "string" && /^\d{1,20}$/.test(given) ? Number(given) : given;
-      if (typeof key !== "string" || typeof ts !== "number" || !(ts > 0) || !Number.isFinite(ts)) continue;
+      // ts as the decoder reads it (a number, or a quoted decimal); −1 for anything else.
+      const ts = typeof record === "object" && record !== null ? tsNumber((record as { ts?: unknown }).ts) : -1;
+      if (typeof key !== "string" || !(ts > 0) || !Number.isFinite(ts)) continue;
       this.unitChecked = true;
       const rts = this.rtsOfKey(key);
       const tsMs = toEpochMillis(ts);
@@ -389,7 +388,7 @@ export class SlicePager {
       }
       const ts = (record as RawSignal | { ts: string }).ts;
       // A quoted 64-bit ts (the decoder's rule read it) is delivered as the number the contract types.
-      records.push(typeof ts === "string" ? { ...(record as RawSignal), ts: Number(ts) } : (record as RawSignal));
+      records.push(typeof ts === "string" ? { ...(record as RawSignal), ts: tsNumber(ts) } : (record as RawSignal));
     }
 
     const pendingInvalid = run?.length ?? 0;
