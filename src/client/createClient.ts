@@ -107,10 +107,13 @@ export interface RetryOptions {
  * const options: ClientOptions = { baseUrl: "https://sales.example.com", signalUrl: "https://signals.example.com", email: "ops@example.com", token: "…" };
  */
 export interface ClientOptions {
-  /** `{base_url}` of the service (brands, shops, sales): absolute http(s) URL, no credentials, query or fragment. */
+  /**
+   * `{base_url}` of the service (brands, shops, sales): absolute http(s) URL, no credentials,
+   * query or fragment. A trailing `/api/v1` is taken as the version the paths add, not doubled.
+   */
   readonly baseUrl: string | URL;
   /**
-   * `{signal_url}` of the service (signals). Optional so a client used only for brands,
+   * `{signal_url}` of the service (signals; a trailing `/api/v1` as for `baseUrl`). Optional so a client used only for brands,
    * shops and sales need not know it; `getSignalsPage` then fails with a TypeError.
    */
   readonly signalUrl?: string | URL | undefined;
@@ -548,7 +551,9 @@ function serviceUrl(name: string, value: unknown): string {
     throw new TypeError(`\`${name}\` must not contain credentials; pass \`email\` and \`token\` instead.`);
   }
   if (url.search !== "" || url.hash !== "") throw new TypeError(`\`${name}\` must not have a query or fragment.`);
-  return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+  // `{base_url}/api/v1/…`: a URL given with the version already on it (as one copies it from an
+  // endpoint) would double it, so a trailing `/api/v1` is the version, not part of the base.
+  return `${url.origin}${url.pathname.replace(/\/+$/, "").replace(/\/api\/v1$/, "")}`;
 }
 
 function credential(name: "email" | "token", value: unknown, allowed: RegExp): string {

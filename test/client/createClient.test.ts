@@ -142,6 +142,16 @@ describe("createClient: requests", () => {
     expect(url.searchParams.has("since")).toBe(false);
   });
 
+  it("takes a trailing /api/v1 on a URL as the version the paths add, not part of the base", async () => {
+    const { client: c, calls } = client(
+      [json({ signals: [], since: "" }), json({ brands: [] })],
+      { baseUrl: "http://sales.test/svc/api/v1/", signalUrl: "http://signals.test/api/v1" },
+    );
+    await c.getSignalsPage(101);
+    await c.listBrands();
+    expect(calls.map((call) => new URL(call.url).pathname)).toEqual(["/api/v1/shops/101/wifi_signals", "/svc/api/v1/brands"]);
+  });
+
   it("clamps limit above 200 to 200 and passes since", async () => {
     const { client: c, calls } = client([json({ signals: [], since: "0000019a8f3c2e10" })]);
     const page = await c.getSignalsPage(101, { since: "0000019a8f3c2e10", limit: 5000 });
