@@ -41,6 +41,14 @@ export interface SlicePagerConfig {
   readonly onInvalid: ((invalid: InvalidRecord) => void) | undefined;
   /** Index reported in `SignalPage.slice`. */
   readonly slice: number;
+  /**
+   * Whether the range starts where another range of the same read ends (slices): then the
+   * invalid records before its first record are the other range's to report.
+   * @default false
+   */
+  readonly seamStart?: boolean;
+  /** Whether the range ends where another range of the same read starts (slices). @default false */
+  readonly seamEnd?: boolean;
 }
 
 type Stop = 0 | 1 | 2;
@@ -73,7 +81,9 @@ const STOP_HORIZON: Stop = 2;
  * A record whose `row_key` is unusable (malformed, another shop's) cannot place the cursor;
  * it goes to `onInvalid` once, attributed to the first valid record after it in the page: it
  * is reported when that record is delivered (or, at the end of the data, when the stream has
- * caught up), and not at all when that record lies outside the range. A full page of them
+ * caught up), and not at all when that record lies outside the range — except at a seam
+ * between two ranges of one read (slices), where the range before it reports it and the range
+ * after it does not, so each is reported once. A full page of them
  * that the cursor cannot get past is a {@link ContractError}, never a loop.
  *
  * @example
@@ -89,6 +99,10 @@ export class SlicePager {
   private readonly delivered: IdentityCounts;
   /** Occurrences of each identity at the old boundary within the current page. */
   private readonly pageSeen: IdentityCounts = new Map();
+  /** Whether the cursor has passed a record yet (the range's first record is behind it). */
+  private passedAny = false;
+  /** The most records the service has sent in one page (its cap, once data is plentiful). */
+  private largestPage = 0;
   /** The current page's records the cursor passed (reused page after page). */
   private readonly passed: unknown[] = [];
   /** Invalid records reported at the end of a caught-up page, not yet passed by the cursor (a multiset). */
@@ -122,6 +136,7 @@ export class SlicePager {
     const { client, shopId, scheduler, settleMs } = this.config;
     let attempt = 0;
     let requests = 0;
+    let capSuspected = false;
     for (;;) {
       signal.throwIfAborted();
       const baseSince = stepRts(this.rts, -1);
@@ -147,6 +162,39 @@ export class SlicePager {
       }
       const full = page.length >= limit;
       const result = this.consume(page as readonly unknown[], since, full, sendTime, scheduler.now());
+      if (page.length > this.largestPage) this.largestPage = page.length;
+      if (
+        !full &&
+        result.passed === 0 &&
+        result.atBoundary > 0 &&
+        result.stop === STOP_NONE &&
+        (this.config.mode === "backfill" || page.length === this.largestPage)
+      ) {
+        // A short page of nothing but the boundary's own records is what a caught-up inclusive
+        // service answers — and what a service capping its pages below `limit` answers from
+        // inside a group of records at one RTS larger than its cap, where asking again can never
+        // get past them. Taking that for the end lost the rest of the range (a service serving 4
+        // a page lost 6 464 of 6 942 records, silently). One record after the boundary tells:
+        // asked once at the end of a backfill; a tail asks when the page is as long as the
+        // longest the service has sent (a capped page is; an idle tail's page of the boundary's
+        // few records is not, so polling costs nothing more). The page is asked again first (a
+        // tail's new records may have come in between), and only a page that still brings
+        // nothing after the service showed more is stuck — unless it was the records at
+        // `since` (boundary − 1) that filled it and the service is inclusive: then `since + 1`,
+        // as for a full page.
+        if (capSuspected) {
+          if (attempt < 2 && result.sawSince) {
+            attempt = 2;
+            continue;
+          }
+          throw new TieOverflowError(shopId, this.rts, page.length);
+        }
+        requests++;
+        if (await this.anyAfterBoundary(signal)) {
+          capSuspected = true;
+          continue;
+        }
+      }
       // The spec promises only "at most `limit`" records a page: a service may cap its pages
       // below the limit or cut them at its own boundaries, so a short page that brought new
       // records is not proof of the end. A backfill asks once more (one request at its end,
@@ -240,6 +288,19 @@ export class SlicePager {
     if (Array.isArray(page)) this.checkRtsUnit(page as readonly unknown[]);
   }
 
+  /** Whether the service holds a record after the boundary RTS (`since` = boundary + 1, one record). */
+  private async anyAfterBoundary(signal: AbortSignal): Promise<boolean> {
+    this.requests++;
+    const boundary = this.prefix + this.rts;
+    const response = await this.config.client.getSignalsPage(this.config.shopId, { since: stepRts(this.rts, 1), limit: 1, signal });
+    const page: unknown = response?.signals;
+    if (!Array.isArray(page)) throw new ContractError("signals", "expected an array");
+    return (page as readonly unknown[]).some((record) => {
+      const key = this.keyOf(record);
+      return typeof key === "string" && key > boundary;
+    });
+  }
+
   /** Settle probe: is there data at or after `fromMs`? Raises the newest-data evidence. */
   private async probe(fromMs: number, signal: AbortSignal): Promise<boolean> {
     const { client, shopId, codec, scheduler } = this.config;
@@ -325,6 +386,8 @@ export class SlicePager {
     let sawSince = false;
     let stop: Stop = STOP_NONE;
     let invalid = 0;
+    // Records at the old boundary RTS (delivered there before, or its tie group's next ones).
+    let atBoundary = 0;
     // Invalid records since the last valid one: reported with the next valid record if new.
     let run: unknown[] | undefined;
     let runErrors: InvalidRecord[] | undefined;
@@ -363,6 +426,7 @@ export class SlicePager {
       if (pastOld || key > oldKey) isNew = pastOld = true;
       else if (key < oldKey) isNew = false;
       else {
+        atBoundary++;
         const id = recordIdentity(record as RawSignal);
         const seen = (pageSeen.get(id) ?? 0) + 1;
         pageSeen.set(id, seen);
@@ -370,11 +434,14 @@ export class SlicePager {
         if (isNew) delivered.set(id, seen);
       }
       if (run !== undefined && run.length > 0) {
-        if (isNew) invalid += this.report(run, runErrors!, onInvalid, false);
+        // Before the first record of a range that starts at another range's end, the run is
+        // that range's: it reported it (below), whatever its records' unknown RTS.
+        if (isNew && !(this.config.seamStart && !this.passedAny)) invalid += this.report(run, runErrors!, onInvalid, false);
         run.length = 0;
         runErrors!.length = 0;
       }
       if (!isNew) continue;
+      this.passedAny = true;
       if (this.reportedTrailing.size > 0) this.reportedTrailing.clear();
       passed.push(record);
       lastKey = key;
@@ -395,6 +462,11 @@ export class SlicePager {
     if (stop === STOP_NONE && pendingInvalid > 0 && !full) {
       // Invalid records at the very end of the data: nothing valid follows them (yet).
       invalid += this.report(run!, runErrors!, onInvalid, true);
+    } else if (stop === STOP_END && pendingInvalid > 0 && this.config.seamEnd) {
+      // Invalid records between this range's last record and the next range's first: some may
+      // lie on either side of the seam (their RTS is unusable), and the next range sees only
+      // those past its own start. So this range reports them all, and the next one none.
+      invalid += this.report(run!, runErrors!, onInvalid, false);
     }
 
     if (lastKey !== oldKey) {
@@ -409,7 +481,7 @@ export class SlicePager {
       }
       this.rts = this.rtsOfKey(lastKey);
     }
-    return { records, passed: passed.length, stop, sawSince, invalid, pendingInvalid, pageMaxTime };
+    return { records, passed: passed.length, atBoundary, stop, sawSince, invalid, pendingInvalid, pageMaxTime };
   }
 
   /**

@@ -92,6 +92,8 @@ export async function openSignalPages(
       start: i === 0 ? start : { rts: bounds[i]!, delivered: [] },
       endRts: bounds[i + 1]!,
       slice: i,
+      seamStart: i > 0,
+      seamEnd: i + 2 < bounds.length,
     });
   }
   return orderedRanges(start, ranges, o.slices, o.sliceBufferPages, signal);

@@ -317,6 +317,32 @@ describe("signals", () => {
     expect(right.requests).toHaveLength(2);
   });
 
+  it("a service capping its pages inside a group of records at one RTS fails with TieOverflowError, not a silent end", async () => {
+    // Pages of at most 3 whatever the limit; 5 records at RTS 3, more after them.
+    const data = series([1, 2, 3, 3, 3, 3, 3, 4, 5]);
+    for (const sinceMode of modes) {
+      const client = fakeClient(data, { sinceMode });
+      const original = client.getSignalsPage.bind(client);
+      client.getSignalsPage = async (shopId, request) => {
+        const page = await original(shopId, request);
+        return { ...page, signals: page.signals.slice(0, 3) };
+      };
+      const seen: RawSignal[] = [];
+      const error = await new Promise<unknown>((resolve) =>
+        signals(client, { shopId: SHOP, since: rtsOf(0) }).subscribe({ next: (r) => seen.push(r), error: resolve, complete: () => resolve(undefined) }),
+      );
+      expect(isTieOverflowError(error) && [error.rts, error.limit]).toEqual([rtsOf(3), 3]);
+      // What was delivered is the data's beginning, once.
+      expect(seen).toEqual(data.slice(0, seen.length).map((d) => d.record));
+      // The same service with groups no larger than its pages reads to the end.
+      const small = series([1, 2, 3, 3, 3, 4, 5, 5, 6]);
+      const fine = fakeClient(small, { sinceMode });
+      const fineOriginal = fine.getSignalsPage.bind(fine);
+      fine.getSignalsPage = async (shopId, request) => ({ ...(await fineOriginal(shopId, request)), signals: (await fineOriginal(shopId, request)).signals.slice(0, 4) });
+      expect(await collect(signals(fine, { shopId: SHOP, since: rtsOf(0) }))).toEqual(small.map((d) => d.record));
+    }
+  });
+
   it("a short page (caught up) is not followed by a request ahead", async () => {
     const client = fakeClient(series([1, 2]), { sinceMode: "inclusive" });
     const iterator = signalPages(client, { shopId: SHOP, since: rtsOf(0), mode: "tail", pollIntervalMs: 60_000 })[Symbol.asyncIterator]();

@@ -122,4 +122,28 @@ describe("parallel backfill (slices)", () => {
     expect(four.got.slice(0, 60)).toEqual(one.got.slice(0, 60));
     expect(four.got).toEqual(records.slice(0, four.got.length).map((r) => r.record));
   });
+  it("reports a record with an unusable row_key at a seam between ranges once, wherever its true RTS lies", async () => {
+    // Ranges of 1 000 units from 1 000 (rangesPerSlice 1, 2 slices → seams at 2 000): bad records
+    // just before the seam, far before it and at it, each followed only by a record after it.
+    const record = (n: number, rowKey = `${SHOP}:${rtsOf(n)}`): FakeRecord => ({
+      rts: rtsOf(n),
+      record: { row_key: rowKey, device_id: `d${n}`, rssi: -50, square_mac: "s", ts: n, local: false },
+    });
+    for (const bad of [1_999, 1_500, 2_000]) {
+      const records = [record(1_200), record(bad, "garbage"), record(2_400), record(2_900)];
+      for (const sinceMode of ["inclusive", "exclusive"] as const) {
+        const invalid: unknown[] = [];
+        const { got, error } = await run(records, sinceMode, {
+          since: rtsOf(1_000),
+          until: rtsOf(3_000),
+          slices: 2,
+          rangesPerSlice: 1,
+          onInvalid: (x) => invalid.push(x.record),
+        });
+        expect(error).toBeUndefined();
+        expect(got).toEqual([1_200, 2_400, 2_900].map((n) => record(n).record));
+        expect(invalid).toEqual([records[1]!.record]);
+      }
+    }
+  });
 });
