@@ -1,5 +1,6 @@
 import type { RawSignal } from "../contract/rawSignal.ts";
 import { recordIdentity } from "./recordIdentity.ts";
+import type { RejectedRecord } from "./SignalPage.ts";
 
 /**
  * Where a stream of one shop stands, and all a checkpoint needs to resume it with nothing
@@ -56,21 +57,25 @@ export function multisetOf(counts: IdentityCounts): string[] {
 
 /**
  * The cursor after delivering `records[0..count)` of a page from `cursor` (the records the
- * source returned as new: valid row_keys, ascending RTS, all at or after `cursor.rts`).
- * Used when a consumer stops in the middle of a page, so the checkpoint covers exactly
- * what it received.
+ * source returned as new: valid row_keys, ascending RTS, all at or after `cursor.rts`), and
+ * reporting the page's `rejected` records placed before record `count − 1` or earlier: those
+ * whose row_key placed them count among the records at their RTS. Used when a consumer stops
+ * in the middle of a page, so the checkpoint covers exactly what it received.
  *
  * @example
  * advanceCursor({ rts: "0000000000000001", delivered: [] }, [], 0); // unchanged
  */
-export function advanceCursor(cursor: SignalCursor, records: readonly RawSignal[], count: number): SignalCursor {
+export function advanceCursor(cursor: SignalCursor, records: readonly RawSignal[], count: number, rejected: readonly RejectedRecord[] = []): SignalCursor {
   if (count <= 0) return cursor;
   // A delivered record's row_key is valid, so its RTS is its last 16 characters.
-  const rtsOf = (i: number): string => records[i]!.row_key.slice(-16);
-  const last = rtsOf(count - 1);
+  const rtsOf = (record: RawSignal): string => record.row_key.slice(-16);
+  const last = rtsOf(records[count - 1]!);
   const delivered = last === cursor.rts ? [...cursor.delivered] : [];
   let first = count - 1;
-  while (first > 0 && rtsOf(first - 1) === last) first--;
+  while (first > 0 && rtsOf(records[first - 1]!) === last) first--;
   for (let i = first; i < count; i++) delivered.push(recordIdentity(records[i]!));
+  for (const r of rejected) {
+    if (r.placed && r.before < count && rtsOf(r.invalid.record as RawSignal) === last) delivered.push(recordIdentity(r.invalid.record as RawSignal));
+  }
   return { rts: last, delivered };
 }

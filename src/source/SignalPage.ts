@@ -1,3 +1,4 @@
+import type { InvalidRecord } from "../codec/decodeSignal.ts";
 import type { RawSignal } from "../contract/rawSignal.ts";
 import type { SignalCursor } from "./SignalCursor.ts";
 
@@ -25,8 +26,14 @@ export interface SignalPage {
   readonly limit: number;
   /** Records the service returned for this page, including ones already delivered. */
   readonly received: number;
-  /** Records of this page reported to `onInvalid` (an unusable `row_key`, a field missing or mistyped). */
+  /** Records of this page reported to `onInvalid` (an unusable `row_key`, a field missing or mistyped): `rejected.length`. */
   readonly invalid: number;
+  /**
+   * Those records, each placed among `records`: the source hands each to `onInvalid` just before
+   * the record it precedes, so a consumer that stops mid-page has been told of exactly the ones
+   * its checkpoint passes, and a resume reports none twice.
+   */
+  readonly rejected: readonly RejectedRecord[];
   /** Requests this page took (1, or more after retries with limit 200 and settle probes). */
   readonly requests: number;
   /**
@@ -65,4 +72,23 @@ export interface SignalProgress {
   readonly bufferedPages: number;
   /** True once the source has finished (backfill only). */
   readonly done: boolean;
+}
+
+/**
+ * A record of a page that the source reports instead of delivering, where it lies among the
+ * page's records.
+ *
+ * @example
+ * const r: RejectedRecord = { before: 0, placed: false, invalid: { reason: "bad-row-key", field: "row_key", message: "row_key: …", record: {} } };
+ */
+export interface RejectedRecord {
+  /** How many of the page's records come before it (`records.length`: after the last). */
+  readonly before: number;
+  /** Why, with the record (the decoder's reasons). */
+  readonly invalid: InvalidRecord;
+  /**
+   * Whether its `row_key` placed it in the order (a field was wrong, not the key): the cursor
+   * passes it, so a checkpoint counts it among the records at its RTS.
+   */
+  readonly placed: boolean;
 }

@@ -1,6 +1,7 @@
 import type { SchedulerLike } from "rxjs";
 import type { Client } from "../client/Client.ts";
 import type { RawSignal } from "../contract/rawSignal.ts";
+import type { RejectedRecord } from "./SignalPage.ts";
 import { SIGNALS_LIMIT_MAX } from "../contract/paths.ts";
 import { parseRowKey } from "../codec/rowKey.ts";
 import { fieldsInvalid, rowKeyInvalid, tsNumber, type InvalidRecord } from "../codec/decodeSignal.ts";
@@ -21,7 +22,7 @@ const UNIT_NAMES = { s: ["seconds", "secondsRts"], ms: ["milliseconds", "millisR
  *
  * @example
  * const config: SlicePagerConfig = { client, shopId: 101, limit: 200, start: { rts: "0000019a9ed3a000", delivered: [] },
- *   endRts: undefined, mode: "backfill", settleMs: 0, codec: millisRts, scheduler: asyncScheduler, onInvalid: undefined, slice: 0 };
+ *   endRts: undefined, mode: "backfill", settleMs: 0, codec: millisRts, scheduler: asyncScheduler, slice: 0 };
  */
 export interface SlicePagerConfig {
   readonly client: Client;
@@ -38,7 +39,6 @@ export interface SlicePagerConfig {
   readonly settleMs: number;
   readonly codec: RtsCodec;
   readonly scheduler: SchedulerLike;
-  readonly onInvalid: ((invalid: InvalidRecord) => void) | undefined;
   /** Index reported in `SignalPage.slice`. */
   readonly slice: number;
   /**
@@ -235,7 +235,8 @@ export class SlicePager {
         since,
         limit,
         received: page.length,
-        invalid: result.invalid,
+        invalid: result.rejected.length,
+        rejected: result.rejected,
         requests,
         caughtUp,
         done: result.stop === STOP_END || (caughtUp && this.config.mode === "backfill"),
@@ -351,7 +352,7 @@ export class SlicePager {
 
   /** Applies the cursor rule to one response. Mutates the boundary state for what it returns. */
   private consume(page: readonly unknown[], since: string, full: boolean, sendTime: number, receivedAt: number) {
-    const { endRts, settleMs, codec, onInvalid } = this.config;
+    const { endRts, settleMs, codec } = this.config;
     const prefix = this.prefix;
     const oldKey = prefix + this.rts;
     const sinceKey = prefix + since;
@@ -385,7 +386,8 @@ export class SlicePager {
     let prev = sinceKey;
     let sawSince = false;
     let stop: Stop = STOP_NONE;
-    let invalid = 0;
+    // What the page reports, each placed among its records (reported when delivered, not here).
+    const rejected: RejectedRecord[] = [];
     // Records at the old boundary RTS (delivered there before, or its tie group's next ones).
     let atBoundary = 0;
     // Invalid records since the last valid one: reported with the next valid record if new.
@@ -434,9 +436,7 @@ export class SlicePager {
         if (isNew) delivered.set(id, seen);
       }
       if (run !== undefined && run.length > 0) {
-        // Before the first record of a range that starts at another range's end, the run is
-        // that range's: it reported it (below), whatever its records' unknown RTS.
-        if (isNew && !(this.config.seamStart && !this.passedAny)) invalid += this.report(run, runErrors!, onInvalid, false);
+        if (isNew && this.ownsRun()) this.report(run, runErrors!, rejected, records.length, false);
         run.length = 0;
         runErrors!.length = 0;
       }
@@ -449,8 +449,7 @@ export class SlicePager {
       // it, so any number of them cannot stall a page) but is reported, not delivered.
       const wrong = fieldsInvalid(record as object);
       if (wrong !== undefined) {
-        invalid++;
-        onInvalid?.(wrong);
+        rejected.push({ before: records.length, invalid: wrong, placed: true });
         continue;
       }
       const ts = (record as RawSignal | { ts: string }).ts;
@@ -459,14 +458,16 @@ export class SlicePager {
     }
 
     const pendingInvalid = run?.length ?? 0;
-    if (stop === STOP_NONE && pendingInvalid > 0 && !full) {
+    if (pendingInvalid === 0 || !this.ownsRun()) {
+      // Nothing to report, or the range before this one's.
+    } else if (stop === STOP_NONE && !full) {
       // Invalid records at the very end of the data: nothing valid follows them (yet).
-      invalid += this.report(run!, runErrors!, onInvalid, true);
-    } else if (stop === STOP_END && pendingInvalid > 0 && this.config.seamEnd) {
+      this.report(run!, runErrors!, rejected, records.length, true);
+    } else if (stop === STOP_END && this.config.seamEnd) {
       // Invalid records between this range's last record and the next range's first: some may
       // lie on either side of the seam (their RTS is unusable), and the next range sees only
       // those past its own start. So this range reports them all, and the next one none.
-      invalid += this.report(run!, runErrors!, onInvalid, false);
+      this.report(run!, runErrors!, rejected, records.length, false);
     }
 
     if (lastKey !== oldKey) {
@@ -481,22 +482,27 @@ export class SlicePager {
       }
       this.rts = this.rtsOfKey(lastKey);
     }
-    return { records, passed: passed.length, atBoundary, stop, sawSince, invalid, pendingInvalid, pageMaxTime };
+    return { records, rejected, passed: passed.length, atBoundary, stop, sawSince, pendingInvalid, pageMaxTime };
   }
 
   /**
-   * Reports a run of invalid records, skipping those already reported as the trailing run of
-   * a caught-up page (counted, so identical records are told apart by multiplicity).
+   * Whether invalid records seen now are this range's to report: not before its first record
+   * when it starts at another range's end, since that range reports every invalid record up to
+   * the first valid one at or after the seam (its RTS cannot say which side it lies on) — even
+   * when this range holds no valid record at all and that one lies beyond it.
    */
-  private report(
-    run: readonly unknown[],
-    errors: readonly InvalidRecord[],
-    onInvalid: SlicePagerConfig["onInvalid"],
-    trailing: boolean,
-  ): number {
+  private ownsRun(): boolean {
+    return !(this.config.seamStart === true && !this.passedAny);
+  }
+
+  /**
+   * Adds a run of records with unusable row_keys to `rejected`, placed before record `before`,
+   * skipping those already reported as the trailing run of a caught-up page (counted, so
+   * identical records are told apart by multiplicity).
+   */
+  private report(run: readonly unknown[], errors: readonly InvalidRecord[], rejected: RejectedRecord[], before: number, trailing: boolean): void {
     const already = this.reportedTrailing;
     let seen: IdentityCounts | undefined;
-    let count = 0;
     for (let k = 0; k < run.length; k++) {
       const record = run[k];
       if (already.size > 0 || trailing) {
@@ -507,10 +513,8 @@ export class SlicePager {
         if (n <= (already.get(id) ?? 0)) continue;
         if (trailing) already.set(id, n);
       }
-      count++;
-      onInvalid?.(errors[k]!);
+      rejected.push({ before, invalid: errors[k]!, placed: false });
     }
-    return count;
   }
 }
 

@@ -54,7 +54,6 @@ export async function openSignalPages(
     settleMs: o.mode === "tail" ? o.settleMs : 0,
     codec: o.codec,
     scheduler: o.scheduler,
-    onInvalid: o.onInvalid,
   } as const;
 
   if (o.untilRts !== undefined && start.rts >= o.untilRts) {

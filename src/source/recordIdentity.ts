@@ -1,4 +1,5 @@
 import type { RawSignal } from "../contract/rawSignal.ts";
+import { tsNumber } from "../codec/decodeSignal.ts";
 
 /**
  * The identity of a signal record: all six fields, as one string. Several records can
@@ -15,6 +16,10 @@ import type { RawSignal } from "../contract/rawSignal.ts";
  */
 export function recordIdentity(record: RawSignal): string {
   // JSON keeps the fields unambiguous whatever characters they contain; only the records of
-  // a page's boundary tie groups come here (a few per page), so its cost stays small.
-  return JSON.stringify([record.row_key, record.device_id, record.rssi, record.square_mac, record.ts, record.local]);
+  // a page's boundary tie groups come here (a few per page), so its cost stays small. A `ts` the
+  // service quoted is the number the source delivers it as, so a record has one identity
+  // whether it comes from a page or from a delivered copy (a checkpoint saved mid-page).
+  const given: unknown = record.ts;
+  const ts = typeof given === "string" && tsNumber(given) >= 0 ? tsNumber(given) : given;
+  return JSON.stringify([record.row_key, record.device_id, record.rssi, record.square_mac, ts, record.local]);
 }

@@ -44,6 +44,9 @@ async function* iterate(client: Client, o: ResolvedSignalsOptions): AsyncGenerat
         const next = await opened.pages.next();
         if (next.done === true) break;
         const page = next.value;
+        // Reported as the page is handed out (not when fetched ahead), so a stop between pages
+        // leaves the next page's rejections to the resumed read.
+        for (const r of page.rejected) o.onInvalid?.(r.invalid);
         progress.page(page, page.records.length, page.cursor);
         unsaved = page.cursor;
         yield page;

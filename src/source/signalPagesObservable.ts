@@ -18,8 +18,9 @@ import { sourceObservable } from "./sourceObservable.ts";
  */
 export function signalPagesObservable(client: Client, options: SignalsOptions): Observable<SignalPage> {
   const o = resolveSignalsOptions(options);
-  return sourceObservable<SignalPage>(client, o, (subscriber, page) => {
+  return sourceObservable<SignalPage>(client, o, (subscriber, page, report) => {
     if (subscriber.closed) return 0;
+    report(page.records.length);
     subscriber.next(page);
     return page.records.length;
   });

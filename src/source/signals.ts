@@ -47,10 +47,14 @@ import { sourceObservable } from "./sourceObservable.ts";
  */
 export function signals(client: Client, options: SignalsOptions): Observable<RawSignal> {
   const o = resolveSignalsOptions(options);
-  return sourceObservable<RawSignal>(client, o, (subscriber, page) => {
+  return sourceObservable<RawSignal>(client, o, (subscriber, page, report) => {
     const records = page.records;
     let i = 0;
-    for (; i < records.length && !subscriber.closed; i++) subscriber.next(records[i]!);
+    for (; i < records.length && !subscriber.closed; i++) {
+      report(i);
+      subscriber.next(records[i]!);
+    }
+    if (i === records.length) report(i);
     return i;
   });
 }

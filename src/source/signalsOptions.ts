@@ -85,9 +85,11 @@ export interface SignalsOptions {
   /** Called after each delivered page. */
   readonly onProgress?: (progress: SignalProgress) => void;
   /**
-   * Called once per record whose `row_key` is unusable (not an object, missing, malformed, or
-   * another shop's), with the decoder's {@link InvalidRecord} (typed reason, message, the record):
+   * Called once per record the service sent that the source cannot deliver — its `row_key`
+   * unusable (not an object, missing, malformed, another shop's) or a field missing or of
+   * another type — with the decoder's {@link InvalidRecord} (typed reason, message, the record):
    * the same channel and reasons as `SignalDecoder`'s `onInvalid`, so one handler serves both.
+   * Called in the record's place among the records delivered, so a checkpoint never repeats one.
    */
   readonly onInvalid?: (invalid: InvalidRecord) => void;
 }

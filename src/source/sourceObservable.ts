@@ -8,12 +8,14 @@ import type { SignalPage } from "./SignalPage.ts";
 import type { ResolvedSignalsOptions } from "./signalsOptions.ts";
 
 /**
- * Hands one page to a subscriber; returns how many of its records were delivered.
+ * Hands one page to a subscriber; returns how many of its records were delivered. It calls
+ * `report(i)` before handing out record `i` (and `report(records.length)` once all are), which
+ * reports the page's rejected records placed up to there to `onInvalid`.
  *
  * @example
- * const deliver: DeliverPage<SignalPage> = (subscriber, page) => (subscriber.next(page), page.records.length);
+ * const deliver: DeliverPage<SignalPage> = (subscriber, page, report) => (report(page.records.length), subscriber.next(page), page.records.length);
  */
-export type DeliverPage<T> = (subscriber: Subscriber<T>, page: SignalPage) => number;
+export type DeliverPage<T> = (subscriber: Subscriber<T>, page: SignalPage, report: (upTo: number) => void) => number;
 
 /**
  * The Observable behind {@link signals} and {@link signalPagesObservable}: pulls pages
@@ -54,11 +56,16 @@ async function run<T>(
       const next = await opened.pages.next();
       if (next.done === true) return;
       const page = next.value;
-      const delivered = deliver(subscriber, page);
+      const rejected = page.rejected;
+      let reported = 0;
+      const report = (upTo: number): void => {
+        for (; reported < rejected.length && rejected[reported]!.before <= upTo; reported++) o.onInvalid?.(rejected[reported]!.invalid);
+      };
+      const delivered = deliver(subscriber, page, report);
       const before = cursor;
       // A consumer that stopped mid-page (take(n), an error) gets a checkpoint of exactly
-      // what it received, so a resume repeats nothing.
-      cursor = delivered === page.records.length ? page.cursor : advanceCursor(before, page.records, delivered);
+      // what it received and was told of, so a resume repeats nothing.
+      cursor = delivered === page.records.length ? page.cursor : advanceCursor(before, page.records, delivered, rejected);
       progress.page(page, delivered, cursor);
       if (o.checkpoint !== undefined && (delivered > 0 || cursor.rts !== before.rts)) {
         await o.checkpoint.save(o.checkpointKey, cursor);

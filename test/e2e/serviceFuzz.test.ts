@@ -5,11 +5,12 @@
  * sent it broken) reported once with the decoder's reason; nothing else, whatever the service's
  * reading of the spec and its faults. Services range over `since` inclusive or exclusive, the unit
  * of `ts` and whether it is quoted, pages capped or cut at their own sizes, broken records,
- * failures, throttling and bodies cut short, and the client's `limit` and slices.
+ * failures, throttling and bodies cut short, and the client's `limit` and slices; half the reads
+ * stop part-way and resume from their checkpoint.
  *
  * CI runs a few; `SERVICE_FUZZ=200 npx vitest run test/e2e/serviceFuzz.test.ts` runs many.
  */
-import { lastValueFrom, toArray } from "rxjs";
+import { lastValueFrom, take, toArray } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { SignalDecoder, type InvalidRecord } from "../../src/codec/decodeSignal.ts";
 import { createClient } from "../../src/client/createClient.ts";
@@ -18,6 +19,7 @@ import { createSimHandler, type SimulatorOptions } from "../../src/sim/createSim
 import { createWorld } from "../../src/sim/createWorld.ts";
 import { createRng, hashSeed } from "../../src/sim/prng.ts";
 import { signals } from "../../src/source/signals.ts";
+import { memoryCursorStore } from "../../src/source/memoryCursorStore.ts";
 import { isTieOverflowError } from "../../src/errors/TieOverflowError.ts";
 
 const SERVICES = Number(process.env.SERVICE_FUZZ ?? 8);
@@ -41,7 +43,9 @@ function drawService(i: number) {
       truncateRate: r.pick([0, 0.1]),
     },
   };
-  return { world, service, limit: r.pick([r.int(1, 20), r.int(21, 199), 200]), slices: r.pick([1, 1, 2, 3]) };
+  // Half the reads stop after a share of the records and resume from their checkpoint.
+  const stopAt = r.chance(0.5) ? Math.round(r.uniform(0.05, 0.95) * 100) / 100 : undefined;
+  return { world, service, limit: r.pick([r.int(1, 20), r.int(21, 199), 200]), slices: r.pick([1, 1, 2, 3]), stopAt };
 }
 
 describe("source against random services", () => {
@@ -56,9 +60,11 @@ describe("source against random services", () => {
       const kinds = held.map((_, k) => brokenKind(hashSeed(drawn.service.seed!, "malformed"), shopId, k, drawn.service.faults!.malformedRate!));
       const invalid: InvalidRecord[] = [];
       const decoder = new SignalDecoder({ shopId, onInvalid: (x) => invalid.push(x) });
-      const read = lastValueFrom(
-        signals(client, { shopId, since: world.startMs, until: world.endMs, limit: drawn.limit, slices: drawn.slices, onInvalid: (x) => decoder.reject(x) }).pipe(toArray()),
-      );
+      const options = { shopId, since: world.startMs, until: world.endMs, limit: drawn.limit, slices: drawn.slices, onInvalid: (x: InvalidRecord) => decoder.reject(x), checkpoint: memoryCursorStore() };
+      const read = (async () => {
+        const first = drawn.stopAt === undefined ? [] : await lastValueFrom(signals(client, options).pipe(take(Math.round(held.length * drawn.stopAt)), toArray()));
+        return [...first, ...(await lastValueFrom(signals(client, options).pipe(toArray())))];
+      })();
       // A group of records at one RTS larger than every page the service serves cannot be read
       // past: then, and only then, a TieOverflowError instead of a silent loss.
       const group = new Map<string, number>();

@@ -184,7 +184,6 @@ const FIXTURES: Record<string, Factory> = {
       settleMs: 0,
       codec: millisRts,
       scheduler: asyncScheduler,
-      onInvalid: undefined,
       slice: 0,
     };
   },

@@ -186,4 +186,32 @@ describe("checkpoints", () => {
     );
     expect(fromSince).toEqual(data.slice(1).map((d) => d.record));
   });
+  it("a stop after any record and a resume deliver every record once and report every rejected record once", async () => {
+    // Ties of three at each RTS, with a mistyped record (placed in the order), a bad row_key and a
+    // quoted ts among them: what a checkpoint saved mid-page must count exactly.
+    const data: FakeRecord[] = [];
+    for (let n = 1; n <= 12; n++) {
+      for (let k = 0; k < 3; k++) {
+        const rts = rtsOf(n);
+        const record = { row_key: `${SHOP}:${rts}`, device_id: `d${k}`, rssi: -50, square_mac: "s", ts: n as number | string, local: false as unknown };
+        if (n % 4 === 1 && k === 1) record.local = 1;
+        if (n % 5 === 2 && k === 0) record.row_key = "garbage";
+        if (n % 3 === 0) record.ts = String(n);
+        data.push({ rts, record: record as RawSignal });
+      }
+    }
+    const rejected = data.filter((d) => d.record.row_key === "garbage" || typeof d.record.local !== "boolean").map((d) => d.record);
+    const expected = data.filter((d) => !rejected.includes(d.record)).map((d) => ({ ...d.record, ts: Number(d.record.ts) }));
+    for (const limit of [4, 200]) {
+      for (let stopAfter = 1; stopAfter < expected.length; stopAfter++) {
+        const client = fakeClient(data, { sinceMode: "inclusive" });
+        const reported: unknown[] = [];
+        const options = { shopId: SHOP, since: rtsOf(0), limit, checkpoint: memoryCursorStore(), onInvalid: (x: { record: unknown }) => reported.push(x.record) };
+        const first = await lastValueFrom(signals(client, options).pipe(take(stopAfter), toArray()));
+        const rest = await lastValueFrom(signals(client, options).pipe(toArray()));
+        expect([...first, ...rest]).toEqual(expected);
+        expect(reported).toEqual(rejected);
+      }
+    }
+  });
 });

@@ -145,5 +145,16 @@ describe("parallel backfill (slices)", () => {
         expect(invalid).toEqual([records[1]!.record]);
       }
     }
+    // A range with no valid record at all (2 000–3 000 of three): the range before it reports.
+    for (const bad of [2_500, 1_900, 3_100]) {
+      const records = [record(1_200), record(bad, "garbage"), record(3_400), record(3_900)];
+      for (const sinceMode of ["inclusive", "exclusive"] as const) {
+        const invalid: unknown[] = [];
+        const { got, error } = await run(records, sinceMode, { since: rtsOf(1_000), until: rtsOf(4_000), slices: 3, rangesPerSlice: 1, onInvalid: (x) => invalid.push(x.record) });
+        expect(error).toBeUndefined();
+        expect(got).toEqual([1_200, 3_400, 3_900].map((n) => record(n).record));
+        expect(invalid).toEqual([records[1]!.record]);
+      }
+    }
   });
 });
