@@ -283,34 +283,33 @@ export class SlicePager {
    */
   private async checkRtsUnitOfOldest(signal: AbortSignal): Promise<void> {
     this.unitChecked = true;
-    this.requests++;
-    const response = await this.config.client.getSignalsPage(this.config.shopId, { since: "0000000000000000", limit: 1, signal });
-    const page: unknown = response?.signals;
-    if (Array.isArray(page)) this.checkRtsUnit(page as readonly unknown[]);
+    this.checkRtsUnit(await this.peek("0000000000000000", signal));
   }
 
   /** Whether the service holds a record after the boundary RTS (`since` = boundary + 1, one record). */
   private async anyAfterBoundary(signal: AbortSignal): Promise<boolean> {
-    this.requests++;
     const boundary = this.prefix + this.rts;
-    const response = await this.config.client.getSignalsPage(this.config.shopId, { since: stepRts(this.rts, 1), limit: 1, signal });
-    const page: unknown = response?.signals;
-    if (!Array.isArray(page)) throw new ContractError("signals", "expected an array");
-    return (page as readonly unknown[]).some((record) => {
+    return (await this.peek(stepRts(this.rts, 1), signal)).some((record) => {
       const key = this.keyOf(record);
       return typeof key === "string" && key > boundary;
     });
   }
 
-  /** Settle probe: is there data at or after `fromMs`? Raises the newest-data evidence. */
-  private async probe(fromMs: number, signal: AbortSignal): Promise<boolean> {
-    const { client, shopId, codec, scheduler } = this.config;
+  /** One request for one record at or after `since` (counted): the checks above and the settle probe. */
+  private async peek(since: string, signal: AbortSignal): Promise<readonly unknown[]> {
     this.requests++;
-    const response = await client.getSignalsPage(shopId, { since: codec.encode(fromMs), limit: 1, signal });
+    const response = await this.config.client.getSignalsPage(this.config.shopId, { since, limit: 1, signal });
     const page: unknown = response?.signals;
     if (!Array.isArray(page)) throw new ContractError("signals", "expected an array");
+    return page as readonly unknown[];
+  }
+
+  /** Settle probe: is there data at or after `fromMs`? Raises the newest-data evidence. */
+  private async probe(fromMs: number, signal: AbortSignal): Promise<boolean> {
+    const { codec, scheduler } = this.config;
+    const page = await this.peek(codec.encode(fromMs), signal);
     let found = false;
-    for (const record of page as readonly unknown[]) {
+    for (const record of page) {
       const key = this.keyOf(record);
       if (typeof key !== "string") continue;
       this.observeNewest(codec.decode(this.rtsOfKey(key)), scheduler.now());
@@ -394,7 +393,7 @@ export class SlicePager {
     let run: unknown[] | undefined;
     let runErrors: InvalidRecord[] | undefined;
 
-    // Every record the cursor passed (delivered, or reported for its fields), as the page held it.
+    // Every record the cursor passed (delivered, or reported for its fields).
     const passed = this.passed;
     passed.length = 0;
 
@@ -471,8 +470,8 @@ export class SlicePager {
     }
 
     if (lastKey !== oldKey) {
-      // The boundary moved: remember the identities of the new last tie group, as the page held
-      // them (a quoted ts stays quoted, so the next page's copies compare equal).
+      // The boundary moved: remember the identities of the new last tie group, every record the
+      // cursor passed there (those reported for a field too, so the next page drops them).
       delivered.clear();
       for (let j = passed.length - 1; j >= 0; j--) {
         const record = passed[j]!;
