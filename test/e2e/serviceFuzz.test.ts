@@ -3,8 +3,9 @@
  * source as `footfall signals backfill` reads them, checking the one promise a backfill makes:
  * every record the service holds for the range is delivered once, in order, or (when the service
  * sent it broken) reported once with the decoder's reason; nothing else, whatever the service's
- * reading of the spec and its faults. Services range over `since` inclusive or exclusive, the unit
- * of `ts` and whether it is quoted, pages capped or cut at their own sizes, broken records,
+ * reading of the spec and its faults. Services range over `since` inclusive or exclusive, RTS as
+ * the time a record was collected or received (batching sensors), the unit of `ts` and whether it
+ * is quoted, pages capped or cut at their own sizes, broken records,
  * failures, throttling and bodies cut short, and the client's `limit` and slices; half the reads
  * stop part-way and resume from their checkpoint.
  *
@@ -28,7 +29,17 @@ const FAST_RETRY = { retries: 40, minTimeout: 1, maxTimeout: 2, maxRetryAfterMs:
 /** Service `i` and how the client reads it. */
 function drawService(i: number) {
   const r = createRng(hashSeed("service-fuzz", i));
-  const world = { seed: i, shops: 1, visitorsPerDay: r.int(5, 60), passersByPerDay: r.int(0, 200), staffPerShop: r.int(0, 1), stationaryPerShop: 0, openingHours: [10, 10 + r.int(1, 4)] as const };
+  const world = {
+    seed: i,
+    shops: 1,
+    visitorsPerDay: r.int(5, 60),
+    passersByPerDay: r.int(0, 200),
+    staffPerShop: r.int(0, 1),
+    stationaryPerShop: 0,
+    openingHours: [10, 10 + r.int(1, 4)] as const,
+    // RTS the time the service received a record (sensors uploading in batches): ts out of RTS order.
+    ...(r.chance(0.3) ? { sensorUploadEveryMs: r.int(5_000, 300_000) } : {}),
+  };
   const pageSize = r.pick([undefined, r.int(2, 199), [r.int(2, 50), r.int(60, 200)] as const]);
   const service: SimulatorOptions = {
     seed: i,
