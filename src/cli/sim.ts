@@ -50,6 +50,8 @@ world summary go to stderr. Ctrl-C (SIGINT/SIGTERM) stops it.
   --ts-unit U         unit of ts: s, ms (default), us or ns
   --ts-quoted         serve ts as a JSON string of its digits, as services that serialise
                       64-bit integers as strings do
+  --rts-unit U        what the RTS counts: s, ms (default), us or ns (the interface does not
+                      say; read it with footfall signals/analyze --rts-unit U)
   --upload-every-s S  live mode: each sensor uploads what it heard every S simulated seconds,
                       so records appear up to S late, behind newer ones (default 0: at once;
                       read with footfall signals --settle-ms of at least S × 1000)
@@ -82,6 +84,7 @@ const flags = {
   "since-mode": { type: "string" },
   "ts-unit": { type: "string" },
   "ts-quoted": { type: "boolean" },
+  "rts-unit": { type: "string" },
   "upload-every-s": { type: "string" },
   "page-size": { type: "string" },
 } as const;
@@ -153,6 +156,8 @@ function optionsFrom(values: Values): StartSimulatorOptions {
   if (sinceMode !== undefined && sinceMode !== "inclusive" && sinceMode !== "exclusive") throw new UsageError("--since-mode must be inclusive or exclusive");
   const tsUnit = values["ts-unit"];
   if (tsUnit !== undefined && tsUnit !== "s" && tsUnit !== "ms" && tsUnit !== "us" && tsUnit !== "ns") throw new UsageError("--ts-unit must be s, ms, us or ns");
+  const rtsUnit = values["rts-unit"];
+  if (rtsUnit !== undefined && rtsUnit !== "s" && rtsUnit !== "ms" && rtsUnit !== "us" && rtsUnit !== "ns") throw new UsageError("--rts-unit must be s, ms, us or ns");
   return {
     world,
     faults,
@@ -165,6 +170,7 @@ function optionsFrom(values: Values): StartSimulatorOptions {
     ...(values["data-dir"] !== undefined ? { dataDir: values["data-dir"] } : {}),
     ...(sinceMode !== undefined ? { sinceMode } : {}),
     ...(tsUnit !== undefined ? { tsUnit } : {}),
+    ...(rtsUnit !== undefined ? { rtsUnit } : {}),
     ...(values["ts-quoted"] === true ? { tsQuoted: true } : {}),
     ...(values["upload-every-s"] !== undefined ? { uploadEveryMs: numberFlag("--upload-every-s", values["upload-every-s"], 0, 86_400) * 1000 } : {}),
     ...(values["page-size"] !== undefined ? { pageSize: rangeFlag("--page-size", values["page-size"], 1, SIGNALS_LIMIT_MAX, true) } : {}),

@@ -2,9 +2,10 @@ import { formatRowKey } from "../codec/rowKey.ts";
 import { millisToRts } from "../codec/rts.ts";
 import type { ShopSignals } from "./World.ts";
 import { breakRecord, brokenKind } from "./brokenRecord.ts";
+import { rtsOfMillis } from "./serviceRts.ts";
 
 /**
- * Unit of the `ts` field a simulator writes (the RTS in `row_key` is always epoch ms).
+ * Unit of the `ts` field a simulator writes, or of its RTS (`RecordForm.rtsUnit`).
  *
  * @example
  * const unit: TsUnit = "us"; // ts = epoch microseconds
@@ -21,6 +22,8 @@ export type TsUnit = "s" | "ms" | "us" | "ns";
 export interface RecordForm {
   /** Unit of `ts`. */
   readonly unit: TsUnit;
+  /** Unit the RTS in `row_key` counts (`rtsOfMillis`); the interface does not publish it. @default "ms" */
+  readonly rtsUnit?: TsUnit;
   /** `ts` as a JSON string of its digits, as some services serialise 64-bit integers. @default false */
   readonly quoteTs?: boolean;
   /** Share of records served broken (`brokenKind`), the same ones on every request. @default 0 */
@@ -76,6 +79,7 @@ export class PageEncoder {
   private readonly fragments = new WeakMap<ShopSignals, Fragments>();
 
   private readonly unit: TsUnit;
+  private readonly rtsUnit: TsUnit;
   private readonly quoteTs: boolean;
   private readonly malformedRate: number;
   private readonly seed: number;
@@ -83,6 +87,7 @@ export class PageEncoder {
 
   constructor(form: RecordForm) {
     this.unit = form.unit;
+    this.rtsUnit = form.rtsUnit ?? "ms";
     this.quoteTs = form.quoteTs ?? false;
     this.malformedRate = form.malformedRate ?? 0;
     this.seed = form.seed ?? 0;
@@ -164,6 +169,7 @@ export class PageEncoder {
     const sens = table.sensor;
     const rssi = table.rssi;
     const unit = this.unit;
+    const rtsUnit = this.rtsUnit;
     const quote = this.quoteTs;
     let pos = 0;
     let lastT = -1;
@@ -181,11 +187,16 @@ export class PageEncoder {
       const d = dev[i]!;
       if (t !== lastT) {
         lastT = t;
-        const high = Math.floor(t / 65536);
-        if (high !== lastHigh) {
-          lastHigh = high;
-          const key = formatRowKey({ shopId: table.shopId, rts: millisToRts(high * 65536) });
-          head = encoder.encode(`,{"row_key":"${key.slice(0, -4)}`);
+        if (rtsUnit !== "ms") {
+          // Another unit: the whole key, once per distinct time (tests only; no fast path).
+          head = encoder.encode(`,{"row_key":"${formatRowKey({ shopId: table.shopId, rts: rtsOfMillis(t, rtsUnit) })}`);
+        } else {
+          const high = Math.floor(t / 65536);
+          if (high !== lastHigh) {
+            lastHigh = high;
+            const key = formatRowKey({ shopId: table.shopId, rts: millisToRts(high * 65536) });
+            head = encoder.encode(`,{"row_key":"${key.slice(0, -4)}`);
+          }
         }
       }
       const st = stamps === undefined ? t : stamps[i]!;
@@ -197,11 +208,13 @@ export class PageEncoder {
       }
       out.set(head, pos);
       pos += head.length;
-      const low = t - lastHigh * 65536;
-      out[pos++] = HEX[low >>> 12]!;
-      out[pos++] = HEX[(low >>> 8) & 15]!;
-      out[pos++] = HEX[(low >>> 4) & 15]!;
-      out[pos++] = HEX[low & 15]!;
+      if (rtsUnit === "ms") {
+        const low = t - lastHigh * 65536;
+        out[pos++] = HEX[low >>> 12]!;
+        out[pos++] = HEX[(low >>> 8) & 15]!;
+        out[pos++] = HEX[(low >>> 4) & 15]!;
+        out[pos++] = HEX[low & 15]!;
+      }
       const df = f.device[d]!;
       out.set(df, pos);
       pos += df.length;

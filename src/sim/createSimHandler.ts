@@ -1,4 +1,5 @@
-import { isRts, millisToRts, rtsToMillis } from "../codec/rts.ts";
+import { isRts, millisToRts } from "../codec/rts.ts";
+import { firstMillisOf } from "./serviceRts.ts";
 import { isCurrencyCode } from "../contract/currencies.ts";
 import { HEADER_EMAIL, HEADER_TOKEN, SIGNALS_LIMIT_DEFAULT, SIGNALS_LIMIT_MAX, pathPatterns } from "../contract/paths.ts";
 import type { BrandsResponse } from "../contract/brand.ts";
@@ -69,8 +70,14 @@ export interface SimulatorOptions {
   readonly dataDir?: string | undefined;
   /** Whether `since` includes records at exactly that RTS (the spec's reading) or only later ones. @default "inclusive" */
   readonly sinceMode?: "inclusive" | "exclusive";
-  /** Unit of the `ts` field (the RTS in `row_key` stays epoch ms). @default "ms" */
+  /** Unit of the `ts` field. @default "ms" */
   readonly tsUnit?: "s" | "ms" | "us" | "ns";
+  /**
+   * Unit the RTS counts (in `row_key`, and what `since` is read as): how the service turns a
+   * datetime into RTS, which the interface does not publish. With seconds, every record of a
+   * second shares one RTS. @default "ms"
+   */
+  readonly rtsUnit?: "s" | "ms" | "us" | "ns";
   /**
    * Serve `ts` as a JSON string of its digits (`"ts":"1763600000016"`), as services that
    * serialise 64-bit integers as strings do (JavaScript clients would round them otherwise).
@@ -110,6 +117,7 @@ export const defaultSimulatorOptions = {
   token: "sim-token",
   sinceMode: "inclusive",
   tsUnit: "ms",
+  rtsUnit: "ms",
   tsQuoted: false,
   uploadEveryMs: 0,
   faults: { failRate: 0, throttleRate: 0, latencyMs: 0, truncateRate: 0, retryAfterS: 1, malformedRate: 0 },
@@ -177,7 +185,7 @@ export function createSimHandler(options: SimulatorOptions = {}): SimHandler {
   const realStart = clock();
   const liveStart = o.liveStart ?? world.startMs;
   const simNow = (): number | undefined => (o.speed === undefined ? undefined : liveStart + (clock() - realStart) * o.speed);
-  const state: State = { o, world, store, faultRng, simNow, pages: new PageEncoder({ unit: o.tsUnit, quoteTs: o.tsQuoted, malformedRate: o.faults.malformedRate, seed: hashSeed(options.seed ?? world.seed, "malformed") }), seed: options.seed ?? world.seed, uploadPhases: new Map() };
+  const state: State = { o, world, store, faultRng, simNow, pages: new PageEncoder({ unit: o.tsUnit, rtsUnit: o.rtsUnit, quoteTs: o.tsQuoted, malformedRate: o.faults.malformedRate, seed: hashSeed(options.seed ?? world.seed, "malformed") }), seed: options.seed ?? world.seed, uploadPhases: new Map() };
 
   const handlePart = (request: Request, part: SimPart): Promise<Response> => serve(state, request, part);
   const handle = (request: Request): Promise<Response> => serve(state, request, "all");
@@ -204,6 +212,7 @@ interface Resolved {
   readonly dataDir: string | undefined;
   readonly sinceMode: "inclusive" | "exclusive";
   readonly tsUnit: "s" | "ms" | "us" | "ns";
+  readonly rtsUnit: "s" | "ms" | "us" | "ns";
   readonly tsQuoted: boolean;
   readonly uploadEveryMs: number;
   /** Page sizes drawn from [min, max]; [Infinity, Infinity] when pages are `limit` long. */
@@ -255,6 +264,8 @@ function resolve(options: SimulatorOptions): Resolved {
   if (sinceMode !== "inclusive" && sinceMode !== "exclusive") throw new RangeError('sinceMode must be "inclusive" or "exclusive"');
   const tsUnit = options.tsUnit ?? d.tsUnit;
   if (!["s", "ms", "us", "ns"].includes(tsUnit)) throw new RangeError('tsUnit must be "s", "ms", "us" or "ns"');
+  const rtsUnit = options.rtsUnit ?? d.rtsUnit;
+  if (!["s", "ms", "us", "ns"].includes(rtsUnit)) throw new RangeError('rtsUnit must be "s", "ms", "us" or "ns"');
   const tsQuoted = options.tsQuoted ?? d.tsQuoted;
   if (typeof tsQuoted !== "boolean") throw new TypeError("tsQuoted must be a boolean");
   if (options.dataDir !== undefined && (typeof options.dataDir !== "string" || options.dataDir === "")) {
@@ -265,7 +276,7 @@ function resolve(options: SimulatorOptions): Resolved {
     throw new RangeError("uploadEveryMs must be a non-negative number of ms");
   }
   const pageSize = resolvePageSize(options.pageSize);
-  return { email, token, speed, liveStart: options.liveStart, clock, faults, dataDir: options.dataDir, sinceMode, tsUnit, tsQuoted, uploadEveryMs, pageSize };
+  return { email, token, speed, liveStart: options.liveStart, clock, faults, dataDir: options.dataDir, sinceMode, tsUnit, rtsUnit, tsQuoted, uploadEveryMs, pageSize };
 }
 
 function resolvePageSize(value: SimulatorOptions["pageSize"]): readonly [number, number] {
@@ -454,11 +465,7 @@ function signals(state: State, shopText: string, url: URL): Response {
       return error(400, `limit must be an integer from 1 to ${SIGNALS_LIMIT_MAX}`, {}, "limit");
     }
   }
-  let from = 0;
-  if (since !== undefined) {
-    const ms = rtsToMillis(since);
-    from = state.o.sinceMode === "inclusive" ? table.lowerBound(ms) : table.upperBound(ms);
-  }
+  const from = since === undefined ? 0 : table.lowerBound(firstMillisOf(since, state.o.rtsUnit, state.o.sinceMode === "exclusive"));
   const [minSize, maxSize] = state.o.pageSize;
   if (minSize < limit) limit = Math.min(limit, minSize === maxSize ? minSize : minSize + (hashSeed(state.seed, "page", id!, from) % (maxSize - minSize + 1)));
   const now = state.simNow();

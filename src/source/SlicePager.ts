@@ -166,14 +166,14 @@ export class SlicePager {
       if (
         !full &&
         result.passed === 0 &&
-        result.atBoundary > 0 &&
+        page.length > 0 &&
         result.stop === STOP_NONE &&
         (this.config.mode === "backfill" || page.length === this.largestPage)
       ) {
-        // A short page of nothing but the boundary's own records is what a caught-up inclusive
-        // service answers — and what a service capping its pages below `limit` answers from
-        // inside a group of records at one RTS larger than its cap, where asking again can never
-        // get past them. Taking that for the end lost the rest of the range (a service serving 4
+        // A short page of nothing new (the boundary's own records, those at `since`, invalid
+        // ones) is what a caught-up inclusive service answers — and what a service capping its
+        // pages below `limit` answers when those fill its cap (a group of records at one RTS
+        // larger than the cap can never be got past). Taking that for the end lost the rest of the range (a service serving 4
         // a page lost 6 464 of 6 942 records, silently). One record after the boundary tells:
         // asked once at the end of a backfill; a tail asks when the page is as long as the
         // longest the service has sent (a capped page is; an idle tail's page of the boundary's
@@ -286,19 +286,22 @@ export class SlicePager {
     this.checkRtsUnit(await this.peek("0000000000000000", signal));
   }
 
-  /** Whether the service holds a record after the boundary RTS (`since` = boundary + 1, one record). */
+  /**
+   * Whether the service holds a valid record after the boundary RTS (`since` = boundary + 1; up
+   * to 200 records, so that invalid ones the cap lets through do not hide one behind them).
+   */
   private async anyAfterBoundary(signal: AbortSignal): Promise<boolean> {
     const boundary = this.prefix + this.rts;
-    return (await this.peek(stepRts(this.rts, 1), signal)).some((record) => {
+    return (await this.peek(stepRts(this.rts, 1), signal, SIGNALS_LIMIT_MAX)).some((record) => {
       const key = this.keyOf(record);
       return typeof key === "string" && key > boundary;
     });
   }
 
-  /** One request for one record at or after `since` (counted): the checks above and the settle probe. */
-  private async peek(since: string, signal: AbortSignal): Promise<readonly unknown[]> {
+  /** One request for `limit` records at or after `since` (counted): the checks above and the settle probe. */
+  private async peek(since: string, signal: AbortSignal, limit = 1): Promise<readonly unknown[]> {
     this.requests++;
-    const response = await this.config.client.getSignalsPage(this.config.shopId, { since, limit: 1, signal });
+    const response = await this.config.client.getSignalsPage(this.config.shopId, { since, limit, signal });
     const page: unknown = response?.signals;
     if (!Array.isArray(page)) throw new ContractError("signals", "expected an array");
     return page as readonly unknown[];
@@ -387,8 +390,6 @@ export class SlicePager {
     let stop: Stop = STOP_NONE;
     // What the page reports, each placed among its records (reported when delivered, not here).
     const rejected: RejectedRecord[] = [];
-    // Records at the old boundary RTS (delivered there before, or its tie group's next ones).
-    let atBoundary = 0;
     // Invalid records since the last valid one: reported with the next valid record if new.
     let run: unknown[] | undefined;
     let runErrors: InvalidRecord[] | undefined;
@@ -427,7 +428,6 @@ export class SlicePager {
       if (pastOld || key > oldKey) isNew = pastOld = true;
       else if (key < oldKey) isNew = false;
       else {
-        atBoundary++;
         const id = recordIdentity(record as RawSignal);
         const seen = (pageSeen.get(id) ?? 0) + 1;
         pageSeen.set(id, seen);
@@ -481,7 +481,7 @@ export class SlicePager {
       }
       this.rts = this.rtsOfKey(lastKey);
     }
-    return { records, rejected, passed: passed.length, atBoundary, stop, sawSince, pendingInvalid, pageMaxTime };
+    return { records, rejected, passed: passed.length, stop, sawSince, pendingInvalid, pageMaxTime };
   }
 
   /**

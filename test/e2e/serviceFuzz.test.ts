@@ -3,8 +3,8 @@
  * source as `footfall signals backfill` reads them, checking the one promise a backfill makes:
  * every record the service holds for the range is delivered once, in order, or (when the service
  * sent it broken) reported once with the decoder's reason; nothing else, whatever the service's
- * reading of the spec and its faults. Services range over `since` inclusive or exclusive, RTS as
- * the time a record was collected or received (batching sensors), the unit of `ts` and whether it
+ * reading of the spec and its faults. Services range over `since` inclusive or exclusive, RTS in
+ * s, ms, µs or ns and as the time a record was collected or received (batching sensors), the unit of `ts` and whether it
  * is quoted, pages capped or cut at their own sizes, broken records,
  * failures, throttling and bodies cut short, and the client's `limit` and slices; half the reads
  * stop part-way and resume from their checkpoint.
@@ -21,6 +21,8 @@ import { createWorld } from "../../src/sim/createWorld.ts";
 import { createRng, hashSeed } from "../../src/sim/prng.ts";
 import { signals } from "../../src/source/signals.ts";
 import { memoryCursorStore } from "../../src/source/memoryCursorStore.ts";
+import { microsRts, millisRts, nanosRts, secondsRts } from "../../src/codec/rts.ts";
+import { rtsOfMillis } from "../../src/sim/serviceRts.ts";
 import { isTieOverflowError } from "../../src/errors/TieOverflowError.ts";
 
 const SERVICES = Number(process.env.SERVICE_FUZZ ?? 8);
@@ -45,6 +47,8 @@ function drawService(i: number) {
     seed: i,
     sinceMode: r.pick(["inclusive", "exclusive"] as const),
     tsUnit: r.pick(["s", "ms", "us", "ns"] as const),
+    // What the RTS counts; the client is told (footfall --rts-unit), as a user would be.
+    rtsUnit: r.pick(["ms", "ms", "s", "us", "ns"] as const),
     tsQuoted: r.chance(0.5),
     ...(pageSize === undefined ? {} : { pageSize }),
     faults: {
@@ -67,11 +71,14 @@ describe("source against random services", () => {
       const sim = createSimHandler({ ...drawn.service, world });
       const client = createClient({ baseUrl: "http://sim", signalUrl: "http://sim", email: sim.email, token: sim.token, fetch: sim.fetch, retry: FAST_RETRY });
       const shopId = world.shops[0]!.id;
-      const held = [...world.rawSignals(shopId)];
+      const rtsUnit = drawn.service.rtsUnit!;
+      const codec = { s: secondsRts, ms: millisRts, us: microsRts, ns: nanosRts }[rtsUnit];
+      // The records as the service holds them: row_keys with the RTS in its unit.
+      const held = [...world.rawSignals(shopId)].map((r) => ({ ...r, row_key: `${shopId}:${rtsOfMillis(Number.parseInt(r.row_key.slice(-16), 16), rtsUnit)}` }));
       const kinds = held.map((_, k) => brokenKind(hashSeed(drawn.service.seed!, "malformed"), shopId, k, drawn.service.faults!.malformedRate!));
       const invalid: InvalidRecord[] = [];
-      const decoder = new SignalDecoder({ shopId, onInvalid: (x) => invalid.push(x) });
-      const options = { shopId, since: world.startMs, until: world.endMs, limit: drawn.limit, slices: drawn.slices, onInvalid: (x: InvalidRecord) => decoder.reject(x), checkpoint: memoryCursorStore() };
+      const decoder = new SignalDecoder({ shopId, rtsCodec: codec, onInvalid: (x) => invalid.push(x) });
+      const options = { shopId, since: world.startMs, until: world.endMs, rtsCodec: codec, limit: drawn.limit, slices: drawn.slices, onInvalid: (x: InvalidRecord) => decoder.reject(x), checkpoint: memoryCursorStore() };
       const read = (async () => {
         const first = drawn.stopAt === undefined ? [] : await lastValueFrom(signals(client, options).pipe(take(Math.round(held.length * drawn.stopAt)), toArray()));
         return [...first, ...(await lastValueFrom(signals(client, options).pipe(toArray())))];
@@ -92,7 +99,7 @@ describe("source against random services", () => {
       const unit = drawn.service.tsUnit!;
       const scale = (ts: number) => (unit === "s" ? Math.floor(ts / 1000) : unit === "us" ? ts * 1e3 : unit === "ns" ? ts * 1e6 : ts);
       const whole = held.filter((_, k) => kinds[k]! < 0).map((r) => ({ ...r, ts: scale(r.ts) }));
-      expect(decoder.decodeAll(out)).toEqual(new SignalDecoder({ shopId }).decodeAll(whole));
+      expect(decoder.decodeAll(out)).toEqual(new SignalDecoder({ shopId, rtsCodec: codec }).decodeAll(whole));
       const tally = (reasons: readonly string[]) => [...new Set(reasons)].sort().map((x) => [x, reasons.filter((y) => y === x).length]);
       expect(tally(invalid.map((x) => x.reason))).toEqual(tally(kinds.filter((k) => k >= 0).map((k) => BROKEN_KINDS[k]!.reason)));
     });

@@ -11,6 +11,7 @@ import { signals } from "../../src/source/signals.ts";
 import { signalPagesObservable } from "../../src/source/signalPagesObservable.ts";
 import { signalsForShops } from "../../src/source/signalsForShops.ts";
 import { advanceTo } from "../source/virtualTime.ts";
+import { microsRts, secondsRts } from "../../src/codec/rts.ts";
 import { hashSeed } from "../../src/sim/prng.ts";
 import { BROKEN_KINDS, brokenKind } from "../../src/sim/brokenRecord.ts";
 import { SignalDecoder, type InvalidRecord } from "../../src/codec/decodeSignal.ts";
@@ -97,6 +98,20 @@ describe("source against the simulator", () => {
         expect(count(invalid.map((x) => x.reason))).toEqual(count(broken.map((k) => BROKEN_KINDS[k]!.reason)));
       }
     }
+  });
+
+  it.each([
+    ["us", microsRts, /counts microseconds.*--rts-unit us/],
+    ["s", secondsRts, /counts seconds.*--rts-unit s/],
+  ] as const)("a service whose RTS counts %s: read with its codec, every record once; with the ms codec, a ContractError naming the unit", async (rtsUnit, codec, named) => {
+    const shopId = world.shops[0]!.id;
+    const sim = createSimHandler({ seed: SEED, world, rtsUnit });
+    const range = { shopId, since: world.startMs, until: world.endMs, limit: 200 };
+    expect(await lastValueFrom(signals(clientOver(sim), { ...range, rtsCodec: codec, slices: 2 }).pipe(toArray()))).toEqual(
+      [...world.rawSignals(shopId)].map((r) => ({ ...r, row_key: `${shopId}:${codec.encode(r.ts)}` })),
+    );
+    const error = await lastValueFrom(signals(clientOver(sim), range).pipe(toArray())).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(named);
   });
 
   it("all faults at once, over a real port, with slices 2 and a time range", async () => {

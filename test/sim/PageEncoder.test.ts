@@ -3,6 +3,7 @@ import { PageEncoder } from "../../src/sim/PageEncoder.ts";
 import { smallWorld, smallWorldOptions } from "./fixtures.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";
 import { BROKEN_KINDS, breakRecord, brokenKind } from "../../src/sim/brokenRecord.ts";
+import { rtsOfMillis } from "../../src/sim/serviceRts.ts";
 import { decodeSignal, isInvalidRecord } from "../../src/codec/decodeSignal.ts";
 
 const decoder = new TextDecoder();
@@ -100,5 +101,16 @@ describe("PageEncoder: quoted ts and broken records", () => {
         expect(isInvalidRecord(result) ? result.reason : "decoded").toBe(reason);
       }
     }
+  });
+});
+
+describe("PageEncoder: an RTS in another unit", () => {
+  const world = smallWorld();
+  const table = world.signalTable(101)!;
+  const all = [...world.rawSignals(101)];
+
+  it.each(["s", "us", "ns"] as const)("writes each row_key's RTS in %s (the rest of the record as in ms)", (rtsUnit) => {
+    const text = decoder.decode(new PageEncoder({ unit: "ms", rtsUnit }).page(table, 500, 800, "s"));
+    expect(JSON.parse(text).signals).toEqual(all.slice(500, 800).map((r) => ({ ...r, row_key: `101:${rtsOfMillis(r.ts, rtsUnit)}` })));
   });
 });
