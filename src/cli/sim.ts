@@ -4,6 +4,7 @@ import type { WorldOptions } from "../sim/createWorld.ts";
 import type { Range, Rotation } from "../sim/MacBehaviour.ts";
 import { defaultSimulatorOptions, type FaultOptions } from "../sim/createSimHandler.ts";
 import { SIGNALS_LIMIT_MAX } from "../contract/paths.ts";
+import { isEpochUnit } from "../codec/inferEpochUnit.ts";
 import { startSimulator, type StartSimulatorOptions } from "../sim/startSimulator.ts";
 import { EXIT_OK, UsageError, integerFlag, numberFlag, parseFlags, readWorldFile, rotationFlag, seedFlag, type CliIo, type Command } from "./common.ts";
 
@@ -155,9 +156,9 @@ function optionsFrom(values: Values): StartSimulatorOptions {
   const sinceMode = values["since-mode"];
   if (sinceMode !== undefined && sinceMode !== "inclusive" && sinceMode !== "exclusive") throw new UsageError("--since-mode must be inclusive or exclusive");
   const tsUnit = values["ts-unit"];
-  if (tsUnit !== undefined && tsUnit !== "s" && tsUnit !== "ms" && tsUnit !== "us" && tsUnit !== "ns") throw new UsageError("--ts-unit must be s, ms, us or ns");
+  if (tsUnit !== undefined && !isEpochUnit(tsUnit)) throw new UsageError("--ts-unit must be s, ms, us or ns");
   const rtsUnit = values["rts-unit"];
-  if (rtsUnit !== undefined && rtsUnit !== "s" && rtsUnit !== "ms" && rtsUnit !== "us" && rtsUnit !== "ns") throw new UsageError("--rts-unit must be s, ms, us or ns");
+  if (rtsUnit !== undefined && !isEpochUnit(rtsUnit)) throw new UsageError("--rts-unit must be s, ms, us or ns");
   return {
     world,
     faults,

@@ -1,4 +1,5 @@
 import { isRts, millisToRts } from "../codec/rts.ts";
+import { isEpochUnit } from "../codec/inferEpochUnit.ts";
 import { firstMillisOf } from "./serviceRts.ts";
 import { isCurrencyCode } from "../contract/currencies.ts";
 import { HEADER_EMAIL, HEADER_TOKEN, SIGNALS_LIMIT_DEFAULT, SIGNALS_LIMIT_MAX, pathPatterns } from "../contract/paths.ts";
@@ -263,9 +264,9 @@ function resolve(options: SimulatorOptions): Resolved {
   const sinceMode = options.sinceMode ?? d.sinceMode;
   if (sinceMode !== "inclusive" && sinceMode !== "exclusive") throw new RangeError('sinceMode must be "inclusive" or "exclusive"');
   const tsUnit = options.tsUnit ?? d.tsUnit;
-  if (!["s", "ms", "us", "ns"].includes(tsUnit)) throw new RangeError('tsUnit must be "s", "ms", "us" or "ns"');
+  if (!isEpochUnit(tsUnit)) throw new RangeError('tsUnit must be "s", "ms", "us" or "ns"');
   const rtsUnit = options.rtsUnit ?? d.rtsUnit;
-  if (!["s", "ms", "us", "ns"].includes(rtsUnit)) throw new RangeError('rtsUnit must be "s", "ms", "us" or "ns"');
+  if (!isEpochUnit(rtsUnit)) throw new RangeError('rtsUnit must be "s", "ms", "us" or "ns"');
   const tsQuoted = options.tsQuoted ?? d.tsQuoted;
   if (typeof tsQuoted !== "boolean") throw new TypeError("tsQuoted must be a boolean");
   if (options.dataDir !== undefined && (typeof options.dataDir !== "string" || options.dataDir === "")) {
