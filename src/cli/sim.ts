@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { performance } from "node:perf_hooks";
 import type { WorldOptions } from "../sim/createWorld.ts";
-import type { Range, Rotation } from "../sim/MacBehaviour.ts";
+import type { Range } from "../sim/MacBehaviour.ts";
 import { defaultSimulatorOptions, type FaultOptions } from "../sim/createSimHandler.ts";
 import { SIGNALS_LIMIT_MAX } from "../contract/paths.ts";
 import { isEpochUnit } from "../codec/inferEpochUnit.ts";

@@ -173,15 +173,15 @@ export class SlicePager {
         // A short page of nothing new (the boundary's own records, those at `since`, invalid
         // ones) is what a caught-up inclusive service answers — and what a service capping its
         // pages below `limit` answers when those fill its cap (a group of records at one RTS
-        // larger than the cap can never be got past). Taking that for the end lost the rest of the range (a service serving 4
-        // a page lost 6 464 of 6 942 records, silently). One record after the boundary tells:
-        // asked once at the end of a backfill; a tail asks when the page is as long as the
-        // longest the service has sent (a capped page is; an idle tail's page of the boundary's
-        // few records is not, so polling costs nothing more). The page is asked again first (a
-        // tail's new records may have come in between), and only a page that still brings
-        // nothing after the service showed more is stuck — unless it was the records at
-        // `since` (boundary − 1) that filled it and the service is inclusive: then `since + 1`,
-        // as for a full page.
+        // larger than the cap can never be got past). Taking that for the end lost the rest of
+        // the range (a service serving 4 a page lost 6 464 of 6 942 records, silently). A valid
+        // record after the boundary tells: asked once at the end of a backfill; a tail asks when
+        // the page is as long as the longest the service has sent (a capped page is; an idle
+        // tail's page of the boundary's few records is not, so polling costs nothing more). The
+        // page is asked again first (a tail's new records may have come in between), and only a
+        // page that still brings nothing after the service showed more is stuck — unless it was
+        // the records at `since` (boundary − 1) that filled it and the service is inclusive:
+        // then `since + 1`, as for a full page (below).
         if (capSuspected) {
           if (attempt < 2 && result.sawSince) {
             attempt = 2;
