@@ -53,6 +53,9 @@ world summary go to stderr. Ctrl-C (SIGINT/SIGTERM) stops it.
                       64-bit integers as strings do
   --rts-unit U        what the RTS counts: s, ms (default), us or ns (the interface does not
                       say; read it with footfall signals/analyze --rts-unit U)
+  --rts-case C        lower (default, the interface's sample) or upper: the RTS in row_key as
+                      uppercase hex, and since compared as a string with it, as a key-value
+                      store scans (footfall reads either)
   --upload-every-s S  live mode: each sensor uploads what it heard every S simulated seconds,
                       so records appear up to S late, behind newer ones (default 0: at once;
                       read with footfall signals --settle-ms of at least S × 1000)
@@ -86,6 +89,7 @@ const flags = {
   "ts-unit": { type: "string" },
   "ts-quoted": { type: "boolean" },
   "rts-unit": { type: "string" },
+  "rts-case": { type: "string" },
   "upload-every-s": { type: "string" },
   "page-size": { type: "string" },
 } as const;
@@ -159,6 +163,8 @@ function optionsFrom(values: Values): StartSimulatorOptions {
   if (tsUnit !== undefined && !isEpochUnit(tsUnit)) throw new UsageError("--ts-unit must be s, ms, us or ns");
   const rtsUnit = values["rts-unit"];
   if (rtsUnit !== undefined && !isEpochUnit(rtsUnit)) throw new UsageError("--rts-unit must be s, ms, us or ns");
+  const rtsCase = values["rts-case"];
+  if (rtsCase !== undefined && rtsCase !== "lower" && rtsCase !== "upper") throw new UsageError("--rts-case must be lower or upper");
   return {
     world,
     faults,
@@ -172,6 +178,7 @@ function optionsFrom(values: Values): StartSimulatorOptions {
     ...(sinceMode !== undefined ? { sinceMode } : {}),
     ...(tsUnit !== undefined ? { tsUnit } : {}),
     ...(rtsUnit !== undefined ? { rtsUnit } : {}),
+    ...(rtsCase !== undefined ? { rtsCase } : {}),
     ...(values["ts-quoted"] === true ? { tsQuoted: true } : {}),
     ...(values["upload-every-s"] !== undefined ? { uploadEveryMs: numberFlag("--upload-every-s", values["upload-every-s"], 0, 86_400) * 1000 } : {}),
     ...(values["page-size"] !== undefined ? { pageSize: rangeFlag("--page-size", values["page-size"], 1, SIGNALS_LIMIT_MAX, true) } : {}),

@@ -22,14 +22,27 @@ export const HEX_ANY: Int8Array = new Int8Array(65536).fill(-1);
  * HEX_LOWER["F".charCodeAt(0)]; // -1
  */
 export const HEX_LOWER: Int8Array = new Int8Array(65536).fill(-1);
+/**
+ * `HEX_CASED[code]` is the value (0–15) of a digit or lowercase hex digit `code`, the value
+ * + 16 of an uppercase one (`A`–`F`: bit 4 marks the case), or −1. OR-ing several reads is
+ * negative when one is not a hex digit, and has bit 4 set when one is uppercase: the RTS reader
+ * tells footfall's lowercase spelling from a service's uppercase one in the same pass.
+ *
+ * @example
+ * HEX_CASED["F".charCodeAt(0)]; // 31
+ */
+export const HEX_CASED: Int8Array = new Int8Array(65536).fill(-1);
 for (let i = 0; i < 10; i++) {
   HEX_ANY[48 + i] = i;
   HEX_LOWER[48 + i] = i;
+  HEX_CASED[48 + i] = i;
 }
 for (let i = 0; i < 6; i++) {
   HEX_ANY[97 + i] = 10 + i;
   HEX_LOWER[97 + i] = 10 + i;
+  HEX_CASED[97 + i] = 10 + i;
   HEX_ANY[65 + i] = 10 + i;
+  HEX_CASED[65 + i] = 16 + 10 + i;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { DecodeError } from "../errors/DecodeError.ts";
-import { rtsValueAt } from "./rts.ts";
+import { RTS_UPPERCASE, rtsValueAt } from "./rts.ts";
 import { describeValue } from "./describeValue.ts";
 
 /**
@@ -11,7 +11,7 @@ import { describeValue } from "./describeValue.ts";
 export interface RowKey {
   /** SHOP ID: a non-negative safe integer. */
   readonly shopId: number;
-  /** RTS: 16 lowercase hex digits. */
+  /** RTS: 16 lowercase hex digits (footfall's spelling, whatever the key's case). */
   readonly rts: string;
 }
 
@@ -20,19 +20,36 @@ const RTS_SUFFIX = 17;
 const COLON = 58;
 
 /**
+ * Where {@link scanRowKey} leaves what it read of a good key's RTS.
+ *
+ * @example
+ * const out: RowKeyScan = { rtsValue: 0, rtsUpper: false };
+ */
+export interface RowKeyScan {
+  /** The RTS's numeric value. */
+  rtsValue: number;
+  /**
+   * Whether the key spells its RTS with uppercase hex digits (a service formatting with
+   * `%016X`): its RTS is then the last 16 characters lowercased.
+   */
+  rtsUpper: boolean;
+}
+
+/**
  * SHOP ID of a row_key, or a negative code saying what is wrong: −1 not `<digits>:<rts>`,
- * −2 shop id not decimal digits, −3 shop id beyond 2^53 − 1, −4 RTS not 16 lowercase hex
- * digits. Also writes the RTS's numeric value to `out.rtsValue` when the key is good.
- * A charCode loop with no allocation: the decoder runs it once per record and slices the
+ * −2 shop id not decimal digits, −3 shop id beyond 2^53 − 1, −4 RTS not 16 hex digits.
+ * Also writes the RTS's numeric value and case to `out` when the key is good. A charCode loop
+ * with no allocation for a lowercase RTS: the decoder runs it once per record and slices the
  * RTS (the last 16 characters) only when the key is good. Internal.
  *
  * @example
- * const out = { rtsValue: 0 };
+ * const out = { rtsValue: 0, rtsUpper: false };
  * scanRowKey("101:00000000000000ff", out); // 101
  * out.rtsValue;                            // 255
- * scanRowKey("101:00000000000000FF", out); // -4
+ * scanRowKey("101:00000000000000FF", out); // 101, and out.rtsUpper is true
+ * scanRowKey("101:00000000000000fg", out); // -4
  */
-export function scanRowKey(rowKey: string, out: { rtsValue: number }): number {
+export function scanRowKey(rowKey: string, out: RowKeyScan): number {
   const colon = rowKey.length - RTS_SUFFIX;
   if (colon <= 0 || rowKey.charCodeAt(colon) !== COLON) {
     // Still split on the *last* colon, so the message says which part is wrong.
@@ -43,9 +60,12 @@ export function scanRowKey(rowKey: string, out: { rtsValue: number }): number {
   }
   const shopId = digitsValue(rowKey, colon);
   if (shopId < 0) return shopId;
-  const rtsValue = rtsValueAt(rowKey, colon + 1);
+  let rtsValue = rtsValueAt(rowKey, colon + 1);
+  const upper = rtsValue === RTS_UPPERCASE;
+  if (upper) rtsValue = rtsValueAt(rowKey.slice(colon + 1).toLowerCase(), 0);
   if (rtsValue < 0) return -4;
   out.rtsValue = rtsValue;
+  out.rtsUpper = upper;
   return shopId;
 }
 
@@ -62,9 +82,9 @@ function digitsValue(text: string, end: number): number {
 }
 
 /** Receives the RTS value {@link parseRowKey} does not need (calls are synchronous, so one is enough). */
-const scratch = { rtsValue: 0 };
+const scratch: RowKeyScan = { rtsValue: 0, rtsUpper: false };
 
-const REASONS = ["", "expected <shop_id>:<rts>", "shop id is not decimal digits", "shop id is too large", "RTS is not 16 lowercase hex digits"];
+const REASONS = ["", "expected <shop_id>:<rts>", "shop id is not decimal digits", "shop id is too large", "RTS is not 16 hex digits"];
 
 /**
  * Why {@link scanRowKey} rejected a key, as a message. Internal.
@@ -78,17 +98,20 @@ export function rowKeyProblem(code: number): string {
 
 /**
  * Splits a `row_key` (`<shop_id>:<rts>`) on its last colon. The shop id must be decimal
- * digits (a safe integer; leading zeros are allowed) and the RTS 16 lowercase hex digits;
- * anything else, a non-string included, throws a {@link DecodeError}.
+ * digits (a safe integer; leading zeros are allowed) and the RTS 16 hex digits, returned in
+ * lowercase whatever their case in the key; anything else, a non-string included, throws a
+ * {@link DecodeError}.
  *
  * @example
  * parseRowKey("101:0000019a9ec06410"); // { shopId: 101, rts: "0000019a9ec06410" }
+ * parseRowKey("101:0000019A9EC06410"); // { shopId: 101, rts: "0000019a9ec06410" }
  */
 export function parseRowKey(rowKey: string): RowKey {
   if (typeof rowKey !== "string") throw new DecodeError("row_key", rowKey, "expected a string");
   const shopId = scanRowKey(rowKey, scratch);
   if (shopId < 0) throw new DecodeError("row_key", rowKey, rowKeyProblem(shopId));
-  return { shopId, rts: rowKey.slice(rowKey.length - 16) };
+  const rts = rowKey.slice(rowKey.length - 16);
+  return { shopId, rts: scratch.rtsUpper ? rts.toLowerCase() : rts };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { DecodeError } from "../errors/DecodeError.ts";
-import { HEX_LOWER } from "./hexDigit.ts";
+import { HEX_CASED } from "./hexDigit.ts";
 import { scaleToMillis, type EpochUnit } from "./inferEpochUnit.ts";
 import { describeValue } from "./describeValue.ts";
 
@@ -56,44 +56,60 @@ const TWO_POW_32 = 2 ** 32;
 const TWO_POW_64 = 2 ** 64;
 
 /**
- * Numeric value of the RTS spelled by the 16 characters of `text` at `start`, or −1 when
- * they are not 16 lowercase hex digits (or `text` ends before). Exact below 2^53, the
- * nearest double above (one rounding: high 32 bits × 2^32 + low 32 bits). A charCode loop
- * that allocates nothing, so row_key decoding can read the RTS in place. Internal.
+ * What {@link rtsValueAt} and {@link rtsValueOfBytes} return for 16 hex digits spelled with
+ * uppercase letters: an RTS, in a spelling other than footfall's canonical lowercase one
+ * (the interface's sample is lowercase; a service formatting with `%016X` is not). The caller
+ * reads the lowercased text instead (`rowKey` and the source do), which is rare and off the
+ * hot path. Internal.
+ *
+ * @example
+ * rtsValueAt("00000000000000FF", 0) === RTS_UPPERCASE; // true
+ */
+export const RTS_UPPERCASE = -2;
+
+/**
+ * Numeric value of the RTS spelled by the 16 characters of `text` at `start`: −1 when they
+ * are not 16 hex digits (or `text` ends before), {@link RTS_UPPERCASE} when they are but some
+ * are uppercase. Exact below 2^53, the nearest double above (one rounding: high 32 bits × 2^32
+ * + low 32 bits). A charCode loop that allocates nothing, so row_key decoding can read the RTS
+ * in place. Internal.
  *
  * @example
  * rtsValueAt("101:00000000000000ff", 4); // 255
- * rtsValueAt("101:00000000000000FF", 4); // -1
+ * rtsValueAt("101:00000000000000FF", 4); // -2 (RTS_UPPERCASE)
+ * rtsValueAt("101:00000000000000fg", 4); // -1
  */
 export function rtsValueAt(text: string, start: number): number {
   if (!(start >= 0) || text.length - start < RTS_LENGTH) return -1;
   // −1 (not a digit) has every bit set, so `bad` turns negative on the first non-digit and
-  // one test at the end replaces sixteen; the garbage it puts in hi/lo is then discarded.
+  // one test at the end replaces sixteen; an uppercase digit sets bit 4 of `bad`. Either way
+  // the garbage it puts in hi/lo is discarded.
   let hi = 0;
   let lo = 0;
   let bad = 0;
   for (let i = start; i < start + 8; i++) {
-    const d = HEX_LOWER[text.charCodeAt(i)]!;
+    const d = HEX_CASED[text.charCodeAt(i)]!;
     bad |= d;
     hi = (hi << 4) | d;
   }
   for (let i = start + 8; i < start + 16; i++) {
-    const d = HEX_LOWER[text.charCodeAt(i)]!;
+    const d = HEX_CASED[text.charCodeAt(i)]!;
     bad |= d;
     lo = (lo << 4) | d;
   }
-  return bad < 0 ? -1 : (hi >>> 0) * TWO_POW_32 + (lo >>> 0);
+  return bad < 0 ? -1 : bad > 15 ? RTS_UPPERCASE : (hi >>> 0) * TWO_POW_32 + (lo >>> 0);
 }
 
 /**
  * {@link rtsValueAt} over bytes: the value of the RTS spelled by the 16 bytes of `bytes` at
- * `start` (ASCII), or −1 when they are not 16 lowercase hex digits (or `bytes` ends before). The
- * byte reader's twin (tests hold the two equal on any input): reading the bytes is ~60 ns a
- * record faster than `charCodeAt` on the Latin-1 text of a 1 MiB chunk. Internal.
+ * `start` (ASCII), −1 when they are not 16 hex digits (or `bytes` ends before),
+ * {@link RTS_UPPERCASE} when some are uppercase. The byte reader's twin (tests hold the two
+ * equal on any input): reading the bytes is ~60 ns a record faster than `charCodeAt` on the
+ * Latin-1 text of a 1 MiB chunk. Internal.
  *
  * @example
  * rtsValueOfBytes(new TextEncoder().encode("101:00000000000000ff"), 4); // 255
- * rtsValueOfBytes(new TextEncoder().encode("101:00000000000000FF"), 4); // -1
+ * rtsValueOfBytes(new TextEncoder().encode("101:00000000000000FF"), 4); // -2 (RTS_UPPERCASE)
  */
 export function rtsValueOfBytes(bytes: Uint8Array, start: number): number {
   if (!(start >= 0) || bytes.length - start < RTS_LENGTH) return -1;
@@ -101,16 +117,16 @@ export function rtsValueOfBytes(bytes: Uint8Array, start: number): number {
   let lo = 0;
   let bad = 0;
   for (let i = start; i < start + 8; i++) {
-    const d = HEX_LOWER[bytes[i]!]!;
+    const d = HEX_CASED[bytes[i]!]!;
     bad |= d;
     hi = (hi << 4) | d;
   }
   for (let i = start + 8; i < start + 16; i++) {
-    const d = HEX_LOWER[bytes[i]!]!;
+    const d = HEX_CASED[bytes[i]!]!;
     bad |= d;
     lo = (lo << 4) | d;
   }
-  return bad < 0 ? -1 : (hi >>> 0) * TWO_POW_32 + (lo >>> 0);
+  return bad < 0 ? -1 : bad > 15 ? RTS_UPPERCASE : (hi >>> 0) * TWO_POW_32 + (lo >>> 0);
 }
 
 /**
@@ -122,6 +138,23 @@ export function rtsValueOfBytes(bytes: Uint8Array, start: number): number {
  */
 export function isRts(value: unknown): value is string {
   return typeof value === "string" && value.length === RTS_LENGTH && rtsValueAt(value, 0) >= 0;
+}
+
+/**
+ * `value` in footfall's canonical spelling of an RTS (16 lowercase hex digits) when it is 16 hex
+ * digits of either case, else `undefined`. A service may spell its RTS in uppercase; footfall
+ * compares, stores and steps RTS in one spelling, and writes the service's own only into its
+ * requests.
+ *
+ * @example
+ * canonicalRts("0000019A8F3C2E10"); // "0000019a8f3c2e10"
+ * canonicalRts("0000019a8f3c2e1");  // undefined (15 digits)
+ */
+export function canonicalRts(value: unknown): string | undefined {
+  if (typeof value !== "string" || value.length !== RTS_LENGTH) return undefined;
+  const v = rtsValueAt(value, 0);
+  if (v >= 0) return value;
+  return v === RTS_UPPERCASE ? value.toLowerCase() : undefined;
 }
 
 /** Numeric value of an RTS, or a {@link DecodeError}. */

@@ -24,6 +24,8 @@ export interface RecordForm {
   readonly unit: TsUnit;
   /** Unit the RTS in `row_key` counts (`rtsOfMillis`); the interface does not publish it. @default "ms" */
   readonly rtsUnit?: TsUnit;
+  /** RTS in uppercase hex (`%016X`) instead of the interface's sample's lowercase. @default false */
+  readonly upperRts?: boolean;
   /** `ts` as a JSON string of its digits, as some services serialise 64-bit integers. @default false */
   readonly quoteTs?: boolean;
   /** Share of records served broken (`brokenKind`), the same ones on every request. @default 0 */
@@ -38,8 +40,9 @@ export interface RecordForm {
 const CHUNK = 512;
 const encoder = new TextEncoder();
 const latin1 = new TextDecoder("latin1");
-/** ASCII codes of the hex digits, for the last 4 digits of an RTS. */
-const HEX = Array.from("0123456789abcdef", (c) => c.charCodeAt(0));
+/** ASCII codes of the hex digits, for the last 4 digits of an RTS, in either spelling. */
+const HEX_LOWER = Array.from("0123456789abcdef", (c) => c.charCodeAt(0));
+const HEX_UPPER = Array.from("0123456789ABCDEF", (c) => c.charCodeAt(0));
 const PAGE_HEAD = encoder.encode('{"signals":[');
 
 interface Chunk {
@@ -80,6 +83,7 @@ export class PageEncoder {
 
   private readonly unit: TsUnit;
   private readonly rtsUnit: TsUnit;
+  private readonly upperRts: boolean;
   private readonly quoteTs: boolean;
   private readonly malformedRate: number;
   private readonly seed: number;
@@ -88,6 +92,7 @@ export class PageEncoder {
   constructor(form: RecordForm) {
     this.unit = form.unit;
     this.rtsUnit = form.rtsUnit ?? "ms";
+    this.upperRts = form.upperRts ?? false;
     this.quoteTs = form.quoteTs ?? false;
     this.malformedRate = form.malformedRate ?? 0;
     this.seed = form.seed ?? 0;
@@ -170,6 +175,8 @@ export class PageEncoder {
     const rssi = table.rssi;
     const unit = this.unit;
     const rtsUnit = this.rtsUnit;
+    const upper = this.upperRts;
+    const HEX = upper ? HEX_UPPER : HEX_LOWER;
     const quote = this.quoteTs;
     let pos = 0;
     let lastT = -1;
@@ -189,13 +196,14 @@ export class PageEncoder {
         lastT = t;
         if (rtsUnit !== "ms") {
           // Another unit: the whole key, once per distinct time (tests only; no fast path).
-          head = encoder.encode(`,{"row_key":"${formatRowKey({ shopId: table.shopId, rts: rtsOfMillis(t, rtsUnit) })}`);
+          const key = formatRowKey({ shopId: table.shopId, rts: rtsOfMillis(t, rtsUnit) });
+          head = encoder.encode(`,{"row_key":"${upper ? key.toUpperCase() : key}`);
         } else {
           const high = Math.floor(t / 65536);
           if (high !== lastHigh) {
             lastHigh = high;
             const key = formatRowKey({ shopId: table.shopId, rts: millisToRts(high * 65536) });
-            head = encoder.encode(`,{"row_key":"${key.slice(0, -4)}`);
+            head = encoder.encode(`,{"row_key":"${(upper ? key.toUpperCase() : key).slice(0, -4)}`);
           }
         }
       }

@@ -68,7 +68,7 @@ export function breakRecord(json: string, kind: number): string {
     case 6:
       return json.replace(/"ts":"?\d+"?/, '"ts":0');
     case 7:
-      return json.replace(/("row_key":"\d+:)[0-9a-f]/, "$1");
+      return json.replace(/("row_key":"\d+:)[0-9a-fA-F]/, "$1");
     default:
       throw new RangeError(`no broken-record kind ${kind}`);
   }

@@ -1,4 +1,4 @@
-import { isRts, millisToRts } from "../codec/rts.ts";
+import { millisToRts } from "../codec/rts.ts";
 import { isEpochUnit } from "../codec/inferEpochUnit.ts";
 import { firstMillisOf } from "./serviceRts.ts";
 import { isCurrencyCode } from "../contract/currencies.ts";
@@ -80,6 +80,14 @@ export interface SimulatorOptions {
    */
   readonly rtsUnit?: "s" | "ms" | "us" | "ns";
   /**
+   * How the RTS is spelled in `row_key`: lowercase hex (the interface's sample) or uppercase
+   * (`%016X`). `since` is read as a key-value store reads a scan start: 16 hex digits of either
+   * case, compared as a string with the RTS the service spells — so a `since` in the other case
+   * answers what such a store would (a lowercase "0000019a…" lies after every "0000019B…"),
+   * not what was meant. @default "lower"
+   */
+  readonly rtsCase?: "lower" | "upper";
+  /**
    * Serve `ts` as a JSON string of its digits (`"ts":"1763600000016"`), as services that
    * serialise 64-bit integers as strings do (JavaScript clients would round them otherwise).
    * @default false
@@ -119,6 +127,7 @@ export const defaultSimulatorOptions = {
   sinceMode: "inclusive",
   tsUnit: "ms",
   rtsUnit: "ms",
+  rtsCase: "lower",
   tsQuoted: false,
   uploadEveryMs: 0,
   faults: { failRate: 0, throttleRate: 0, latencyMs: 0, truncateRate: 0, retryAfterS: 1, malformedRate: 0 },
@@ -186,7 +195,7 @@ export function createSimHandler(options: SimulatorOptions = {}): SimHandler {
   const realStart = clock();
   const liveStart = o.liveStart ?? world.startMs;
   const simNow = (): number | undefined => (o.speed === undefined ? undefined : liveStart + (clock() - realStart) * o.speed);
-  const state: State = { o, world, store, faultRng, simNow, pages: new PageEncoder({ unit: o.tsUnit, rtsUnit: o.rtsUnit, quoteTs: o.tsQuoted, malformedRate: o.faults.malformedRate, seed: hashSeed(options.seed ?? world.seed, "malformed") }), seed: options.seed ?? world.seed, uploadPhases: new Map() };
+  const state: State = { o, world, store, faultRng, simNow, pages: new PageEncoder({ unit: o.tsUnit, rtsUnit: o.rtsUnit, upperRts: o.rtsCase === "upper", quoteTs: o.tsQuoted, malformedRate: o.faults.malformedRate, seed: hashSeed(options.seed ?? world.seed, "malformed") }), seed: options.seed ?? world.seed, uploadPhases: new Map() };
 
   const handlePart = (request: Request, part: SimPart): Promise<Response> => serve(state, request, part);
   const handle = (request: Request): Promise<Response> => serve(state, request, "all");
@@ -214,6 +223,7 @@ interface Resolved {
   readonly sinceMode: "inclusive" | "exclusive";
   readonly tsUnit: "s" | "ms" | "us" | "ns";
   readonly rtsUnit: "s" | "ms" | "us" | "ns";
+  readonly rtsCase: "lower" | "upper";
   readonly tsQuoted: boolean;
   readonly uploadEveryMs: number;
   /** Page sizes drawn from [min, max]; [Infinity, Infinity] when pages are `limit` long. */
@@ -267,6 +277,8 @@ function resolve(options: SimulatorOptions): Resolved {
   if (!isEpochUnit(tsUnit)) throw new RangeError('tsUnit must be "s", "ms", "us" or "ns"');
   const rtsUnit = options.rtsUnit ?? d.rtsUnit;
   if (!isEpochUnit(rtsUnit)) throw new RangeError('rtsUnit must be "s", "ms", "us" or "ns"');
+  const rtsCase = options.rtsCase ?? d.rtsCase;
+  if (rtsCase !== "lower" && rtsCase !== "upper") throw new RangeError('rtsCase must be "lower" or "upper"');
   const tsQuoted = options.tsQuoted ?? d.tsQuoted;
   if (typeof tsQuoted !== "boolean") throw new TypeError("tsQuoted must be a boolean");
   if (options.dataDir !== undefined && (typeof options.dataDir !== "string" || options.dataDir === "")) {
@@ -277,7 +289,7 @@ function resolve(options: SimulatorOptions): Resolved {
     throw new RangeError("uploadEveryMs must be a non-negative number of ms");
   }
   const pageSize = resolvePageSize(options.pageSize);
-  return { email, token, speed, liveStart: options.liveStart, clock, faults, dataDir: options.dataDir, sinceMode, tsUnit, rtsUnit, tsQuoted, uploadEveryMs, pageSize };
+  return { email, token, speed, liveStart: options.liveStart, clock, faults, dataDir: options.dataDir, sinceMode, tsUnit, rtsUnit, rtsCase, tsQuoted, uploadEveryMs, pageSize };
 }
 
 function resolvePageSize(value: SimulatorOptions["pageSize"]): readonly [number, number] {
@@ -458,7 +470,7 @@ function signals(state: State, shopText: string, url: URL): Response {
   if (limitAll.length > 1) return error(400, "limit given more than once", {}, "limit");
   const since = sinceAll[0];
   const limitText = limitAll[0];
-  if (since !== undefined && !isRts(since)) return error(400, "since must be an RTS: 16 lowercase hexadecimal digits", {}, "since");
+  if (since !== undefined && !/^[0-9a-fA-F]{16}$/.test(since)) return error(400, "since must be an RTS: 16 hexadecimal digits", {}, "since");
   let limit = SIGNALS_LIMIT_DEFAULT;
   if (limitText !== undefined) {
     limit = /^[0-9]{1,4}$/.test(limitText) ? Number(limitText) : NaN;
@@ -466,7 +478,7 @@ function signals(state: State, shopText: string, url: URL): Response {
       return error(400, `limit must be an integer from 1 to ${SIGNALS_LIMIT_MAX}`, {}, "limit");
     }
   }
-  const from = since === undefined ? 0 : table.lowerBound(firstMillisOf(since, state.o.rtsUnit, state.o.sinceMode === "exclusive"));
+  const from = since === undefined ? 0 : table.lowerBound(firstMillisOf(since, state.o.rtsUnit, state.o.sinceMode === "exclusive", state.o.rtsCase === "upper"));
   const [minSize, maxSize] = state.o.pageSize;
   if (minSize < limit) limit = Math.min(limit, minSize === maxSize ? minSize : minSize + (hashSeed(state.seed, "page", id!, from) % (maxSize - minSize + 1)));
   const now = state.simNow();

@@ -20,7 +20,7 @@ export interface SignalPage {
   readonly records: readonly RawSignal[];
   /** Where the stream stands once `records` are delivered; what a checkpoint stores. */
   readonly cursor: SignalCursor;
-  /** The `since` sent for this page (RTS). */
+  /** The `since` of this page's request (RTS, lowercase: sent in the service's own case). */
   readonly since: string;
   /** The `limit` sent for this page (200 after a retry of a page that brought nothing new). */
   readonly limit: number;

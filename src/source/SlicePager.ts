@@ -5,7 +5,7 @@ import type { RejectedRecord } from "./SignalPage.ts";
 import { SIGNALS_LIMIT_MAX } from "../contract/paths.ts";
 import { parseRowKey } from "../codec/rowKey.ts";
 import { fieldsInvalid, rowKeyInvalid, tsNumber, type InvalidRecord } from "../codec/decodeSignal.ts";
-import { inferRtsCodec, rtsValueAt, stepRts, type RtsCodec } from "../codec/rts.ts";
+import { inferRtsCodec, RTS_UPPERCASE, rtsValueAt, stepRts, type RtsCodec } from "../codec/rts.ts";
 import { toEpochMillis } from "../codec/inferEpochUnit.ts";
 import { ContractError } from "../errors/ContractError.ts";
 import { TieOverflowError } from "../errors/TieOverflowError.ts";
@@ -49,6 +49,25 @@ export interface SlicePagerConfig {
   readonly seamStart?: boolean;
   /** Whether the range ends where another range of the same read starts (slices). @default false */
   readonly seamEnd?: boolean;
+  /**
+   * How the service spells its RTS, as learnt from its row_keys: shared by the ranges of one
+   * read (slices), so that one learns it for all. @default a fresh `{ upper: false }`
+   */
+  readonly spelling?: RtsSpelling;
+}
+
+/**
+ * Whether a service spells its RTS in uppercase hex (`%016X`), learnt from its row_keys. Every
+ * `since` is then sent in uppercase: a service that compares RTS as strings (a key-value store
+ * scanning from `<shop>:<since>`) puts "0000019a…" after every "0000019B…", and would answer a
+ * lowercase `since` with nothing, or with a range that skips records. Inside footfall (cursor,
+ * checkpoints, comparisons) an RTS is always lowercase.
+ *
+ * @example
+ * const spelling: RtsSpelling = { upper: false };
+ */
+export interface RtsSpelling {
+  upper: boolean;
 }
 
 type Stop = 0 | 1 | 2;
@@ -112,6 +131,8 @@ export class SlicePager {
   private newestAt = 0;
   /** Whether a record has shown that the service's RTS unit is the codec's. */
   private unitChecked = false;
+  /** How the service spells its RTS (shared with the read's other ranges). */
+  private readonly spelling: RtsSpelling;
   /** Requests sent so far. */
   requests = 0;
 
@@ -120,6 +141,7 @@ export class SlicePager {
     this.prefix = `${config.shopId}:`;
     this.rts = config.start.rts;
     this.delivered = countsOf(config.start.delivered);
+    this.spelling = config.spelling ?? { upper: false };
   }
 
   /** The cursor after everything returned so far. */
@@ -145,11 +167,13 @@ export class SlicePager {
       const since = attempt === 2 ? stepRts(baseSince, 1) : baseSince;
       const limit = attempt === 0 ? this.config.limit : SIGNALS_LIMIT_MAX;
       const sendTime = scheduler.now();
-      const response = await client.getSignalsPage(shopId, { since, limit, signal });
+      const sent = this.spell(since);
+      const response = await client.getSignalsPage(shopId, { since: sent, limit, signal });
       requests++;
       this.requests++;
       const page: unknown = response?.signals;
       if (!Array.isArray(page)) throw new ContractError("signals", "expected an array");
+      this.learnCase(page as readonly unknown[]);
       if (!this.unitChecked) {
         // An empty first answer may be the unit too: a service whose RTS counts seconds reads
         // today's `since` in ms as the far future and answers nothing, so the oldest record it
@@ -160,6 +184,9 @@ export class SlicePager {
           await this.checkRtsUnitOfOldest(signal);
         }
       }
+      // The answer (or the oldest record) showed an uppercase RTS, and `since` went out in
+      // lowercase: asked again in the service's spelling, before anything of it is used.
+      if (this.spell(since) !== sent) continue;
       const full = page.length >= limit;
       const result = this.consume(page as readonly unknown[], since, full, sendTime, scheduler.now());
       if (page.length > this.largestPage) this.largestPage = page.length;
@@ -301,10 +328,29 @@ export class SlicePager {
   /** One request for `limit` records at or after `since` (counted): the checks above and the settle probe. */
   private async peek(since: string, signal: AbortSignal, limit = 1): Promise<readonly unknown[]> {
     this.requests++;
-    const response = await this.config.client.getSignalsPage(this.config.shopId, { since, limit, signal });
+    const response = await this.config.client.getSignalsPage(this.config.shopId, { since: this.spell(since), limit, signal });
     const page: unknown = response?.signals;
     if (!Array.isArray(page)) throw new ContractError("signals", "expected an array");
+    this.learnCase(page as readonly unknown[]);
     return page as readonly unknown[];
+  }
+
+  /** `rts` (lowercase) as the service spells RTS, for a request. */
+  private spell(rts: string): string {
+    return this.spelling.upper ? rts.toUpperCase() : rts;
+  }
+
+  /** Learns the service's RTS case from the first record of `page` with a well-formed row_key. */
+  private learnCase(page: readonly unknown[]): void {
+    if (this.spelling.upper) return;
+    for (const record of page) {
+      const rowKey = typeof record === "object" && record !== null ? (record as { row_key?: unknown }).row_key : undefined;
+      if (typeof rowKey !== "string") continue;
+      const value = rtsValueAt(rowKey, rowKey.length - 16);
+      if (value === -1) continue;
+      this.spelling.upper = value === RTS_UPPERCASE;
+      return;
+    }
   }
 
   /** Settle probe: is there data at or after `fromMs`? Raises the newest-data evidence. */
@@ -343,7 +389,8 @@ export class SlicePager {
     // The decoder's own row_key rule and reasons: one invalid-record channel.
     const invalid = rowKeyInvalid(record, this.config.shopId);
     if (invalid !== undefined) return invalid;
-    // Valid but not canonical (e.g. a shop id with leading zeros): compare by the canonical form.
+    // Valid but not canonical (a shop id with leading zeros, an uppercase RTS): compare by the
+    // canonical form.
     return this.prefix + parseRowKey(rowKey as string).rts;
   }
 

@@ -2,7 +2,7 @@ import type { Client } from "../client/Client.ts";
 import type { ResolvedSignalsOptions } from "./signalsOptions.ts";
 import type { SignalCursor } from "./SignalCursor.ts";
 import type { SignalPage } from "./SignalPage.ts";
-import { SlicePager, type SlicePagerConfig } from "./SlicePager.ts";
+import { SlicePager, type RtsSpelling, type SlicePagerConfig } from "./SlicePager.ts";
 import { splitRange } from "./splitRange.ts";
 import { waitFor } from "./waitFor.ts";
 
@@ -46,6 +46,8 @@ export async function openSignalPages(
     // behind it belongs to an earlier, wider run: `since` wins.
     if (saved !== undefined && (o.sinceRts === undefined || saved.rts >= sinceRts)) start = saved;
   }
+  // One read learns once how the service spells RTS, for all its ranges.
+  const spelling: RtsSpelling = { upper: false };
   const base = {
     client,
     shopId: o.shopId,
@@ -54,6 +56,7 @@ export async function openSignalPages(
     settleMs: o.mode === "tail" ? o.settleMs : 0,
     codec: o.codec,
     scheduler: o.scheduler,
+    spelling,
   } as const;
 
   if (o.untilRts !== undefined && start.rts >= o.untilRts) {

@@ -1,5 +1,5 @@
 import { asyncScheduler, type SchedulerLike } from "rxjs";
-import { isRts, millisRts, type RtsCodec } from "../codec/rts.ts";
+import { canonicalRts, millisRts, type RtsCodec } from "../codec/rts.ts";
 import type { InvalidRecord } from "../codec/decodeSignal.ts";
 import { SIGNALS_LIMIT_MAX } from "../contract/paths.ts";
 import type { CursorStore } from "./CursorStore.ts";
@@ -215,17 +215,18 @@ export function resolveSignalsOptions(options: SignalsOptions): ResolvedSignalsO
 }
 
 /**
- * Converts a {@link SignalTime} to an RTS with `codec`. Strings must already be RTS.
+ * Converts a {@link SignalTime} to an RTS (lowercase) with `codec`. Strings must already be RTS
+ * (16 hex digits, either case).
  *
  * @example
- * toRts("since", 255, millisRts); // "00000000000000ff"
+ * toRts("since", 255, millisRts);                // "00000000000000ff"
+ * toRts("since", "00000000000000FF", millisRts); // "00000000000000ff"
  */
 export function toRts(name: string, value: SignalTime, codec: RtsCodec): string {
   if (typeof value === "string") {
-    if (!isRts(value)) {
-      throw new TypeError(`signals: ${name} string must be an RTS (16 lowercase hex digits); pass a Date for a datetime`);
-    }
-    return value;
+    const rts = canonicalRts(value);
+    if (rts === undefined) throw new TypeError(`signals: ${name} string must be an RTS (16 hex digits); pass a Date for a datetime`);
+    return rts;
   }
   const ms = value instanceof Date ? value.getTime() : value;
   if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0) {

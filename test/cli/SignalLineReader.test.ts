@@ -200,6 +200,20 @@ describe("SignalLineReader", () => {
     expect(rejectedAt).toEqual([1, 5]);
   });
 
+  it("reads a service's uppercase RTS (off the byte path) as the same signal as its lowercase twin", () => {
+    const line = '{"row_key":"101:0000019a9ec06410","device_id":"f0:18:98:12:34:56","rssi":-61,"square_mac":"b8:27:eb:00:00:01","ts":1763600000016,"local":false}';
+    const read = (text: string): Signal[] => {
+      const got: Signal[] = [];
+      const reader = new SignalLineReader(new SignalDecoder({ onInvalid: (x) => expect.unreachable(x.message) }), (s) => got.push(s));
+      reader.push(Buffer.from(text));
+      reader.end();
+      return got;
+    };
+    const lower = read(line);
+    expect(lower).toHaveLength(1);
+    expect(read(line.replace("0000019a9ec06410", "0000019A9EC06410"))).toEqual(lower);
+  });
+
   it("drops a byte order mark only at the start of an input it is told starts a file", () => {
     const line = '{"row_key":"101:0000019a9ec06410","device_id":"f0:18:98:12:34:56","rssi":-61,"square_mac":"b8:27:eb:00:00:01","ts":1763600000016,"local":false}';
     for (const [byteOrderMark, decoded] of [["drop", 1], ["keep", 0]] as const) {

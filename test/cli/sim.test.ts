@@ -113,6 +113,20 @@ describe("footfall sim", () => {
     expect(await status).toBe(0);
   });
 
+  it("--rts-case upper spells the RTS in row_key in uppercase hex", async () => {
+    const f = fakeIo();
+    const status = command.run(["--port", "0", "--world", worldFile, "--rts-case", "upper"], f.io);
+    const line = await waitFor(() => (f.out().includes("\n") ? f.out() : undefined));
+    const base = line.trim().split(" ").at(-1)!;
+    const headers = { "x-user-email": "analyst@footfall.test", "x-user-token": "sim-token" };
+    const body = (await (await fetch(`${base}/api/v1/shops/101/wifi_signals?since=0000000000000000&limit=5`, { headers })).json()) as { signals: { row_key: string }[] };
+    expect(body.signals).toHaveLength(5);
+    for (const s of body.signals) expect(s.row_key).toMatch(/^101:[0-9A-F]{16}$/);
+    expect(body.signals.some((s) => /[A-F]/.test(s.row_key))).toBe(true);
+    f.controller.abort();
+    expect(await status).toBe(0);
+  });
+
   it.each([
     [["--rotation", "sometimes"]],
     [["--rotation", "1.5"]],
@@ -123,6 +137,7 @@ describe("footfall sim", () => {
     [["--days", "0"]],
     [["--fail-rate", "2"]],
     [["--since-mode", "sometimes"]],
+    [["--rts-case", "mixed"]],
     [["--upload-every-s", "-1"]],
     [["--upload-every-s", "soon"]],
     [["--page-size", "0"]],

@@ -138,7 +138,7 @@ describe("decodeSignal: invalid records", () => {
     [raw({ row_key: 101 }), "wrong-type", "row_key"],
     [raw({ row_key: "101-0000019a9ec06410" }), "bad-row-key", "row_key"],
     [raw({ row_key: `x:${RTS}` }), "bad-row-key", "row_key"],
-    [raw({ row_key: `101:${RTS.toUpperCase()}` }), "bad-row-key", "row_key"],
+    [raw({ row_key: `101:${RTS.slice(0, -1)}g` }), "bad-row-key", "row_key"],
     [raw({ device_id: null }), "missing-field", "device_id"],
     [raw({ device_id: 42 }), "wrong-type", "device_id"],
     [raw({ device_id: "f0:18:98:12:34" }), "bad-mac", "device_id"],
@@ -333,5 +333,14 @@ describe("SignalDecoder", () => {
     decoder.decode(raw());
     expect(before.decoded).toBe(0);
     expect(decoder.stats.decoded).toBe(1);
+  });
+});
+
+describe("decodeSignal: a service that spells its RTS in uppercase (%016X)", () => {
+  it("decodes the record as its lowercase twin, RTS in footfall's lowercase spelling", () => {
+    const lower = decodeSignal(raw());
+    const upper = decodeSignal(raw({ row_key: `101:${RTS.toUpperCase()}` }));
+    expect(upper).toStrictEqual(lower);
+    expect((upper as { rts: string }).rts).toBe(RTS);
   });
 });

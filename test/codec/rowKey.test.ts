@@ -18,6 +18,9 @@ describe("parseRowKey / formatRowKey", () => {
     expect(parseRowKey("101:0000019a9ec06410")).toStrictEqual({ shopId: 101, rts: "0000019a9ec06410" });
     expect(parseRowKey("0:0000000000000000")).toStrictEqual({ shopId: 0, rts: "0000000000000000" });
     expect(parseRowKey("007:ffffffffffffffff")).toStrictEqual({ shopId: 7, rts: "ffffffffffffffff" });
+    // A service formatting with %016X: the same key, the RTS in footfall's lowercase spelling.
+    expect(parseRowKey("101:0000019A9EC06410")).toStrictEqual({ shopId: 101, rts: "0000019a9ec06410" });
+    expect(parseRowKey("101:0000019a9EC06410")).toStrictEqual({ shopId: 101, rts: "0000019a9ec06410" });
     expect(formatRowKey({ shopId: 101, rts: "0000019a9ec06410" })).toBe("101:0000019a9ec06410");
   });
 
@@ -30,7 +33,7 @@ describe("parseRowKey / formatRowKey", () => {
       ["-1:0000019a9ec06410", /not decimal digits/],
       [" 1:0000019a9ec06410", /not decimal digits/],
       ["9007199254740992:0000019a9ec06410", /too large/],
-      ["101:0000019A9EC06410", /RTS/],
+      ["101:0000019a9ec0641g", /RTS/],
       ["101:0000019a9ec0641", /RTS/],
       ["101:0000019a9ec064100", /RTS/],
       // split on the last colon: the "shop id" is then "101:0000019a9ec06410"
@@ -56,11 +59,11 @@ describe("parseRowKey / formatRowKey", () => {
       fc.string({ unit: fc.constantFrom(..."0123456789abcdefA:"), minLength: 15, maxLength: 17 }),
     ).map(([a, b, c]) => a + b + c);
     fc.assert(fc.property(nearKey, (s) => {
-      const m = /^([0-9]+):([0-9a-f]{16})$/.exec(s);
+      const m = /^([0-9]+):([0-9a-fA-F]{16})$/.exec(s);
       const ok = m !== null && Number.isSafeInteger(Number(m[1]));
       try {
         const key = parseRowKey(s);
-        return ok && key.shopId === Number(m[1]) && key.rts === m[2];
+        return ok && key.shopId === Number(m[1]) && key.rts === m[2]!.toLowerCase();
       } catch (error) {
         return !ok && isDecodeError(error);
       }

@@ -12,6 +12,8 @@ import {
   rtsToMillis,
   rtsValueAt,
   rtsValueOfBytes,
+  RTS_UPPERCASE,
+  canonicalRts,
   secondsRts,
   stepRts,
   type PresetRtsCodec,
@@ -159,7 +161,7 @@ describe("rtsValueAt and rtsValueOfBytes", () => {
       }),
     );
   });
-  it("agree on any characters and positions (−1 for anything but 16 lowercase hex digits)", () => {
+  it("agree on any characters and positions (−1 for anything but 16 hex digits, RTS_UPPERCASE for uppercase ones)", () => {
     const unit = fc.oneof(fc.constantFrom(..."0123456789abcdefABCDEFg:\u00e9"), fc.integer({ min: 0, max: 255 }).map((c) => String.fromCharCode(c)));
     fc.assert(
       fc.property(fc.string({ unit, maxLength: 20 }), fc.integer({ min: -2, max: 22 }), (text, start) => {
@@ -167,7 +169,26 @@ describe("rtsValueAt and rtsValueOfBytes", () => {
       }),
       { numRuns: 2000 },
     );
-    expect(rtsValueAt("101:00000000000000FF", 4)).toBe(-1);
+    expect(rtsValueAt("101:00000000000000FF", 4)).toBe(RTS_UPPERCASE);
+    expect(rtsValueAt("101:00000000000000fg", 4)).toBe(-1);
+  });
+  it("tell exactly the 16-hex-digit texts with an uppercase digit, whose lowercase twin they name", () => {
+    const unit = fc.constantFrom(..."0123456789abcdefABCDEFg");
+    fc.assert(
+      fc.property(fc.string({ unit, minLength: 16, maxLength: 16 }), (text) => {
+        const v = rtsValueAt(text, 0);
+        if (/^[0-9a-f]{16}$/.test(text)) expect(v).toBe(Number(BigInt(`0x${text}`)));
+        else if (/^[0-9a-fA-F]{16}$/.test(text)) {
+          expect(v).toBe(RTS_UPPERCASE);
+          expect(canonicalRts(text)).toBe(text.toLowerCase());
+          expect(rtsValueAt(text.toLowerCase(), 0)).toBe(Number(BigInt(`0x${text}`)));
+        } else {
+          expect(v).toBe(-1);
+          expect(canonicalRts(text)).toBeUndefined();
+        }
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 

@@ -4,8 +4,9 @@
  * every record the service holds for the range is delivered once, in order, or (when the service
  * sent it broken) reported once with the decoder's reason; nothing else, whatever the service's
  * reading of the spec and its faults. Services range over `since` inclusive or exclusive, RTS in
- * s, ms, µs or ns and as the time a record was collected or received (batching sensors), the unit of `ts` and whether it
- * is quoted, pages capped or cut at their own sizes, broken records,
+ * s, ms, µs or ns, spelled in lowercase or uppercase hex (`since` then compared by bytes, as a
+ * key-value store does), and as the time a record was collected or received (batching sensors),
+ * the unit of `ts` and whether it is quoted, pages capped or cut at their own sizes, broken records,
  * failures, throttling and bodies cut short, and the client's `limit` and slices; half the reads
  * stop part-way and resume from their checkpoint.
  *
@@ -60,7 +61,11 @@ function drawService(i: number) {
   };
   // Half the reads stop after a share of the records and resume from their checkpoint.
   const stopAt = r.chance(0.5) ? Math.round(r.uniform(0.05, 0.95) * 100) / 100 : undefined;
-  return { world, service, limit: r.pick([r.int(1, 20), r.int(21, 199), 200]), slices: r.pick([1, 1, 2, 3]), stopAt };
+  const limit = r.pick([r.int(1, 20), r.int(21, 199), 200]);
+  const slices = r.pick([1, 1, 2, 3]);
+  // Drawn last, so the services drawn before it was added stay as they were.
+  const rtsCase = r.pick(["lower", "lower", "upper"] as const);
+  return { world, service: { ...service, rtsCase }, limit, slices, stopAt };
 }
 
 describe("source against random services", () => {
@@ -74,7 +79,8 @@ describe("source against random services", () => {
       const rtsUnit = drawn.service.rtsUnit!;
       const codec = { s: secondsRts, ms: millisRts, us: microsRts, ns: nanosRts }[rtsUnit];
       // The records as the service holds them: row_keys with the RTS in its unit.
-      const held = [...world.rawSignals(shopId)].map((r) => ({ ...r, row_key: `${shopId}:${rtsOfMillis(Number.parseInt(r.row_key.slice(-16), 16), rtsUnit)}` }));
+      const spell = (rts: string) => (drawn.service.rtsCase === "upper" ? rts.toUpperCase() : rts);
+      const held = [...world.rawSignals(shopId)].map((r) => ({ ...r, row_key: `${shopId}:${spell(rtsOfMillis(Number.parseInt(r.row_key.slice(-16), 16), rtsUnit))}` }));
       const kinds = held.map((_, k) => brokenKind(hashSeed(drawn.service.seed!, "malformed"), shopId, k, drawn.service.faults!.malformedRate!));
       const invalid: InvalidRecord[] = [];
       const decoder = new SignalDecoder({ shopId, rtsCodec: codec, onInvalid: (x) => invalid.push(x) });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { lastValueFrom, toArray, VirtualTimeScheduler } from "rxjs";
+import { lastValueFrom, take, toArray, VirtualTimeScheduler } from "rxjs";
 import { createWorld } from "../../src/sim/createWorld.ts";
 import { createSimHandler, type FaultOptions } from "../../src/sim/createSimHandler.ts";
 import { startSimulator, type RunningSimulator } from "../../src/sim/startSimulator.ts";
@@ -10,6 +10,7 @@ import type { RawSignal } from "../../src/contract/rawSignal.ts";
 import { signals } from "../../src/source/signals.ts";
 import { signalPagesObservable } from "../../src/source/signalPagesObservable.ts";
 import { signalsForShops } from "../../src/source/signalsForShops.ts";
+import { memoryCursorStore } from "../../src/source/memoryCursorStore.ts";
 import { advanceTo } from "../source/virtualTime.ts";
 import { microsRts, secondsRts } from "../../src/codec/rts.ts";
 import { hashSeed } from "../../src/sim/prng.ts";
@@ -113,6 +114,24 @@ describe("source against the simulator", () => {
     const error = await lastValueFrom(signals(clientOver(sim), range).pipe(toArray())).catch((e: unknown) => e);
     expect((error as Error).message).toMatch(named);
   });
+
+  it.each(["inclusive", "exclusive"] as const)(
+    "a service that spells its RTS in uppercase and compares since by bytes (%s): every record once, across a stop, decoded as in lowercase",
+    async (sinceMode) => {
+      const shopId = world.shops[0]!.id;
+      const sim = createSimHandler({ seed: SEED, world, sinceMode, rtsCase: "upper", pageSize: [40, 160] });
+      const held = [...world.rawSignals(shopId)].map((r) => ({ ...r, row_key: r.row_key.toUpperCase() }));
+      const options = { shopId, since: world.startMs, until: world.endMs, limit: 200, checkpoint: memoryCursorStore() };
+      // Stops part-way, resumes from the checkpoint (saved in footfall's lowercase spelling).
+      const first = await lastValueFrom(signals(clientOver(sim), options).pipe(take(1_234), toArray()));
+      const rest = await lastValueFrom(signals(clientOver(sim), options).pipe(toArray()));
+      expect([...first, ...rest]).toEqual(held);
+      expect((await options.checkpoint.load(`shop:${shopId}`))?.rts).toMatch(/^[0-9a-f]{16}$/);
+      const sliced = await lastValueFrom(signals(clientOver(sim), { shopId, since: world.startMs, until: world.endMs, slices: 3 }).pipe(toArray()));
+      expect(sliced).toEqual(held);
+      expect(new SignalDecoder({ shopId }).decodeAll(held)).toEqual(new SignalDecoder({ shopId }).decodeAll([...world.rawSignals(shopId)]));
+    },
+  );
 
   it("all faults at once, over a real port, with slices 2 and a time range", async () => {
     const running: RunningSimulator = await startSimulator({

@@ -251,6 +251,22 @@ describe("signals", () => {
     }
   });
 
+  it("with rtsCase upper spells the RTS as %016X and reads since as a key-value store scans: by bytes", async () => {
+    const upper = sim({ rtsCase: "upper" });
+    const at = all[500]!;
+    const rts = parseRowKey(at.row_key).rts;
+    const r = await get(upper, `/api/v1/shops/${shop.id}/wifi_signals?since=${rts.toUpperCase()}&limit=200`);
+    // The same records, the RTS in uppercase; since in the service's spelling is since.
+    expect(r.body.signals).toEqual(all.slice(all.findIndex((s) => s.ts >= at.ts)).slice(0, 200).map((s) => ({ ...s, row_key: s.row_key.toUpperCase() })));
+    expect(r.body.since).toBe(rts.toUpperCase());
+    // A lowercase since with a letter sorts after every uppercase key that shares its digits up
+    // to that letter: such a store answers from far later (here: nothing), not from `rts`.
+    expect(rts).toMatch(/[a-f]/);
+    const lower = await get(upper, `/api/v1/shops/${shop.id}/wifi_signals?since=${rts}&limit=200`);
+    expect(lower.status).toBe(200);
+    expect(lower.body.signals).toEqual([]);
+  });
+
   it("returns an empty page for a since after all data", async () => {
     const after = millisToRts(world.endMs + 1);
     expect((await page(`?since=${after}`)).body).toEqual({ signals: [], since: after });
@@ -268,7 +284,7 @@ describe("signals", () => {
     expect((await page("?limit=200")).body.signals).toHaveLength(200);
   });
 
-  it.each(["000001A1DFB91B34", "1a1dfb91b34", "000001a1dfb91b345", "", "zzzzzzzzzzzzzzzz", "2026-11-16"])("answers 400 for since=%j", async (since) => {
+  it.each(["1a1dfb91b34", "000001a1dfb91b345", "", "zzzzzzzzzzzzzzzz", "2026-11-16"])("answers 400 for since=%j", async (since) => {
     const r = await page(`?since=${encodeURIComponent(since)}`);
     expect(r.status).toBe(400);
     expect(r.body.field).toBe("since");
