@@ -56,6 +56,8 @@ world summary go to stderr. Ctrl-C (SIGINT/SIGTERM) stops it.
   --rts-case C        lower (default, the interface's sample) or upper: the RTS in row_key as
                       uppercase hex, and since compared as a string with it, as a key-value
                       store scans (footfall reads either)
+  --rts-unpadded      the RTS as its value's own hex digits, without leading zeros
+                      ("19a9ec06410"), since compared with it as a string
   --upload-every-s S  live mode: each sensor uploads what it heard every S simulated seconds,
                       so records appear up to S late, behind newer ones (default 0: at once;
                       read with footfall signals --settle-ms of at least S × 1000)
@@ -90,6 +92,7 @@ const flags = {
   "ts-quoted": { type: "boolean" },
   "rts-unit": { type: "string" },
   "rts-case": { type: "string" },
+  "rts-unpadded": { type: "boolean" },
   "upload-every-s": { type: "string" },
   "page-size": { type: "string" },
 } as const;
@@ -179,6 +182,7 @@ function optionsFrom(values: Values): StartSimulatorOptions {
     ...(tsUnit !== undefined ? { tsUnit } : {}),
     ...(rtsUnit !== undefined ? { rtsUnit } : {}),
     ...(rtsCase !== undefined ? { rtsCase } : {}),
+    ...(values["rts-unpadded"] === true ? { rtsPadded: false } : {}),
     ...(values["ts-quoted"] === true ? { tsQuoted: true } : {}),
     ...(values["upload-every-s"] !== undefined ? { uploadEveryMs: numberFlag("--upload-every-s", values["upload-every-s"], 0, 86_400) * 1000 } : {}),
     ...(values["page-size"] !== undefined ? { pageSize: rangeFlag("--page-size", values["page-size"], 1, SIGNALS_LIMIT_MAX, true) } : {}),

@@ -11,7 +11,7 @@
 export interface Signal {
   /** SHOP ID from the row_key (a non-negative safe integer). */
   readonly shopId: number;
-  /** RTS from the row_key, in lowercase (16 hex digits) whatever the service's case. */
+  /** RTS from the row_key, as 16 lowercase hex digits whatever the service's spelling. */
   readonly rts: string;
   /** Event time in whole epoch milliseconds: `ts` converted from its unit (see `inferEpochUnit`), truncated. */
   readonly time: number;

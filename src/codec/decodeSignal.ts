@@ -12,7 +12,8 @@ import { describeValue } from "./describeValue.ts";
  * - `not-an-object`: the record is not a JSON object (null, array, string, …);
  * - `missing-field`: a field is absent or `null`;
  * - `wrong-type`: a field has the wrong JSON type (or `rssi` is not an integer);
- * - `bad-row-key`: `row_key` is not `<shop_id digits>:<16 hex digits>` (either case);
+ * - `bad-row-key`: `row_key` is not `<shop_id digits>:<rts>` (16 hex digits of either case, or
+ *   fewer without leading zeros);
  * - `bad-mac`: `device_id` or `square_mac` is not a MAC address;
  * - `rssi-out-of-range`: `rssi` is outside −127…0 dBm;
  * - `shop-mismatch`: the row_key's shop is not the shop that was asked for;
@@ -266,7 +267,7 @@ function configOf(options: SignalDecoderOptions | undefined, what: string): Conf
  * Receives the RTS value read while checking the row_key, so the ts/RTS check need not
  * read it again. Decoding is synchronous, so one object serves every decoder.
  */
-const scan: RowKeyScan = { rtsValue: 0, rtsUpper: false };
+const scan: RowKeyScan = { rtsValue: 0, rts: undefined };
 
 /** Mutable counters behind {@link SignalDecoderStats}. */
 interface Counters {
@@ -432,8 +433,8 @@ function decodeRecord(raw: unknown, config: Config, counters: Counters | undefin
   if (time > MAX_TIME_MS) return invalid("bad-ts", "ts", `ts: ${ts} ${tsUnit} is beyond the year 275760`, raw);
   if (time < MIN_TIME_MS) return invalid("bad-ts", "ts", `ts: ${ts} is before 2000: a sensor clock that was never set`, raw);
 
-  // One spelling of an RTS inside footfall (compared, stored, stepped): lowercase.
-  const rts = scan.rtsUpper ? rowKey.slice(rowKey.length - 16).toLowerCase() : rowKey.slice(rowKey.length - 16);
+  // One spelling of an RTS inside footfall (compared, stored, stepped), whatever the service's.
+  const rts = scan.rts ?? rowKey.slice(rowKey.length - 16);
   return signalOf(shopId, rts, scan.rtsValue, device, rssi as number, sensor, time, local as boolean, config, counters);
 }
 

@@ -1,5 +1,6 @@
 import { DecodeError } from "../errors/DecodeError.ts";
 import { RTS_UPPERCASE, rtsValueAt } from "./rts.ts";
+import { canonicalRts } from "./rtsSpelling.ts";
 import { describeValue } from "./describeValue.ts";
 
 /**
@@ -23,49 +24,56 @@ const COLON = 58;
  * Where {@link scanRowKey} leaves what it read of a good key's RTS.
  *
  * @example
- * const out: RowKeyScan = { rtsValue: 0, rtsUpper: false };
+ * const out: RowKeyScan = { rtsValue: 0, rts: undefined };
  */
 export interface RowKeyScan {
   /** The RTS's numeric value. */
   rtsValue: number;
   /**
-   * Whether the key spells its RTS with uppercase hex digits (a service formatting with
-   * `%016X`): its RTS is then the last 16 characters lowercased.
+   * The RTS in footfall's spelling when the key spells it otherwise (uppercase hex, or without
+   * leading zeros: `canonicalRts`); `undefined` when it is the key's last 16 characters.
    */
-  rtsUpper: boolean;
+  rts: string | undefined;
 }
 
 /**
  * SHOP ID of a row_key, or a negative code saying what is wrong: −1 not `<digits>:<rts>`,
- * −2 shop id not decimal digits, −3 shop id beyond 2^53 − 1, −4 RTS not 16 hex digits.
- * Also writes the RTS's numeric value and case to `out` when the key is good. A charCode loop
- * with no allocation for a lowercase RTS: the decoder runs it once per record and slices the
- * RTS (the last 16 characters) only when the key is good. Internal.
+ * −2 shop id not decimal digits, −3 shop id beyond 2^53 − 1, −4 RTS not hex digits in a
+ * spelling a service may use (`canonicalRts`: 16 digits of either case, or fewer without
+ * leading zeros). Also writes the RTS's value, and its canonical text if the key's is not, to
+ * `out` when the key is good. A charCode loop with no allocation for footfall's own spelling:
+ * the decoder runs it once per record and slices the RTS (the last 16 characters) only when
+ * the key is good. Internal.
  *
  * @example
- * const out = { rtsValue: 0, rtsUpper: false };
+ * const out: RowKeyScan = { rtsValue: 0, rts: undefined };
  * scanRowKey("101:00000000000000ff", out); // 101
  * out.rtsValue;                            // 255
- * scanRowKey("101:00000000000000FF", out); // 101, and out.rtsUpper is true
+ * scanRowKey("101:FF", out);               // 101, and out.rts is "00000000000000ff"
  * scanRowKey("101:00000000000000fg", out); // -4
  */
 export function scanRowKey(rowKey: string, out: RowKeyScan): number {
   const colon = rowKey.length - RTS_SUFFIX;
-  if (colon <= 0 || rowKey.charCodeAt(colon) !== COLON) {
-    // Still split on the *last* colon, so the message says which part is wrong.
-    const last = rowKey.lastIndexOf(":");
-    if (last <= 0) return -1;
-    const shopId = digitsValue(rowKey, last);
-    return shopId < 0 ? shopId : -4;
+  if (colon > 0 && rowKey.charCodeAt(colon) === COLON) {
+    const shopId = digitsValue(rowKey, colon);
+    if (shopId < 0) return shopId;
+    const rtsValue = rtsValueAt(rowKey, colon + 1);
+    if (rtsValue >= 0) {
+      out.rtsValue = rtsValue;
+      out.rts = undefined;
+      return shopId;
+    }
+    if (rtsValue !== RTS_UPPERCASE) return -4;
   }
-  const shopId = digitsValue(rowKey, colon);
+  // Another spelling, or malformed: split on the *last* colon, so the message says which part is wrong.
+  const last = rowKey.lastIndexOf(":");
+  if (last <= 0) return -1;
+  const shopId = digitsValue(rowKey, last);
   if (shopId < 0) return shopId;
-  let rtsValue = rtsValueAt(rowKey, colon + 1);
-  const upper = rtsValue === RTS_UPPERCASE;
-  if (upper) rtsValue = rtsValueAt(rowKey.slice(colon + 1).toLowerCase(), 0);
-  if (rtsValue < 0) return -4;
-  out.rtsValue = rtsValue;
-  out.rtsUpper = upper;
+  const rts = canonicalRts(rowKey.slice(last + 1));
+  if (rts === undefined) return -4;
+  out.rtsValue = rtsValueAt(rts, 0);
+  out.rts = rts;
   return shopId;
 }
 
@@ -82,9 +90,9 @@ function digitsValue(text: string, end: number): number {
 }
 
 /** Receives the RTS value {@link parseRowKey} does not need (calls are synchronous, so one is enough). */
-const scratch: RowKeyScan = { rtsValue: 0, rtsUpper: false };
+const scratch: RowKeyScan = { rtsValue: 0, rts: undefined };
 
-const REASONS = ["", "expected <shop_id>:<rts>", "shop id is not decimal digits", "shop id is too large", "RTS is not 16 hex digits"];
+const REASONS = ["", "expected <shop_id>:<rts>", "shop id is not decimal digits", "shop id is too large", "RTS is not 16 hex digits (or fewer without leading zeros)"];
 
 /**
  * Why {@link scanRowKey} rejected a key, as a message. Internal.
@@ -98,20 +106,20 @@ export function rowKeyProblem(code: number): string {
 
 /**
  * Splits a `row_key` (`<shop_id>:<rts>`) on its last colon. The shop id must be decimal
- * digits (a safe integer; leading zeros are allowed) and the RTS 16 hex digits, returned in
- * lowercase whatever their case in the key; anything else, a non-string included, throws a
- * {@link DecodeError}.
+ * digits (a safe integer; leading zeros are allowed) and the RTS hex digits in a spelling a
+ * service may use (`canonicalRts`), returned in footfall's: 16 lowercase digits; anything else,
+ * a non-string included, throws a {@link DecodeError}.
  *
  * @example
  * parseRowKey("101:0000019a9ec06410"); // { shopId: 101, rts: "0000019a9ec06410" }
  * parseRowKey("101:0000019A9EC06410"); // { shopId: 101, rts: "0000019a9ec06410" }
+ * parseRowKey("101:19a9ec06410");      // { shopId: 101, rts: "0000019a9ec06410" }
  */
 export function parseRowKey(rowKey: string): RowKey {
   if (typeof rowKey !== "string") throw new DecodeError("row_key", rowKey, "expected a string");
   const shopId = scanRowKey(rowKey, scratch);
   if (shopId < 0) throw new DecodeError("row_key", rowKey, rowKeyProblem(shopId));
-  const rts = rowKey.slice(rowKey.length - 16);
-  return { shopId, rts: scratch.rtsUpper ? rts.toLowerCase() : rts };
+  return { shopId, rts: scratch.rts ?? rowKey.slice(rowKey.length - 16) };
 }
 
 /**

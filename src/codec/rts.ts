@@ -59,8 +59,8 @@ const TWO_POW_64 = 2 ** 64;
  * What {@link rtsValueAt} and {@link rtsValueOfBytes} return for 16 hex digits spelled with
  * uppercase letters: an RTS, in a spelling other than footfall's canonical lowercase one
  * (the interface's sample is lowercase; a service formatting with `%016X` is not). The caller
- * reads the lowercased text instead (`rowKey` and the source do), which is rare and off the
- * hot path. Internal.
+ * reads it through `canonicalRts` instead (`rowKey` and the source do), which is rare and off
+ * the hot path. Internal.
  *
  * @example
  * rtsValueAt("00000000000000FF", 0) === RTS_UPPERCASE; // true
@@ -138,23 +138,6 @@ export function rtsValueOfBytes(bytes: Uint8Array, start: number): number {
  */
 export function isRts(value: unknown): value is string {
   return typeof value === "string" && value.length === RTS_LENGTH && rtsValueAt(value, 0) >= 0;
-}
-
-/**
- * `value` in footfall's canonical spelling of an RTS (16 lowercase hex digits) when it is 16 hex
- * digits of either case, else `undefined`. A service may spell its RTS in uppercase; footfall
- * compares, stores and steps RTS in one spelling, and writes the service's own only into its
- * requests.
- *
- * @example
- * canonicalRts("0000019A8F3C2E10"); // "0000019a8f3c2e10"
- * canonicalRts("0000019a8f3c2e1");  // undefined (15 digits)
- */
-export function canonicalRts(value: unknown): string | undefined {
-  if (typeof value !== "string" || value.length !== RTS_LENGTH) return undefined;
-  const v = rtsValueAt(value, 0);
-  if (v >= 0) return value;
-  return v === RTS_UPPERCASE ? value.toLowerCase() : undefined;
 }
 
 /** Numeric value of an RTS, or a {@link DecodeError}. */

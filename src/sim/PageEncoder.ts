@@ -1,5 +1,5 @@
-import { formatRowKey } from "../codec/rowKey.ts";
 import { millisToRts } from "../codec/rts.ts";
+import { spellRts, type RtsSpelling } from "../codec/rtsSpelling.ts";
 import type { ShopSignals } from "./World.ts";
 import { breakRecord, brokenKind } from "./brokenRecord.ts";
 import { rtsOfMillis } from "./serviceRts.ts";
@@ -24,8 +24,8 @@ export interface RecordForm {
   readonly unit: TsUnit;
   /** Unit the RTS in `row_key` counts (`rtsOfMillis`); the interface does not publish it. @default "ms" */
   readonly rtsUnit?: TsUnit;
-  /** RTS in uppercase hex (`%016X`) instead of the interface's sample's lowercase. @default false */
-  readonly upperRts?: boolean;
+  /** How the RTS is spelled: case, and zero-padded to 16 digits or not. @default footfall's (lowercase, padded) */
+  readonly spelling?: Readonly<RtsSpelling>;
   /** `ts` as a JSON string of its digits, as some services serialise 64-bit integers. @default false */
   readonly quoteTs?: boolean;
   /** Share of records served broken (`brokenKind`), the same ones on every request. @default 0 */
@@ -83,7 +83,7 @@ export class PageEncoder {
 
   private readonly unit: TsUnit;
   private readonly rtsUnit: TsUnit;
-  private readonly upperRts: boolean;
+  private readonly spelling: Readonly<RtsSpelling>;
   private readonly quoteTs: boolean;
   private readonly malformedRate: number;
   private readonly seed: number;
@@ -92,7 +92,7 @@ export class PageEncoder {
   constructor(form: RecordForm) {
     this.unit = form.unit;
     this.rtsUnit = form.rtsUnit ?? "ms";
-    this.upperRts = form.upperRts ?? false;
+    this.spelling = form.spelling ?? { upper: false, padded: true };
     this.quoteTs = form.quoteTs ?? false;
     this.malformedRate = form.malformedRate ?? 0;
     this.seed = form.seed ?? 0;
@@ -161,7 +161,7 @@ export class PageEncoder {
   /**
    * Encodes records [from, end) as `,{record}` each. Equal times (every sensor hears the
    * same probe) reuse the ts digits; the row_key head (all but the last 4 hex digits of the
-   * RTS, from `millisToRts` and `formatRowKey`) changes only every 65.536 s.
+   * RTS, from `millisToRts`, spelled) changes only every 65.536 s.
    */
   private encode(table: ShopSignals, from: number, end: number): Chunk {
     const f = this.fragmentsOf(table);
@@ -175,8 +175,10 @@ export class PageEncoder {
     const rssi = table.rssi;
     const unit = this.unit;
     const rtsUnit = this.rtsUnit;
-    const upper = this.upperRts;
-    const HEX = upper ? HEX_UPPER : HEX_LOWER;
+    const spelling = this.spelling;
+    const HEX = spelling.upper ? HEX_UPPER : HEX_LOWER;
+    // The last four digits are written from bytes only for padded ms keys; others are whole keys.
+    const fast = rtsUnit === "ms" && spelling.padded;
     const quote = this.quoteTs;
     let pos = 0;
     let lastT = -1;
@@ -194,16 +196,15 @@ export class PageEncoder {
       const d = dev[i]!;
       if (t !== lastT) {
         lastT = t;
-        if (rtsUnit !== "ms") {
-          // Another unit: the whole key, once per distinct time (tests only; no fast path).
-          const key = formatRowKey({ shopId: table.shopId, rts: rtsOfMillis(t, rtsUnit) });
-          head = encoder.encode(`,{"row_key":"${upper ? key.toUpperCase() : key}`);
+        if (!fast) {
+          // Another unit or an unpadded RTS: the whole key, once per distinct time (tests only).
+          head = encoder.encode(`,{"row_key":"${table.shopId}:${spellRts(rtsOfMillis(t, rtsUnit), spelling)}`);
         } else {
           const high = Math.floor(t / 65536);
           if (high !== lastHigh) {
             lastHigh = high;
-            const key = formatRowKey({ shopId: table.shopId, rts: millisToRts(high * 65536) });
-            head = encoder.encode(`,{"row_key":"${(upper ? key.toUpperCase() : key).slice(0, -4)}`);
+            const key = `${table.shopId}:${spellRts(millisToRts(high * 65536), spelling)}`;
+            head = encoder.encode(`,{"row_key":"${key.slice(0, -4)}`);
           }
         }
       }
@@ -216,7 +217,7 @@ export class PageEncoder {
       }
       out.set(head, pos);
       pos += head.length;
-      if (rtsUnit === "ms") {
+      if (fast) {
         const low = t - lastHigh * 65536;
         out[pos++] = HEX[low >>> 12]!;
         out[pos++] = HEX[(low >>> 8) & 15]!;

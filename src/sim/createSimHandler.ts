@@ -1,6 +1,7 @@
 import { millisToRts } from "../codec/rts.ts";
+import { canonicalRts, spellRts, type RtsSpelling } from "../codec/rtsSpelling.ts";
 import { isEpochUnit } from "../codec/inferEpochUnit.ts";
-import { firstMillisOf } from "./serviceRts.ts";
+import { firstMillisOf, rtsOfMillis } from "./serviceRts.ts";
 import { isCurrencyCode } from "../contract/currencies.ts";
 import { HEADER_EMAIL, HEADER_TOKEN, SIGNALS_LIMIT_DEFAULT, SIGNALS_LIMIT_MAX, pathPatterns } from "../contract/paths.ts";
 import type { BrandsResponse } from "../contract/brand.ts";
@@ -81,12 +82,18 @@ export interface SimulatorOptions {
   readonly rtsUnit?: "s" | "ms" | "us" | "ns";
   /**
    * How the RTS is spelled in `row_key`: lowercase hex (the interface's sample) or uppercase
-   * (`%016X`). `since` is read as a key-value store reads a scan start: 16 hex digits of either
-   * case, compared as a string with the RTS the service spells — so a `since` in the other case
-   * answers what such a store would (a lowercase "0000019a…" lies after every "0000019B…"),
-   * not what was meant. @default "lower"
+   * (`%016X`). With either, `since` is read as a key-value store reads a scan start: hex digits
+   * of either case, compared as a string with the RTS as the service spells it — so a `since`
+   * in another spelling answers what such a store would (a lowercase "0000019a…" lies after
+   * every "0000019B…"), not what was meant. @default "lower"
    */
   readonly rtsCase?: "lower" | "upper";
+  /**
+   * Whether the RTS is padded with zeros to 16 digits (the interface's sample) or written as
+   * the value's own hex digits (`n.toString(16)`: "19a9ec06410"); `since` is compared with it as
+   * a string either way (see `rtsCase`). @default true
+   */
+  readonly rtsPadded?: boolean;
   /**
    * Serve `ts` as a JSON string of its digits (`"ts":"1763600000016"`), as services that
    * serialise 64-bit integers as strings do (JavaScript clients would round them otherwise).
@@ -128,6 +135,7 @@ export const defaultSimulatorOptions = {
   tsUnit: "ms",
   rtsUnit: "ms",
   rtsCase: "lower",
+  rtsPadded: true,
   tsQuoted: false,
   uploadEveryMs: 0,
   faults: { failRate: 0, throttleRate: 0, latencyMs: 0, truncateRate: 0, retryAfterS: 1, malformedRate: 0 },
@@ -195,7 +203,7 @@ export function createSimHandler(options: SimulatorOptions = {}): SimHandler {
   const realStart = clock();
   const liveStart = o.liveStart ?? world.startMs;
   const simNow = (): number | undefined => (o.speed === undefined ? undefined : liveStart + (clock() - realStart) * o.speed);
-  const state: State = { o, world, store, faultRng, simNow, pages: new PageEncoder({ unit: o.tsUnit, rtsUnit: o.rtsUnit, upperRts: o.rtsCase === "upper", quoteTs: o.tsQuoted, malformedRate: o.faults.malformedRate, seed: hashSeed(options.seed ?? world.seed, "malformed") }), seed: options.seed ?? world.seed, uploadPhases: new Map() };
+  const state: State = { o, world, store, faultRng, simNow, pages: new PageEncoder({ unit: o.tsUnit, rtsUnit: o.rtsUnit, spelling: o.rtsSpelling, quoteTs: o.tsQuoted, malformedRate: o.faults.malformedRate, seed: hashSeed(options.seed ?? world.seed, "malformed") }), seed: options.seed ?? world.seed, uploadPhases: new Map() };
 
   const handlePart = (request: Request, part: SimPart): Promise<Response> => serve(state, request, part);
   const handle = (request: Request): Promise<Response> => serve(state, request, "all");
@@ -223,7 +231,7 @@ interface Resolved {
   readonly sinceMode: "inclusive" | "exclusive";
   readonly tsUnit: "s" | "ms" | "us" | "ns";
   readonly rtsUnit: "s" | "ms" | "us" | "ns";
-  readonly rtsCase: "lower" | "upper";
+  readonly rtsSpelling: Readonly<RtsSpelling>;
   readonly tsQuoted: boolean;
   readonly uploadEveryMs: number;
   /** Page sizes drawn from [min, max]; [Infinity, Infinity] when pages are `limit` long. */
@@ -279,6 +287,9 @@ function resolve(options: SimulatorOptions): Resolved {
   if (!isEpochUnit(rtsUnit)) throw new RangeError('rtsUnit must be "s", "ms", "us" or "ns"');
   const rtsCase = options.rtsCase ?? d.rtsCase;
   if (rtsCase !== "lower" && rtsCase !== "upper") throw new RangeError('rtsCase must be "lower" or "upper"');
+  const rtsPadded = options.rtsPadded ?? d.rtsPadded;
+  if (typeof rtsPadded !== "boolean") throw new TypeError("rtsPadded must be a boolean");
+  const rtsSpelling = Object.freeze({ upper: rtsCase === "upper", padded: rtsPadded });
   const tsQuoted = options.tsQuoted ?? d.tsQuoted;
   if (typeof tsQuoted !== "boolean") throw new TypeError("tsQuoted must be a boolean");
   if (options.dataDir !== undefined && (typeof options.dataDir !== "string" || options.dataDir === "")) {
@@ -289,7 +300,7 @@ function resolve(options: SimulatorOptions): Resolved {
     throw new RangeError("uploadEveryMs must be a non-negative number of ms");
   }
   const pageSize = resolvePageSize(options.pageSize);
-  return { email, token, speed, liveStart: options.liveStart, clock, faults, dataDir: options.dataDir, sinceMode, tsUnit, rtsUnit, rtsCase, tsQuoted, uploadEveryMs, pageSize };
+  return { email, token, speed, liveStart: options.liveStart, clock, faults, dataDir: options.dataDir, sinceMode, tsUnit, rtsUnit, rtsSpelling, tsQuoted, uploadEveryMs, pageSize };
 }
 
 function resolvePageSize(value: SimulatorOptions["pageSize"]): readonly [number, number] {
@@ -470,7 +481,7 @@ function signals(state: State, shopText: string, url: URL): Response {
   if (limitAll.length > 1) return error(400, "limit given more than once", {}, "limit");
   const since = sinceAll[0];
   const limitText = limitAll[0];
-  if (since !== undefined && !/^[0-9a-fA-F]{16}$/.test(since)) return error(400, "since must be an RTS: 16 hexadecimal digits", {}, "since");
+  if (since !== undefined && !/^[0-9a-fA-F]{1,16}$/.test(since)) return error(400, "since must be an RTS: hexadecimal digits", {}, "since");
   let limit = SIGNALS_LIMIT_DEFAULT;
   if (limitText !== undefined) {
     limit = /^[0-9]{1,4}$/.test(limitText) ? Number(limitText) : NaN;
@@ -478,7 +489,7 @@ function signals(state: State, shopText: string, url: URL): Response {
       return error(400, `limit must be an integer from 1 to ${SIGNALS_LIMIT_MAX}`, {}, "limit");
     }
   }
-  const from = since === undefined ? 0 : table.lowerBound(firstMillisOf(since, state.o.rtsUnit, state.o.sinceMode === "exclusive", state.o.rtsCase === "upper"));
+  const from = since === undefined ? 0 : firstServedIndex(state, table, since);
   const [minSize, maxSize] = state.o.pageSize;
   if (minSize < limit) limit = Math.min(limit, minSize === maxSize ? minSize : minSize + (hashSeed(state.seed, "page", id!, from) % (maxSize - minSize + 1)));
   const now = state.simNow();
@@ -486,6 +497,27 @@ function signals(state: State, shopText: string, url: URL): Response {
   const runs = state.o.uploadEveryMs > 0 && now !== undefined ? uploadedRuns(state, table, from, visible, limit, now) : [from, Math.min(from + limit, visible)];
   const body = state.pages.pageOfRuns(table, runs, since ?? millisToRts(0));
   return new BytesResponse(body, { status: 200, headers: { "content-type": JSON_TYPE } });
+}
+
+// Where a page asked for with `since` starts: at the first record whose RTS, as the service
+// spells it, is at or after `since` (after it when exclusive) as a string — a key-value store's
+// scan by bytes. For a `since` in the service's own padded spelling that is the numeric order,
+// read without building a key per step.
+function firstServedIndex(state: State, table: ShopSignals, since: string): number {
+  const { rtsUnit, rtsSpelling } = state.o;
+  const exclusive = state.o.sinceMode === "exclusive";
+  const rts = canonicalRts(since);
+  if (rtsSpelling.padded && rts !== undefined && spellRts(rts, rtsSpelling) === since) return table.lowerBound(firstMillisOf(rts, rtsUnit, exclusive));
+  // Keys of one width order as their times do (a world's RTS never changes its digit count).
+  let lo = 0;
+  let hi = table.count;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const key = spellRts(rtsOfMillis(table.time[mid]!, rtsUnit), rtsSpelling);
+    if (exclusive ? key > since : key >= since) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 // Records [from, visible) that their sensors have uploaded by `now`, at most `limit`, as runs

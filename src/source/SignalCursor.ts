@@ -1,3 +1,4 @@
+import { parseRowKey } from "../codec/rowKey.ts";
 import type { RawSignal } from "../contract/rawSignal.ts";
 import { recordIdentity } from "./recordIdentity.ts";
 import type { RejectedRecord } from "./SignalPage.ts";
@@ -67,9 +68,9 @@ export function multisetOf(counts: IdentityCounts): string[] {
  */
 export function advanceCursor(cursor: SignalCursor, records: readonly RawSignal[], count: number, rejected: readonly RejectedRecord[] = []): SignalCursor {
   if (count <= 0) return cursor;
-  // A delivered record's row_key is valid, so its RTS is its last 16 characters, lowercased
-  // (footfall's one spelling: the service may write it in uppercase).
-  const rtsOf = (record: RawSignal): string => record.row_key.slice(-16).toLowerCase();
+  // A delivered record's row_key is valid; its RTS in footfall's one spelling (a service may
+  // write it in uppercase or without leading zeros).
+  const rtsOf = (record: RawSignal): string => parseRowKey(record.row_key).rts;
   const last = rtsOf(records[count - 1]!);
   const delivered = last === cursor.rts ? [...cursor.delivered] : [];
   let first = count - 1;

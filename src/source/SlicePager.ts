@@ -5,7 +5,8 @@ import type { RejectedRecord } from "./SignalPage.ts";
 import { SIGNALS_LIMIT_MAX } from "../contract/paths.ts";
 import { parseRowKey } from "../codec/rowKey.ts";
 import { fieldsInvalid, rowKeyInvalid, tsNumber, type InvalidRecord } from "../codec/decodeSignal.ts";
-import { inferRtsCodec, RTS_UPPERCASE, rtsValueAt, stepRts, type RtsCodec } from "../codec/rts.ts";
+import { inferRtsCodec, rtsValueAt, stepRts, type RtsCodec } from "../codec/rts.ts";
+import { rtsSpellingOf, spellRts, type RtsSpelling } from "../codec/rtsSpelling.ts";
 import { toEpochMillis } from "../codec/inferEpochUnit.ts";
 import { ContractError } from "../errors/ContractError.ts";
 import { TieOverflowError } from "../errors/TieOverflowError.ts";
@@ -51,23 +52,13 @@ export interface SlicePagerConfig {
   readonly seamEnd?: boolean;
   /**
    * How the service spells its RTS, as learnt from its row_keys: shared by the ranges of one
-   * read (slices), so that one learns it for all. @default a fresh `{ upper: false }`
+   * read (slices), so that one learns it for all. Every `since` is sent in it: a service that
+   * compares `since` as a string (a key-value store scanning from `<shop>:<since>`) puts
+   * "0000019a…" after every "0000019B…" and every "19a…" after "0000019a…", and would answer
+   * a `since` in footfall's spelling with nothing, or with a range that skips records or starts
+   * too early. @default a fresh footfall spelling (`{ upper: false, padded: true }`)
    */
   readonly spelling?: RtsSpelling;
-}
-
-/**
- * Whether a service spells its RTS in uppercase hex (`%016X`), learnt from its row_keys. Every
- * `since` is then sent in uppercase: a service that compares RTS as strings (a key-value store
- * scanning from `<shop>:<since>`) puts "0000019a…" after every "0000019B…", and would answer a
- * lowercase `since` with nothing, or with a range that skips records. Inside footfall (cursor,
- * checkpoints, comparisons) an RTS is always lowercase.
- *
- * @example
- * const spelling: RtsSpelling = { upper: false };
- */
-export interface RtsSpelling {
-  upper: boolean;
 }
 
 type Stop = 0 | 1 | 2;
@@ -141,7 +132,7 @@ export class SlicePager {
     this.prefix = `${config.shopId}:`;
     this.rts = config.start.rts;
     this.delivered = countsOf(config.start.delivered);
-    this.spelling = config.spelling ?? { upper: false };
+    this.spelling = config.spelling ?? { upper: false, padded: true };
   }
 
   /** The cursor after everything returned so far. */
@@ -173,7 +164,7 @@ export class SlicePager {
       this.requests++;
       const page: unknown = response?.signals;
       if (!Array.isArray(page)) throw new ContractError("signals", "expected an array");
-      this.learnCase(page as readonly unknown[]);
+      this.learnSpelling(page as readonly unknown[]);
       if (!this.unitChecked) {
         // An empty first answer may be the unit too: a service whose RTS counts seconds reads
         // today's `since` in ms as the far future and answers nothing, so the oldest record it
@@ -184,8 +175,8 @@ export class SlicePager {
           await this.checkRtsUnitOfOldest(signal);
         }
       }
-      // The answer (or the oldest record) showed an uppercase RTS, and `since` went out in
-      // lowercase: asked again in the service's spelling, before anything of it is used.
+      // The answer (or the oldest record) showed the service spells RTS otherwise than `since`
+      // went out: asked again in its spelling, before anything of the answer is used.
       if (this.spell(since) !== sent) continue;
       const full = page.length >= limit;
       const result = this.consume(page as readonly unknown[], since, full, sendTime, scheduler.now());
@@ -331,24 +322,27 @@ export class SlicePager {
     const response = await this.config.client.getSignalsPage(this.config.shopId, { since: this.spell(since), limit, signal });
     const page: unknown = response?.signals;
     if (!Array.isArray(page)) throw new ContractError("signals", "expected an array");
-    this.learnCase(page as readonly unknown[]);
+    this.learnSpelling(page as readonly unknown[]);
     return page as readonly unknown[];
   }
 
-  /** `rts` (lowercase) as the service spells RTS, for a request. */
+  /** `rts` (footfall's spelling) as the service spells RTS, for a request. */
   private spell(rts: string): string {
-    return this.spelling.upper ? rts.toUpperCase() : rts;
+    return spellRts(rts, this.spelling);
   }
 
-  /** Learns the service's RTS case from the first record of `page` with a well-formed row_key. */
-  private learnCase(page: readonly unknown[]): void {
-    if (this.spelling.upper) return;
+  /**
+   * Learns how the service spells RTS from the first record of `page` with a usable-looking
+   * row_key: padded or not from any, the case from one with a letter.
+   */
+  private learnSpelling(page: readonly unknown[]): void {
     for (const record of page) {
       const rowKey = typeof record === "object" && record !== null ? (record as { row_key?: unknown }).row_key : undefined;
       if (typeof rowKey !== "string") continue;
-      const value = rtsValueAt(rowKey, rowKey.length - 16);
-      if (value === -1) continue;
-      this.spelling.upper = value === RTS_UPPERCASE;
+      const seen = rtsSpellingOf(rowKey.slice(rowKey.lastIndexOf(":") + 1));
+      if (seen === undefined) continue;
+      this.spelling.padded = seen.padded;
+      if (seen.cased) this.spelling.upper = seen.upper;
       return;
     }
   }

@@ -2,7 +2,8 @@ import type { Client } from "../client/Client.ts";
 import type { ResolvedSignalsOptions } from "./signalsOptions.ts";
 import type { SignalCursor } from "./SignalCursor.ts";
 import type { SignalPage } from "./SignalPage.ts";
-import { SlicePager, type RtsSpelling, type SlicePagerConfig } from "./SlicePager.ts";
+import { SlicePager, type SlicePagerConfig } from "./SlicePager.ts";
+import type { RtsSpelling } from "../codec/rtsSpelling.ts";
 import { splitRange } from "./splitRange.ts";
 import { waitFor } from "./waitFor.ts";
 
@@ -47,7 +48,7 @@ export async function openSignalPages(
     if (saved !== undefined && (o.sinceRts === undefined || saved.rts >= sinceRts)) start = saved;
   }
   // One read learns once how the service spells RTS, for all its ranges.
-  const spelling: RtsSpelling = { upper: false };
+  const spelling: RtsSpelling = { upper: false, padded: true };
   const base = {
     client,
     shopId: o.shopId,

@@ -1,5 +1,6 @@
 import { asyncScheduler, type SchedulerLike } from "rxjs";
-import { canonicalRts, millisRts, type RtsCodec } from "../codec/rts.ts";
+import { millisRts, type RtsCodec } from "../codec/rts.ts";
+import { canonicalRts } from "../codec/rtsSpelling.ts";
 import type { InvalidRecord } from "../codec/decodeSignal.ts";
 import { SIGNALS_LIMIT_MAX } from "../contract/paths.ts";
 import type { CursorStore } from "./CursorStore.ts";
@@ -215,8 +216,8 @@ export function resolveSignalsOptions(options: SignalsOptions): ResolvedSignalsO
 }
 
 /**
- * Converts a {@link SignalTime} to an RTS (lowercase) with `codec`. Strings must already be RTS
- * (16 hex digits, either case).
+ * Converts a {@link SignalTime} to an RTS (footfall's spelling) with `codec`. Strings must
+ * already be RTS (`canonicalRts`: 16 hex digits of either case, or fewer without leading zeros).
  *
  * @example
  * toRts("since", 255, millisRts);                // "00000000000000ff"
@@ -225,7 +226,7 @@ export function resolveSignalsOptions(options: SignalsOptions): ResolvedSignalsO
 export function toRts(name: string, value: SignalTime, codec: RtsCodec): string {
   if (typeof value === "string") {
     const rts = canonicalRts(value);
-    if (rts === undefined) throw new TypeError(`signals: ${name} string must be an RTS (16 hex digits); pass a Date for a datetime`);
+    if (rts === undefined) throw new TypeError(`signals: ${name} string must be an RTS (hex digits); pass a Date for a datetime`);
     return rts;
   }
   const ms = value instanceof Date ? value.getTime() : value;

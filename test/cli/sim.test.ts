@@ -113,15 +113,18 @@ describe("footfall sim", () => {
     expect(await status).toBe(0);
   });
 
-  it("--rts-case upper spells the RTS in row_key in uppercase hex", async () => {
+  it.each([
+    [["--rts-case", "upper"], /^101:[0-9A-F]{16}$/],
+    [["--rts-case", "upper", "--rts-unpadded"], /^101:[1-9A-F][0-9A-F]{0,14}$/],
+  ])("%j spells the RTS in row_key so", async (flags, form) => {
     const f = fakeIo();
-    const status = command.run(["--port", "0", "--world", worldFile, "--rts-case", "upper"], f.io);
+    const status = command.run(["--port", "0", "--world", worldFile, ...flags], f.io);
     const line = await waitFor(() => (f.out().includes("\n") ? f.out() : undefined));
     const base = line.trim().split(" ").at(-1)!;
     const headers = { "x-user-email": "analyst@footfall.test", "x-user-token": "sim-token" };
     const body = (await (await fetch(`${base}/api/v1/shops/101/wifi_signals?since=0000000000000000&limit=5`, { headers })).json()) as { signals: { row_key: string }[] };
     expect(body.signals).toHaveLength(5);
-    for (const s of body.signals) expect(s.row_key).toMatch(/^101:[0-9A-F]{16}$/);
+    for (const s of body.signals) expect(s.row_key).toMatch(form);
     expect(body.signals.some((s) => /[A-F]/.test(s.row_key))).toBe(true);
     f.controller.abort();
     expect(await status).toBe(0);

@@ -21,6 +21,9 @@ describe("parseRowKey / formatRowKey", () => {
     // A service formatting with %016X: the same key, the RTS in footfall's lowercase spelling.
     expect(parseRowKey("101:0000019A9EC06410")).toStrictEqual({ shopId: 101, rts: "0000019a9ec06410" });
     expect(parseRowKey("101:0000019a9EC06410")).toStrictEqual({ shopId: 101, rts: "0000019a9ec06410" });
+    // And one writing the value's own digits (n.toString(16)).
+    expect(parseRowKey("101:19a9ec06410")).toStrictEqual({ shopId: 101, rts: "0000019a9ec06410" });
+    expect(parseRowKey("101:0")).toStrictEqual({ shopId: 101, rts: "0000000000000000" });
     expect(formatRowKey({ shopId: 101, rts: "0000019a9ec06410" })).toBe("101:0000019a9ec06410");
   });
 
@@ -59,11 +62,12 @@ describe("parseRowKey / formatRowKey", () => {
       fc.string({ unit: fc.constantFrom(..."0123456789abcdefA:"), minLength: 15, maxLength: 17 }),
     ).map(([a, b, c]) => a + b + c);
     fc.assert(fc.property(nearKey, (s) => {
-      const m = /^([0-9]+):([0-9a-fA-F]{16})$/.exec(s);
+      // The RTS: 16 hex digits of either case, or fewer without leading zeros.
+      const m = /^([0-9]+):([0-9a-fA-F]{16}|0|[1-9a-fA-F][0-9a-fA-F]{0,14})$/.exec(s);
       const ok = m !== null && Number.isSafeInteger(Number(m[1]));
       try {
         const key = parseRowKey(s);
-        return ok && key.shopId === Number(m[1]) && key.rts === m[2]!.toLowerCase();
+        return ok && key.shopId === Number(m[1]) && key.rts === m[2]!.toLowerCase().padStart(16, "0");
       } catch (error) {
         return !ok && isDecodeError(error);
       }

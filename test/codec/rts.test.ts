@@ -13,13 +13,13 @@ import {
   rtsValueAt,
   rtsValueOfBytes,
   RTS_UPPERCASE,
-  canonicalRts,
   secondsRts,
   stepRts,
   type PresetRtsCodec,
   type RtsCodec,
 } from "../../src/codec/rts.ts";
 import { isDecodeError } from "../../src/errors/DecodeError.ts";
+import { canonicalRts } from "../../src/codec/rtsSpelling.ts";
 
 const hexChar = fc.constantFrom(..."0123456789abcdef");
 /** Any RTS: 16 lowercase hex digits over the whole 64-bit range. */

@@ -4,8 +4,8 @@
  * every record the service holds for the range is delivered once, in order, or (when the service
  * sent it broken) reported once with the decoder's reason; nothing else, whatever the service's
  * reading of the spec and its faults. Services range over `since` inclusive or exclusive, RTS in
- * s, ms, µs or ns, spelled in lowercase or uppercase hex (`since` then compared by bytes, as a
- * key-value store does), and as the time a record was collected or received (batching sensors),
+ * s, ms, µs or ns, spelled in lowercase or uppercase hex, padded or not (`since` then compared by
+ * bytes, as a key-value store does), and as the time a record was collected or received (batching sensors),
  * the unit of `ts` and whether it is quoted, pages capped or cut at their own sizes, broken records,
  * failures, throttling and bodies cut short, and the client's `limit` and slices; half the reads
  * stop part-way and resume from their checkpoint.
@@ -24,6 +24,7 @@ import { signals } from "../../src/source/signals.ts";
 import { memoryCursorStore } from "../../src/source/memoryCursorStore.ts";
 import { microsRts, millisRts, nanosRts, secondsRts } from "../../src/codec/rts.ts";
 import { rtsOfMillis } from "../../src/sim/serviceRts.ts";
+import { spellRts } from "../../src/codec/rtsSpelling.ts";
 import { isTieOverflowError } from "../../src/errors/TieOverflowError.ts";
 
 const SERVICES = Number(process.env.SERVICE_FUZZ ?? 8);
@@ -65,7 +66,8 @@ function drawService(i: number) {
   const slices = r.pick([1, 1, 2, 3]);
   // Drawn last, so the services drawn before it was added stay as they were.
   const rtsCase = r.pick(["lower", "lower", "upper"] as const);
-  return { world, service: { ...service, rtsCase }, limit, slices, stopAt };
+  const rtsPadded = r.chance(0.75);
+  return { world, service: { ...service, rtsCase, rtsPadded }, limit, slices, stopAt };
 }
 
 describe("source against random services", () => {
@@ -79,7 +81,7 @@ describe("source against random services", () => {
       const rtsUnit = drawn.service.rtsUnit!;
       const codec = { s: secondsRts, ms: millisRts, us: microsRts, ns: nanosRts }[rtsUnit];
       // The records as the service holds them: row_keys with the RTS in its unit.
-      const spell = (rts: string) => (drawn.service.rtsCase === "upper" ? rts.toUpperCase() : rts);
+      const spell = (rts: string) => spellRts(rts, { upper: drawn.service.rtsCase === "upper", padded: drawn.service.rtsPadded! });
       const held = [...world.rawSignals(shopId)].map((r) => ({ ...r, row_key: `${shopId}:${spell(rtsOfMillis(Number.parseInt(r.row_key.slice(-16), 16), rtsUnit))}` }));
       const kinds = held.map((_, k) => brokenKind(hashSeed(drawn.service.seed!, "malformed"), shopId, k, drawn.service.faults!.malformedRate!));
       const invalid: InvalidRecord[] = [];

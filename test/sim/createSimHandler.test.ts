@@ -2,6 +2,8 @@ import { inspect } from "node:util";
 import { describe, expect, it, vi } from "vitest";
 import { parseRowKey } from "../../src/codec/rowKey.ts";
 import { millisToRts, rtsToMillis } from "../../src/codec/rts.ts";
+import { spellRts } from "../../src/codec/rtsSpelling.ts";
+import fc from "fast-check";
 import { createSimHandler, type FaultOptions, type SimHandler, type SimulatorOptions } from "../../src/sim/createSimHandler.ts";
 import { authHeaders, smallWorld, smallWorldOptions } from "./fixtures.ts";
 
@@ -251,20 +253,41 @@ describe("signals", () => {
     }
   });
 
-  it("with rtsCase upper spells the RTS as %016X and reads since as a key-value store scans: by bytes", async () => {
+  it("with rtsCase upper spells the RTS as %016X; a since in its spelling is since, a lowercase one is read by bytes", async () => {
     const upper = sim({ rtsCase: "upper" });
     const at = all[500]!;
     const rts = parseRowKey(at.row_key).rts;
     const r = await get(upper, `/api/v1/shops/${shop.id}/wifi_signals?since=${rts.toUpperCase()}&limit=200`);
-    // The same records, the RTS in uppercase; since in the service's spelling is since.
     expect(r.body.signals).toEqual(all.slice(all.findIndex((s) => s.ts >= at.ts)).slice(0, 200).map((s) => ({ ...s, row_key: s.row_key.toUpperCase() })));
     expect(r.body.since).toBe(rts.toUpperCase());
     // A lowercase since with a letter sorts after every uppercase key that shares its digits up
     // to that letter: such a store answers from far later (here: nothing), not from `rts`.
     expect(rts).toMatch(/[a-f]/);
-    const lower = await get(upper, `/api/v1/shops/${shop.id}/wifi_signals?since=${rts}&limit=200`);
-    expect(lower.status).toBe(200);
-    expect(lower.body.signals).toEqual([]);
+    expect((await get(upper, `/api/v1/shops/${shop.id}/wifi_signals?since=${rts}&limit=200`)).body.signals).toEqual([]);
+  });
+
+  it("in every RTS spelling, a page starts at the first record whose key, as spelled, is at or after since as a string", async () => {
+    const keys = (spelling: { upper: boolean; padded: boolean }) => all.map((s) => spellRts(parseRowKey(s.row_key).rts, spelling));
+    const hex = fc.constantFrom(..."0123456789abcdefABCDEF");
+    const near = fc.nat(all.length - 1).chain((i) => fc.constant(parseRowKey(all[i]!.row_key).rts));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({ upper: fc.boolean(), padded: fc.boolean() }),
+        fc.constantFrom("inclusive", "exclusive" as const),
+        // Near the data in any spelling, or arbitrary hex.
+        fc.oneof(fc.tuple(near, fc.record({ upper: fc.boolean(), padded: fc.boolean() })).map(([rts, s]) => spellRts(rts, s)), fc.string({ unit: hex, minLength: 1, maxLength: 16 })),
+        async (spelling, sinceMode, since) => {
+          const h = sim({ rtsCase: spelling.upper ? "upper" : "lower", rtsPadded: spelling.padded, sinceMode });
+          const served = keys(spelling);
+          const first = served.findIndex((k) => (sinceMode === "exclusive" ? k > since : k >= since));
+          const r = await get(h, `/api/v1/shops/${shop.id}/wifi_signals?since=${since}&limit=3`);
+          expect(r.status).toBe(200);
+          const want = first < 0 ? [] : all.slice(first, first + 3).map((s, k) => ({ ...s, row_key: `${shop.id}:${served[first + k]}` }));
+          expect(r.body.signals).toEqual(want);
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 
   it("returns an empty page for a since after all data", async () => {
@@ -284,7 +307,7 @@ describe("signals", () => {
     expect((await page("?limit=200")).body.signals).toHaveLength(200);
   });
 
-  it.each(["1a1dfb91b34", "000001a1dfb91b345", "", "zzzzzzzzzzzzzzzz", "2026-11-16"])("answers 400 for since=%j", async (since) => {
+  it.each(["000001a1dfb91b345", "", "zzzzzzzzzzzzzzzz", "2026-11-16"])("answers 400 for since=%j", async (since) => {
     const r = await page(`?since=${encodeURIComponent(since)}`);
     expect(r.status).toBe(400);
     expect(r.body.field).toBe("since");

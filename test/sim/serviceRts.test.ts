@@ -16,25 +16,4 @@ describe("serviceRts", () => {
       }),
     );
   });
-
-  it("a since in either case lands where a byte-ordered store of keys spelled lower or upper puts it", () => {
-    const hex = fc.constantFrom(..."0123456789abcdefABCDEF");
-    fc.assert(
-      fc.property(fc.string({ unit: hex, minLength: 16, maxLength: 16 }), fc.integer({ min: 946_684_800_000, max: 4_102_444_800_000 }), fc.boolean(), fc.boolean(), (since, near, upper, exclusive) => {
-        const spell = (t: number) => (upper ? rtsOfMillis(t, "ms").toUpperCase() : rtsOfMillis(t, "ms"));
-        const after = (t: number) => (exclusive ? spell(t) > since : spell(t) >= since);
-        const first = firstMillisOf(since, "ms", exclusive, upper);
-        // Byte order: everything from `first` on is after since, nothing before it is.
-        if (first <= Number.MAX_SAFE_INTEGER) {
-          expect(after(first)).toBe(true);
-          if (first > 0) expect(after(first - 1)).toBe(false);
-        } else expect(after(Number.MAX_SAFE_INTEGER)).toBe(false);
-        // A since in the service's own spelling is read as its number.
-        const own = upper ? spell(near).toUpperCase() : spell(near);
-        expect(firstMillisOf(own, "ms", exclusive, upper)).toBe(near + (exclusive ? 1 : 0));
-      }),
-      { numRuns: 2000 },
-    );
-  });
 });
-
