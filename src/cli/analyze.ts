@@ -519,8 +519,10 @@ function writeTables(io: CliIo, result: AnalyzeResult, minCount: number, linkedA
     // in NDJSON), MAC-level counts beside them.
     const line = suppressSmallCounts(summaryRecord(d), minCount);
     const capture = line.captureRate as number | null;
-    // null: suppressed (a small count, "<K"), or, unsuppressed, unknown (no burst rate: at least the low bound).
-    const bound = (x: unknown, unknown: string) => (x === null ? (line.suppressed === true ? `<${minCount}` : unknown) : String(x));
+    // null: suppressed (a small count, "<K"), or, unsuppressed, unknown (no burst rate: at least
+    // the low bound); an infinite bound (a rate learnt from too few visits to bound it) is unknown too.
+    const bound = (x: unknown, unknown: string) =>
+      x === null ? (line.suppressed === true ? `<${minCount}` : unknown) : typeof x === "number" && !Number.isFinite(x) ? unknown : String(x);
     const people =
       line.visitors === null && line.suppressed !== true
         ? `unknown (≥${bound(line.visitorsLow, "?")})`

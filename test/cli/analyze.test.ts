@@ -296,6 +296,21 @@ describe("footfall analyze", () => {
     expect(table.text.out).toContain("unknown (≥0)");
   });
 
+  it("a day whose few identity-known visits bound people from below only: the table says so, never 'Infinity'", async () => {
+    // Three people, every phone rotating: the sample is the one visit whose MAC held.
+    const few = createWorld({ seed: 78, shops: 1, visitorsPerDay: 3, passersByPerDay: 0, openingHours: [10, 11], staffPerShop: 0, stationaryPerShop: 0, rotation: 1 });
+    const file = await writeRecords("few-visits.ndjson", [...few.rawSignals(few.shops[0]!.id)]);
+    const json = fakeIo();
+    expect(await main(["analyze", "--input", file, "--format", "ndjson"], json.io)).toBe(0);
+    const summary = lines(json.text.out).find((r) => r.type === "summary")!;
+    expect(summary.visitors).toEqual(expect.any(Number));
+    expect(summary.visitorsHigh).toBeNull();
+    const table = fakeIo();
+    expect(await main(["analyze", "--input", file], table.io)).toBe(0);
+    expect(table.text.out).not.toContain("Infinity");
+    expect(table.text.out).toContain(`${summary.visitors as number} [${summary.visitorsLow as number}–?]`);
+  });
+
   it("names each sensor that was down during opening hours, from the simulator's outages, and still exits 0", async () => {
     const down = createWorld({ seed: 12, shops: 1, visitorsPerDay: 60, passersByPerDay: 300, sensorOutages: { perSensorDay: 1, minutes: [60, 90] } });
     const shop = down.shops[0]!;
