@@ -9,6 +9,7 @@ import { inferRtsCodec, rtsValueAt, stepRts, type RtsCodec } from "../codec/rts.
 import { rtsSpellingOf, spellRts, type RtsSpelling } from "../codec/rtsSpelling.ts";
 import { toEpochMillis } from "../codec/inferEpochUnit.ts";
 import { ContractError } from "../errors/ContractError.ts";
+import { isHttpError } from "../errors/HttpError.ts";
 import { TieOverflowError } from "../errors/TieOverflowError.ts";
 import { recordIdentity } from "./recordIdentity.ts";
 import { countsOf, multisetOf, type IdentityCounts, type SignalCursor } from "./SignalCursor.ts";
@@ -60,6 +61,9 @@ export interface SlicePagerConfig {
    */
   readonly spelling?: RtsSpelling;
 }
+
+/** Statuses with which a service may refuse a `since` it does not serve (not a fault of the read). */
+const REFUSED_SINCE: ReadonlySet<number> = new Set([400, 404, 422]);
 
 type Stop = 0 | 1 | 2;
 const STOP_NONE: Stop = 0;
@@ -298,10 +302,19 @@ export class SlicePager {
   /**
    * {@link checkRtsUnit} on the service's oldest record (`since` = 0, one record), when the
    * first answer held none. Checked once either way: a genuinely empty range costs one request.
+   * A service that refuses so old a `since` (400, 404, 422: before its retention, say) leaves
+   * the check undone rather than fail a read that asked for nothing of the kind.
    */
   private async checkRtsUnitOfOldest(signal: AbortSignal): Promise<void> {
     this.unitChecked = true;
-    this.checkRtsUnit(await this.peek("0000000000000000", signal));
+    let oldest: readonly unknown[];
+    try {
+      oldest = await this.peek("0000000000000000", signal);
+    } catch (error) {
+      if (isHttpError(error) && REFUSED_SINCE.has(error.status)) return;
+      throw error;
+    }
+    this.checkRtsUnit(oldest);
   }
 
   /**

@@ -6,6 +6,7 @@ import { signalPagesObservable } from "../../src/source/signalPagesObservable.ts
 import { signalsForShops } from "../../src/source/signalsForShops.ts";
 import { isContractError } from "../../src/errors/ContractError.ts";
 import { isTieOverflowError } from "../../src/errors/TieOverflowError.ts";
+import { HttpError } from "../../src/errors/HttpError.ts";
 import { decodeSignal, type InvalidRecord } from "../../src/codec/decodeSignal.ts";
 import type { RawSignal } from "../../src/contract/rawSignal.ts";
 import { microsRts } from "../../src/codec/rts.ts";
@@ -315,6 +316,28 @@ describe("signals", () => {
     const right = fakeClient(series([5, 6]), { sinceMode: "inclusive" });
     expect(await collect(signals(right, { shopId: SHOP, since: rtsOf(100), until: rtsOf(200) }))).toEqual([]);
     expect(right.requests).toHaveLength(2);
+  });
+
+  it("a service that refuses the oldest-record check's since 0 (before its retention) still reads an empty range as empty", async () => {
+    for (const status of [400, 404, 422]) {
+      const client = fakeClient(series([5, 6]), { sinceMode: "inclusive" });
+      const original = client.getSignalsPage.bind(client);
+      client.getSignalsPage = async (shopId, request) => {
+        if (request?.since === rtsOf(0)) throw new HttpError({ status, method: "GET", url: "http://svc/api/v1/shops/7/wifi_signals", bodyExcerpt: '{"error":"since is before retention"}' });
+        return original(shopId, request);
+      };
+      expect(await collect(signals(client, { shopId: SHOP, since: rtsOf(100), until: rtsOf(200) }))).toEqual([]);
+      expect(client.requests.map((r) => r.since)).toEqual([rtsOf(99)]);
+    }
+    // Any other failure of that request is the read's.
+    const failing = fakeClient(series([5, 6]), { sinceMode: "inclusive" });
+    const original = failing.getSignalsPage.bind(failing);
+    failing.getSignalsPage = async (shopId, request) => {
+      if (request?.since === rtsOf(0)) throw new HttpError({ status: 500, method: "GET", url: "http://svc/x", bodyExcerpt: "" });
+      return original(shopId, request);
+    };
+    const error = await collect(signals(failing, { shopId: SHOP, since: rtsOf(100), until: rtsOf(200) })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpError);
   });
 
   it("a service capping its pages inside a group of records at one RTS fails with TieOverflowError, not a silent end", async () => {
