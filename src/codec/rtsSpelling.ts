@@ -42,18 +42,18 @@ export function canonicalRts(value: unknown): string | undefined {
 }
 
 /**
- * The spelling of `text` when {@link canonicalRts} reads it as an RTS, else `undefined`;
- * `cased` tells whether it has a letter, without which its case says nothing. 16 digits read
- * as padded (a 16-digit value needs no padding, and is sent the same either way).
+ * The spelling of `text` when {@link canonicalRts} reads it as an RTS, else `undefined`:
+ * `upper` when it has an uppercase letter, `padded` when it has 16 digits. Without a letter
+ * its case says nothing, and a 16-digit value needs no padding: only a departure from
+ * footfall's spelling is evidence.
  *
  * @example
- * rtsSpellingOf("19A8F3C2E10");      // { upper: true, padded: false, cased: true }
- * rtsSpellingOf("0000000000000100"); // { upper: false, padded: true, cased: false }
+ * rtsSpellingOf("19A8F3C2E10");      // { upper: true, padded: false }
+ * rtsSpellingOf("0000000000000100"); // { upper: false, padded: true }
  */
-export function rtsSpellingOf(text: string): (RtsSpelling & { readonly cased: boolean }) | undefined {
+export function rtsSpellingOf(text: string): RtsSpelling | undefined {
   if (canonicalRts(text) === undefined) return undefined;
-  const upper = /[A-F]/.test(text);
-  return { upper, padded: text.length === RTS_LENGTH, cased: upper || /[a-f]/.test(text) };
+  return { upper: /[A-F]/.test(text), padded: text.length === RTS_LENGTH };
 }
 
 /**

@@ -346,7 +346,9 @@ export class SlicePager {
 
   /**
    * Learns how the service spells RTS from the first record of `page` with a usable-looking
-   * row_key: padded or not from any, the case from one with a letter.
+   * row_key. Each departure from footfall's spelling is kept once seen (an uppercase letter; an
+   * RTS shorter than 16 digits — a 16-digit one proves no padding), so the spelling changes at
+   * most twice in a read and a page is asked again at most twice for it.
    */
   private learnSpelling(page: readonly unknown[]): void {
     for (const record of page) {
@@ -354,8 +356,8 @@ export class SlicePager {
       if (typeof rowKey !== "string") continue;
       const seen = rtsSpellingOf(rowKey.slice(rowKey.lastIndexOf(":") + 1));
       if (seen === undefined) continue;
-      this.spelling.padded = seen.padded;
-      if (seen.cased) this.spelling.upper = seen.upper;
+      if (!seen.padded) this.spelling.padded = false;
+      if (seen.upper) this.spelling.upper = true;
       return;
     }
   }

@@ -7,6 +7,8 @@ import { signalsForShops } from "../../src/source/signalsForShops.ts";
 import { isContractError } from "../../src/errors/ContractError.ts";
 import { isTieOverflowError } from "../../src/errors/TieOverflowError.ts";
 import { HttpError } from "../../src/errors/HttpError.ts";
+import { parseRowKey } from "../../src/codec/rowKey.ts";
+import { canonicalRts, spellRts } from "../../src/codec/rtsSpelling.ts";
 import { decodeSignal, type InvalidRecord } from "../../src/codec/decodeSignal.ts";
 import type { RawSignal } from "../../src/contract/rawSignal.ts";
 import { microsRts } from "../../src/codec/rts.ts";
@@ -316,6 +318,36 @@ describe("signals", () => {
     const right = fakeClient(series([5, 6]), { sinceMode: "inclusive" });
     expect(await collect(signals(right, { shopId: SHOP, since: rtsOf(100), until: rtsOf(200) }))).toEqual([]);
     expect(right.requests).toHaveLength(2);
+  });
+
+  it("a service mixing RTS spellings from record to record is read to its end, each record once, asking again at most twice", async () => {
+    const data = series([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map((n) => n * 0xabc));
+    for (const sinceMode of modes) {
+      // A numeric reading of since, whatever its spelling; each record spelled its own way, the
+      // same on every request (by its value: every other in uppercase, every third unpadded).
+      const read = async (mixed: boolean) => {
+        const client = fakeClient(data, { sinceMode });
+        const original = client.getSignalsPage.bind(client);
+        let requests = 0;
+        client.getSignalsPage = async (shopId, request) => {
+          requests++;
+          const page = await original(shopId, { ...request, since: canonicalRts(request!.since)! });
+          const spelled = page.signals.map((r) => {
+            const rts = parseRowKey(r.row_key).rts;
+            const n = Number.parseInt(rts, 16) / 0xabc;
+            return mixed ? { ...r, row_key: `${SHOP}:${spellRts(rts, { upper: n % 2 === 0, padded: n % 3 !== 0 })}` } : r;
+          });
+          return { ...page, signals: spelled };
+        };
+        const out = await collect(signals(client, { shopId: SHOP, since: rtsOf(0), limit: 3 }));
+        return { rts: out.map((r) => parseRowKey(r.row_key).rts), requests };
+      };
+      const plain = await read(false);
+      const mixed = await read(true);
+      expect(mixed.rts).toEqual(data.map((d) => d.rts));
+      // Each departure from footfall's spelling is kept once seen: two pages asked again at most.
+      expect(mixed.requests).toBeLessThanOrEqual(plain.requests + 2);
+    }
   });
 
   it("a service that refuses the oldest-record check's since 0 (before its retention) still reads an empty range as empty", async () => {
