@@ -202,6 +202,14 @@ describe("createClient: brand and shop lookup", () => {
     expect(await c.findBrand("  TEA HOUSE ")).toEqual({ id: 2, name: "Tea House" });
   });
 
+  it("finds a brand the service stores with stray spaces or in full-width letters, and returns the service's own name", async () => {
+    const { client: c } = client([json({ brands: [{ id: 1, name: "Cafe Mori " }, { id: 2, name: "Ｈａｎｂｉｔ  Apparel" }, { id: 3, name: "한빛 상사" }] })]);
+    expect(await c.findBrand("Cafe Mori")).toEqual({ id: 1, name: "Cafe Mori " });
+    expect(await c.findBrand("hanbit apparel")).toEqual({ id: 2, name: "Ｈａｎｂｉｔ  Apparel" });
+    // Hangul in decomposed form (NFD, as some systems store it) is the same name.
+    expect(await c.findBrand("한빛 상사".normalize("NFD"))).toEqual({ id: 3, name: "한빛 상사" });
+  });
+
   it("reports ambiguous and missing brands with typed errors", async () => {
     const { client: c } = client([json({ brands: [...BRANDS, { id: 9, name: "cafe mori" }, { id: 10, name: "Tea House" }] })]);
     const ci = await c.findBrand("CAFE MORI").catch((e: unknown) => e);
