@@ -497,6 +497,7 @@ class FootfallClient implements Client {
         url: spec.url,
         bodyExcerpt: this.#excerpt(text),
         retryAfterMs: parseRetryAfter(response.headers.get("retry-after")),
+        location: response.status >= 300 && response.status < 400 ? redirectTarget(response.headers.get("location"), spec.url) : undefined,
       });
     }
     // A body shorter than its declared length was cut in transit, whatever it contains.
@@ -526,6 +527,17 @@ class FootfallClient implements Client {
   #excerpt(text: string): string {
     const flat = this.#redact(text).replace(/\s+/g, " ").trim();
     return flat.length > BODY_EXCERPT_CHARS ? `${flat.slice(0, BODY_EXCERPT_CHARS - 1)}…` : flat;
+  }
+}
+
+/** A redirect's target for a message: resolved against the request, credentials and query dropped (they could hold secrets); `undefined` without one. */
+function redirectTarget(location: string | null, from: string): string | undefined {
+  if (location === null || location === "") return undefined;
+  try {
+    const url = new URL(location, from);
+    return `${url.origin}${url.pathname}`;
+  } catch {
+    return undefined;
   }
 }
 

@@ -10,6 +10,7 @@ import { FootfallError, errorGuard } from "./FootfallError.ts";
  * const e = new HttpError({ status: 401, method: "GET", url: "http://127.0.0.1:8080/api/v1/brands", bodyExcerpt: "" });
  * e.status; // 401
  * e.message; // "GET http://127.0.0.1:8080/api/v1/brands failed with HTTP 401 (check the e-mail and token)"
+ * new HttpError({ status: 301, method: "GET", url: "http://svc/api/v1/brands", bodyExcerpt: "", location: "https://svc/api/v1/brands" }).location; // "https://svc/api/v1/brands"
  */
 export class HttpError extends FootfallError {
   override name = "HttpError";
@@ -23,6 +24,8 @@ export class HttpError extends FootfallError {
   readonly bodyExcerpt: string;
   /** Server-requested wait from `Retry-After`, in milliseconds, before any cap; absent when none was sent. */
   readonly retryAfterMs?: number;
+  /** Where a redirect (3xx) pointed (`Location`, credentials and query removed); absent otherwise. */
+  readonly location?: string;
 
   constructor(init: {
     status: number;
@@ -30,8 +33,14 @@ export class HttpError extends FootfallError {
     url: string;
     bodyExcerpt: string;
     retryAfterMs?: number | undefined;
+    location?: string | undefined;
   }) {
-    const hint = init.status === 401 || init.status === 403 ? " (check the e-mail and token)" : "";
+    const hint =
+      init.status === 401 || init.status === 403
+        ? " (check the e-mail and token)"
+        : init.location !== undefined
+          ? ` (a redirect to ${init.location}: footfall does not follow redirects, which would carry the token elsewhere; if that is the service, configure its address)`
+          : "";
     const body = init.bodyExcerpt === "" ? "" : `: ${init.bodyExcerpt}`;
     super(`${init.method} ${init.url} failed with HTTP ${init.status}${hint}${body}`);
     this.status = init.status;
@@ -39,6 +48,7 @@ export class HttpError extends FootfallError {
     this.url = init.url;
     this.bodyExcerpt = init.bodyExcerpt;
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
+    if (init.location !== undefined) this.location = init.location;
   }
 }
 

@@ -191,6 +191,22 @@ describe("createClient: requests", () => {
     const error = await c.listBrands().catch((e: unknown) => e);
     expect(redirect).toBe("manual");
     expect(isHttpError(error) && error.status).toBe(302);
+    expect((error as HttpError).location).toBe("http://evil.test/");
+  });
+
+  it("names where a redirect points (the usual one: http to https), without its query, so the fix is plain", async () => {
+    const fetchSpy = (async (url: RequestInfo | URL) => {
+      const https = String(url).replace("http://", "https://");
+      return new Response("", { status: 301, headers: { location: `${https}?token=leak` } });
+    }) as typeof fetch;
+    const c = createClient({ ...SETTINGS, baseUrl: "http://svc.test", fetch: fetchSpy, retry: { retries: 0 } });
+    const error = (await c.listBrands().catch((e: unknown) => e)) as HttpError;
+    expect(error.location).toBe("https://svc.test/api/v1/brands");
+    expect(error.message).toContain("a redirect to https://svc.test/api/v1/brands");
+    expect(error.message).not.toContain("leak");
+    // Not a redirect: no location.
+    const plain = createClient({ ...SETTINGS, fetch: (async () => new Response("{}", { status: 404 })) as typeof fetch, retry: { retries: 0 } });
+    expect(((await plain.listBrands().catch((e: unknown) => e)) as HttpError).location).toBeUndefined();
   });
 });
 

@@ -332,7 +332,7 @@ describe("signals", () => {
         client.getSignalsPage = async (shopId, request) => {
           requests++;
           const page = await original(shopId, { ...request, since: canonicalRts(request!.since)! });
-          const spelled = page.signals.map((r) => {
+          const spelled = (page.signals as readonly RawSignal[]).map((r) => {
             const rts = parseRowKey(r.row_key).rts;
             const n = Number.parseInt(rts, 16) / 0xabc;
             return mixed ? { ...r, row_key: `${SHOP}:${spellRts(rts, { upper: n % 2 === 0, padded: n % 3 !== 0 })}` } : r;
