@@ -1,6 +1,6 @@
 import type { InvalidRecord, SignalFields } from "./decodeSignal.ts";
 import { HEX_LOWER } from "./hexDigit.ts";
-import { rtsValueOfBytes } from "./rts.ts";
+import { RTS_UPPERCASE, rtsValueAt, rtsValueOfBytes } from "./rts.ts";
 
 /**
  * A reader specialised for one NDJSON line of a signal record. `JSON.parse` builds a generic
@@ -277,9 +277,9 @@ function integerAt(bytes: Uint8Array, i: number, end: number): number {
  * Reads one line of the service's record shape straight from its bytes into `out`, without
  * building strings or objects for its fields, for `SignalDecoder.decodeFields`. Recognises the
  * common shape of {@link parseSignalLine} (the six service fields first, in order, further plain
- * fields after) with the decoder's syntax already right: `row_key` as `<digits>:<16 lowercase hex
- * digits>`, both MACs in normal form (`aa:bb:cc:dd:ee:ff`), `rssi` and a non-negative `ts` as
- * integers of at most 15 digits. Returns false for any other line, which the caller then decodes
+ * fields after) with the decoder's syntax already right: `row_key` as `<digits>:<16 hex digits>`
+ * (either case; the RTS is given in lowercase), both MACs in normal form (`aa:bb:cc:dd:ee:ff`),
+ * `rssi` and a non-negative `ts` as integers of at most 15 digits. Returns false for any other line, which the caller then decodes
  * as UTF-8 and reads with {@link parseSignalLine} and `SignalDecoder.decode` (so no record is
  * accepted or rejected differently: this reader only recognises, the decoder decides).
  *
@@ -312,7 +312,13 @@ export function scanSignalLine(bytes: Uint8Array, text: string, start: number, e
   if (i === digitsFrom || i - digitsFrom > MAX_DIGITS || bytes[i] !== COLON) return false;
   const rtsAt = i + 1;
   if (end - rtsAt < 16) return false;
-  const rtsValue = rtsValueOfBytes(bytes, rtsAt);
+  let rtsValue = rtsValueOfBytes(bytes, rtsAt);
+  // An RTS in uppercase (a service writing %016X, as `footfall signals` keeps it): read in footfall's spelling.
+  let rts: string | undefined;
+  if (rtsValue === RTS_UPPERCASE) {
+    rts = text.slice(rtsAt, rtsAt + 16).toLowerCase();
+    rtsValue = rtsValueAt(rts, 0);
+  }
   i = rtsAt + 16;
   if (rtsValue < 0 || !hasAt(bytes, i, DEVICE_OPEN)) return false;
   i += DEVICE_OPEN.length;
@@ -355,7 +361,7 @@ export function scanSignalLine(bytes: Uint8Array, text: string, start: number, e
     return false;
   }
   out.shopId = shopId;
-  out.rts = text.slice(rtsAt, rtsAt + 16);
+  out.rts = rts ?? text.slice(rtsAt, rtsAt + 16);
   out.rtsValue = rtsValue;
   out.device = device;
   out.rssi = rssi;

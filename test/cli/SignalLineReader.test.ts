@@ -200,13 +200,16 @@ describe("SignalLineReader", () => {
     expect(rejectedAt).toEqual([1, 5]);
   });
 
-  it("reads a service's uppercase RTS (off the byte path) as the same signal as its lowercase twin", () => {
+  it("reads a service's uppercase RTS from the bytes too, as the same signal as its lowercase twin", () => {
     const line = '{"row_key":"101:0000019a9ec06410","device_id":"f0:18:98:12:34:56","rssi":-61,"square_mac":"b8:27:eb:00:00:01","ts":1763600000016,"local":false}';
     const read = (text: string): Signal[] => {
       const got: Signal[] = [];
-      const reader = new SignalLineReader(new SignalDecoder({ onInvalid: (x) => expect.unreachable(x.message) }), (s) => got.push(s));
+      const decoder = new SignalDecoder({ onInvalid: (x) => expect.unreachable(x.message) });
+      const decode = vi.spyOn(decoder, "decode");
+      const reader = new SignalLineReader(decoder, (s) => got.push(s));
       reader.push(Buffer.from(text));
       reader.end();
+      expect(decode).not.toHaveBeenCalled();
       return got;
     };
     const lower = read(line);
