@@ -197,9 +197,13 @@ const MAX_TIME_MS = 8.64e15;
  * 2000-01-01T00:00Z, epoch ms: a signal stamped earlier comes from a sensor clock that was never
  * set (a sensor reboots counting from 1970 until it finds a time source). Its unit cannot even be
  * told (`inferEpochUnit` is unambiguous from 1973), and taken as 1970 it would make a day of its
- * own and a watermark decades behind.
+ * own and a watermark decades behind. Internal (the source skips such records when it checks
+ * the RTS rule).
+ *
+ * @example
+ * new Date(MIN_TIME_MS).toISOString(); // "2000-01-01T00:00:00.000Z"
  */
-const MIN_TIME_MS = 946_684_800_000;
+export const MIN_TIME_MS = 946_684_800_000;
 /** Longest decimal string accepted for `ts` (2^64 has 20 digits). */
 const MAX_TS_DIGITS = 20;
 

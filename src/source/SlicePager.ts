@@ -4,7 +4,7 @@ import type { RawSignal } from "../contract/rawSignal.ts";
 import type { RejectedRecord } from "./SignalPage.ts";
 import { SIGNALS_LIMIT_MAX } from "../contract/paths.ts";
 import { parseRowKey } from "../codec/rowKey.ts";
-import { fieldsInvalid, rowKeyInvalid, tsNumber, type InvalidRecord } from "../codec/decodeSignal.ts";
+import { fieldsInvalid, MIN_TIME_MS, rowKeyInvalid, tsNumber, type InvalidRecord } from "../codec/decodeSignal.ts";
 import { inferRtsCodec, rtsValueAt, stepRts, type RtsCodec } from "../codec/rts.ts";
 import { rtsSpellingOf, spellRts, type RtsSpelling } from "../codec/rtsSpelling.ts";
 import { toEpochMillis } from "../codec/inferEpochUnit.ts";
@@ -275,28 +275,57 @@ export class SlicePager {
    * RTS: when the codec puts them months apart and another unit puts them within a day, the
    * unit is wrong, and a ContractError says which one to use. (A sensor clock off by hours or
    * years does not look like a unit: only factors of 1000 do.)
+   *
+   * An RTS that is no count of a unit at all (the interface calls it "a special string form of
+   * a datetime": a count with a sequence number in its low bits, another epoch …) fails the
+   * same way, so when no unit fits either, the page's records decide: if the codec puts at
+   * least three of them, from two sensors or more, months away from their `ts` — and none
+   * nearer — the rule is another, and a ContractError says so. One sensor's clock a year off
+   * does not look like that (the other sensors' records are near), nor does a shop with one
+   * sensor (not decided).
    */
   private checkRtsUnit(page: readonly unknown[]): void {
     const { codec, shopId } = this.config;
+    let far = 0;
+    let firstFar: { rts: string; ts: number; read: number } | undefined;
+    const sensors = new Set<unknown>();
     for (const record of page) {
       const key = this.keyOf(record);
       // ts as the decoder reads it (a number, or a quoted decimal); −1 for anything else.
       const ts = typeof record === "object" && record !== null ? tsNumber((record as { ts?: unknown }).ts) : -1;
       if (typeof key !== "string" || !(ts > 0) || !Number.isFinite(ts)) continue;
+      const tsMs = toEpochMillis(ts);
+      // A clock never set (before 2000) says nothing of the rule; the decoder rejects it.
+      if (!(tsMs >= MIN_TIME_MS)) continue;
       this.unitChecked = true;
       const rts = this.rtsOfKey(key);
-      const tsMs = toEpochMillis(ts);
-      const inferred = inferRtsCodec(rts, tsMs);
-      if (inferred === undefined || inferred === codec || Math.abs(inferred.decode(rts) - tsMs) > DAY_MS) return;
-      if (Math.abs(codec.decode(rts) - tsMs) < 30 * DAY_MS) return;
-      const unit = inferred.unit!;
-      const [name, preset] = UNIT_NAMES[unit];
-      throw new ContractError(
-        "signals[].row_key",
-        `shop ${shopId}: the service's RTS counts ${name} since the epoch (row_key RTS ${rts} for ts ${ts}), not what the RTS codec in use assumes; ` +
-          `read it with rtsCodec: ${preset} (footfall --rts-unit ${unit})`,
-      );
+      const read = codec.decode(rts);
+      if (Math.abs(read - tsMs) < 30 * DAY_MS) return;
+      if (firstFar === undefined) {
+        firstFar = { rts, ts, read };
+        const inferred = inferRtsCodec(rts, tsMs);
+        if (inferred !== undefined && inferred !== codec && Math.abs(inferred.decode(rts) - tsMs) <= DAY_MS) {
+          const unit = inferred.unit!;
+          const [name, preset] = UNIT_NAMES[unit];
+          throw new ContractError(
+            "signals[].row_key",
+            `shop ${shopId}: the service's RTS counts ${name} since the epoch (row_key RTS ${rts} for ts ${ts}), not what the RTS codec in use assumes; ` +
+              `read it with rtsCodec: ${preset} (footfall --rts-unit ${unit})`,
+          );
+        }
+      }
+      far++;
+      sensors.add((record as { square_mac?: unknown }).square_mac);
+      if (far >= 3 && sensors.size >= 2) break;
     }
+    if (firstFar === undefined || far < 3 || sensors.size < 2) return;
+    const { rts, ts, read } = firstFar;
+    const when = Number.isFinite(read) && Math.abs(read) < 8.64e15 ? new Date(read).toISOString() : String(read);
+    throw new ContractError(
+      "signals[].row_key",
+      `shop ${shopId}: the service's RTS does not read as the time of its records, with the RTS codec in use or as a count of s, ms, µs or ns since the epoch ` +
+        `(row_key RTS ${rts} for ts ${ts} reads as ${when}; ${far} records from ${sensors.size} sensors alike): its datetime → RTS rule is another; read it with an rtsCodec that implements it`,
+    );
   }
 
   /**

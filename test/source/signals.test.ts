@@ -305,6 +305,38 @@ describe("signals", () => {
     expect(await collect(signals(fakeClient(skewed, { sinceMode: "inclusive" }), { shopId: SHOP, since, until }))).toEqual(skewed.map((d) => d.record));
   });
 
+  it("says the RTS rule is another when the records' RTS read as no time near their ts, in no unit (a count with a sequence in its low bits)", async () => {
+    // RTS = ms × 4096 + sequence (snowflake-like): no power of 1000 maps it near ts.
+    const t0 = Date.UTC(2026, 10, 20);
+    const sensors = ["b8:27:eb:00:00:01", "b8:27:eb:00:00:02"];
+    const data = [0, 1, 2, 3, 4, 5].map((k) => makeRecord(SHOP, (t0 + k * 1_000) * 4096 + k, { ts: t0 + k * 1_000, square_mac: sensors[k % 2]! }));
+    // Without `until` the read would otherwise deliver a range it cannot place; with it, nothing.
+    for (const range of [{ since: new Date(t0) }, { since: new Date(t0), until: new Date(t0 + 60_000) }]) {
+      const error = await collect(signals(fakeClient(data, { sinceMode: "inclusive" }), { shopId: SHOP, ...range })).catch((e: unknown) => e);
+      expect(isContractError(error)).toBe(true);
+      expect((error as Error).message).toMatch(/RTS does not read as the time of its records.*rule is another.*rtsCodec/);
+    }
+    // With a codec for that rule, every record once.
+    const snowflake = { encode: (ms: number) => rtsOf(Math.floor(ms) * 4096), decode: (rts: string) => Math.floor(Number.parseInt(rts, 16) / 4096) };
+    expect(await collect(signals(fakeClient(data, { sinceMode: "inclusive" }), { shopId: SHOP, since: new Date(t0), until: new Date(t0 + 60_000), rtsCodec: snowflake }))).toEqual(
+      data.map((d) => d.record),
+    );
+  });
+
+  it("does not take one sensor's clock a year off, or a shop with one sensor, for another RTS rule", async () => {
+    const t0 = Date.UTC(2026, 10, 20);
+    const year = 365 * 86_400_000;
+    // Sensor 2's clock runs a year ahead; sensor 1's records are near their RTS.
+    const mixed = [0, 1, 2, 3, 4, 5].map((k) => makeRecord(SHOP, t0 + k * 1_000, { ts: t0 + k * 1_000 + (k % 2 === 1 ? year : 0), square_mac: `b8:27:eb:00:00:0${1 + (k % 2)}` }));
+    expect(await collect(signals(fakeClient(mixed, { sinceMode: "inclusive" }), { shopId: SHOP, since: new Date(t0), until: new Date(t0 + 60_000) }))).toEqual(mixed.map((d) => d.record));
+    // Even when the off sensor's records come first.
+    const offFirst = [1, 3, 5, 0, 2, 4].map((k, i) => makeRecord(SHOP, t0 + i * 1_000, { ts: t0 + i * 1_000 + (k % 2 === 1 ? year : 0), square_mac: `b8:27:eb:00:00:0${1 + (k % 2)}` }));
+    expect(await collect(signals(fakeClient(offFirst, { sinceMode: "inclusive" }), { shopId: SHOP, since: new Date(t0), until: new Date(t0 + 60_000) }))).toEqual(offFirst.map((d) => d.record));
+    // One sensor, every clock a year off: not decided (the decoder counts the disagreement).
+    const one = [0, 1, 2, 3].map((k) => makeRecord(SHOP, t0 + k * 1_000, { ts: t0 + k * 1_000 + year }));
+    expect(await collect(signals(fakeClient(one, { sinceMode: "inclusive" }), { shopId: SHOP, since: new Date(t0), until: new Date(t0 + 60_000) }))).toEqual(one.map((d) => d.record));
+  });
+
   it("an empty first answer is checked against the service's oldest record: an RTS in seconds is named, not read as nothing", async () => {
     // A service whose RTS counts seconds: today's `since` in ms is its far future, so it answers nothing.
     const t0 = Date.UTC(2026, 10, 20);
