@@ -5,18 +5,34 @@
  */
 
 const DECIMAL_RE = /^([+-])?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
+/** Digits grouped by thousands with commas, decimals after a point: "1,250,000", "1,250.50". */
+const GROUPED_RE = /^([+-]?)([1-9]\d{0,2}(?:,\d{3})+)(\.\d*)?$/;
+/** Digits grouped by thousands with points, at least two groups (so no decimal point): "1.250.000". */
+const POINT_GROUPED_RE = /^([+-]?)([1-9]\d{0,2}(?:\.\d{3}){2,})$/;
+/** One point before three digits: a thousand grouped ("1.000") or three decimals ("0.105" is only decimals). */
+const ONE_POINT_GROUP_RE = /^[+-]?[1-9]\d{0,2}\.\d{3}$/;
 
 /**
  * Parses an amount (a decimal string, or a finite JSON number) into integer minor units of a
  * currency with `minorDigits` decimals. Returns the integer, or a string saying why not:
  * not a number, more decimals than the currency has (never rounded silently), or too large to
- * hold exactly (beyond 2^53 − 1 minor units).
+ * hold exactly (beyond 2^53 − 1 minor units). Thousands grouped with commas, as a spreadsheet
+ * exports a formatted cell, are read where they cannot be a decimal comma: with a decimal
+ * point after them ("1,250.50"), or in a currency without decimals (KRW "1,250,000"); "1,250"
+ * of a currency with decimals could be either, and is refused. Likewise thousands grouped with
+ * points are read when there are two groups or more ("1.250.000"), and "1.000" — a thousand, or
+ * one with three decimals — is refused in a currency with fewer than three decimals (taken as
+ * one, a thousand won would add up as 1). A decimal comma is never guessed.
  *
  * @example
- * parseMinorUnits("1234.5", 2);  // 123450
- * parseMinorUnits("-3000", 0);   // -3000
- * parseMinorUnits("10.5", 0);    // "amount 10.5 has more decimals than the currency allows (0)"
- * parseMinorUnits("1,000", 0);   // "amount \"1,000\" is not a number"
+ * parseMinorUnits("1234.5", 2);     // 123450
+ * parseMinorUnits("-3000", 0);      // -3000
+ * parseMinorUnits("10.5", 0);       // "amount 10.5 has more decimals than the currency allows (0)"
+ * parseMinorUnits("1,250,000", 0);  // 1250000
+ * parseMinorUnits("1,250.50", 2);   // 125050
+ * parseMinorUnits("1,000", 2);      // "amount \"1,000\" is not a number: a thousands separator or a decimal comma? Write 1000 or 1,000.00"
+ * parseMinorUnits("1.250.000", 0);  // 1250000
+ * parseMinorUnits("1.000", 0);      // "amount \"1.000\" is ambiguous: 1000 with a grouping point, or 1 with three decimals? Write 1000 or 1"
  */
 export function parseMinorUnits(value: unknown, minorDigits: number): number | string {
   let text: string;
@@ -26,6 +42,21 @@ export function parseMinorUnits(value: unknown, minorDigits: number): number | s
   } else if (typeof value === "string") {
     text = value.trim();
     if (text === "") return "amount is empty";
+    const grouped = GROUPED_RE.exec(text);
+    if (grouped !== null) {
+      const plain = grouped[2]!.replaceAll(",", "");
+      if (grouped[3] === undefined && minorDigits > 0) {
+        return `amount ${JSON.stringify(text)} is not a number: a thousands separator or a decimal comma? Write ${plain} or ${text}.${"0".repeat(minorDigits)}`;
+      }
+      text = `${grouped[1]}${plain}${grouped[3] ?? ""}`;
+    }
+    const pointGrouped = POINT_GROUPED_RE.exec(text);
+    if (pointGrouped !== null) text = `${pointGrouped[1]}${pointGrouped[2]!.replaceAll(".", "")}`;
+    else if (minorDigits < 3 && ONE_POINT_GROUP_RE.test(text)) {
+      const grouping = text.replace(".", "");
+      const decimal = String(Number(text));
+      return `amount ${JSON.stringify(text)} is ambiguous: ${grouping} with a grouping point, or ${decimal} with three decimals? Write ${grouping} or ${decimal}`;
+    }
   } else {
     return value === undefined || value === null ? "amount is missing" : `amount ${excerpt(value)} is not a number`;
   }

@@ -26,7 +26,9 @@ export const defaultReadCsvRowsOptions = { source: "input" } as const;
 
 /**
  * Streams the rows of a sales CSV (RFC 4180 via csv-parse: header row, quoted fields with
- * commas, quotes and line breaks, CRLF or LF, UTF-8 BOM). Each row carries the 1-based line
+ * commas, quotes and line breaks, CRLF or LF, UTF-8 BOM). The field delimiter is the comma, or
+ * the semicolon, tab or pipe when the header splits into the columns by that instead (as
+ * spreadsheets export in locales whose decimal mark is a comma). Each row carries the 1-based line
  * it starts on, also when an earlier quoted field spanned several lines. Unknown columns are
  * ignored; column names are matched after trimming, case-insensitively.
  *
@@ -42,13 +44,21 @@ export const defaultReadCsvRowsOptions = { source: "input" } as const;
  */
 export async function* readCsvRows(chunks: AsyncIterable<string>, options: ReadCsvRowsOptions = {}): AsyncGenerator<SalesInputRow> {
   const source = options.source ?? defaultReadCsvRowsOptions.source;
+  let peeked: Awaited<ReturnType<typeof withFirstLine>>;
+  try {
+    peeked = await withFirstLine(chunks);
+  } catch (error) {
+    throw new SalesInputError(source, 0, `cannot read: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  const { firstLine, all } = peeked;
   const parser = parse({
     bom: true,
+    delimiter: delimiterOf(firstLine),
     relax_column_count: true, // checked here, so one short row is reported instead of ending the file
     relax_quotes: true, // a stray quote inside an unquoted field (12" pizza) is kept as text
     record_delimiter: ["\r\n", "\n", "\r"],
   });
-  const input = Readable.from(chunks);
+  const input = Readable.from(all);
   input.on("error", (error) => parser.destroy(error));
   input.pipe(parser);
 
@@ -86,6 +96,44 @@ export async function* readCsvRows(chunks: AsyncIterable<string>, options: ReadC
     parser.destroy();
   }
   if (header === undefined) throw new SalesInputError(source, 1, "empty file: no header row");
+}
+
+/** Field delimiters a sales export may use, in the order tried: RFC 4180's comma first. */
+const DELIMITERS = [",", ";", "\t", "|"] as const;
+/** How much of a file is looked at for its header line, characters. */
+const HEADER_PEEK = 65_536;
+
+/**
+ * The delimiter by which the header line names the `external_key` column (every sales file has
+ * one), trying the comma first; the comma when none does (the header check then says what is
+ * missing). A naive split: column names hold no delimiters.
+ */
+function delimiterOf(headerLine: string): string {
+  for (const d of DELIMITERS) {
+    const names = headerLine.split(d).map((n) => n.trim().replace(/^"(.*)"$/, "$1").trim().toLowerCase());
+    if (names.includes("external_key")) return d;
+  }
+  return ",";
+}
+
+/** The text's first line (BOM dropped; from at most HEADER_PEEK characters) and the whole text again, chunk by chunk. */
+async function withFirstLine(chunks: AsyncIterable<string>): Promise<{ firstLine: string; all: AsyncIterable<string> }> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  const head: string[] = [];
+  let seen = "";
+  while (seen.length < HEADER_PEEK && !/[\r\n]/.test(seen)) {
+    const next = await iterator.next();
+    if (next.done === true) break;
+    head.push(next.value);
+    seen += next.value;
+  }
+  const firstLine = seen.replace(/^\uFEFF/, "").split(/\r\n|\n|\r/, 1)[0] ?? "";
+  async function* all(): AsyncGenerator<string> {
+    yield* head;
+    // Delegated, so a reader that stops early closes the input too.
+    yield* { [Symbol.asyncIterator]: () => iterator };
+  }
+  return { firstLine, all: all() };
 }
 
 function lineBreaksIn(record: readonly string[]): number {

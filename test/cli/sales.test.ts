@@ -76,7 +76,7 @@ describe("footfall sales upload", () => {
           `${b0},${shop0!.externalKey},2026-11-19,1000,1,XYZ`, // 6 unknown currency
           `${b0},NOT-REGISTERED,2026-11-16,1000,1,`, // 7 unknown External Key
           `No Such Brand,${shop0!.externalKey},2026-11-16,1000,1,`, // 8 unknown brand
-          `${b1},${shop1!.externalKey},2026-11-16,"98,000",5,`, // 9 "98,000" is not a number
+          `${b1},${shop1!.externalKey},2026-11-16,"98,00",5,`, // 9 "98,00" (a decimal comma) is not a number
           `${b1},${shop1!.externalKey},2026-11-17,98000,5,krw`, // 10 valid
         ].join("\n"),
       );
@@ -93,7 +93,7 @@ describe("footfall sales upload", () => {
       expect(err).toContain(`${good}:6: rejected row: unknown currency "XYZ"`);
       expect(err).toMatch(new RegExp(`${good.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:7: rejected .*NOT-REGISTERED.*registered with the service operator`));
       expect(err).toMatch(/daily\.csv:8: rejected No Such Brand .*no brand named "No Such Brand"/);
-      expect(err).toContain(`${good}:9: rejected row: amount "98,000" is not a number`);
+      expect(err).toContain(`${good}:9: rejected row: amount "98,00" is not a number`);
       expect(err).toContain(`${missing}:1: rejected row: missing column "quantity"`);
       expect(err).toMatch(/2 uploaded, 0 unchanged, 2 rejected, 0 failed shop-day\(s\); 6 row\(s\) rejected/);
       expect(c.stdout()).toMatch(/^status\s+brand\s+external_key\s+shop_id\s+date\s+amount\s+currency\s+quantity\s+reason/);

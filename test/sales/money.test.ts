@@ -18,12 +18,34 @@ describe("money", () => {
 
   test("more decimals than the currency has are refused, not rounded", () => {
     expect(parseMinorUnits("10.5", 0)).toMatch(/more decimals than the currency allows \(0\)/);
-    expect(parseMinorUnits("1.234", 2)).toMatch(/more decimals/);
+    expect(parseMinorUnits("1.2345", 2)).toMatch(/more decimals/);
+    expect(parseMinorUnits("0.105", 2)).toMatch(/more decimals/);
     expect(parseMinorUnits(0.005, 2)).toMatch(/more decimals/);
   });
 
+  test("thousands grouped with commas are read where they cannot be a decimal comma, refused where they could", () => {
+    expect(parseMinorUnits("1,250,000", 0)).toBe(1_250_000);
+    expect(parseMinorUnits("-1,000", 0)).toBe(-1000);
+    expect(parseMinorUnits("1,250.50", 2)).toBe(125_050);
+    expect(parseMinorUnits("12,345,678.9", 2)).toBe(1_234_567_890);
+    expect(parseMinorUnits("1,250.5", 0)).toMatch(/more decimals/);
+    // "1,000" of a currency with cents: a thousand, or one with a decimal comma?
+    expect(parseMinorUnits("1,000", 2)).toMatch(/not a number: a thousands separator or a decimal comma\? Write 1000 or 1,000\.00/);
+    // Not grouping: refused as before.
+    for (const bad of ["1,00", "12,50", "1,0000", ",100", "1,,000", "1.000,50", "0,100"]) expect(parseMinorUnits(bad, 0)).toMatch(/not a number/);
+    // Points: two groups or more are grouping; one point before three digits could be either.
+    expect(parseMinorUnits("1.250.000", 0)).toBe(1_250_000);
+    expect(parseMinorUnits("-12.000.000", 2)).toBe(-1_200_000_000);
+    expect(parseMinorUnits("1.000", 0)).toMatch(/ambiguous: 1000 with a grouping point, or 1 with three decimals\? Write 1000 or 1$/);
+    expect(parseMinorUnits("1.250", 2)).toMatch(/ambiguous: 1250 .* or 1\.25 /);
+    expect(parseMinorUnits("1.250", 3)).toBe(1250); // a currency with three decimals (BHD): decimals
+    expect(parseMinorUnits("12000.000", 0)).toBe(12_000); // four digits before the point: decimals
+    // Any integer written grouped reads as itself.
+    fc.assert(fc.property(fc.integer({ min: -1e12, max: 1e12 }), (n) => parseMinorUnits(n.toLocaleString("en-US"), 0) === n));
+    fc.assert(fc.property(fc.integer({ min: 1_000_000, max: 1e12 }), (n) => parseMinorUnits(n.toLocaleString("de-DE"), 0) === n));
+  });
+
   test("non-numbers and non-finite values are refused", () => {
-    expect(parseMinorUnits("1,000", 0)).toMatch(/not a number/);
     expect(parseMinorUnits("abc", 0)).toMatch(/not a number/);
     expect(parseMinorUnits("NaN", 0)).toMatch(/not a number/);
     expect(parseMinorUnits("Infinity", 0)).toMatch(/not a number/);

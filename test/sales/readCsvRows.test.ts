@@ -40,6 +40,18 @@ describe("readCsvRows", () => {
     expect(Object.values(rows[1]!)).not.toContain("line one\r\nline two\nline three");
   });
 
+  test("a semicolon, tab or pipe file (as spreadsheets export where the decimal mark is a comma) reads like a comma one", async () => {
+    const comma = await read('external_key,date,amount,quantity,note\nGN-001,2026-11-20,12000,2,"a; b"\nGN-002,2026-11-20,5000,1,x', { brand: "X" });
+    for (const d of [";", "\t", "|"]) {
+      const text = `\uFEFF"external_key"${d}date${d}amount${d}quantity${d}note\r\nGN-001${d}2026-11-20${d}12000${d}2${d}"a; b"\r\nGN-002${d}2026-11-20${d}5000${d}1${d}x`;
+      for (const size of [1, 3, 1000]) expect(await read(text, { brand: "X", size })).toEqual(comma);
+    }
+    // A comma file whose text has semicolons stays a comma file.
+    const notes = await read("external_key,date,amount,quantity,note\nGN-001,2026-11-20,12000,2,a;b;c\n", { brand: "X" });
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({ external_key: "GN-001", amount: "12000" });
+  });
+
   test("the same rows whatever the chunking", async () => {
     const text = 'external_key,date,amount,quantity\nA,2026-11-20,"1\n0",1\n\nB,2026-11-21,20,2\n';
     const expected = await read(text, { brand: "X", size: 1000 });
