@@ -20,6 +20,17 @@ export interface RtsSpelling {
 }
 
 /**
+ * footfall's own spelling of an RTS — lowercase, padded to 16 digits, the spec's sample's — as
+ * a fresh object, which a reader may then change to the service's as it learns it.
+ *
+ * @example
+ * footfallSpelling(); // { upper: false, padded: true }
+ */
+export function footfallSpelling(): RtsSpelling {
+  return { upper: false, padded: true };
+}
+
+/**
  * `value` in footfall's spelling of an RTS (16 lowercase hex digits) when it is an RTS in any
  * spelling a service may use — 16 hex digits of either case, or fewer without leading zeros
  * (a value written without padding, so "0" for zero) — else `undefined`. A shorter text with

@@ -1,5 +1,5 @@
 import { millisToRts } from "../codec/rts.ts";
-import { spellRts, type RtsSpelling } from "../codec/rtsSpelling.ts";
+import { footfallSpelling, spellRts, type RtsSpelling } from "../codec/rtsSpelling.ts";
 import type { ShopSignals } from "./World.ts";
 import { breakRecord, brokenKind } from "./brokenRecord.ts";
 import { rtsOfMillis } from "./serviceRts.ts";
@@ -92,7 +92,7 @@ export class PageEncoder {
   constructor(form: RecordForm) {
     this.unit = form.unit;
     this.rtsUnit = form.rtsUnit ?? "ms";
-    this.spelling = form.spelling ?? { upper: false, padded: true };
+    this.spelling = form.spelling ?? footfallSpelling();
     this.quoteTs = form.quoteTs ?? false;
     this.malformedRate = form.malformedRate ?? 0;
     this.seed = form.seed ?? 0;

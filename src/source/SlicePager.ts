@@ -6,7 +6,7 @@ import { SIGNALS_LIMIT_MAX } from "../contract/paths.ts";
 import { parseRowKey } from "../codec/rowKey.ts";
 import { fieldsInvalid, MIN_TIME_MS, rowKeyInvalid, tsNumber, type InvalidRecord } from "../codec/decodeSignal.ts";
 import { inferRtsCodec, rtsValueAt, stepRts, type RtsCodec } from "../codec/rts.ts";
-import { rtsSpellingOf, spellRts, type RtsSpelling } from "../codec/rtsSpelling.ts";
+import { footfallSpelling, rtsSpellingOf, spellRts, type RtsSpelling } from "../codec/rtsSpelling.ts";
 import { toEpochMillis } from "../codec/inferEpochUnit.ts";
 import { ContractError } from "../errors/ContractError.ts";
 import { isHttpError } from "../errors/HttpError.ts";
@@ -57,7 +57,7 @@ export interface SlicePagerConfig {
    * compares `since` as a string (a key-value store scanning from `<shop>:<since>`) puts
    * "0000019a…" after every "0000019B…" and every "19a…" after "0000019a…", and would answer
    * a `since` in footfall's spelling with nothing, or with a range that skips records or starts
-   * too early. @default a fresh footfall spelling (`{ upper: false, padded: true }`)
+   * too early. @default a fresh `footfallSpelling()`
    */
   readonly spelling?: RtsSpelling;
 }
@@ -136,7 +136,7 @@ export class SlicePager {
     this.prefix = `${config.shopId}:`;
     this.rts = config.start.rts;
     this.delivered = countsOf(config.start.delivered);
-    this.spelling = config.spelling ?? { upper: false, padded: true };
+    this.spelling = config.spelling ?? footfallSpelling();
   }
 
   /** The cursor after everything returned so far. */

@@ -3,7 +3,7 @@ import type { ResolvedSignalsOptions } from "./signalsOptions.ts";
 import type { SignalCursor } from "./SignalCursor.ts";
 import type { SignalPage } from "./SignalPage.ts";
 import { SlicePager, type SlicePagerConfig } from "./SlicePager.ts";
-import type { RtsSpelling } from "../codec/rtsSpelling.ts";
+import { footfallSpelling } from "../codec/rtsSpelling.ts";
 import { splitRange } from "./splitRange.ts";
 import { waitFor } from "./waitFor.ts";
 
@@ -48,7 +48,7 @@ export async function openSignalPages(
     if (saved !== undefined && (o.sinceRts === undefined || saved.rts >= sinceRts)) start = saved;
   }
   // One read learns once how the service spells RTS, for all its ranges.
-  const spelling: RtsSpelling = { upper: false, padded: true };
+  const spelling = footfallSpelling();
   const base = {
     client,
     shopId: o.shopId,
