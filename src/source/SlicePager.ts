@@ -53,14 +53,41 @@ export interface SlicePagerConfig {
   readonly seamEnd?: boolean;
   /**
    * How the service spells its RTS, as learnt from its row_keys: shared by the ranges of one
-   * read (slices), so that one learns it for all. Every `since` is sent in it: a service that
-   * compares `since` as a string (a key-value store scanning from `<shop>:<since>`) puts
-   * "0000019a…" after every "0000019B…" and every "19a…" after "0000019a…", and would answer
-   * a `since` in footfall's spelling with nothing, or with a range that skips records or starts
-   * too early. @default a fresh `footfallSpelling()`
+   * read (slices), so that one learns it for all. @default a fresh {@link learntSpelling}
    */
-  readonly spelling?: RtsSpelling;
+  readonly spelling?: LearntSpelling;
 }
+
+/**
+ * How a service spells its RTS, as far as its row_keys have shown it. Every `since` is sent in
+ * it: a service that compares `since` as a string (a key-value store scanning from
+ * `<shop>:<since>`) puts "0000019a…" after every "0000019B…" and every "19a…" after
+ * "0000019a…", and would answer a `since` in footfall's spelling with nothing, with a range
+ * that starts too early — or with one that skips records and shows no sign of it, when the keys
+ * it returns have no letter to show their case. So a `since` with a letter is not sent before
+ * the case is known (`cased`): the oldest records are asked for first (a case-neutral
+ * `since`), whose keys show it.
+ *
+ * @example
+ * const spelling: LearntSpelling = learntSpelling(); // { upper: false, padded: true, cased: false }
+ */
+export interface LearntSpelling extends RtsSpelling {
+  /** Whether a key with a hex letter has shown the service's case. */
+  cased: boolean;
+}
+
+/**
+ * footfall's spelling, with the case not yet shown: where a read starts.
+ *
+ * @example
+ * learntSpelling().cased; // false
+ */
+export function learntSpelling(): LearntSpelling {
+  return { ...footfallSpelling(), cased: false };
+}
+
+/** A hex letter in either case: an RTS with one is spelled in a case. */
+const HEX_LETTER = /[a-fA-F]/;
 
 /** Statuses with which a service may refuse a `since` it does not serve (not a fault of the read). */
 const REFUSED_SINCE: ReadonlySet<number> = new Set([400, 404, 422]);
@@ -127,7 +154,9 @@ export class SlicePager {
   /** Whether a record has shown that the service's RTS unit is the codec's. */
   private unitChecked = false;
   /** How the service spells its RTS (shared with the read's other ranges). */
-  private readonly spelling: RtsSpelling;
+  private readonly spelling: LearntSpelling;
+  /** Whether this range has asked for the oldest records to learn the service's case. */
+  private caseAsked = false;
   /** Requests sent so far. */
   requests = 0;
 
@@ -136,7 +165,7 @@ export class SlicePager {
     this.prefix = `${config.shopId}:`;
     this.rts = config.start.rts;
     this.delivered = countsOf(config.start.delivered);
-    this.spelling = config.spelling ?? footfallSpelling();
+    this.spelling = config.spelling ?? learntSpelling();
   }
 
   /** The cursor after everything returned so far. */
@@ -169,6 +198,15 @@ export class SlicePager {
       const page: unknown = response?.signals;
       if (!Array.isArray(page)) throw new ContractError("signals", "expected an array");
       this.learnSpelling(page as readonly unknown[]);
+      if (!this.spelling.cased && !this.caseAsked && HEX_LETTER.test(sent)) {
+        // A `since` with a letter went out before the service's case was known, and the answer
+        // does not show it (empty, or keys without a letter — which a store comparing bytes can
+        // answer from the wrong place): the oldest records show it (one request, once a range).
+        this.caseAsked = true;
+        requests++;
+        const oldest = await this.peekOldest(signal, SIGNALS_LIMIT_MAX);
+        if (!this.unitChecked && oldest.length > 0) this.checkRtsUnit(oldest);
+      }
       if (!this.unitChecked) {
         // An empty first answer may be the unit too: a service whose RTS counts seconds reads
         // today's `since` in ms as the far future and answers nothing, so the oldest record it
@@ -329,21 +367,27 @@ export class SlicePager {
   }
 
   /**
-   * {@link checkRtsUnit} on the service's oldest record (`since` = 0, one record), when the
-   * first answer held none. Checked once either way: a genuinely empty range costs one request.
-   * A service that refuses so old a `since` (400, 404, 422: before its retention, say) leaves
-   * the check undone rather than fail a read that asked for nothing of the kind.
+   * {@link checkRtsUnit} on the service's oldest record, when the first answer held none.
+   * Checked once either way: a genuinely empty range costs one request.
    */
   private async checkRtsUnitOfOldest(signal: AbortSignal): Promise<void> {
     this.unitChecked = true;
-    let oldest: readonly unknown[];
+    this.checkRtsUnit(await this.peekOldest(signal, 1));
+  }
+
+  /**
+   * The service's oldest `limit` records (`since` = 0: the same in every spelling), whose keys
+   * teach the spelling ({@link peek}). A service that refuses so old a `since` (400, 404, 422:
+   * before its retention, say) gives none rather than fail a read that asked for nothing of
+   * the kind.
+   */
+  private async peekOldest(signal: AbortSignal, limit: number): Promise<readonly unknown[]> {
     try {
-      oldest = await this.peek("0000000000000000", signal);
+      return await this.peek("0000000000000000", signal, limit);
     } catch (error) {
-      if (isHttpError(error) && REFUSED_SINCE.has(error.status)) return;
+      if (isHttpError(error) && REFUSED_SINCE.has(error.status)) return [];
       throw error;
     }
-    this.checkRtsUnit(oldest);
   }
 
   /**
@@ -374,20 +418,26 @@ export class SlicePager {
   }
 
   /**
-   * Learns how the service spells RTS from the first record of `page` with a usable-looking
-   * row_key. Each departure from footfall's spelling is kept once seen (an uppercase letter; an
-   * RTS shorter than 16 digits — a 16-digit one proves no padding), so the spelling changes at
-   * most twice in a read and a page is asked again at most twice for it.
+   * Learns how the service spells RTS from the row_keys of `page`: padding from the first
+   * usable-looking one, the case from the first with a letter. Each departure from footfall's
+   * spelling is kept once seen (an uppercase letter; an RTS shorter than 16 digits — a 16-digit
+   * one proves no padding), so the spelling changes at most twice in a read and a page is
+   * asked again at most twice for it. Once the case is known, only a page's first key is read.
    */
   private learnSpelling(page: readonly unknown[]): void {
+    const spelling = this.spelling;
+    let first = true;
     for (const record of page) {
       const rowKey = typeof record === "object" && record !== null ? (record as { row_key?: unknown }).row_key : undefined;
       if (typeof rowKey !== "string") continue;
-      const seen = rtsSpellingOf(rowKey.slice(rowKey.lastIndexOf(":") + 1));
+      const text = rowKey.slice(rowKey.lastIndexOf(":") + 1);
+      const seen = rtsSpellingOf(text);
       if (seen === undefined) continue;
-      if (!seen.padded) this.spelling.padded = false;
-      if (seen.upper) this.spelling.upper = true;
-      return;
+      if (first && !seen.padded) spelling.padded = false;
+      first = false;
+      if (seen.upper) spelling.upper = true;
+      if (!spelling.cased && HEX_LETTER.test(text)) spelling.cased = true;
+      if (spelling.cased) return;
     }
   }
 

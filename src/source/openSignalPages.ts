@@ -2,8 +2,7 @@ import type { Client } from "../client/Client.ts";
 import type { ResolvedSignalsOptions } from "./signalsOptions.ts";
 import type { SignalCursor } from "./SignalCursor.ts";
 import type { SignalPage } from "./SignalPage.ts";
-import { SlicePager, type SlicePagerConfig } from "./SlicePager.ts";
-import { footfallSpelling } from "../codec/rtsSpelling.ts";
+import { learntSpelling, SlicePager, type SlicePagerConfig } from "./SlicePager.ts";
 import { splitRange } from "./splitRange.ts";
 import { waitFor } from "./waitFor.ts";
 
@@ -48,7 +47,7 @@ export async function openSignalPages(
     if (saved !== undefined && (o.sinceRts === undefined || saved.rts >= sinceRts)) start = saved;
   }
   // One read learns once how the service spells RTS, for all its ranges.
-  const spelling = footfallSpelling();
+  const spelling = learntSpelling();
   const base = {
     client,
     shopId: o.shopId,
