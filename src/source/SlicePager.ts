@@ -64,9 +64,9 @@ export interface SlicePagerConfig {
  * `<shop>:<since>`) puts "0000019a…" after every "0000019B…" and every "19a…" after
  * "0000019a…", and would answer a `since` in footfall's spelling with nothing, with a range
  * that starts too early — or with one that skips records and shows no sign of it, when the keys
- * it returns have no letter to show their case. So a `since` with a letter is not sent before
- * the case is known (`cased`): the oldest records are asked for first (a case-neutral
- * `since`), whose keys show it.
+ * it returns have no letter to show their case. So an answer is not trusted until the case is
+ * known (`cased`): one to a `since` with a letter whose keys cannot show it makes the source
+ * ask for the oldest records (a `since` the same in every spelling), whose keys do.
  *
  * @example
  * const spelling: LearntSpelling = learntSpelling(); // { upper: false, padded: true, cased: false }
