@@ -16,6 +16,8 @@ import { countsOf, multisetOf, type IdentityCounts, type SignalCursor } from "./
 import type { SignalPage } from "./SignalPage.ts";
 
 const DAY_MS = 86_400_000;
+/** How long after collection a record may reach the service (a sensor offline, then uploading its backlog), ms. */
+const BACKLOG_MS = 5 * 365 * DAY_MS;
 /** Each preset unit's name and codec, for the message that says which to use. */
 const UNIT_NAMES = { s: ["seconds", "secondsRts"], ms: ["milliseconds", "millisRts"], us: ["microseconds", "microsRts"], ns: ["nanoseconds", "nanosRts"] } as const;
 
@@ -317,9 +319,10 @@ export class SlicePager {
    * An RTS that is no count of a unit at all (the interface calls it "a special string form of
    * a datetime": a count with a sequence number in its low bits, another epoch …) fails the
    * same way, so when no unit fits either, the page's records decide: if the codec puts at
-   * least three of them, from two sensors or more, months away from their `ts` — and none
-   * nearer — the rule is another, and a ContractError says so. One sensor's clock a year off
-   * does not look like that (the other sensors' records are near), nor does a shop with one
+   * least three of them, from two sensors or more, months before their `ts` or years after it —
+   * and none nearer — the rule is another, and a ContractError says so. A backlog (RTS months
+   * after `ts`: sensors that were offline uploading) does not look like that, nor does one
+   * sensor's clock a year off (the other sensors' records are near), nor a shop with one
    * sensor (not decided).
    */
   private checkRtsUnit(page: readonly unknown[]): void {
@@ -338,7 +341,8 @@ export class SlicePager {
       this.unitChecked = true;
       const rts = this.rtsOfKey(key);
       const read = codec.decode(rts);
-      if (Math.abs(read - tsMs) < 30 * DAY_MS) return;
+      const off = read - tsMs;
+      if (Math.abs(off) < 30 * DAY_MS) return;
       if (firstFar === undefined) {
         firstFar = { rts, ts, read };
         const inferred = inferRtsCodec(rts, tsMs);
@@ -352,6 +356,9 @@ export class SlicePager {
           );
         }
       }
+      // Received months after it was collected is a backlog (sensors offline, then uploading),
+      // not a rule: only a time no backlog explains counts.
+      if (off > 0 && off < BACKLOG_MS) return;
       far++;
       sensors.add((record as { square_mac?: unknown }).square_mac);
       if (far >= 3 && sensors.size >= 2) break;

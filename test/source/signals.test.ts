@@ -323,7 +323,7 @@ describe("signals", () => {
     );
   });
 
-  it("does not take one sensor's clock a year off, or a shop with one sensor, for another RTS rule", async () => {
+  it("does not take one sensor's clock a year off, a backlog uploaded months late, or a shop with one sensor, for another RTS rule", async () => {
     const t0 = Date.UTC(2026, 10, 20);
     const year = 365 * 86_400_000;
     // Sensor 2's clock runs a year ahead; sensor 1's records are near their RTS.
@@ -332,6 +332,10 @@ describe("signals", () => {
     // Even when the off sensor's records come first.
     const offFirst = [1, 3, 5, 0, 2, 4].map((k, i) => makeRecord(SHOP, t0 + i * 1_000, { ts: t0 + i * 1_000 + (k % 2 === 1 ? year : 0), square_mac: `b8:27:eb:00:00:0${1 + (k % 2)}` }));
     expect(await collect(signals(fakeClient(offFirst, { sinceMode: "inclusive" }), { shopId: SHOP, since: new Date(t0), until: new Date(t0 + 60_000) }))).toEqual(offFirst.map((d) => d.record));
+    // A backlog: the shop's sensors were offline for two months and upload what they heard, so
+    // the service received (RTS) long after it was collected (ts), from every sensor.
+    const backlog = [0, 1, 2, 3, 4, 5].map((k) => makeRecord(SHOP, t0 + k * 1_000, { ts: t0 + k * 1_000 - 60 * 86_400_000, square_mac: `b8:27:eb:00:00:0${1 + (k % 2)}` }));
+    expect(await collect(signals(fakeClient(backlog, { sinceMode: "inclusive" }), { shopId: SHOP, since: new Date(t0), until: new Date(t0 + 60_000) }))).toEqual(backlog.map((d) => d.record));
     // One sensor, every clock a year off: not decided (the decoder counts the disagreement).
     const one = [0, 1, 2, 3].map((k) => makeRecord(SHOP, t0 + k * 1_000, { ts: t0 + k * 1_000 + year }));
     expect(await collect(signals(fakeClient(one, { sinceMode: "inclusive" }), { shopId: SHOP, since: new Date(t0), until: new Date(t0 + 60_000) }))).toEqual(one.map((d) => d.record));
