@@ -511,7 +511,7 @@ function shopTable(shops: readonly ReportShop[], money: Intl.NumberFormat, hasSa
     const visitors = headlineVisitors(s);
     const cells = [
       escapeHtml(s.name),
-      s.people === undefined ? int(s.visitors) : `${int(s.people.visitors)} [${int(s.people.visitorsLow)}–${int(s.people.visitorsHigh)}]`,
+      s.people === undefined ? int(s.visitors) : `${int(s.people.visitors)} [${int(s.people.visitorsLow)}–${upper(s.people.visitorsHigh)}]`,
       ...(people ? [int(s.visitors)] : []),
       int(s.people?.passersBy ?? s.passersBy),
       pct(headlineCapture(s)),
@@ -535,7 +535,7 @@ function shopSection(s: ReportShop, date: string, timeZone: string, money: Intl.
   const facts = [
     s.people === undefined
       ? `${int(s.visitors)} visitors`
-      : `${int(s.people.visitors)} visitors [${int(s.people.visitorsLow)}–${int(s.people.visitorsHigh)}] (${int(s.visitors)} visitor MACs)`,
+      : `${int(s.people.visitors)} visitors [${int(s.people.visitorsLow)}–${upper(s.people.visitorsHigh)}] (${int(s.visitors)} visitor MACs)`,
     `${int(s.people?.passersBy ?? s.passersBy)} passers-by`,
     `capture ${pct(headlineCapture(s))}`,
     `median dwell ${minutes(s.medianDwellMs)}`,
@@ -588,6 +588,8 @@ function compact(money: Intl.NumberFormat, amount: number): string {
 }
 
 const int = (n: number): string => (Number.isFinite(n) ? Math.round(n).toLocaleString("en") : "–");
+/** An interval's upper bound: "?" when nothing bounds it (Infinity), as the CLI's tables show it. */
+const upper = (n: number): string => (n === Number.POSITIVE_INFINITY ? "?" : int(n));
 const pct = (x: number, digits = 1): string => (Number.isFinite(x) ? `${(100 * x).toFixed(digits)} %` : "–");
 // No visitors: conversion is not available (conversionRate's rule), shown as "n/a".
 const rateText = (rate: number | undefined): string => (rate === undefined ? "n/a" : pct(rate));

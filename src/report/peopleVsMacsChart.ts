@@ -18,7 +18,7 @@ export interface PeopleVsMacsRow {
   readonly people: number;
   /** Lower end of the people estimate's interval; no interval is drawn without both ends. */
   readonly peopleLow?: number;
-  /** Upper end of the people estimate's interval. */
+  /** Upper end of the people estimate's interval; `Infinity` when nothing bounds it (drawn to the axis end, shown as "?"). */
   readonly peopleHigh?: number;
   /** The same figure counted as MAC addresses. */
   readonly macs: number;
@@ -66,14 +66,21 @@ export const defaultPeopleVsMacsChart = Object.freeze({ title: "People, not MAC 
  * ]);
  */
 export function peopleVsMacsChart(rows: readonly PeopleVsMacsRow[], options: PeopleVsMacsChartOptions = {}): string {
-  checkRows("peopleVsMacsChart", rows, ["people", "peopleLow", "peopleHigh", "macs", "truth"], true);
+  checkRows("peopleVsMacsChart", rows, ["people", "peopleLow", "macs", "truth"], true);
+  rows.forEach((r, i) => {
+    const high = r.peopleHigh;
+    if (high !== undefined && (typeof high !== "number" || !(high >= 0))) throw new RangeError(`peopleVsMacsChart: row ${i}: peopleHigh must be a non-negative number or Infinity, got ${String(high)}`);
+  });
   const what = options.what ?? defaultPeopleVsMacsChart.what;
   const level = options.level ?? defaultPeopleVsMacsChart.level;
-  const int = (n: number): string => Math.round(n).toLocaleString("en");
+  const int = (n: number): string => (Number.isFinite(n) ? Math.round(n).toLocaleString("en") : "?");
+  const rowsMax = Math.max(1, ...rows.flatMap((r) => [r.macs, r.people, Number.isFinite(r.peopleHigh) ? r.peopleHigh! : 0, r.truth ?? 0]));
   const data = rows.map((r) => {
     const interval = r.peopleLow !== undefined && r.peopleHigh !== undefined;
     return {
       ...r,
+      // An interval open above runs to the end of the axis.
+      ...(interval && !Number.isFinite(r.peopleHigh) ? { peopleHigh: rowsMax * 1.08 } : {}),
       label: wrapText(r.label, chartTheme.width * 0.3 - 20),
       interval,
       text:
@@ -85,7 +92,7 @@ export function peopleVsMacsChart(rows: readonly PeopleVsMacsRow[], options: Peo
   const lines = Math.max(1, ...labels.map((l) => l.split("\n").length));
   const marginLeft = Math.max(60, Math.ceil(20 + Math.max(0, ...labels.map((l) => linesWidth(l)))));
   const hasTruth = data.some((d) => d.truth !== undefined);
-  const max = Math.max(1, ...data.flatMap((d) => [d.macs, d.people, d.peopleHigh ?? 0, d.truth ?? 0]));
+  const max = rowsMax;
   const legend: LegendItem[] = [
     { label: `MAC addresses`, color: MAC_FILL },
     { label: `people (estimate, ${Math.round(level * 100)} % interval)`, color: chartTheme.color.visitors, shape: "circle" },

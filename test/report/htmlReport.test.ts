@@ -128,6 +128,16 @@ describe("htmlReport with people estimates (people, not MACs)", () => {
     expect(first[head.indexOf("Conversion")]).toBe(`${((100 * shops[0]!.receipts!) / p.visitors).toFixed(1)} %`);
   });
 
+  it("shows an interval with no upper bound as [low–?] and still draws it", () => {
+    const open = { ...input, shops: input.shops.map((s, i) => (i === 0 ? { ...s, people: { ...s.people, visitorsHigh: Number.POSITIVE_INFINITY } } : s)) };
+    const { document: doc } = parseHTML(htmlReport(open));
+    const head = Array.from(doc.querySelectorAll("thead th")).map((th) => th.textContent);
+    const first = Array.from(doc.querySelectorAll("tbody tr")[0]!.querySelectorAll("td")).map((td) => td.textContent);
+    const p = open.shops[0]!.people;
+    expect(first[head.indexOf("Visitors")]).toBe(`${p.visitors.toLocaleString("en")} [${p.visitorsLow.toLocaleString("en")}–?]`);
+    expect(doc.body.textContent).not.toContain("Infinity");
+  });
+
   it("draws people vs MACs for visitors and for everyone heard, occupancy with its band per shop, and scores people against people present", () => {
     const titles = Array.from(document.querySelectorAll("svg")).map((s) => s.textContent ?? "");
     expect(titles.some((t) => t.includes("People, not MAC addresses: visitors"))).toBe(true);

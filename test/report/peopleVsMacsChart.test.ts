@@ -20,6 +20,13 @@ describe("peopleVsMacsChart", () => {
     expect(texts(root)).toEqual(expect.arrayContaining(["people 518 [362–675] · MACs 972 · truth 560", "people 402 · MACs 584"]));
   });
 
+  it("draws an interval open above (nothing bounds it) to the end of the axis, shown as '?'", () => {
+    const root = expectStandaloneSvg(peopleVsMacsChart([{ label: "Small", people: 6, peopleLow: 1, peopleHigh: Number.POSITIVE_INFINITY, macs: 29 }]));
+    expect(texts(root)).toEqual(expect.arrayContaining(["people 6 [1–?] · MACs 29"]));
+    expect(markElements(root, "rule", "line").length).toBeGreaterThanOrEqual(1);
+    expect(() => peopleVsMacsChart([{ label: "x", people: 1, peopleLow: 0, peopleHigh: Number.NaN, macs: 3 }])).toThrow(RangeError);
+  });
+
   it("names what is counted and rejects negative counts", () => {
     const root = expectStandaloneSvg(peopleVsMacsChart(rows, { what: "everyone heard" }));
     expect(texts(root).some((t) => t.startsWith("Everyone heard counted as people"))).toBe(true);
