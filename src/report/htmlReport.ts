@@ -261,18 +261,23 @@ export function htmlReport(input: HtmlReportInput): string {
         ),
       ),
     );
-    overview.push(
-      card(
-        peopleVsMacsChart(
-          withPeople.map((s): PeopleVsMacsRow => ({ label: s.name, people: s.people!.visitors + s.people!.passersBy, macs: s.uniqueDevices })),
-          {
-            title: "People, not MAC addresses: everyone heard",
-            what: "people heard",
-            subtitle: "Visitors and passers-by: estimated people against the distinct MAC addresses heard",
-          },
+    // Passers-by are unknown (NaN) where no universal-MAC passer-by gave their scale: such a shop
+    // has no "everyone heard" figure to draw.
+    const heard = withPeople.filter((s) => Number.isFinite(s.people!.passersBy));
+    if (heard.length > 0) {
+      overview.push(
+        card(
+          peopleVsMacsChart(
+            heard.map((s): PeopleVsMacsRow => ({ label: s.name, people: s.people!.visitors + s.people!.passersBy, macs: s.uniqueDevices })),
+            {
+              title: "People, not MAC addresses: everyone heard",
+              what: "people heard",
+              subtitle: "Visitors and passers-by: estimated people against the distinct MAC addresses heard",
+            },
+          ),
         ),
-      ),
-    );
+      );
+    }
   }
   const accuracyRows = accuracyRowsOf(shops, t.medianDwellMs, input.accuracy);
   if (accuracyRows.length > 0) {

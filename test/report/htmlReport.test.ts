@@ -138,6 +138,15 @@ describe("htmlReport with people estimates (people, not MACs)", () => {
     expect(doc.body.textContent).not.toContain("Infinity");
   });
 
+  it("leaves a shop whose passers-by are unknown (NaN: no universal-MAC passer-by) out of the 'everyone heard' chart, and shows them as –", () => {
+    const unknown = { ...input, shops: input.shops.map((s, i) => (i === 0 ? { ...s, people: { ...s.people, passersBy: Number.NaN, captureRate: Number.NaN } } : s)) };
+    const { document: doc } = parseHTML(htmlReport(unknown));
+    const everyone = Array.from(doc.querySelectorAll("svg")).find((svg) => (svg.textContent ?? "").includes("People, not MAC addresses: everyone heard"))!;
+    expect(everyone.textContent).not.toContain(unknown.shops[0]!.name);
+    expect(everyone.textContent).toContain(unknown.shops[1]!.name);
+    expect(doc.body.textContent).not.toContain("NaN");
+  });
+
   it("draws people vs MACs for visitors and for everyone heard, occupancy with its band per shop, and scores people against people present", () => {
     const titles = Array.from(document.querySelectorAll("svg")).map((s) => s.textContent ?? "");
     expect(titles.some((t) => t.includes("People, not MAC addresses: visitors"))).toBe(true);
