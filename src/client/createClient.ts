@@ -338,8 +338,10 @@ class FootfallClient implements Client {
     query.set("limit", String(limit));
     const url = `${this.#signalUrl}${wifiSignalsPath(shopId)}?${query}`;
     return this.#call({ method: "GET", url }, request, (text, res) =>
-      // 204 No Content is how some services say "no records": an empty page, not a bad body.
-      validateSignalsResponse(res.status === 204 && text === "" ? { signals: [] } : this.#json(text, res, url), limit, since ?? "", url),
+      // 204 No Content is how some services say "no records", and a 200 that declares an empty
+      // body (`Content-Length: 0`, Express's `res.end()`) too: an empty page, not a bad body. An
+      // empty 200 that declares nothing could be a body cut short, and is retried as one.
+      validateSignalsResponse(text === "" && isDeclaredEmpty(res) ? { signals: [] } : this.#json(text, res, url), limit, since ?? "", url),
     );
   }
 
@@ -528,6 +530,11 @@ class FootfallClient implements Client {
     const flat = this.#redact(text).replace(/\s+/g, " ").trim();
     return flat.length > BODY_EXCERPT_CHARS ? `${flat.slice(0, BODY_EXCERPT_CHARS - 1)}…` : flat;
   }
+}
+
+/** A response that says it has no body: 204, or a `Content-Length: 0` not about a compressed body. */
+function isDeclaredEmpty(res: Response): boolean {
+  return res.status === 204 || (res.headers.get("content-length") === "0" && res.headers.get("content-encoding") === null);
 }
 
 /** A redirect's target for a message: resolved against the request, credentials and query dropped (they could hold secrets); `undefined` without one. */

@@ -297,6 +297,15 @@ describe("createClient: contract checks", () => {
     expect(calls).toHaveLength(1);
   });
 
+  it("an empty 200 that declares Content-Length: 0 is an empty page too; one that declares nothing is retried as cut short", async () => {
+    const { client: c, calls } = client([new Response("", { status: 200, headers: { "content-length": "0" } })]);
+    expect(await c.getSignalsPage(101, { since: "0000019a9ec06410" })).toEqual({ signals: [], since: "0000019a9ec06410" });
+    expect(calls).toHaveLength(1);
+    const cut = client([new Response("", { status: 200 }), json({ signals: [], since: "" })]);
+    expect((await cut.client.getSignalsPage(101)).signals).toEqual([]);
+    expect(cut.calls).toHaveLength(2);
+  });
+
   it("a body that is not JSON is a ContractError and is not retried", async () => {
     const { client: c, calls } = client([status(200, "<html>maintenance</html>", { "content-type": "text/html" })]);
     const error = await c.listBrands().catch((e: unknown) => e);
