@@ -10,7 +10,8 @@
  * failures, throttling and bodies cut short, and the client's `limit` and slices; half the reads
  * stop part-way and resume from their checkpoint.
  *
- * CI runs a few; `SERVICE_FUZZ=200 npx vitest run test/e2e/serviceFuzz.test.ts` runs many.
+ * CI runs a few; `SERVICE_FUZZ=200 npx vitest run test/e2e/serviceFuzz.test.ts` runs many
+ * (`SERVICE_FUZZ_FROM=800` starts at service 800).
  */
 import { lastValueFrom, take, toArray } from "rxjs";
 import { describe, expect, it } from "vitest";
@@ -28,6 +29,7 @@ import { spellRts } from "../../src/codec/rtsSpelling.ts";
 import { isTieOverflowError } from "../../src/errors/TieOverflowError.ts";
 
 const SERVICES = Number(process.env.SERVICE_FUZZ ?? 8);
+const FIRST = Number(process.env.SERVICE_FUZZ_FROM ?? 0);
 const FAST_RETRY = { retries: 40, minTimeout: 1, maxTimeout: 2, maxRetryAfterMs: 2 };
 
 /** Service `i` and how the client reads it. */
@@ -71,7 +73,7 @@ function drawService(i: number) {
 }
 
 describe("source against random services", () => {
-  for (let i = 0; i < SERVICES; i++) {
+  for (let i = FIRST; i < FIRST + SERVICES; i++) {
     const drawn = drawService(i);
     it(`service ${i}: every record once, in order, or reported once: ${JSON.stringify(drawn)}`, async () => {
       const world = createWorld(drawn.world);
