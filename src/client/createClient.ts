@@ -175,6 +175,30 @@ const MAX_TIMER_MS = 2_147_483_647;
 const INSPECT = Symbol.for("nodejs.util.inspect.custom");
 /** Stateless between calls (no `stream` option), so one decoder serves every request. */
 const utf8 = new TextDecoder();
+/** Decoders of the other charsets services declared, by label (`undefined`: not one TextDecoder knows). */
+const decoders = new Map<string, TextDecoder | undefined>();
+
+/**
+ * The decoder of a body: the charset its `Content-Type` declares when there is one TextDecoder
+ * knows — JSON ought to be UTF-8, but a Korean service on an older stack may send EUC-KR, and
+ * its brand names would otherwise not match — else UTF-8.
+ */
+function decoderOf(contentType: string | null): TextDecoder {
+  const label = contentType === null ? undefined : /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1]?.toLowerCase();
+  if (label === undefined || label === "utf-8" || label === "utf8") return utf8;
+  if (!decoders.has(label)) {
+    let decoder: TextDecoder | undefined;
+    try {
+      decoder = new TextDecoder(label);
+    } catch {
+      decoder = undefined; // an unknown label: read as UTF-8
+    }
+    // A handful of labels at most from a real service; a service inventing them gets no cache.
+    if (decoders.size < 16) decoders.set(label, decoder);
+    return decoder ?? utf8;
+  }
+  return decoders.get(label) ?? utf8;
+}
 
 /**
  * Creates a typed client for the four endpoints of the service. Every request carries
@@ -477,7 +501,7 @@ class FootfallClient implements Client {
       // Bytes, not text(): the byte count is what a cut-short body is judged by.
       const buffer = await guard.race(response.arrayBuffer());
       bytes = buffer.byteLength;
-      text = utf8.decode(buffer);
+      text = decoderOf(response.headers.get("content-type")).decode(buffer);
     } catch (error) {
       if (callSignal?.aborted) throw callSignal.reason;
       if (guard.timedOut) throw new TimeoutError({ method: spec.method, url: spec.url, timeoutMs: this.#timeoutMs, phase });

@@ -218,6 +218,21 @@ describe("createClient: brand and shop lookup", () => {
     expect(await c.findBrand("  TEA HOUSE ")).toEqual({ id: 2, name: "Tea House" });
   });
 
+  it("reads a body in the charset its Content-Type declares (a Korean service on an older stack sends EUC-KR)", async () => {
+    // {"brands":[{"id":3,"name":"한빛"}]} in EUC-KR: 한빛 is C7 D1 BA FB there.
+    const head = Buffer.from('{"brands":[{"id":3,"name":"', "latin1");
+    const tail = Buffer.from('"}]}', "latin1");
+    const body = Buffer.concat([head, Buffer.from([0xc7, 0xd1, 0xba, 0xfb]), tail]);
+    const respond = (type: string) => new Response(body, { status: 200, headers: { "content-type": type } });
+    const euckr = client([respond("application/json; charset=EUC-KR")]);
+    expect(await euckr.client.findBrand("한빛")).toEqual({ id: 3, name: "한빛" });
+    // Undeclared or unknown: UTF-8, so the name is not found.
+    for (const type of ["application/json", "application/json; charset=x-unknown"]) {
+      const other = client([respond(type)]);
+      expect(isBrandNotFoundError(await other.client.findBrand("한빛").catch((e: unknown) => e))).toBe(true);
+    }
+  });
+
   it("finds a brand the service stores with stray spaces or in full-width letters, and returns the service's own name", async () => {
     const { client: c } = client([json({ brands: [{ id: 1, name: "Cafe Mori " }, { id: 2, name: "Ｈａｎｂｉｔ  Apparel" }, { id: 3, name: "한빛 상사" }] })]);
     expect(await c.findBrand("Cafe Mori")).toEqual({ id: 1, name: "Cafe Mori " });
