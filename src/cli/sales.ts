@@ -39,8 +39,9 @@ const help = `usage: footfall sales upload FILE... [--brand NAME] [--tz ZONE] [-
 
 Uploads sales as ONE record per shop and day (the service overwrites a shop-day on every
 post, so per-transaction posts would lose data). Files are CSV (header row, RFC 4180
-quoting, UTF-8 with or without BOM; comma, or semicolon, tab or pipe as the header shows) or
-NDJSON (.ndjson/.jsonl), with columns:
+quoting; comma, or semicolon, tab or pipe as the header shows) or NDJSON (.ndjson/.jsonl), in
+UTF-8 (with or without BOM), UTF-16 with a BOM, or CP949 as Korean Excel saves them, with
+columns:
 
   external_key  the shop's External Key (registered with the service operator first)
   amount        money in major units (12000, 19.99, or grouped: 1,250,000 of KRW,

@@ -44,10 +44,40 @@ export function salesSourcePath(source: SalesSource): string | undefined {
   return undefined;
 }
 
+/** Bytes looked at, from the first that is not ASCII, to tell a file's encoding. */
+const SNIFF_BYTES = 65_536;
+
 /**
- * Decoded UTF-8 text of a source, as chunks. Byte chunks are decoded in streaming mode so a
- * character split across chunks survives. With `lines`, every string element that lacks a
- * line end gets one (for `readline`-style inputs).
+ * The encoding of a file from its bytes starting at the first that is not ASCII: UTF-16 by its
+ * byte order mark (Excel's "Unicode Text"), UTF-8 when they are valid UTF-8 (a character cut at
+ * their end aside; a UTF-8 BOM is), else EUC-KR — the WHATWG label of Windows code page 949, in
+ * which Korean Excel saves "CSV" — since the service is Korean (KRW).
+ */
+function encodingOf(head: Uint8Array): string {
+  if (head[0] === 0xff && head[1] === 0xfe) return "utf-16le";
+  if (head[0] === 0xfe && head[1] === 0xff) return "utf-16be";
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(head, { stream: true });
+    return "utf-8";
+  } catch {
+    return "euc-kr";
+  }
+}
+
+/** A decoder for the encoding `held` (bytes from the first that is not ASCII) tell, and their text. */
+function startDecoding(held: readonly Uint8Array[]): { decoder: TextDecoder; text: string } {
+  const head = Buffer.concat(held);
+  const decoder = new TextDecoder(encodingOf(head));
+  return { decoder, text: decoder.decode(head, { stream: true }) };
+}
+
+/**
+ * Decoded text of a source, as chunks. Bytes are UTF-8 (with or without BOM), UTF-16 with a
+ * BOM, or, when they are not valid UTF-8, CP949 (Korean Excel's CSV). ASCII reads alike in all
+ * of them, so text goes out as it comes until the first byte that is not ASCII; from there up to
+ * 64 KiB tell the encoding. Byte chunks are decoded in streaming mode so a character split
+ * across chunks survives. With `lines`, every string element that lacks a line end gets one
+ * (for `readline`-style inputs).
  *
  * @example
  * for await (const text of salesTextChunks({ text: "a,b\n" }, "chunks")) console.log(text);
@@ -64,14 +94,43 @@ export async function* salesTextChunks(source: SalesSource, iterable: "chunks" |
   } else {
     chunks = source;
   }
-  const decoder = new TextDecoder("utf-8");
+  let decoder: TextDecoder | undefined;
+  // Bytes from the first that is not ASCII, held until they tell the encoding.
+  let held: Uint8Array[] = [];
+  let heldBytes = 0;
   for await (const chunk of chunks) {
     if (typeof chunk === "string") {
       yield iterable === "lines" && !chunk.endsWith("\n") ? `${chunk}\n` : chunk;
-    } else {
+      continue;
+    }
+    if (decoder !== undefined) {
       const text = decoder.decode(chunk, { stream: true });
       if (text !== "") yield text;
+      continue;
     }
+    let rest: Uint8Array = chunk;
+    if (heldBytes === 0) {
+      // Still ASCII so far: what is ASCII goes out at once.
+      const first = chunk.findIndex((b) => b >= 0x80);
+      const ascii = first === -1 ? chunk.byteLength : first;
+      if (ascii > 0) yield Buffer.from(chunk.buffer, chunk.byteOffset, ascii).toString("latin1");
+      if (first === -1) continue;
+      rest = chunk.subarray(first);
+    }
+    held.push(rest);
+    heldBytes += rest.byteLength;
+    if (heldBytes >= SNIFF_BYTES) {
+      const started = startDecoding(held);
+      held = [];
+      decoder = started.decoder;
+      if (started.text !== "") yield started.text;
+    }
+  }
+  if (decoder === undefined) {
+    if (heldBytes === 0) return;
+    const started = startDecoding(held);
+    decoder = started.decoder;
+    if (started.text !== "") yield started.text;
   }
   const tail = decoder.decode();
   if (tail !== "") yield tail;
