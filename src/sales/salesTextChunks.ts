@@ -51,16 +51,23 @@ const SNIFF_BYTES = 65_536;
  * The encoding of a file from its bytes starting at the first that is not ASCII: UTF-16 by its
  * byte order mark (Excel's "Unicode Text"), UTF-8 when they are valid UTF-8 (a character cut at
  * their end aside; a UTF-8 BOM is), else EUC-KR — the WHATWG label of Windows code page 949, in
- * which Korean Excel saves "CSV" — since the service is Korean (KRW).
+ * which Korean Excel saves "CSV" — when they are valid in that (the service is Korean: KRW).
  */
 function encodingOf(head: Uint8Array): string {
   if (head[0] === 0xff && head[1] === 0xfe) return "utf-16le";
   if (head[0] === 0xfe && head[1] === 0xff) return "utf-16be";
+  // UTF-8 if they are; else CP949 if they are that; else UTF-8 (the standard), a bad byte or
+  // two as replacement characters rather than every Korean letter misread.
+  return decodesAs("utf-8", head) || !decodesAs("euc-kr", head) ? "utf-8" : "euc-kr";
+}
+
+/** Whether `bytes` are valid in `encoding` (a character cut at their end aside). */
+function decodesAs(encoding: string, bytes: Uint8Array): boolean {
   try {
-    new TextDecoder("utf-8", { fatal: true }).decode(head, { stream: true });
-    return "utf-8";
+    new TextDecoder(encoding, { fatal: true }).decode(bytes, { stream: true });
+    return true;
   } catch {
-    return "euc-kr";
+    return false;
   }
 }
 

@@ -32,6 +32,11 @@ describe("salesTextChunks", () => {
     expect(await textOf([utf16])).toBe(csv.replaceAll(",", "\t"));
   });
 
+  it("reads a UTF-8 file with one bad byte as UTF-8 (one replacement character), not as CP949", async () => {
+    const bytes = Buffer.concat([Buffer.from("brand,x\n한빛,", "utf8"), Buffer.from([0xff]), Buffer.from(",상사\n", "utf8")]);
+    expect(await textOf([bytes])).toBe("brand,x\n한빛,\ufffd,상사\n");
+  });
+
   it("decides at the first byte that is not ASCII, however far into the file (ASCII reads alike)", async () => {
     const ascii = "external_key,date,amount,quantity,brand\n" + "HB-01,2026-11-16,1000,1,Hanbit\n".repeat(5_000);
     const file = Buffer.concat([Buffer.from(ascii, "latin1"), Buffer.from("HB-01,2026-11-16,1000,1,", "latin1"), HANBIT_CP949, Buffer.from("\n", "latin1")]);
