@@ -44,8 +44,8 @@ UTF-8 (with or without BOM), UTF-16 with a BOM, or CP949 as Korean Excel saves t
 columns:
 
   external_key  the shop's External Key (registered with the service operator first)
-  amount        money in major units (12000, 19.99, or grouped: 1,250,000 of KRW,
-                1,250.50); negative for refunds
+  amount        money in major units (12000, 19.99, or as a spreadsheet formats it:
+                ₩1,250,000, 1,250,000원, $1,250.50); negative for refunds
   quantity      items (integer); negative for returns
   date          YYYY-MM-DD: the row is that day's total, or
   timestamp     ISO 8601: the row is one transaction, added into its local day

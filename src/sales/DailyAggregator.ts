@@ -240,7 +240,7 @@ export class DailyAggregator {
 
     let amountMinor = 0;
     if (digits !== undefined) {
-      const parsed = parseMinorUnits(row.amount, digits);
+      const parsed = parseMinorUnits(row.amount, digits, currencyText);
       if (typeof parsed === "string") (reasons ??= []).push(parsed.replace("the currency", currencyText ?? "the currency"));
       else amountMinor = parsed;
     }

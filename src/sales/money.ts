@@ -19,7 +19,9 @@ const ONE_POINT_GROUP_RE = /^[+-]?[1-9]\d{0,2}\.\d{3}$/;
  * hold exactly (beyond 2^53 − 1 minor units). Thousands grouped with commas, as a spreadsheet
  * exports a formatted cell, are read where they cannot be a decimal comma: with a decimal
  * point after them ("1,250.50"), or in a currency without decimals (KRW "1,250,000"); "1,250"
- * of a currency with decimals could be either, and is refused. Likewise thousands grouped with
+ * of a currency with decimals could be either, and is refused. With `currency`, the marks a
+ * spreadsheet writes around its amounts are dropped first ({@link withoutCurrencyMarks}).
+ * Likewise thousands grouped with
  * points are read when there are two groups or more ("1.250.000"), and "1.000" — a thousand, or
  * one with three decimals — is refused in a currency with fewer than three decimals (taken as
  * one, a thousand won would add up as 1). A decimal comma is never guessed.
@@ -33,14 +35,15 @@ const ONE_POINT_GROUP_RE = /^[+-]?[1-9]\d{0,2}\.\d{3}$/;
  * parseMinorUnits("1,000", 2);      // "amount \"1,000\" is not a number: a thousands separator or a decimal comma? Write 1000 or 1,000.00"
  * parseMinorUnits("1.250.000", 0);  // 1250000
  * parseMinorUnits("1.000", 0);      // "amount \"1.000\" is ambiguous: 1000 with a grouping point, or 1 with three decimals? Write 1000 or 1"
+ * parseMinorUnits("₩1,250,000", 0, "KRW"); // 1250000
  */
-export function parseMinorUnits(value: unknown, minorDigits: number): number | string {
+export function parseMinorUnits(value: unknown, minorDigits: number, currency?: string): number | string {
   let text: string;
   if (typeof value === "number") {
     if (!Number.isFinite(value)) return `amount ${String(value)} is not a finite number`;
     text = String(value); // shortest round-trip form, e.g. 0.1 → "0.1", 1e21 → "1e+21"
   } else if (typeof value === "string") {
-    text = value.trim();
+    text = currency === undefined ? value.trim() : withoutCurrencyMarks(value, currency);
     if (text === "") return "amount is empty";
     const grouped = GROUPED_RE.exec(text);
     if (grouped !== null) {
@@ -82,6 +85,44 @@ export function parseMinorUnits(value: unknown, minorDigits: number): number | s
   const minor = Number(digits);
   if (!Number.isSafeInteger(minor)) return `amount ${text} is too large to add up exactly`;
   return m[1] === "-" ? -minor : minor;
+}
+
+/** Symbols of currencies, by code (Intl's narrow symbol, the code itself where there is none). */
+const SYMBOLS = new Map<string, string>();
+
+/**
+ * `text` (trimmed) without the marks of `currency` a spreadsheet writes around an amount when it
+ * exports a formatted cell: the code (`KRW 1,000`), the symbol (`₩1,000`, `$19.99`, `-$5`,
+ * `$-5`) and, for KRW, the full-width `￦` and the Korean `원` after the number (`1,000원`).
+ * Anything else is left for the number to refuse.
+ *
+ * @example
+ * withoutCurrencyMarks("₩1,250,000", "KRW"); // "1,250,000"
+ * withoutCurrencyMarks("-$19.99", "USD");     // "-19.99"
+ * withoutCurrencyMarks("12,000원", "KRW");    // "12,000"
+ */
+export function withoutCurrencyMarks(text: string, currency: string): string {
+  let symbol = SYMBOLS.get(currency);
+  if (symbol === undefined) {
+    try {
+      symbol = new Intl.NumberFormat("en", { style: "currency", currency, currencyDisplay: "narrowSymbol" }).formatToParts(1).find((p) => p.type === "currency")?.value ?? currency;
+    } catch {
+      symbol = currency; // not a code Intl knows
+    }
+    if (SYMBOLS.size < 512) SYMBOLS.set(currency, symbol);
+  }
+  const marks = new Set([currency, symbol, ...(currency === "KRW" ? ["￦", "원"] : [])]);
+  let t = text.trim();
+  let sign = "";
+  if (t.startsWith("-") || t.startsWith("+")) {
+    sign = t[0]!;
+    t = t.slice(1).trimStart();
+  }
+  for (const mark of marks) {
+    if (t.startsWith(mark)) t = t.slice(mark.length).trimStart();
+    if (t.endsWith(mark)) t = t.slice(0, -mark.length).trimEnd();
+  }
+  return sign + t;
 }
 
 /**

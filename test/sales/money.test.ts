@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import fc from "fast-check";
-import { formatMinorUnits, minorToMajor, parseMinorUnits } from "../../src/sales/money.ts";
+import { formatMinorUnits, minorToMajor, parseMinorUnits, withoutCurrencyMarks } from "../../src/sales/money.ts";
 
 describe("money", () => {
   test("decimal strings become exact minor units", () => {
@@ -43,6 +43,23 @@ describe("money", () => {
     // Any integer written grouped reads as itself.
     fc.assert(fc.property(fc.integer({ min: -1e12, max: 1e12 }), (n) => parseMinorUnits(n.toLocaleString("en-US"), 0) === n));
     fc.assert(fc.property(fc.integer({ min: 1_000_000, max: 1e12 }), (n) => parseMinorUnits(n.toLocaleString("de-DE"), 0) === n));
+  });
+
+  test("with its currency, the marks a spreadsheet writes around an amount are dropped: code, symbol, 원", () => {
+    for (const text of ["₩1,250,000", "￦1,250,000", "1,250,000원", "1,250,000 원", "KRW 1,250,000", "1250000 KRW", " ₩ 1,250,000 "]) {
+      expect(parseMinorUnits(text, 0, "KRW")).toBe(1_250_000);
+    }
+    expect(parseMinorUnits("-₩5,000", 0, "KRW")).toBe(-5000);
+    expect(parseMinorUnits("₩-5,000", 0, "KRW")).toBe(-5000);
+    expect(parseMinorUnits("$19.99", 2, "USD")).toBe(1999);
+    expect(parseMinorUnits("-$1,250.50", 2, "USD")).toBe(-125_050);
+    expect(parseMinorUnits("€5", 2, "EUR")).toBe(500);
+    // Another currency's marks, or marks without a currency, are not dropped.
+    expect(parseMinorUnits("$19.99", 0, "KRW")).toMatch(/not a number/);
+    expect(parseMinorUnits("₩1000", 0)).toMatch(/not a number/);
+    expect(parseMinorUnits("1000원", 2, "USD")).toMatch(/not a number/);
+    expect(withoutCurrencyMarks("12,000원", "KRW")).toBe("12,000");
+    expect(withoutCurrencyMarks("12", "XXX")).toBe("12");
   });
 
   test("non-numbers and non-finite values are refused", () => {
