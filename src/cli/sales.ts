@@ -48,7 +48,8 @@ columns:
                 ₩1,250,000, 1,250,000원, $1,250.50); negative for refunds
   quantity      items (integer); negative for returns
   date          YYYY-MM-DD: the row is that day's total, or
-  timestamp     ISO 8601: the row is one transaction, added into its local day
+  timestamp     ISO 8601, or as a spreadsheet shows it (2026-11-16 9:05, 2026-11-16 오후 2:30:00):
+                the row is one transaction, added into its local day
   brand         optional; else --brand
   currency      optional ISO 4217 code; else --currency (default KRW)
 
