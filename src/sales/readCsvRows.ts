@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { parse, type CsvError } from "csv-parse";
 import { SalesInputError } from "../errors/SalesInputError.ts";
+import { peekText } from "./peekText.ts";
 import { SALES_COLUMNS, type SalesColumn, type SalesInputRow } from "./SalesInputRow.ts";
 
 /**
@@ -44,13 +45,14 @@ export const defaultReadCsvRowsOptions = { source: "input" } as const;
  */
 export async function* readCsvRows(chunks: AsyncIterable<string>, options: ReadCsvRowsOptions = {}): AsyncGenerator<SalesInputRow> {
   const source = options.source ?? defaultReadCsvRowsOptions.source;
-  let peeked: Awaited<ReturnType<typeof withFirstLine>>;
+  let peeked: Awaited<ReturnType<typeof peekText>>;
   try {
-    peeked = await withFirstLine(chunks);
+    // The header line, or as much of it as HEADER_PEEK characters hold.
+    peeked = await peekText(chunks, (seen) => seen.length >= HEADER_PEEK || /[\r\n]/.test(seen));
   } catch (error) {
     throw new SalesInputError(source, 0, `cannot read: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
-  const { firstLine, all } = peeked;
+  const firstLine = peeked.seen.replace(/^\uFEFF/, "").split(/\r\n|\n|\r/, 1)[0] ?? "";
   const parser = parse({
     bom: true,
     delimiter: delimiterOf(firstLine),
@@ -58,7 +60,7 @@ export async function* readCsvRows(chunks: AsyncIterable<string>, options: ReadC
     relax_quotes: true, // a stray quote inside an unquoted field (12" pizza) is kept as text
     record_delimiter: ["\r\n", "\n", "\r"],
   });
-  const input = Readable.from(all);
+  const input = Readable.from(peeked.chunks);
   input.on("error", (error) => parser.destroy(error));
   input.pipe(parser);
 
@@ -114,26 +116,6 @@ function delimiterOf(headerLine: string): string {
     if (names.includes("external_key")) return d;
   }
   return ",";
-}
-
-/** The text's first line (BOM dropped; from at most HEADER_PEEK characters) and the whole text again, chunk by chunk. */
-async function withFirstLine(chunks: AsyncIterable<string>): Promise<{ firstLine: string; all: AsyncIterable<string> }> {
-  const iterator = chunks[Symbol.asyncIterator]();
-  const head: string[] = [];
-  let seen = "";
-  while (seen.length < HEADER_PEEK && !/[\r\n]/.test(seen)) {
-    const next = await iterator.next();
-    if (next.done === true) break;
-    head.push(next.value);
-    seen += next.value;
-  }
-  const firstLine = seen.replace(/^\uFEFF/, "").split(/\r\n|\n|\r/, 1)[0] ?? "";
-  async function* all(): AsyncGenerator<string> {
-    yield* head;
-    // Delegated, so a reader that stops early closes the input too.
-    yield* { [Symbol.asyncIterator]: () => iterator };
-  }
-  return { firstLine, all: all() };
 }
 
 function lineBreaksIn(record: readonly string[]): number {

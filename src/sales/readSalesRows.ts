@@ -1,5 +1,6 @@
 import { readCsvRows } from "./readCsvRows.ts";
 import { readNdjsonRows } from "./readNdjsonRows.ts";
+import { peekText } from "./peekText.ts";
 import { salesSourceName, salesTextChunks, type SalesSource } from "./salesTextChunks.ts";
 import type { SalesInputRow } from "./SalesInputRow.ts";
 
@@ -84,27 +85,9 @@ function formatOfName(name: string): "csv" | "ndjson" | undefined {
   return undefined;
 }
 
+/** The format of a text by its first character that is not a BOM or white space: `{` → NDJSON, else CSV. */
 async function peekFormat(chunks: AsyncIterable<string>): Promise<{ format: "csv" | "ndjson"; chunks: AsyncIterable<string> }> {
-  const iterator = chunks[Symbol.asyncIterator]();
-  const seen: string[] = [];
-  let format: "csv" | "ndjson" = "csv";
-  for (;;) {
-    const next = await iterator.next();
-    if (next.done === true) break;
-    seen.push(next.value);
-    const text = next.value.replace(/^[\uFEFF\s]+/, "");
-    if (text !== "") {
-      format = text.startsWith("{") ? "ndjson" : "csv";
-      break;
-    }
-  }
-  async function* replay(): AsyncGenerator<string> {
-    yield* seen;
-    for (;;) {
-      const next = await iterator.next();
-      if (next.done === true) return;
-      yield next.value;
-    }
-  }
-  return { format, chunks: replay() };
+  const start = (text: string): string => text.replace(/^[\uFEFF\s]+/, "");
+  const peeked = await peekText(chunks, (seen) => start(seen) !== "");
+  return { format: start(peeked.seen).startsWith("{") ? "ndjson" : "csv", chunks: peeked.chunks };
 }

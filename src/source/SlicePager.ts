@@ -365,7 +365,8 @@ export class SlicePager {
     }
     if (firstFar === undefined || far < 3 || sensors.size < 2) return;
     const { rts, ts, read } = firstFar;
-    const when = Number.isFinite(read) && Math.abs(read) < 8.64e15 ? new Date(read).toISOString() : String(read);
+    const date = new Date(read);
+    const when = Number.isNaN(date.getTime()) ? String(read) : date.toISOString();
     throw new ContractError(
       "signals[].row_key",
       `shop ${shopId}: the service's RTS does not read as the time of its records, with the RTS codec in use or as a count of s, ms, µs or ns since the epoch ` +
