@@ -34,6 +34,8 @@ world summary go to stderr. Ctrl-C (SIGINT/SIGTERM) stops it.
                       number, or LO,HI for a per-phone range (default: by screen/Wi-Fi state,
                       5-15 screen on, 30-50 screen off, 60-180 associated); implies
                       --rotation realistic unless --rotation is given
+  --shadowing-db D    slow fading of each phone at each sensor, dB: bodies, pockets, shelves,
+                      drifting over ~2 m and ~30 s (default 0: none; indoors it is 3-8)
   --truth FILE        write the ground truth per MAC as NDJSON to FILE (one line per MAC heard
                       per visit: shop, device, start, end, kind, person, visit, inside, macClass,
                       first, last, records)
@@ -81,6 +83,7 @@ const flags = {
   "truth-occupancy": { type: "string" },
   rotation: { type: "string" },
   "burst-gap-s": { type: "string" },
+  "shadowing-db": { type: "string" },
   "fail-rate": { type: "string" },
   "throttle-rate": { type: "string" },
   "truncate-rate": { type: "string" },
@@ -153,6 +156,7 @@ function optionsFrom(values: Values): StartSimulatorOptions {
   if (values.days !== undefined) world = { ...world, days: integerFlag("--days", values.days) };
   if (values.rotation !== undefined) world = { ...world, rotation: rotationFlag(values.rotation) };
   if (values["burst-gap-s"] !== undefined) world = { ...world, macs: { ...world.macs, burstGapS: rangeFlag("--burst-gap-s", values["burst-gap-s"], 1, 3600) } };
+  if (values["shadowing-db"] !== undefined) world = { ...world, shadowingDb: numberFlag("--shadowing-db", values["shadowing-db"]) };
   const faults: { -readonly [K in keyof FaultOptions]: FaultOptions[K] } = {};
   if (values["fail-rate"] !== undefined) faults.failRate = numberFlag("--fail-rate", values["fail-rate"]);
   if (values["throttle-rate"] !== undefined) faults.throttleRate = numberFlag("--throttle-rate", values["throttle-rate"]);

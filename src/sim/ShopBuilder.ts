@@ -1,6 +1,7 @@
 import { freshMac } from "./freshMac.ts";
 import type { MacBehaviour } from "./MacBehaviour.ts";
-import type { Rng } from "./prng.ts";
+import { createRng, hashSeed, type Rng } from "./prng.ts";
+import { Shadowing } from "./Shadowing.ts";
 import { SignalColumns } from "./signalTable.ts";
 import { nextUpload } from "./nextUpload.ts";
 import type { VendorOuis } from "./vendorOuis.ts";
@@ -98,6 +99,8 @@ export class ShopBuilder {
   private readonly frameTime = new Float64Array(CHANNELS * MAX_FRAMES);
   private readonly frameCount = new Int32Array(CHANNELS);
   private readonly meanLevel: Float64Array;
+  /** Slow fading of the presence being emitted (one at a time), from a stream of its own. */
+  private readonly shade: Shadowing;
 
   constructor(
     readonly shopId: number,
@@ -108,7 +111,9 @@ export class ShopBuilder {
       readonly wallLossDb: number;
       readonly pathLossExponent: number;
       readonly deviceSpreadDb: number;
+      readonly shadowingDb: number;
       readonly probeIntervalS: readonly [number, number];
+      readonly seed: number | string;
     },
     readonly layout: ShopLayout,
     readonly usedMacs: Set<string>,
@@ -119,6 +124,7 @@ export class ShopBuilder {
     this.sx = Float64Array.from(layout.sensors, (s) => s.xM);
     this.sy = Float64Array.from(layout.sensors, (s) => s.yM);
     this.meanLevel = new Float64Array(layout.sensors.length);
+    this.shade = new Shadowing(layout.sensors.length, o.shadowingDb, createRng(hashSeed(o.seed, "shadowing", shopId)));
     // 10·n·log10(√d²) = 5·n·log10(d²): skips a square root per reading.
     this.pathFactor = 5 * o.pathLossExponent;
   }
@@ -196,7 +202,6 @@ export class ShopBuilder {
     const sy = this.sy;
     const nSensors = sx.length;
     const base = o.rssiAt1m + this.deviceOffset[device]!;
-    const floor = o.sensitivityDbm;
     const noise = o.rssiNoiseDb;
     const h2 = this.h2;
     const pf = this.pathFactor;
@@ -204,22 +209,29 @@ export class ShopBuilder {
     let seg = 0;
     let first = -1;
     let last = -1;
+    const shade = this.shade;
+    shade.start();
     let t = start + Math.floor(rng.next() * Math.min(meanGapMs, end - start));
     while (t <= end - SENSOR_LAG_MS) {
       seg = positionAt(track, seg, t);
       const x = POSITION.x;
       const y = POSITION.y;
+      shade.advance(t, x, y);
       const level = y < 0 ? base - o.wallLossDb : base;
       if (first < 0) first = t;
       last = t;
       for (let s = 0; s < nSensors; s++) {
         const dx = x - sx[s]!;
         const dy = y - sy[s]!;
-        let r = Math.round(level - pf * Math.log10(dx * dx + dy * dy + h2) + noise * rng.normal());
-        if (r < floor) continue;
+        const mean = level - pf * Math.log10(dx * dx + dy * dy + h2);
+        const z = noise * rng.normal();
+        const r0 = Math.round(mean + z);
+        let r = shade.on ? Math.round(mean + shade.at(s) + z) : r0;
+        const lag = this.lagOf(rng, r0, r);
+        if (lag < 0) continue;
         if (r > -1) r = -1;
         else if (r < -127) r = -127;
-        const at = t + (rng.uint32() % SENSOR_LAG_MS);
+        const at = t + lag;
         if (this.lost(s, at)) continue;
         this.heard(at, device, s, r);
         count++;
@@ -275,7 +287,6 @@ export class ShopBuilder {
     const sy = this.sy;
     const nSensors = sx.length;
     const nChannels = Math.min(CHANNELS, nSensors);
-    const floor = o.sensitivityDbm;
     const noise = o.rssiNoiseDb;
     const h2 = this.h2;
     const pf = this.pathFactor;
@@ -295,6 +306,8 @@ export class ShopBuilder {
     let seg = 0;
     let screenOn = rng.chance(m.screenOnShare);
     let screenUntil = start + rng.exponential(periodMs);
+    const shade = this.shade;
+    shade.start();
     const gapNow = (): number => (associated ? phone.gapAssociatedMs : screenOn ? phone.gapOnMs : phone.gapOffMs);
     let t = start + Math.floor(rng.next() * Math.min(gapNow(), end - start));
     while (t <= stop) {
@@ -309,7 +322,9 @@ export class ShopBuilder {
       seg = positionAt(track, seg, t);
       const x = POSITION.x;
       const y = POSITION.y;
-      // A burst lasts about a second: the phone is taken to stand still meanwhile.
+      // A burst lasts about a second: the phone is taken to stand still meanwhile, and its
+      // frames share one shadowing.
+      shade.advance(t, x, y);
       const level = (y < 0 ? o.rssiAt1m - o.wallLossDb : o.rssiAt1m) + phone.offsetDb;
       for (let s = 0; s < nSensors; s++) {
         const dx = x - sx[s]!;
@@ -334,12 +349,16 @@ export class ShopBuilder {
         const c = s % CHANNELS;
         const n = frameCount[c]!;
         const mean = meanLevel[s]!;
+        const shadeDb = shade.at(s);
         for (let k = 0; k < n; k++) {
-          let r = Math.round(mean + noise * rng.normal());
-          if (r < floor) continue;
+          const z = noise * rng.normal();
+          const r0 = Math.round(mean + z);
+          let r = shade.on ? Math.round(mean + shadeDb + z) : r0;
+          const lag = this.lagOf(rng, r0, r);
+          if (lag < 0) continue;
           if (r > -1) r = -1;
           else if (r < -127) r = -127;
-          const at = frameTime[c * MAX_FRAMES + k]! + (rng.uint32() % SENSOR_LAG_MS);
+          const at = frameTime[c * MAX_FRAMES + k]! + lag;
           if (this.lost(s, at)) continue;
           this.heard(at, u.device, s, r);
           u.records++;
@@ -357,6 +376,20 @@ export class ShopBuilder {
     // A MAC drawn for a visit but never sent with (the visit ended first) was not used.
     this.record(person, kind, start, end, phone.macClass, associated, uses.filter((x) => x.first >= 0));
     return count;
+  }
+
+  /**
+   * How long after sending sensor a frame is stamped (ms), or −1 when it is not heard: `r0` is
+   * its RSSI without shadowing, `r` with it. The world's own stream draws exactly what it drew
+   * without shadowing (a lag for every frame heard without it), so shadowing changes RSSI and
+   * which frames are heard, never the people, their tracks or their MACs; a frame only
+   * shadowing lets through takes its lag from the shadowing's stream.
+   */
+  private lagOf(rng: Rng, r0: number, r: number): number {
+    const floor = this.o.sensitivityDbm;
+    const lag = r0 >= floor ? rng.uint32() % SENSOR_LAG_MS : -1;
+    if (r < floor) return -1;
+    return lag >= 0 ? lag : this.shade.rng.uint32() % SENSOR_LAG_MS;
   }
 
   private fresh(rng: Rng, phone: Phone): number {

@@ -209,11 +209,12 @@ export interface SurveySample {
 
 /**
  * The radio model the world was generated with, so fitted parameters can be compared:
- * rssi = rssiAt1m + deviceOffset − 10·n·log10(d) − wall + N(0, noiseDb²), rounded,
- * clamped to −127…−1, dropped below `sensitivityDbm`.
+ * rssi = rssiAt1m + deviceOffset − 10·n·log10(d) − wall + shadowing + N(0, noiseDb²), rounded,
+ * clamped to −127…−1, dropped below `sensitivityDbm`; shadowing is a slowly drifting
+ * N(0, shadowingDb²) per device and sensor (`Shadowing`).
  *
  * @example
- * const m: PathLossModel = { rssiAt1m: -45, pathLossExponent: 2.8, wallLossDb: 12, noiseDb: 4, sensitivityDbm: -95, deviceSpreadDb: 2, mountHeightM: 1.3 };
+ * const m: PathLossModel = { rssiAt1m: -45, pathLossExponent: 2.8, wallLossDb: 12, noiseDb: 4, sensitivityDbm: -95, deviceSpreadDb: 2, shadowingDb: 0, mountHeightM: 1.3 };
  */
 export interface PathLossModel {
   /** Mean RSSI 1 m from a sensor, dBm. */
@@ -228,6 +229,8 @@ export interface PathLossModel {
   readonly sensitivityDbm: number;
   /** Standard deviation of the fixed per-device transmit offset, dB (phones differ). */
   readonly deviceSpreadDb: number;
+  /** Standard deviation of the slow fading per device and sensor, dB (0: none). */
+  readonly shadowingDb: number;
   /** Height of the ceiling sensors above a carried phone, m (a floor-plan distance d is really √(d² + h²)). */
   readonly mountHeightM: number;
 }

@@ -553,6 +553,8 @@ function simWorld(state: State): Response {
     shops: w.shops.map((s) => ({ id: s.id, name: s.name, brandId: s.brandId, externalKey: s.externalKey, timeZone: s.timeZone, sensors: s.sensors })),
     // How the phones chose MACs, so a client knows whether a MAC can be taken for a person (null: rotation off).
     macBehaviour: w.macBehaviour ?? null,
+    // The radio model the RSSI were drawn from (path loss, noise, shadowing).
+    model: w.model,
     // Truth about the sensors: when each heard nothing (WorldOptions.sensorOutages).
     sensorOutages: w.sensorOutages(),
     sensorClockOffsets: Object.fromEntries(w.shops.map((s) => [s.id, w.sensorClockOffsets(s.id)])),

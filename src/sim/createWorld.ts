@@ -54,6 +54,15 @@ export interface WorldOptions {
   readonly sensitivityDbm?: number;
   /** Standard deviation of the fixed transmit offset of each device, dB. @default 2 */
   readonly deviceSpreadDb?: number;
+  /**
+   * Standard deviation of slow fading (shadowing) at each sensor, dB: the body between a phone
+   * and a sensor, the pocket or bag it is in, shelves and people in the way. It drifts as the
+   * device moves and as time passes (`Shadowing`: correlated over ~2 m and ~30 s), so a burst's
+   * frames share it and it differs between sensors. Indoor measurements put it at 3–8 dB; 0
+   * (the default) leaves it out, and a world with it has the same people, tracks and MACs as
+   * the world without. @default 0
+   */
+  readonly shadowingDb?: number;
   /** Range [min, max] of a device's mean probe interval, seconds (drawn log-uniformly per device; each gap is jittered, with occasional bursts). @default [8, 90] */
   readonly probeIntervalS?: readonly [number, number];
   /**
@@ -151,6 +160,7 @@ export const defaultWorldOptions = {
   pathLossExponent: 2.8,
   sensitivityDbm: -95,
   deviceSpreadDb: 2,
+  shadowingDb: 0,
   probeIntervalS: [8, 90],
   randomizedShare: 0.45,
   rotation: "off",
@@ -230,6 +240,7 @@ export function createWorld(options: WorldOptions = {}): World {
     noiseDb: o.rssiNoiseDb,
     sensitivityDbm: o.sensitivityDbm,
     deviceSpreadDb: o.deviceSpreadDb,
+    shadowingDb: o.shadowingDb,
     mountHeightM: MOUNT_HEIGHT_M,
   };
   const [startMs, endMs] = spanOf(o);
@@ -383,7 +394,9 @@ function survey(model: PathLossModel, rng: Rng, distancesM: readonly number[], p
   for (const distanceM of distancesM) {
     const mean = model.rssiAt1m - 10 * model.pathLossExponent * Math.log10(distanceM);
     for (let k = 0; k < perDistance; k++) {
-      const rssi = Math.round(mean + model.noiseDb * rng.normal());
+      // Each sample is taken at a spot of its own, so its shadowing is a draw of its own (none drawn without it).
+      const shade = model.shadowingDb > 0 ? model.shadowingDb * rng.normal() : 0;
+      const rssi = Math.round(mean + model.noiseDb * rng.normal() + shade);
       if (rssi < model.sensitivityDbm) continue;
       out.push({ distanceM, rssi: Math.min(-1, Math.max(-127, rssi)) });
     }
@@ -415,6 +428,7 @@ function resolveOptions(options: WorldOptions): Resolved {
   numIn("pathLossExponent", o.pathLossExponent, 1, 6);
   numIn("sensitivityDbm", o.sensitivityDbm, -127, -1);
   numIn("deviceSpreadDb", o.deviceSpreadDb, 0, 20);
+  numIn("shadowingDb", o.shadowingDb, 0, 20);
   pair("probeIntervalS", o.probeIntervalS, 0.5, 3600);
   numIn("randomizedShare", o.randomizedShare, 0, 1);
   numIn("visitorsPerDay", o.visitorsPerDay, 0, 1e6);

@@ -67,12 +67,12 @@ describe("footfall sim", () => {
     expect(await status).toBe(0);
   });
 
-  it("--rotation and --burst-gap-s build a rotating world; --truth-visits and --truth-occupancy write the person-level truth", async () => {
+  it("--rotation, --burst-gap-s and --shadowing-db build a rotating world; --truth-visits and --truth-occupancy write the person-level truth", async () => {
     const f = fakeIo();
     const truth = join(dir, "rot-truth.ndjson");
     const visitsFile = join(dir, "rot-visits.ndjson");
     const occupancyFile = join(dir, "rot-occupancy.ndjson");
-    const argv = ["--port", "0", "--world", worldFile, "--rotation", "0.9", "--burst-gap-s", "5,20", "--truth", truth, "--truth-visits", visitsFile, "--truth-occupancy", occupancyFile];
+    const argv = ["--port", "0", "--world", worldFile, "--rotation", "0.9", "--burst-gap-s", "5,20", "--shadowing-db", "6", "--truth", truth, "--truth-visits", visitsFile, "--truth-occupancy", occupancyFile];
     const status = command.run(argv, f.io);
     const line = await waitFor(() => (f.out().includes("\n") ? f.out() : undefined));
     const base = line.trim().split(" ").at(-1)!;
@@ -80,6 +80,7 @@ describe("footfall sim", () => {
     const world = await (await fetch(`${base}/__sim/world`, { headers })).json();
     expect(world.macBehaviour.rotatingShare).toBe(0.9);
     expect(world.macBehaviour.burstGapS).toEqual({ screenOn: [5, 20], screenOff: [5, 20], associated: [5, 20] });
+    expect(world.model.shadowingDb).toBe(6);
     expect(f.err()).toContain("MAC rotation on");
     const read = (file: string) => readFileSync(file, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
     const macs = read(truth);
@@ -136,6 +137,8 @@ describe("footfall sim", () => {
     [["--burst-gap-s", "0.1"]],
     [["--burst-gap-s", "30,5"]],
     [["--rotation", "off", "--burst-gap-s", "30"]],
+    [["--shadowing-db", "-1"]],
+    [["--shadowing-db", "strong"]],
     [["--port", "abc"]],
     [["--days", "0"]],
     [["--fail-rate", "2"]],

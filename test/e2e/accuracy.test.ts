@@ -1,7 +1,7 @@
 /**
  * Accuracy against the simulator's ground truth, with the library's defaults, on the default world
- * shape and on differently shaped worlds (shop size, wall loss, RSSI noise, probe rates,
- * randomized share). Fails on regression of the goals: visitor count error ≤ 5 % per shop-day,
+ * shape and on differently shaped worlds (shop size, wall loss, RSSI noise, slow fading, probe
+ * rates, randomized share). Fails on regression of the goals: visitor count error ≤ 5 % per shop-day,
  * median absolute visitor dwell error ≤ 60 s, visitor and passer-by F1 ≥ 0.9.
  *
  * The default world is scored whole (five shops, ~1 M signals, a few seconds); the other shapes
@@ -25,6 +25,8 @@ const worlds: Record<string, WorldOptions> = {
   "slow probes, randomized": { seed: 4, shops: 2, probeIntervalS: [30, 180], randomizedShare: 0.85 },
   // Small shops, thick walls, chatty phones, a quiet radio.
   "small, thick wall, fast probes": { seed: 5, shops: 1, shopSizeM: [8, 6], wallLossDb: 20, probeIntervalS: [4, 30], rssiNoiseDb: 3 },
+  // Slow fading: bodies, pockets and shelves move each phone's RSSI by ~6 dB for tens of seconds.
+  "shadowing 6 dB": { seed: 8, shops: 2, shadowingDb: 6 },
   // Several days: staff come back, equipment never leaves, visitors return.
   "three days": { seed: 6, shops: 1, days: 3, visitorsPerDay: 300, passersByPerDay: 3000 },
 };

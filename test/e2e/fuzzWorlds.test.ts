@@ -5,7 +5,8 @@
  * bounds; every interval of a local day laid out once; and the same figures with a wider allowed
  * lateness when nothing was late. Worlds range over shop sizes, sensors, noise, staff, opening
  * hours (past midnight, a quarter of an hour), time zones and DST days, MAC rotation and burst
- * gaps, sensor outages, clocks minutes apart and sensors uploading in batches.
+ * gaps, sensor outages, clocks minutes apart, sensors uploading in batches and slow fading
+ * (shadowing).
  *
  * CI runs a few small worlds; `FUZZ_WORLDS=500 FUZZ_FROM=0 npx vitest run test/e2e/fuzzWorlds.test.ts`
  * runs many (found: a quiet night turning a day's last sessions late, and clocks measured on a
@@ -54,6 +55,8 @@ function drawWorld(i: number): WorldOptions {
     ...(r.chance(0.2) ? { sensorOutages: { perSensorDay: 0.5, minutes: [30, 240] as const } } : {}),
     ...(r.chance(0.25) ? { sensorClockSkewMs: r.int(0, 90_000) } : {}),
     ...(r.chance(0.25) ? { sensorUploadEveryMs: r.int(5_000, 300_000) } : {}),
+    // Drawn last, so the worlds drawn before it was added stay as they were.
+    ...(r.chance(0.4) ? { shadowingDb: Math.round(r.uniform(2, 10) * 10) / 10 } : {}),
   };
 }
 

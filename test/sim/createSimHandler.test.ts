@@ -530,12 +530,13 @@ describe("world and truth extensions", () => {
   const world = smallWorld();
   const h = sim();
 
-  it("GET /__sim/world returns brands and shops with their sensors", async () => {
+  it("GET /__sim/world returns brands and shops with their sensors, and the radio model", async () => {
     const r = await get(h, "/__sim/world");
     expect(r.body).toEqual({
       brands: world.brands,
       shops: world.shops,
       macBehaviour: null,
+      model: world.model,
       sensorOutages: [],
       sensorClockOffsets: Object.fromEntries(world.shops.map((s) => [s.id, {}])),
     });

@@ -513,3 +513,75 @@ describe("createWorld: sensors uploading in batches", () => {
     expect(() => createWorld({ ...smallWorldOptions, sensorUploadEveryMs: 1.5 })).toThrow(RangeError);
   });
 });
+
+describe("createWorld: shadowing", () => {
+  /**
+   * The RSSI spread of the equipment (fixed position, bursting all day) at each sensor that
+   * hears it well: within a burst (frames a few ms apart) and between the means of its bursts.
+   */
+  function spreads(world: World): { within: number; between: number } {
+    const equipment = new Set(world.truth().filter((t) => t.kind === "stationary").map((t) => t.device));
+    const bursts = new Map<string, number[]>();
+    for (const shop of world.shops) {
+      for (const r of world.rawSignals(shop.id)) {
+        if (!equipment.has(r.device_id)) continue;
+        // A burst's frames at one sensor lie within about a second; bursts are ≥ 15 s apart.
+        const key = `${r.device_id} ${r.square_mac} ${Math.floor(r.ts / 5_000)}`;
+        let xs = bursts.get(key);
+        if (xs === undefined) bursts.set(key, (xs = []));
+        xs.push(r.rssi);
+      }
+    }
+    const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const byPair = new Map<string, number[]>();
+    let within = 0;
+    let withinN = 0;
+    for (const [key, xs] of bursts) {
+      if (xs.length < 3) continue;
+      const m = mean(xs);
+      // Readings near the floor are cut off, which narrows the spread: strong pairs only.
+      if (m < -80) continue;
+      for (const x of xs) within += (x - m) ** 2;
+      withinN += xs.length - 1;
+      const pair = key.slice(0, key.lastIndexOf(" "));
+      let ms = byPair.get(pair);
+      if (ms === undefined) byPair.set(pair, (ms = []));
+      ms.push(m);
+    }
+    let between = 0;
+    let betweenN = 0;
+    for (const ms of byPair.values()) {
+      const m = mean(ms);
+      for (const x of ms) between += (x - m) ** 2;
+      betweenN += ms.length - 1;
+    }
+    return { within: Math.sqrt(within / withinN), between: Math.sqrt(between / betweenN) };
+  }
+
+  const options: WorldOptions = { ...smallWorldOptions, rotation: "realistic" };
+
+  it("adds slow fading that a burst's frames share: bursts of a device that never moves differ by about shadowingDb", () => {
+    const still = spreads(createWorld(options));
+    const shaded = spreads(createWorld({ ...options, shadowingDb: 6 }));
+    // Frames of one burst scatter by the per-reading noise (4 dB) either way.
+    expect(still.within).toBeGreaterThan(3);
+    expect(still.within).toBeLessThan(5);
+    expect(Math.abs(shaded.within - still.within)).toBeLessThan(0.5);
+    // Without shadowing a burst's mean moves only by the noise averaged over its frames;
+    // with it, by about √(6² + that²).
+    expect(still.between).toBeLessThan(2.5);
+    expect(shaded.between).toBeGreaterThan(4.5);
+    expect(shaded.between).toBeLessThan(8);
+  });
+
+  it("changes the RSSI and which frames are heard, never the people, their tracks or their MACs", () => {
+    const base = createWorld(options);
+    const shaded = createWorld({ ...options, shadowingDb: 6 });
+    const people = (w: World) => w.visits().map((v) => ({ ...v, records: 0, macs: v.macs.map((m) => ({ ...m, records: 0 })) }));
+    expect(people(shaded)).toEqual(people(base));
+    expect(shaded.occupancy()).toEqual(base.occupancy());
+    expect(tableSnapshot(shaded)).not.toEqual(tableSnapshot(base));
+    expect(createWorld({ ...options, shadowingDb: 0 }).visits()).toEqual(base.visits());
+    expect(() => createWorld({ shadowingDb: -1 })).toThrow(RangeError);
+  });
+});
