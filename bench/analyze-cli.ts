@@ -36,42 +36,18 @@ const SEED = 1;
  * const [row] = await analyzeCliBench();
  */
 export default async function analyzeCliBench(): Promise<BenchRow[]> {
-  const { spawn, spawnSync } = await import("node:child_process");
-  const { existsSync, openSync, closeSync, createWriteStream } = await import("node:fs");
-  const { mkdir, mkdtemp, rm, writeFile } = await import("node:fs/promises");
+  const { spawn } = await import("node:child_process");
+  const { openSync, closeSync, createWriteStream } = await import("node:fs");
+  const { mkdtemp, rm } = await import("node:fs/promises");
   const { EventEmitter } = await import("node:events");
   const { tmpdir } = await import("node:os");
-  const { dirname, join, resolve } = await import("node:path");
+  const { join } = await import("node:path");
   const { performance } = await import("node:perf_hooks");
-  const { fileURLToPath } = await import("node:url");
   const { createWorld } = await import("../src/sim/createWorld.ts");
-  const { rate } = await import("./lib.ts");
+  const { compileForBench, rate } = await import("./lib.ts");
 
-  const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-  // Inside node_modules, so the compiled files find the project's dependencies by walking up.
-  const buildDir = join(root, "node_modules", ".cache", "footfall-bench");
-  const outDir = join(buildDir, "out");
-
-  // What `npm run build` emits, plus the baseline, but with --noCheck (the bench measures code; a
-  // colleague's half-typed file elsewhere must not stop it) and away from dist/, which others may
-  // be rebuilding at the same moment.
-  const t0 = performance.now();
-  await rm(outDir, { recursive: true, force: true });
-  await mkdir(buildDir, { recursive: true });
-  const tsconfig = join(buildDir, "tsconfig.json");
-  const config = {
-    extends: join(root, "tsconfig.json"),
-    compilerOptions: { noEmit: false, rootDir: root, outDir, declaration: false, sourceMap: false },
-    include: [join(root, "src"), join(root, "bench", "analyze-cli.ts")],
-  };
-  await writeFile(tsconfig, JSON.stringify(config, null, 2));
-  const tsc = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", tsconfig, "--noCheck"], { encoding: "utf8" });
-  const cliJs = join(outDir, "src", "cli", "main.js");
-  const baselineJs = join(outDir, "bench", "analyze-cli.js");
-  if (!existsSync(cliJs) || !existsSync(baselineJs)) {
-    throw new Error(`tsc did not emit the CLI and the baseline (exit ${tsc.status}): ${tsc.stdout}${tsc.stderr}`);
-  }
-  const buildMs = performance.now() - t0;
+  const { js, buildMs } = await compileForBench("footfall-bench", { cli: "src/cli/main.ts", baseline: "bench/analyze-cli.ts" });
+  const { cli: cliJs, baseline: baselineJs } = js;
 
   const dir = await mkdtemp(join(tmpdir(), "footfall-bench-"));
   try {

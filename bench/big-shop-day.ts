@@ -53,39 +53,20 @@ interface Contender {
  */
 export default async function bigShopDayBench(): Promise<BenchRow[]> {
   const { spawn, spawnSync } = await import("node:child_process");
-  const { existsSync, openSync, closeSync } = await import("node:fs");
-  const { mkdir, rm, writeFile } = await import("node:fs/promises");
-  const { dirname, join, resolve } = await import("node:path");
+  const { openSync, closeSync } = await import("node:fs");
+  const { join } = await import("node:path");
   const { performance } = await import("node:perf_hooks");
-  const { fileURLToPath } = await import("node:url");
-  const { rate } = await import("./lib.ts");
+  const { compileForBench, rate } = await import("./lib.ts");
   const { bigShopDayFile } = await import("./data/bigShopDay.ts");
   const { DUCKDB_MODULE } = await import("./baselines/bigShopDuck.ts");
 
-  const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-  // Inside node_modules, so the compiled files find the project's dependencies by walking up;
-  // a directory of its own, so analyze-cli's build can run at the same time.
-  const buildDir = join(root, "node_modules", ".cache", "footfall-bench-big");
-  const outDir = join(buildDir, "out");
-  const t0 = performance.now();
-  await rm(outDir, { recursive: true, force: true });
-  await mkdir(buildDir, { recursive: true });
-  const tsconfig = join(buildDir, "tsconfig.json");
-  const config = {
-    extends: join(root, "tsconfig.json"),
-    compilerOptions: { noEmit: false, rootDir: root, outDir, declaration: false, sourceMap: false },
-    include: [join(root, "src"), join(root, "bench", "baselines", "bigShopLoop.ts"), join(root, "bench", "baselines", "bigShopDuck.ts")],
-  };
-  await writeFile(tsconfig, JSON.stringify(config, null, 2));
-  // --noCheck: the bench measures code; a colleague's half-typed file elsewhere must not stop it.
-  const tsc = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", tsconfig, "--noCheck"], { encoding: "utf8" });
-  const cliJs = join(outDir, "src", "cli", "main.js");
-  const loopJs = join(outDir, "bench", "baselines", "bigShopLoop.js");
-  const duckJs = join(outDir, "bench", "baselines", "bigShopDuck.js");
-  for (const js of [cliJs, loopJs, duckJs]) {
-    if (!existsSync(js)) throw new Error(`tsc did not emit ${js} (exit ${tsc.status}): ${tsc.stdout}${tsc.stderr}`);
-  }
-  const buildMs = performance.now() - t0;
+  // A cache directory of its own, so analyze-cli's build can run at the same time.
+  const { root, js, buildMs } = await compileForBench("footfall-bench-big", {
+    cli: "src/cli/main.ts",
+    loop: "bench/baselines/bigShopLoop.ts",
+    duck: "bench/baselines/bigShopDuck.ts",
+  });
+  const { cli: cliJs, loop: loopJs, duck: duckJs } = js;
 
   const t1 = performance.now();
   const day = await bigShopDayFile();

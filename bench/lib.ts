@@ -171,3 +171,52 @@ export function prng(seed: number): () => number {
  * hex2(10); // "0a"
  */
 export const hex2 = (n: number): string => n.toString(16).padStart(2, "0");
+
+/** What {@link compileForBench} built. */
+export interface BenchBuild<K extends string> {
+  /** The project's root directory. */
+  readonly root: string;
+  /** The compiled `.js` of each file asked for, by its name. */
+  readonly js: Readonly<Record<K, string>>;
+  /** How long tsc took, ms. */
+  readonly buildMs: number;
+}
+
+/**
+ * Compiles `src/` and `files` (by name: paths from the project root, `.ts`) with tsc, as `npm run build`
+ * does, into `node_modules/.cache/<cacheName>/out`: inside node_modules, so the compiled files
+ * find the project's dependencies by walking up; a directory per bench, so two can build at
+ * once; away from dist/, which others may be rebuilding at the same moment; and with --noCheck
+ * (the bench measures code; a colleague's half-typed file elsewhere must not stop it). Throws
+ * when tsc did not emit one of them.
+ *
+ * @example
+ * const { js, buildMs } = await compileForBench("footfall-bench", { cli: "src/cli/main.ts", baseline: "bench/analyze-cli.ts" });
+ * js.cli; // ".../node_modules/.cache/footfall-bench/out/src/cli/main.js"
+ */
+export async function compileForBench<K extends string>(cacheName: string, files: Readonly<Record<K, string>>): Promise<BenchBuild<K>> {
+  const { spawnSync } = await import("node:child_process");
+  const { existsSync } = await import("node:fs");
+  const { mkdir, rm, writeFile } = await import("node:fs/promises");
+  const { dirname, join, resolve } = await import("node:path");
+  const { fileURLToPath } = await import("node:url");
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+  const buildDir = join(root, "node_modules", ".cache", cacheName);
+  const outDir = join(buildDir, "out");
+  const t0 = performance.now();
+  await rm(outDir, { recursive: true, force: true });
+  await mkdir(buildDir, { recursive: true });
+  const tsconfig = join(buildDir, "tsconfig.json");
+  const config = {
+    extends: join(root, "tsconfig.json"),
+    compilerOptions: { noEmit: false, rootDir: root, outDir, declaration: false, sourceMap: false },
+    include: [join(root, "src"), ...Object.values<string>(files).filter((f) => !f.startsWith("src/")).map((f) => join(root, f))],
+  };
+  await writeFile(tsconfig, JSON.stringify(config, null, 2));
+  const tsc = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", tsconfig, "--noCheck"], { encoding: "utf8" });
+  const js = Object.fromEntries(Object.entries<string>(files).map(([name, f]) => [name, join(outDir, f.replace(/\.ts$/, ".js"))])) as Record<K, string>;
+  for (const file of Object.values<string>(js)) {
+    if (!existsSync(file)) throw new Error(`tsc did not emit ${file} (exit ${tsc.status}): ${tsc.stdout}${tsc.stderr}`);
+  }
+  return { root, js, buildMs: performance.now() - t0 };
+}
