@@ -379,7 +379,7 @@ export class ShopBuilder {
   }
 
   /**
-   * How long after sending sensor a frame is stamped (ms), or −1 when it is not heard: `r0` is
+   * How long after a frame was sent its sensor stamps it (ms), or −1 when it is not heard: `r0` is
    * its RSSI without shadowing, `r` with it. The world's own stream draws exactly what it drew
    * without shadowing (a lag for every frame heard without it), so shadowing changes RSSI and
    * which frames are heard, never the people, their tracks or their MACs; a frame only
