@@ -60,6 +60,7 @@ describe("PeopleEstimator", () => {
     expect(() => peopleEstimatorOptions({ intervalMs: 1000 })).toThrow(RangeError);
     expect(() => peopleEstimatorOptions({ level: 1 })).toThrow(RangeError);
     expect(() => peopleEstimatorOptions({ linkGapMs: -1 })).toThrow(RangeError);
+    expect(() => peopleEstimatorOptions({ linkShortMs: -1 })).toThrow(RangeError);
     expect(() => peopleEstimatorOptions({ timeZone: "Mars/Olympus" })).toThrow();
     expect(() => new PeopleEstimator({}, {} as never)).toThrow(TypeError);
     expect(peopleEstimatorOptions().intervalMs).toBe(15 * MIN);
@@ -109,6 +110,22 @@ describe("PeopleEstimator", () => {
     expect(day!.knownVisitors).toBe(12);
     // The piece's bursts and its neighbours' are estimated, not counted.
     expect(day!.restBursts).toBe(10 + 3);
+  });
+
+  it("sets a short visit aside on a sensor in common whatever the RSSI (fading), a long one only on a consistent RSSI", () => {
+    const at = DAY + 19 * 60 * MIN;
+    // A one-burst MAC 20 dB weaker than the visit's peak, ending 40 s before each visit starts.
+    const visits = (dwellMin: number) => {
+      const visit = session({ start: at, end: at + dwellMin * MIN, bursts: 10, kind: "visitor", rssi: -50 });
+      return [visit, session({ start: at - 40_000, rssi: -62 })];
+    };
+    const linked = (dwellMin: number, options = {}) => estimate([...keptVisits(10), ...visits(dwellMin)], options)[0]!.linkedSessions;
+    // Under 5 min (linkShortMs): a screen-on piece whose luckiest burst set its peak.
+    expect(linked(3)).toBe(1);
+    expect(linked(3, { linkShortMs: 0 })).toBe(0);
+    // Longer: the RSSI test holds (20 dB > linkRssiDb).
+    expect(linked(6)).toBe(0);
+    expect(linked(6, { linkShortMs: 7 * MIN })).toBe(1);
   });
 
   it("leaves staff and equipment out of people inside and outside", () => {
