@@ -43,7 +43,7 @@ export interface PeopleEstimatorOptions {
   readonly linkRssiDb?: number;
   /**
    * A randomized visit shorter than this (ms, last − first) is set aside on a possible rotation
-   * partner that shares a sensor with its end, whatever their RSSI. Slow fading (bodies, pockets,
+   * partner that shares a sensor with it, whatever their RSSI. Slow fading (bodies, pockets,
    * shelves: 3–8 dB indoors, drifting over tens of seconds) makes the per-sensor peak of a
    * screen-on stretch of a rotating phone — some twenty bursts, a few minutes — its luckiest
    * burst, often more than `linkRssiDb` above the next MAC's one burst: such a stretch then
@@ -202,7 +202,8 @@ interface DayAcc {
  *    sensors of its burst at that end, peaks within `linkRssiDb`; for a visit shorter than
  *    `linkShortMs`, by any of its sensors): it may be one piece of a
  *    rotating phone's visit (its screen was on for a while). Setting a whole visit aside costs
- *    no bias (it moves to part 2); counting a piece as a visit would.
+ *    no bias when the rate comes from universal MACs (it moves to part 2); counting a piece as a
+ *    visit would.
  * 2. **The rest, by burst rate**: every other burst heard inside (peak smoothed RSSI at or above
  *    the session's `visitorRssi`, the classifier's one threshold) is 1 ÷ r of a phone-interval,
  *    where r is the per-phone burst rate (ratio of sums: Σ (bursts − 1) ÷ Σ dwell) of the
