@@ -1,3 +1,4 @@
+import { rejectUnknownKeys } from "../errors/rejectUnknownKeys.ts";
 import pRetry from "p-retry";
 import type { Brand } from "../contract/brand.ts";
 import type { Shop } from "../contract/shop.ts";
@@ -569,12 +570,6 @@ function redirectTarget(location: string | null, from: string): string | undefin
     return `${url.origin}${url.pathname}`;
   } catch {
     return undefined;
-  }
-}
-
-function rejectUnknownKeys(object: object, known: ReadonlySet<string>, what: string): void {
-  for (const key of Object.keys(object)) {
-    if (!known.has(key)) throw new TypeError(`Unknown ${what} key \`${key}\` (known: ${[...known].join(", ")}).`);
   }
 }
 

@@ -1,3 +1,5 @@
+import { rejectUnknownKeys } from "../errors/rejectUnknownKeys.ts";
+
 /**
  * An inclusive [min, max] range.
  *
@@ -146,6 +148,9 @@ export type Rotation = "off" | "realistic" | number;
  * resolveMacBehaviour(undefined, undefined); // undefined (off)
  * resolveMacBehaviour(0.3, { burstGapS: 120 })!.rotatingShare; // 0.3
  */
+/** Every key of {@link MacBehaviourOptions}, for {@link rejectUnknownKeys}. */
+const MAC_KEYS: ReadonlySet<string> = new Set(Object.keys(realisticMacBehaviour));
+
 export function resolveMacBehaviour(rotation: Rotation | undefined, macs: MacBehaviourOptions | undefined): MacBehaviour | undefined {
   if (rotation !== undefined && rotation !== "off" && rotation !== "realistic" && typeof rotation !== "number") {
     throw new TypeError(`rotation must be "off", "realistic" or a share 0…1, got ${JSON.stringify(rotation)}`);
@@ -157,6 +162,7 @@ export function resolveMacBehaviour(rotation: Rotation | undefined, macs: MacBeh
     return undefined;
   }
   const m = macs ?? {};
+  rejectUnknownKeys(m, MAC_KEYS, "macs");
   if (typeof rotation === "number" && m.rotatingShare !== undefined && m.rotatingShare !== rotation) {
     throw new RangeError(`rotation ${rotation} and macs.rotatingShare ${m.rotatingShare} disagree: give one`);
   }

@@ -1,3 +1,4 @@
+import { rejectUnknownKeys } from "../errors/rejectUnknownKeys.ts";
 import type { RawSignal } from "../contract/rawSignal.ts";
 import { formatRowKey } from "../codec/rowKey.ts";
 import { millisToRts } from "../codec/rts.ts";
@@ -180,6 +181,9 @@ export const defaultWorldOptions = {
   sensorClockSkewMs: 0,
   sensorUploadEveryMs: 0,
 } as const satisfies Required<WorldOptions>;
+
+/** Every world option, for {@link rejectUnknownKeys}. */
+const WORLD_KEYS: ReadonlySet<string> = new Set(Object.keys(defaultWorldOptions));
 
 type Resolved = { -readonly [K in Exclude<keyof WorldOptions, "conversion" | "macs" | "sensorOutages">]-?: Exclude<WorldOptions[K], undefined> } & {
   conversion: number | undefined;
@@ -409,6 +413,7 @@ function survey(model: PathLossModel, rng: Rng, distancesM: readonly number[], p
 
 function resolveOptions(options: WorldOptions): Resolved {
   if (options === null || typeof options !== "object") throw new TypeError("world options must be an object");
+  rejectUnknownKeys(options, WORLD_KEYS, "world option");
   const o = { ...defaultWorldOptions, ...stripUndefined(options) } as Resolved;
   // `macs` alone switches the burst model on; `rotation: "off"` with `macs` is an error there.
   o.macBehaviour = resolveMacBehaviour(options.rotation, o.macs);

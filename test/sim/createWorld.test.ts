@@ -81,6 +81,9 @@ describe("createWorld: shape", () => {
     expect(() => createWorld({ days: 1.5 })).toThrow(RangeError);
     expect(() => createWorld({ wallLossDb: Number.NaN })).toThrow(TypeError);
     expect(() => createWorld({ shopSizeM: [10] as never })).toThrow(TypeError);
+    // A misspelt option is named, not ignored (its default would be used without a word).
+    expect(() => createWorld({ shadowingDB: 6 } as never)).toThrow(/Unknown world option key `shadowingDB` \(known: .*shadowingDb/);
+    expect(() => createWorld({ rotation: "realistic", macs: { burstGap: 5 } as never })).toThrow(/Unknown macs key `burstGap`/);
   });
 });
 
