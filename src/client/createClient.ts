@@ -1,4 +1,3 @@
-import { rejectUnknownKeys } from "../errors/rejectUnknownKeys.ts";
 import pRetry from "p-retry";
 import type { Brand } from "../contract/brand.ts";
 import type { Shop } from "../contract/shop.ts";
@@ -18,6 +17,7 @@ import { HttpError, isHttpError } from "../errors/HttpError.ts";
 import { NetworkError } from "../errors/NetworkError.ts";
 import { ShopNotFoundError } from "../errors/ShopNotFoundError.ts";
 import { TimeoutError } from "../errors/TimeoutError.ts";
+import { rejectUnknownKeys } from "../errors/rejectUnknownKeys.ts";
 import type { CallOptions, Client, SignalsPageRequest } from "./Client.ts";
 import { AttemptGuard } from "./AttemptGuard.ts";
 import { backoffDelay } from "./backoffDelay.ts";

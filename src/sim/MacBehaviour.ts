@@ -139,6 +139,9 @@ export const realisticMacBehaviour: MacBehaviour = Object.freeze({
  */
 export type Rotation = "off" | "realistic" | number;
 
+/** Every key of {@link MacBehaviourOptions}, for {@link rejectUnknownKeys}. */
+const MAC_KEYS: ReadonlySet<string> = new Set(Object.keys(realisticMacBehaviour));
+
 /**
  * Resolves `rotation` and `macs` of the world options into the behaviour the world uses,
  * `undefined` for rotation off. Throws TypeError/RangeError for invalid values (including
@@ -148,9 +151,6 @@ export type Rotation = "off" | "realistic" | number;
  * resolveMacBehaviour(undefined, undefined); // undefined (off)
  * resolveMacBehaviour(0.3, { burstGapS: 120 })!.rotatingShare; // 0.3
  */
-/** Every key of {@link MacBehaviourOptions}, for {@link rejectUnknownKeys}. */
-const MAC_KEYS: ReadonlySet<string> = new Set(Object.keys(realisticMacBehaviour));
-
 export function resolveMacBehaviour(rotation: Rotation | undefined, macs: MacBehaviourOptions | undefined): MacBehaviour | undefined {
   if (rotation !== undefined && rotation !== "off" && rotation !== "realistic" && typeof rotation !== "number") {
     throw new TypeError(`rotation must be "off", "realistic" or a share 0…1, got ${JSON.stringify(rotation)}`);
