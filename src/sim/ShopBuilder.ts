@@ -202,7 +202,6 @@ export class ShopBuilder {
     const sy = this.sy;
     const nSensors = sx.length;
     const base = o.rssiAt1m + this.deviceOffset[device]!;
-    const noise = o.rssiNoiseDb;
     const h2 = this.h2;
     const pf = this.pathFactor;
     let count = 0;
@@ -223,18 +222,7 @@ export class ShopBuilder {
       for (let s = 0; s < nSensors; s++) {
         const dx = x - sx[s]!;
         const dy = y - sy[s]!;
-        const mean = level - pf * Math.log10(dx * dx + dy * dy + h2);
-        const z = noise * rng.normal();
-        const r0 = Math.round(mean + z);
-        let r = shade.on ? Math.round(mean + shade.at(s) + z) : r0;
-        const lag = this.lagOf(rng, r0, r);
-        if (lag < 0) continue;
-        if (r > -1) r = -1;
-        else if (r < -127) r = -127;
-        const at = t + lag;
-        if (this.lost(s, at)) continue;
-        this.heard(at, device, s, r);
-        count++;
+        if (this.frame(rng, t, device, s, level - pf * Math.log10(dx * dx + dy * dy + h2), shade.at(s))) count++;
       }
       // Phones probe irregularly: jittered gaps around the device's own mean, and short bursts.
       const gap = rng.next() < 0.12 ? 40 + rng.next() * 600 : meanGapMs * Math.exp(jitter * rng.normal());
@@ -287,7 +275,6 @@ export class ShopBuilder {
     const sy = this.sy;
     const nSensors = sx.length;
     const nChannels = Math.min(CHANNELS, nSensors);
-    const noise = o.rssiNoiseDb;
     const h2 = this.h2;
     const pf = this.pathFactor;
     const frameTime = this.frameTime;
@@ -351,16 +338,7 @@ export class ShopBuilder {
         const mean = meanLevel[s]!;
         const shadeDb = shade.at(s);
         for (let k = 0; k < n; k++) {
-          const z = noise * rng.normal();
-          const r0 = Math.round(mean + z);
-          let r = shade.on ? Math.round(mean + shadeDb + z) : r0;
-          const lag = this.lagOf(rng, r0, r);
-          if (lag < 0) continue;
-          if (r > -1) r = -1;
-          else if (r < -127) r = -127;
-          const at = frameTime[c * MAX_FRAMES + k]! + lag;
-          if (this.lost(s, at)) continue;
-          this.heard(at, u.device, s, r);
+          if (!this.frame(rng, frameTime[c * MAX_FRAMES + k]!, u.device, s, mean, shadeDb)) continue;
           u.records++;
           count++;
         }
@@ -379,17 +357,28 @@ export class ShopBuilder {
   }
 
   /**
-   * How long after a frame was sent its sensor stamps it (ms), or −1 when it is not heard: `r0` is
-   * its RSSI without shadowing, `r` with it. The world's own stream draws exactly what it drew
-   * without shadowing (a lag for every frame heard without it), so shadowing changes RSSI and
-   * which frames are heard, never the people, their tracks or their MACs; a frame only
-   * shadowing lets through takes its lag from the shadowing's stream.
+   * One frame `device` sent at `t` toward sensor `s`, whose mean RSSI there is `meanDb` and
+   * shadowing `shadeDb`: per-reading noise, dropped below the sensitivity, clamped to −127…−1,
+   * stamped 0–2 ms later, lost in an outage, else recorded. Returns whether it was recorded.
+   * The world's own stream draws exactly what it drew without shadowing (a lag for every frame
+   * heard without it), so shadowing changes RSSI and which frames are heard, never the people,
+   * their tracks or their MACs; a frame only shadowing lets through takes its lag from the
+   * shadowing's stream.
    */
-  private lagOf(rng: Rng, r0: number, r: number): number {
+  private frame(rng: Rng, t: number, device: number, s: number, meanDb: number, shadeDb: number): boolean {
     const floor = this.o.sensitivityDbm;
-    const lag = r0 >= floor ? rng.uint32() % SENSOR_LAG_MS : -1;
-    if (r < floor) return -1;
-    return lag >= 0 ? lag : this.shade.rng.uint32() % SENSOR_LAG_MS;
+    const z = this.o.rssiNoiseDb * rng.normal();
+    const r0 = Math.round(meanDb + z);
+    let r = this.shade.on ? Math.round(meanDb + shadeDb + z) : r0;
+    let lag = r0 >= floor ? rng.uint32() % SENSOR_LAG_MS : -1;
+    if (r < floor) return false;
+    if (lag < 0) lag = this.shade.rng.uint32() % SENSOR_LAG_MS;
+    if (r > -1) r = -1;
+    else if (r < -127) r = -127;
+    const at = t + lag;
+    if (this.lost(s, at)) return false;
+    this.heard(at, device, s, r);
+    return true;
   }
 
   private fresh(rng: Rng, phone: Phone): number {
