@@ -83,6 +83,16 @@ export interface WorldOptions {
   readonly rotation?: Rotation;
   /** Overrides of the burst model's parameters (see `MacBehaviour`); needs `rotation` other than `"off"` (alone, it implies `"realistic"`). @default undefined */
   readonly macs?: MacBehaviourOptions | undefined;
+  /**
+   * Day-to-day variation of how long shoppers stay: each shop-day scales every visitor's dwell by
+   * a factor e^(σ·z), z standard normal, σ this value (weather, weekday, a promotion; 0.2 ≈ ±20 %).
+   * Drawn from a random stream of its own, so a world with it has the same visitors arriving at
+   * the same times as without (what follows from their stay — bursts, MACs — differs). 0 (the
+   * default) gives every day the same dwell distribution, which makes pooling a shop's days
+   * (`poolPeople`) look better than it would in a real shop.
+   * @default 0
+   */
+  readonly dwellDayVariation?: number;
   /** Mean visitors (entering the shop) per shop and day; shops vary ±30 %, weekends +30 %. @default 450 */
   readonly visitorsPerDay?: number;
   /** Mean passers-by (outside the street-side wall) per shop and day. @default 5000 */
@@ -162,6 +172,7 @@ export const defaultWorldOptions = {
   sensitivityDbm: -95,
   deviceSpreadDb: 2,
   shadowingDb: 0,
+  dwellDayVariation: 0,
   probeIntervalS: [8, 90],
   randomizedShare: 0.45,
   rotation: "off",
@@ -434,6 +445,7 @@ function resolveOptions(options: WorldOptions): Resolved {
   numIn("sensitivityDbm", o.sensitivityDbm, -127, -1);
   numIn("deviceSpreadDb", o.deviceSpreadDb, 0, 20);
   numIn("shadowingDb", o.shadowingDb, 0, 20);
+  numIn("dwellDayVariation", o.dwellDayVariation, 0, 2);
   pair("probeIntervalS", o.probeIntervalS, 0.5, 3600);
   numIn("randomizedShare", o.randomizedShare, 0, 1);
   numIn("visitorsPerDay", o.visitorsPerDay, 0, 1e6);
@@ -635,6 +647,8 @@ function buildShop(o: Resolved, model: PathLossModel, index: number, seed: ShopS
     const close = midnight + closeH * MS_HOUR;
     const dow = (((day + 4) % 7) + 7) % 7; // 1970-01-01 was a Thursday; 0 = Sunday
     const dayFactor = dow === 0 || dow === 6 ? 1.3 : dow === 5 ? 1.1 : 1;
+    // Its own stream: the day's draws (and so its people and MACs) stay those of a world without it.
+    const dwellFactor = o.dwellDayVariation > 0 ? Math.exp(o.dwellDayVariation * createRng(hashSeed(o.seed, "dwellDay", index, day)).normal()) : 1;
     const clip = (v: number): number => Math.min(seed.endMs, Math.max(seed.startMs, v));
 
     // Staff shifts: early, late or full, most days, with an optional break away from the shop.
@@ -670,7 +684,7 @@ function buildShop(o: Resolved, model: PathLossModel, index: number, seed: ShopS
     const dayOffset = zoneOffsetMinutes(o.timeZone, open);
     for (const arrival of arrivals) {
       const longStay = dayRng.chance(0.04);
-      let dwell = longStay ? dayRng.logNormal(90 * MS_MIN, 0.4) : dayRng.logNormal(14 * MS_MIN, 0.65);
+      let dwell = (longStay ? dayRng.logNormal(90 * MS_MIN, 0.4) : dayRng.logNormal(14 * MS_MIN, 0.65)) * dwellFactor;
       dwell = clamp(dwell, 3 * MS_MIN, 4 * MS_HOUR);
       let start = Math.round(arrival);
       let end = Math.min(start + Math.round(dwell), close + 15 * MS_MIN);

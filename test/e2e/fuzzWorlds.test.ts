@@ -57,6 +57,7 @@ function drawWorld(i: number): WorldOptions {
     ...(r.chance(0.25) ? { sensorUploadEveryMs: r.int(5_000, 300_000) } : {}),
     // Drawn last, so the worlds drawn before it was added stay as they were.
     ...(r.chance(0.4) ? { shadowingDb: Math.round(r.uniform(2, 10) * 10) / 10 } : {}),
+    ...(r.chance(0.4) ? { dwellDayVariation: Math.round(r.uniform(0.05, 0.4) * 100) / 100 } : {}),
   };
 }
 
