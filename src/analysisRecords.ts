@@ -110,6 +110,8 @@ export function sessionRecord(s: ClassifiedSession, device: DeviceId = rawDevice
  * universal and randomized series. Also visitor dwell (ms, rounded; `null` when there were no
  * visitors) with its buckets — of the identity-known visits (`PeopleEstimate.dwell`) when there is
  * an estimate, else of the visitor sessions (`shopDayDwell`) —, and the visitor RSSI threshold (dBm).
+ * `pooledDays` is how many of the shop's days the estimate's burst rate and mean dwell were
+ * learned from: 1 for the day alone, more with `poolDays` (`poolPeople`).
  * With `people: false` the estimates are the MAC-level counts. When people were estimated but are
  * unknown (inside bursts and no identity-known visit to learn a burst rate from, `NaN`), `visitors`,
  * `visitorsHigh` and `captureRate` are `null` and `visitorsLow` is the identity-known visitors: a
@@ -140,6 +142,8 @@ export function summaryRecord(d: ShopDaySummary): AnalysisRecord {
     passersBy,
     uniqueDevices: d.uniqueDevices,
     captureRate: d.people === undefined ? d.captureRate : Number.isFinite(d.people.captureRate) ? d.people.captureRate : null,
+    // Days of the shop whose samples the people estimate learned from (`--pool-days`); null without one.
+    pooledDays: d.people?.pooledDays ?? null,
     macs: { visitors: d.visitors, passersBy: d.passersBy, uniqueDevices: d.uniqueDevices, captureRate: d.captureRate },
     newVisitors: d.newVisitors,
     repeatVisitors: d.repeatVisitors,

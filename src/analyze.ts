@@ -12,7 +12,7 @@ import {
 } from "./kernels/EventTimeEngine.ts";
 import { LiveOccupancy, type LiveOccupancyInterval } from "./kernels/LiveOccupancy.ts";
 import type { VisitHistoryStore } from "./kernels/MemoryVisitHistory.ts";
-import { PeopleEstimator, type OccupancyInterval, type PeopleEstimate, type PeopleEstimatorOptions } from "./kernels/PeopleEstimator.ts";
+import { PeopleEstimator, poolPeople, type OccupancyInterval, type PeopleEstimate, type PeopleEstimatorOptions } from "./kernels/PeopleEstimator.ts";
 import { VisitClassifier, defaultVisitClassifier, visitClassifierOptions, type ClassifiedSession, type VisitClassifierOptions } from "./kernels/VisitClassifier.ts";
 import { VisitCounter, type VisitCounts } from "./kernels/VisitCounter.ts";
 
@@ -51,6 +51,13 @@ export interface AnalyzeOptions {
    * to skip it (see `PeopleEstimator`; its `timeZone` is the top-level one). @default {}
    */
   readonly people?: Omit<PeopleEstimatorOptions, "timeZone"> | false;
+  /**
+   * Pool each shop's days in the input for the people estimates (`poolPeople`): every day's
+   * burst rate and mean dwell borrow from the shop's other days by random effects, which takes
+   * most of a day's sampling error out of its visitors (see the README). A day's figures then
+   * depend on which days the input holds, so analyse a fixed span (a week, a month). @default false
+   */
+  readonly poolDays?: boolean;
   /** Data-quality report options (not windowed), or `false` to skip it. @default {} */
   readonly quality?: Omit<DataQualityOptions, "windowMs"> | false;
   /**
@@ -157,6 +164,8 @@ export class Analyzer {
   readonly #quality: DataQuality | undefined;
   readonly #people: PeopleEstimator | undefined;
   readonly #peopleDays: PeopleEstimate[] = [];
+  readonly #poolDays: boolean;
+  readonly #level: number | undefined;
   readonly #liveOccupancy: LiveOccupancyInterval[] = [];
   readonly #sessions: ClassifiedSession[] = [];
   readonly #dayCounts: VisitCounts[] = [];
@@ -186,6 +195,9 @@ export class Analyzer {
     if (options.people !== false) {
       this.#people = new PeopleEstimator({ ...options.people, timeZone }, { emit: (p) => this.#peopleDays.push(p) });
     }
+    if (options.poolDays !== undefined && typeof options.poolDays !== "boolean") throw new TypeError(`poolDays must be a boolean, got ${typeof options.poolDays}`);
+    this.#poolDays = options.poolDays === true;
+    this.#level = this.#people?.options.level;
     const people = this.#people;
     this.#classifier = new VisitClassifier(classifyOptions, {
       emit: (s) => {
@@ -285,8 +297,9 @@ export class Analyzer {
     this.#hours?.flush();
     this.#dwell.flush();
     this.#people?.flush();
+    const peopleDays = this.#poolDays ? poolPeople(this.#peopleDays, this.#level === undefined ? {} : { level: this.#level }) : this.#peopleDays;
     const peopleByDay = new Map<string, PeopleEstimate>();
-    for (const p of this.#peopleDays) peopleByDay.set(`${p.shopId} ${p.start}`, p);
+    for (const p of peopleDays) peopleByDay.set(`${p.shopId} ${p.start}`, p);
     const days: ShopDaySummary[] = this.#dayCounts.map((c) => {
       const dwell = this.#dayDwell.get(`${c.shopId} ${c.start}`);
       return {
@@ -305,8 +318,8 @@ export class Analyzer {
       sessions: this.#sessions,
       days,
       hours: this.#hourCounts,
-      people: this.#peopleDays,
-      occupancy: this.#peopleDays.flatMap((p) => p.occupancy),
+      people: peopleDays,
+      occupancy: peopleDays.flatMap((p) => p.occupancy),
       liveOccupancy: this.#liveOccupancy,
       quality: this.#quality?.report({ ...decoder, late, maxLateMs, ahead }),
       decoder,

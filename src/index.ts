@@ -192,8 +192,11 @@ export type { SessionWindow, WindowAggregate } from "./kernels/SessionWindows.ts
 export { SessionWindows } from "./kernels/SessionWindows.ts";
 export type { DwellMeterOptions, WindowDwell } from "./kernels/DwellMeter.ts";
 export { DwellMeter, dwellMeterOptions, defaultDwellMeter } from "./kernels/DwellMeter.ts";
-export type { PeopleEstimatorOptions, ResolvedPeopleEstimatorOptions, PeopleEstimate, OccupancyInterval } from "./kernels/PeopleEstimator.ts";
-export { PeopleEstimator, peopleEstimatorOptions, defaultPeopleEstimator, linkedVisits } from "./kernels/PeopleEstimator.ts";
+export type { PeopleEstimatorOptions, ResolvedPeopleEstimatorOptions, PeopleEstimate, PeopleSample, OccupancyInterval } from "./kernels/PeopleEstimator.ts";
+export { PeopleEstimator, peopleEstimatorOptions, defaultPeopleEstimator, linkedVisits, poolPeople } from "./kernels/PeopleEstimator.ts";
+export type { SampleSums } from "./kernels/rateModel.ts";
+export type { RandomEffects } from "./kernels/randomEffects.ts";
+export { randomEffects } from "./kernels/randomEffects.ts";
 export type { LiveOccupancyOptions, LiveOccupancyInterval, LiveDay } from "./kernels/LiveOccupancy.ts";
 export { LiveOccupancy } from "./kernels/LiveOccupancy.ts";
 export { hasPeopleEstimate } from "./kernels/hasPeopleEstimate.ts";

@@ -306,6 +306,7 @@ describe("analyze", () => {
     // The morning's intervals came out before the last record went in.
     expect(pushedAt.filter((n) => n < records.length).length).toBeGreaterThan(4);
     expect(() => new Analyzer({ liveOccupancy: "yes" as never })).toThrow(TypeError);
+    expect(() => new Analyzer({ poolDays: "yes" as never })).toThrow(TypeError);
   });
   it("counts rejections found outside the decoder (reject) and the counters of a decoder that ran elsewhere (finish)", async () => {
     const records = [raw(D0, "f0:18:98:00:00:01", -50, 1), raw(D0 + 4 * MIN, "da:a1:19:00:00:03", -52, 1), { row_key: "bad" }];

@@ -56,6 +56,7 @@ const flags = {
   "opening-hours": { type: "string" },
   dwell: { type: "string" },
   interval: { type: "string" },
+  "pool-days": { type: "boolean" },
   "min-count": { type: "string" },
   ...privacyFlags,
   ...connectionFlags,
@@ -124,6 +125,11 @@ Analysis (defaults in brackets):
   --dwell B           estimated (last - first + one probe interval) or observed [estimated]
   --interval D        length of an occupancy interval: 15m, 1h, 900s (bare number:
                       minutes; 1 min to 1 day) [15m]
+  --pool-days         people per day from each shop's days in the input together: the
+                      burst rate and mean dwell of a day's few dozen universal-MAC visits
+                      borrow from the shop's other days (random effects), which takes most
+                      of a day's sampling error out; a day's figures then depend on the
+                      span read, so read a fixed one (a week, a month) [off]
 
 ${privacyHelp}
   --min-count K              small-count suppression: in summary (and occupancy) lines and the
@@ -168,7 +174,7 @@ export const command: Command = analyzeCommand();
 async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps | undefined): Promise<number> {
   const { values: all } = parseFlags(argv, flags);
   // The one boolean flag is read here; the helpers below read text flags.
-  const { "raw-macs": rawMacs, ...values } = all;
+  const { "raw-macs": rawMacs, "pool-days": poolDays, ...values } = all;
   const format = parseFormat(values.format, ["table", "ndjson"] as const, "table");
   const timeZone = values.tz ?? defaultVisitClassifier.timeZone;
   try {
@@ -178,7 +184,7 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
   }
   // How the service turns a datetime into RTS: the source's cursor and the decoder's ts check.
   const rtsCodec = rtsUnitFlag(values["rts-unit"]);
-  const options = analyzeOptions(values, timeZone, rtsCodec);
+  const options: AnalyzeOptions = { ...analyzeOptions(values, timeZone, rtsCodec), poolDays: poolDays === true };
   // Key problems are usage errors found before any reading. The table prints no devices, so it
   // needs no key (and generates none) unless privacy flags were given, which are then checked.
   const privacyGiven = values["mac-key-file"] !== undefined || values["pseudonym-rotation"] !== undefined || rawMacs !== undefined;

@@ -1,6 +1,7 @@
 import { LocalCalendar, type LocalDay } from "../time/LocalCalendar.ts";
 import type { EngineAccumulator } from "./EventTimeEngine.ts";
 import { dwellStats, type DwellStats } from "./dwellStats.ts";
+import type { RateModel } from "./rateModel.ts";
 import {
   dayModel,
   intervalCount,
@@ -74,8 +75,6 @@ export interface LiveOccupancyInterval extends OccupancyInterval {
   readonly today: LiveDay;
 }
 
-/** The figures of a day's burst-rate sample (see `DayModel`). */
-type RateSample = Pick<DayModel, "rate" | "phi" | "m" | "rateRelVar" | "meanDwell" | "n" | "dwellRelVar" | "dwellCoxRelVar">;
 
 interface LiveShop {
   readonly shopId: number;
@@ -88,7 +87,7 @@ interface LiveShop {
   /** Closed sessions that can still matter: those ending on or after the start of the day being emitted. */
   closed: Session[];
   /** The burst-rate sample of the last day that ended here (its figures, not its sessions), which stands in early in the next day. */
-  previous: RateSample | undefined;
+  previous: RateModel | undefined;
 }
 
 /**
@@ -214,8 +213,8 @@ export class LiveOccupancy implements EngineAccumulator {
       const today = this.#today(model, w, sessions);
       for (const interval of occupancyIntervals(model, w, first, last, this.options)) this.#sink.emit({ ...interval, today });
       if (dayOver) {
-        const { rate, phi, m, rateRelVar, meanDwell, n, dwellRelVar, dwellCoxRelVar } = model;
-        shop.previous = { rate, phi, m, rateRelVar, meanDwell, n, dwellRelVar, dwellCoxRelVar };
+        const { rate, phi, m, rateRelVar, burstsCv2, meanDwell, n, dwellRelVar, dwellCoxRelVar } = model;
+        shop.previous = { rate, phi, m, rateRelVar, burstsCv2, meanDwell, n, dwellRelVar, dwellCoxRelVar };
         // Sessions that end before the next day cannot matter to it (nor to its staff rule).
         shop.closed = shop.closed.filter((s) => s.end >= day.end);
         shop.next = this.#intervalEnd(day.end);

@@ -5,6 +5,7 @@ import { estimatedDwell } from "./EventTimeEngine.ts";
 import type { Session } from "./Session.ts";
 import { SessionWindows, type SessionWindow } from "./SessionWindows.ts";
 import { checkSink, type Sink } from "./Sink.ts";
+import { rateModels, sampleSums, type RateModel, type SampleSums } from "./rateModel.ts";
 import { studentQuantile } from "./studentQuantile.ts";
 import type { ClassifiedSession } from "./VisitClassifier.ts";
 
@@ -175,6 +176,10 @@ export interface PeopleEstimate extends SessionWindow {
   readonly burstsPerMinute: number;
   /** Mean estimated dwell of the same visits, ms (the W of Little's law). */
   readonly meanDwellMs: number;
+  /** The day's samples as sums, from which `burstsPerMinute` and `meanDwellMs` were learned: what {@link poolPeople} pools a shop's days by. */
+  readonly sample: PeopleSample;
+  /** Days whose samples gave `burstsPerMinute` and `meanDwellMs`: 1 for the day alone, more once {@link poolPeople} pooled it with the shop's other days. */
+  readonly pooledDays: number;
   /**
    * Dwell statistics (estimated dwell, ms) of the identity-known visits — the only phones whose
    * stay is seen whole: a rotating phone's visit is many MACs, each a piece of it. The `summary`
@@ -213,7 +218,8 @@ interface DayAcc {
  *
  * Uncertainty (delta method): relative variance of the rate part = 1/B (burst counting) + φ/n
  * (phones differ in rate: φ the squared coefficient of variation of the per-phone rate, n the
- * phones behind the count) + var(r̂)/r̂² (+ var(W̄)/W̄² for visitors, in the interval at least
+ * phones behind the count; for visitors, the squared coefficient of variation of a visit's
+ * bursts, since visits differ in dwell too) + var(r̂)/r̂² (+ var(W̄)/W̄² for visitors, in the interval at least
  * what a log-normal with the sample's spread of log dwell gives: Cox's method). Dividing by r̂ (and W̄)
  * overstates 1 ÷ r by about that sampling variance, so the rate part is divided by
  * 1 + var(r̂)/r̂² (+ var(W̄)/W̄²): Beale's second-order correction of a ratio estimator. The
@@ -420,7 +426,7 @@ function spread(bins: Float64Array, dayStart: number, intervalMs: number, from: 
  * @example
  * const model: DayModel = dayModel(classified, peopleEstimatorOptions());
  */
-export interface DayModel {
+export interface DayModel extends RateModel {
   /**
    * The sessions counted by burst rate, in canonical order: every session but the identity-known
    * visits' (passers-by, and visitor sessions set aside as pieces of rotating phones' visits).
@@ -429,22 +435,24 @@ export interface DayModel {
   /** Visitor sessions set aside as possible pieces of a rotating phone's visit. */
   readonly linked: ReadonlySet<ClassifiedSession>;
   readonly known: readonly KnownVisit[];
-  /** Bursts per ms per phone (NaN without a sampled visit). */
-  readonly rate: number;
-  /** Squared coefficient of variation of the per-phone rate. */
-  readonly phi: number;
-  /** Visits behind `rate`. */
-  readonly m: number;
-  /** var(r̂)/r̂². */
-  readonly rateRelVar: number;
-  /** Mean estimated dwell of the sample, ms. */
-  readonly meanDwell: number;
-  /** Visits behind `meanDwell`. */
-  readonly n: number;
-  /** var(W̄)/W̄², of the sample. */
-  readonly dwellRelVar: number;
-  /** var(W̄)/W̄² of a log-normal with the sample's spread of log dwell (Cox's method). */
-  readonly dwellCoxRelVar: number;
+  /** The samples the rate model may come from; it came from `universal` when that holds at least 10 visits. */
+  readonly sample: PeopleSample;
+}
+
+/**
+ * A shop-day's samples for the burst rate and mean dwell, as sums ({@link SampleSums}): the
+ * universal-MAC visits, a sample of all phones, and every identity-known shopper visit, which
+ * stands in when universal visits are fewer than 10 (biased: see the README).
+ *
+ * @example
+ * const s: PeopleSample = result.people[0]!.sample;
+ * s.universal.visits; // universal-MAC visits behind the day's rate and dwell
+ */
+export interface PeopleSample {
+  /** The universal-MAC visits. */
+  readonly universal: SampleSums;
+  /** Every identity-known shopper visit (universal and randomized MACs that held). */
+  readonly shoppers: SampleSums;
 }
 
 /**
@@ -471,50 +479,16 @@ export function dayModel(input: readonly ClassifiedSession[], o: ResolvedPeopleE
   // on a short shift, whom the classifier's 40 %-of-opening-hours rule does not catch): counted,
   // but not a shopper whose burst rate and dwell stand for the others.
   const shoppers = known.filter((k) => k.sessions <= MAX_SHOPPER_SESSIONS);
-  const universal = shoppers.filter((k) => !k.randomized);
-  const sample = universal.length >= MIN_UNIVERSAL_SAMPLE ? universal : shoppers;
-  const rateSample = sample.filter((k) => k.bursts >= 1 && k.span > 0);
-  let bursts = 0;
-  let dwellSum = 0;
-  for (const k of rateSample) {
-    bursts += k.bursts;
-    dwellSum += k.span;
-  }
-  const rate = dwellSum > 0 ? bursts / dwellSum : Number.NaN; // bursts per ms per phone
-  // Ratio-estimator residuals: per-phone rate spread (φ) and the rate's own variance.
-  let resid = 0;
-  for (const k of rateSample) {
-    const e = k.bursts - rate * k.span;
-    resid += e * e;
-  }
-  const m = rateSample.length;
-  const tBar = m > 0 ? dwellSum / m : Number.NaN;
-  const s2 = m > 1 ? resid / (m - 1) : Number.NaN;
-  const phi = m > 1 && tBar > 0 ? s2 / (rate * rate * tBar * tBar) : Number.NaN;
-  let estSum = 0;
-  let estSq = 0;
-  for (const k of sample) {
-    estSum += k.estimated;
-    estSq += k.estimated * k.estimated;
-  }
-  const n = sample.length;
-  const meanDwell = n > 0 ? estSum / n : Number.NaN;
-  const dwellRelVar = n > 1 ? (estSq / n - meanDwell * meanDwell) / (n - 1) / (meanDwell * meanDwell) : Number.NaN;
-  // The same for a log-normal with the sample's spread of log dwell (Cox's: s²/n + s⁴/(2(n − 1))
-  // on the log scale), for the interval (see peopleOfDay).
-  let dwellCoxRelVar = Number.NaN;
-  if (n > 1) {
-    const logs = sample.map((k) => Math.log(k.estimated));
-    let logSum = 0;
-    for (const l of logs) logSum += l;
-    const logMean = logSum / n;
-    let logSq = 0;
-    for (const l of logs) logSq += (l - logMean) ** 2;
-    const s2 = logSq / (n - 1);
-    dwellCoxRelVar = s2 / n + (s2 * s2) / (2 * (n - 1));
-  }
+  const sample: PeopleSample = { universal: sampleSums(shoppers.filter((k) => !k.randomized)), shoppers: sampleSums(shoppers) };
+  const model = rateModels([chosenSample(sample, sample.universal.visits)])[0]!;
   const rest = sessions.filter((s) => s.kind !== "visitor" || linked.has(s));
-  return { rest, linked, known, rate, phi, m, rateRelVar: phi / m, meanDwell, n, dwellRelVar, dwellCoxRelVar };
+  return { ...model, rest, linked, known, sample };
+}
+
+// The sample the rate model is learned from: the universal-MAC visits when there are enough of
+// them (`universalVisits`: the day's, or the pooled days'), else every identity-known visit.
+function chosenSample(sample: PeopleSample, universalVisits: number): SampleSums {
+  return universalVisits >= MIN_UNIVERSAL_SAMPLE ? sample.universal : sample.shoppers;
 }
 
 // Second-order (Beale) correction of dividing by a sample estimate: E[1 ÷ x̂] ≈ (1 ÷ x)(1 + var(x̂)/x²),
@@ -540,8 +514,6 @@ function bealeFactor(...relVars: readonly number[]): number {
  * occupancyIntervals(dayModel([], o), day, 40, 41, o)[0]?.inside; // 0 (10:00–10:15, no one heard)
  */
 export function occupancyIntervals(model: DayModel, w: SessionWindow, first: number, last: number, o: ResolvedPeopleEstimatorOptions): OccupancyInterval[] {
-  const { rate, phi, m, rateRelVar, meanDwell } = model;
-  const rateFactor = bealeFactor(rateRelVar);
   const intervalMs = o.intervalMs;
   const from = w.start + first * intervalMs;
   const count = last - first;
@@ -560,27 +532,34 @@ export function occupancyIntervals(model: DayModel, w: SessionWindow, first: num
   for (let i = 0; i < count; i++) {
     const start = from + i * intervalMs;
     const end = Math.min(w.end, start + intervalMs);
-    const len = end - start;
-    const knownInside = knownMs[i]! / len;
-    const b = inB[i]!;
-    const rest = b > 0 ? (b / (rate * len)) * rateFactor : 0;
-    // Phones behind the count: those present at some point of the interval.
-    const phones = Math.max(1, (rest * (len + meanDwell)) / meanDwell);
-    const [low, high] = b > 0 ? band(rest, [1 / b, phi / phones, rateRelVar], [Number.POSITIVE_INFINITY, m - 1, m - 1], o.level) : [0, 0];
-    occupancy.push({
-      shopId: w.shopId,
-      start,
-      end,
-      inside: knownInside + rest,
-      insideLow: knownInside + low,
-      insideHigh: knownInside + high,
-      outside: outB[i]! > 0 ? (outB[i]! / (rate * len)) * rateFactor : 0,
-      knownInside,
-      insideBursts: b,
-      outsideBursts: outB[i]!,
-    });
+    occupancy.push(intervalFigures(w.shopId, start, end, knownMs[i]! / (end - start), inB[i]!, outB[i]!, model, o.level));
   }
   return occupancy;
+}
+
+// One interval's occupancy from its data — the identity-known phones' mean presence and the other
+// phones' inside and outside bursts — and a rate model: the one occupancy rule, for a day's own
+// model and for a pooled one (`poolPeople`).
+function intervalFigures(shopId: number, start: number, end: number, knownInside: number, b: number, out: number, model: RateModel, level: number): OccupancyInterval {
+  const { rate, phi, m, rateRelVar, meanDwell } = model;
+  const rateFactor = bealeFactor(rateRelVar);
+  const len = end - start;
+  const rest = b > 0 ? (b / (rate * len)) * rateFactor : 0;
+  // Phones behind the count: those present at some point of the interval.
+  const phones = Math.max(1, (rest * (len + meanDwell)) / meanDwell);
+  const [low, high] = b > 0 ? band(rest, [1 / b, phi / phones, rateRelVar], [Number.POSITIVE_INFINITY, m - 1, m - 1], level) : [0, 0];
+  return {
+    shopId,
+    start,
+    end,
+    inside: knownInside + rest,
+    insideLow: knownInside + low,
+    insideHigh: knownInside + high,
+    outside: out > 0 ? (out / (rate * len)) * rateFactor : 0,
+    knownInside,
+    insideBursts: b,
+    outsideBursts: out,
+  };
 }
 
 /**
@@ -610,7 +589,7 @@ function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: R
  * peopleOfDay(dayModel([], o), day, o).visitors; // 0
  */
 export function peopleOfDay(model: DayModel, w: SessionWindow, o: ResolvedPeopleEstimatorOptions): Omit<PeopleEstimate, "occupancy"> {
-  const { rest, linked, known, rate, phi, m, rateRelVar, meanDwell, n, dwellRelVar, dwellCoxRelVar } = model;
+  const { rest, linked, known } = model;
   const knownVisitors = new Set(known.map((k) => k.device)).size;
   let restBursts = 0;
   let outsideBursts = 0;
@@ -624,7 +603,26 @@ export function peopleOfDay(model: DayModel, w: SessionWindow, o: ResolvedPeople
     if (strong(s)) restBursts += s.probeCount;
     else outsideBursts += s.probeCount;
   }
+  // Nothing heard outside is no one outside, with or without universal passers-by to scale by.
+  const passersBy = outsideBursts === 0 ? 0 : universalPassers > 0 ? outsideBursts / (universalPasserBursts / universalPassers) : Number.NaN;
+  return {
+    ...w,
+    ...visitorFigures(knownVisitors, restBursts, passersBy, model, o.level),
+    knownVisitors,
+    passersBy,
+    linkedSessions: linked.size,
+    restBursts,
+    sample: model.sample,
+    pooledDays: 1,
+    dwell: dwellStats(known.map((k) => k.estimated)),
+  };
+}
 
+// The day's visitors from its data — identity-known visitors, the other phones' inside bursts,
+// passers-by — and a rate model: the one visitor rule, for a day's own model and for a pooled
+// one (`poolPeople`).
+function visitorFigures(knownVisitors: number, restBursts: number, passersBy: number, model: RateModel, level: number) {
+  const { rate, m, rateRelVar, burstsCv2, meanDwell, n, dwellRelVar, dwellCoxRelVar } = model;
   const restVisitors = restBursts > 0 ? (restBursts / (rate * meanDwell)) * bealeFactor(rateRelVar, dwellRelVar) : 0;
   // The band takes W̄'s variance as at least Cox's: stays are heavy-tailed, and a day's few dozen
   // visits that happen to hold no long stay have both a low mean and a low variance — the band
@@ -632,29 +630,83 @@ export function peopleOfDay(model: DayModel, w: SessionWindow, o: ResolvedPeople
   // depends on the longest stays. (Not in Beale's factor: with a handful of visits early in a
   // day Cox's variance is large, and a second-order correction that large over-corrects.)
   const dwellBandRelVar = dwellCoxRelVar > dwellRelVar ? dwellCoxRelVar : dwellRelVar;
+  // Even with r and W known exactly, the day's other phones are a draw of visits whose bursts
+  // (rate × dwell) differ with a coefficient of variation of ~1.2, so their total strays from
+  // (visits × mean) by CV²/visits relatively (~8 % on 250 visits): the band's floor, which a
+  // day's own sample hid (its W̄ is far less certain) and pooled days do not.
   const [restLow, restHigh] =
-    restBursts > 0 ? band(restVisitors, [1 / restBursts, phi / Math.max(1, restVisitors), rateRelVar, dwellBandRelVar], [Number.POSITIVE_INFINITY, m - 1, m - 1, n - 1], o.level) : [0, 0];
+    restBursts > 0 ? band(restVisitors, [1 / restBursts, burstsCv2 / Math.max(1, restVisitors), rateRelVar, dwellBandRelVar], [Number.POSITIVE_INFINITY, m - 1, m - 1, n - 1], level) : [0, 0];
   const visitors = knownVisitors + restVisitors;
-  // Nothing heard outside is no one outside, with or without universal passers-by to scale by.
-  const passersBy = outsideBursts === 0 ? 0 : universalPassers > 0 ? outsideBursts / (universalPasserBursts / universalPassers) : Number.NaN;
   return {
-    ...w,
     visitors,
     // People are whole: the bounds widen to whole numbers, which costs no coverage and keeps a
     // fraction of a phone from the rate part (a short visit heard inside) inside the interval.
     // Without a burst rate the rest is unknown: at least the identity-known visitors, no upper bound.
     visitorsLow: Number.isNaN(visitors) ? knownVisitors : Math.floor(knownVisitors + restLow),
     visitorsHigh: Number.isNaN(visitors) ? Number.POSITIVE_INFINITY : Math.ceil(knownVisitors + restHigh),
-    knownVisitors,
-    passersBy,
     captureRate: visitors + passersBy > 0 ? visitors / (visitors + passersBy) : Number.NaN,
-    linkedSessions: linked.size,
     restVisitors,
-    restBursts,
     burstsPerMinute: rate * 60_000,
     meanDwellMs: meanDwell,
-    dwell: dwellStats(known.map((k) => k.estimated)),
   };
+}
+
+/**
+ * A shop's days estimated together: each day's burst rate and mean dwell are pooled with the
+ * same shop's other days in `estimates` by random effects ({@link rateModels}), and its visitors,
+ * interval, capture rate and occupancy are worked out again from the day's own data (identity-known
+ * visits, bursts per interval) with the pooled figures. One day's universal-MAC visits — a few
+ * dozen, of stays that differ by a factor of ten — leave ~20 % of sampling error in the mean
+ * dwell; a week of them, a third of that. Days whose samples disagree more than their sampling
+ * explains (a weekend's longer stays) keep more of their own figures: the pooling estimates how
+ * much the days differ and shrinks each day's figure toward the shop's only as far as its own
+ * noise justifies. The universal-MAC visits are the sample when the shop's days hold at least
+ * 10 of them together (each day's own rule, applied to the pool), else every identity-known visit.
+ * Passers-by stay the day's own (a day has hundreds of universal passers-by).
+ *
+ * A day's estimate then depends on which other days were pooled with it — the same set in any
+ * order gives the same figures — so pool a fixed span (the days of one input, a week, a month),
+ * not "every day so far". Estimates pooled already (`pooledDays` > 1) are rejected: pool the
+ * days' own estimates.
+ *
+ * @param estimates days of one or several shops (any order), as `PeopleEstimator` gives them
+ * @param options  `level` of the intervals (as the estimator's, 0.9 by default)
+ * @returns the same days, in the same order, with `pooledDays` the shop's days in `estimates`
+ * @example
+ * const { people } = await analyze(records, { timeZone: "Asia/Seoul" });
+ * for (const day of poolPeople(people)) console.log(day.label, day.visitors.toFixed(0), `[${day.visitorsLow}, ${day.visitorsHigh}]`);
+ */
+export function poolPeople(estimates: readonly PeopleEstimate[], options: Pick<PeopleEstimatorOptions, "level"> = {}): PeopleEstimate[] {
+  if (!Array.isArray(estimates)) throw new TypeError("poolPeople: estimates must be an array of PeopleEstimate");
+  const level = peopleEstimatorOptions(options.level === undefined ? {} : { level: options.level }).level;
+  const byShop = new Map<number, number[]>();
+  estimates.forEach((p, i) => {
+    if (typeof p?.sample?.universal !== "object" || typeof p.sample.shoppers !== "object") throw new TypeError(`poolPeople: estimate ${i} has no sample (not a PeopleEstimate?)`);
+    if (p.pooledDays !== 1) throw new RangeError(`poolPeople: estimate ${i} (shop ${p.shopId}, ${p.label}) is pooled already (pooledDays ${p.pooledDays}); pool the days' own estimates`);
+    const list = byShop.get(p.shopId);
+    if (list === undefined) byShop.set(p.shopId, [i]);
+    else list.push(i);
+  });
+  const out: PeopleEstimate[] = [...estimates];
+  for (const indices of byShop.values()) {
+    // A canonical order, so the figures do not depend on the order of `estimates`.
+    indices.sort((a, b) => estimates[a]!.start - estimates[b]!.start);
+    const days = indices.map((i) => estimates[i]!);
+    let universalVisits = 0;
+    for (const p of days) universalVisits += p.sample.universal.visits;
+    const models = rateModels(days.map((p) => chosenSample(p.sample, universalVisits)));
+    indices.forEach((i, j) => {
+      const p = days[j]!;
+      const model = models[j]!;
+      out[i] = {
+        ...p,
+        ...visitorFigures(p.knownVisitors, p.restBursts, p.passersBy, model, level),
+        pooledDays: days.length,
+        occupancy: p.occupancy.map((x: OccupancyInterval) => intervalFigures(x.shopId, x.start, x.end, x.knownInside, x.insideBursts, x.outsideBursts, model, level)),
+      };
+    });
+  }
+  return out;
 }
 
 /** One identity-known visit: a device's visitor sessions of the day, rejoined. */

@@ -180,6 +180,25 @@ describe("footfall analyze", () => {
     expect(table.text.out).toMatch(/\d+ \[\d+–\d+\]/);
   });
 
+  it("--pool-days: each day's people from the shop's days in the file together, as analyze() with poolDays gives them", async () => {
+    const week = createWorld({ seed: 17, shops: 1, days: 3, rotation: "realistic", visitorsPerDay: 80, passersByPerDay: 300, openingHours: [10, 16] });
+    const records = [...week.rawSignals(week.shops[0]!.id)];
+    const path = await writeRecords("three-days.ndjson", records);
+    const summaries = async (argv: string[]) => {
+      const f = fakeIo();
+      expect(await main(["analyze", "--input", path, "--format", "ndjson", ...argv], f.io)).toBe(0);
+      return lines(f.text.out).filter((r) => r.type === "summary");
+    };
+    const alone = await summaries([]);
+    const pooled = await summaries(["--pool-days"]);
+    const library = (await analyze(records, { timeZone: "Asia/Seoul", poolDays: true })).people;
+    expect(alone.map((d) => d.pooledDays)).toEqual(alone.map(() => 1));
+    expect(pooled.map((d) => d.pooledDays)).toEqual(pooled.map(() => library.length));
+    expect(pooled.map((d) => [d.date, d.visitors, d.visitorsLow, d.visitorsHigh])).toEqual(library.map((p) => [p.label, Math.round(p.visitors), p.visitorsLow, p.visitorsHigh]));
+    // What pooling leaves alone: the MAC-level counts.
+    expect(pooled.map((d) => d.macs)).toEqual(alone.map((d) => d.macs));
+  });
+
   it("prints a table and exits 1 when lines are rejected", async () => {
     const bad = join(dir, "bad.ndjson");
     await writeFile(bad, `not json\n{"row_key":"x"}\n`);

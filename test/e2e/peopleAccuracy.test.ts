@@ -20,10 +20,12 @@
  * holds the truth.
  * One world adds slow fading of the RSSI (`shadowingDb` 6), which hid the RSSI match of rotation
  * links (recall 0.76) until short visits were linked on a shared sensor alone (`linkShortMs`: 0.97).
+ * Two weeks of one shop score the days pooled (`poolPeople`): days whose stays are drawn alike,
+ * and days whose stays differ by ±15 % (`dwellDayVariation`), where pooling gains less.
  */
 import { describe, expect, it } from "vitest";
 import { analyze } from "../../src/analyze.ts";
-import { linkedVisits, peopleEstimatorOptions, type OccupancyInterval, type PeopleEstimate } from "../../src/kernels/PeopleEstimator.ts";
+import { linkedVisits, peopleEstimatorOptions, poolPeople, type OccupancyInterval, type PeopleEstimate } from "../../src/kernels/PeopleEstimator.ts";
 import { scorePeople } from "../../src/kernels/scorePeople.ts";
 import { scoreAgainstTruth } from "../../src/kernels/scoreAgainstTruth.ts";
 import type { ClassifiedSession } from "../../src/kernels/VisitClassifier.ts";
@@ -175,5 +177,38 @@ describe("people estimate against person-level truth (defaults)", () => {
         expect(s.covered).toBeGreaterThanOrEqual(s.days - 1);
       }
     }, 120_000);
+  }
+});
+
+describe("people estimate of a shop's week, its days pooled (poolPeople)", () => {
+  // A week of the realistic preset, once with every day's stays drawn alike and once with days
+  // that differ in how long people stay (±15 %), where pooling gains less: a day's own figure is
+  // then partly right where the shop's is not. Guards are measured, with a margin.
+  const weeks: Record<string, { options: WorldOptions; meanError: number; maxError: number; gains: boolean }> = {
+    "days alike": { options: { seed: 39, shops: 1, days: 7, rotation: "realistic", ...base }, meanError: 0.09, maxError: 0.17, gains: true },
+    "days differing ±15 %": { options: { seed: 39, shops: 1, days: 7, rotation: "realistic", dwellDayVariation: 0.15, ...base }, meanError: 0.14, maxError: 0.26, gains: false },
+  };
+  for (const [name, { options, meanError, maxError, gains }] of Object.entries(weeks)) {
+    it(`holds its guards on a week with ${name}, and its interval still holds the truth`, async () => {
+      const world = createWorld(options);
+      const shop = world.shops[0]!;
+      const { people } = await analyze(world.rawSignals(shop.id), { timeZone: shop.timeZone, proximity: false, quality: false });
+      const truth = peopleTruth(world);
+      const alone = scorePeople(people, truth);
+      const pooled = scorePeople(poolPeople(people), truth);
+      const meanAbs = (s: typeof alone) => s.days.reduce((a, d) => a + Math.abs(d.error), 0) / s.days.length;
+      if (process.env.ACCURACY_FULL) {
+        console.log(
+          `a week pooled (${name}): visitors error mean ${pct(meanAbs(pooled))} (alone ${pct(meanAbs(alone))}), interval covers ${pooled.covered}/${pooled.days.length} ` +
+            `(alone ${alone.covered}), occupancy MAE ${pct(pooled.occupancyMae)} (alone ${pct(alone.occupancyMae)})\n  ` +
+            pooled.days.map((d, i) => `${d.label} ${pct(d.error)} (alone ${pct(alone.days[i]!.error)})`).join("; "),
+        );
+      }
+      expect(pooled.days.length).toBeGreaterThanOrEqual(7);
+      if (gains) expect(meanAbs(pooled)).toBeLessThan(meanAbs(alone));
+      expect(meanAbs(pooled)).toBeLessThanOrEqual(meanError);
+      expect(Math.max(...pooled.days.map((d) => Math.abs(d.error)))).toBeLessThanOrEqual(maxError);
+      expect(pooled.covered).toBeGreaterThanOrEqual(pooled.days.length - 1);
+    }, 180_000);
   }
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { estimatedDwell } from "../../src/kernels/EventTimeEngine.ts";
-import { PeopleEstimator, peopleEstimatorOptions, type PeopleEstimate } from "../../src/kernels/PeopleEstimator.ts";
+import { PeopleEstimator, peopleEstimatorOptions, poolPeople, type PeopleEstimate } from "../../src/kernels/PeopleEstimator.ts";
 import type { ClassifiedSession, VisitKind } from "../../src/kernels/VisitClassifier.ts";
 import { createRng, hashSeed } from "../../src/sim/prng.ts";
 
@@ -205,5 +205,79 @@ describe("PeopleEstimator without identity-known visits", () => {
     expect(day!.visitors).toBeCloseTo(1 + 10 / 11, 10);
     expect(day!.visitorsLow).toBe(1);
     expect(day!.visitorsHigh).toBe(Number.POSITIVE_INFINITY);
+  });
+});
+
+describe("poolPeople", () => {
+  const DAY_MS = 24 * 60 * MIN;
+  // One shop-day: `universal` universal-MAC visits with heavy-tailed stays (one burst a minute),
+  // `randomized` randomized visits that held (one burst every two minutes), and 200 one-burst
+  // MACs heard inside through the afternoon.
+  function shopDay(seed: number, dayIndex: number, o: { universal?: number; randomized?: number; shopId?: number } = {}): ClassifiedSession[] {
+    const rng = createRng(hashSeed("poolPeople", seed, dayIndex));
+    const base = DAY + dayIndex * DAY_MS;
+    const date = `2026-11-${16 + dayIndex}`;
+    const out: ClassifiedSession[] = [];
+    const visit = (randomized: boolean, perMin: number) => {
+      const start = base + 11 * 60 * MIN + Math.round(rng.uniform(0, 8 * 60) * MIN);
+      const dwell = Math.round(Math.min(180, rng.logNormal(14, 0.8)) * MIN);
+      out.push(session({ start, end: start + dwell, bursts: Math.max(2, Math.round((dwell / MIN) * perMin)), kind: "visitor", randomized }));
+    };
+    for (let i = 0; i < (o.universal ?? 12); i++) visit(false, 1);
+    for (let i = 0; i < (o.randomized ?? 0); i++) visit(true, 0.5);
+    for (let i = 0; i < 200; i++) out.push(session({ start: base + 12 * 60 * MIN + i * 90_000 }));
+    return out.map((s) => ({ ...s, shopId: o.shopId ?? 101, date }));
+  }
+  const week = (seed: number, o: { universal?: number; randomized?: number; shopId?: number } = {}) => estimate([0, 1, 2, 3, 4].flatMap((d) => shopDay(seed, d, o)));
+
+  it("gives a day pooled alone its own estimate", () => {
+    const days = estimate(shopDay(1, 0));
+    const [pooled] = poolPeople(days);
+    const own = days[0]!;
+    expect(pooled!.pooledDays).toBe(1);
+    expect(pooled!.visitors).toBeCloseTo(own.visitors, 9);
+    expect(pooled!.visitorsLow).toBe(own.visitorsLow);
+    expect(pooled!.visitorsHigh).toBe(own.visitorsHigh);
+    pooled!.occupancy.forEach((o, i) => expect(o.inside).toBeCloseTo(own.occupancy[i]!.inside, 9));
+  });
+
+  it("pools each shop's days with its own, in any order, and narrows the days' intervals", () => {
+    const a = week(2);
+    const b = week(3, { shopId: 102 });
+    const pooled = poolPeople([...a, ...b]);
+    expect(pooled.map((p) => p.pooledDays)).toEqual(Array(10).fill(5));
+    const separately = [...poolPeople(a), ...poolPeople(b)];
+    pooled.forEach((p, i) => expect(p.visitors).toBeCloseTo(separately[i]!.visitors, 9));
+    const shuffled = poolPeople([b[3]!, a[1]!, a[4]!, b[0]!, a[0]!, b[2]!, a[3]!, b[4]!, a[2]!, b[1]!]);
+    for (const p of shuffled) {
+      const same = pooled.find((q) => q.shopId === p.shopId && q.start === p.start)!;
+      expect(p.visitors).toBeCloseTo(same.visitors, 9);
+      expect(p.visitorsHigh).toBe(same.visitorsHigh);
+    }
+    const width = (days: readonly PeopleEstimate[]) => days.reduce((s, p) => s + Math.log(p.visitorsHigh / Math.max(1, p.visitorsLow)), 0);
+    expect(width(pooled.slice(0, 5))).toBeLessThan(width(a));
+    // The identity-known part and the day's data stay the day's own.
+    pooled.slice(0, 5).forEach((p, i) => expect([p.knownVisitors, p.restBursts, p.passersBy, p.label]).toEqual([a[i]!.knownVisitors, a[i]!.restBursts, a[i]!.passersBy, a[i]!.label]));
+  });
+
+  it("learns from the universal-MAC visits once the days hold enough of them together", () => {
+    // Four universal visits a day: each day alone falls back to every identity-known visit, whose
+    // randomized half probes at half the rate; pooled, the 20 universal visits give the rate.
+    const days = week(4, { universal: 4, randomized: 20 });
+    for (const d of days) expect(d.burstsPerMinute).toBeLessThan(0.85);
+    for (const p of poolPeople(days)) expect(p.burstsPerMinute).toBeGreaterThan(0.9);
+  });
+
+  it("keeps intervals without other phones' bursts at their exact known presence", () => {
+    const pooled = poolPeople(week(5));
+    for (const p of pooled) for (const o of p.occupancy) if (o.insideBursts === 0) expect([o.inside, o.insideLow, o.insideHigh]).toEqual([o.knownInside, o.knownInside, o.knownInside]);
+  });
+
+  it("rejects estimates pooled already and things that are not estimates", () => {
+    const pooled = poolPeople(week(6));
+    expect(() => poolPeople(pooled)).toThrow(/pooled already/);
+    expect(() => poolPeople([{ shopId: 1 } as never])).toThrow(TypeError);
+    expect(() => poolPeople("days" as never)).toThrow(TypeError);
+    expect(() => poolPeople(week(6), { level: 2 })).toThrow(RangeError);
   });
 });
