@@ -1,6 +1,6 @@
 import type { AnalyzeResult, ShopDaySummary } from "./analyze.ts";
 import { hasPeopleEstimate } from "./kernels/hasPeopleEstimate.ts";
-import type { OccupancyInterval } from "./kernels/PeopleEstimator.ts";
+import { poolPeople, type OccupancyInterval, type PeopleEstimate, type PeopleEstimatorOptions, type PeopleSample } from "./kernels/PeopleEstimator.ts";
 import { shopDayDwell } from "./kernels/shopDayDwell.ts";
 import type { ClassifiedSession } from "./kernels/VisitClassifier.ts";
 import type { ProximityOptions } from "./kernels/EventTimeEngine.ts";
@@ -121,29 +121,23 @@ export function sessionRecord(s: ClassifiedSession, device: DeviceId = rawDevice
  * for (const d of result.days) out.write(`${JSON.stringify(summaryRecord(d))}\n`);
  */
 export function summaryRecord(d: ShopDaySummary): AnalysisRecord {
-  const p = hasPeopleEstimate(d.people) ? d.people : undefined;
-  // Estimated but unknown: bursts were heard inside and no identity-known visit gave a burst rate
-  // (a capture of rotating phones only). People are then unknown — null, at least the
-  // identity-known visitors, no upper bound — never the MAC-level count in their place.
-  const unknown = d.people !== undefined && p === undefined;
-  // Likewise passers-by: estimated (people on) is the estimate or unknown, never the MAC count.
-  const passersBy = d.people === undefined ? d.passersBy : Number.isFinite(d.people.passersBy) ? Math.round(d.people.passersBy) : null;
   // Dwell of people: with an estimate, the identity-known visits' (see shopDayDwell).
   const dwell = shopDayDwell(d.dwell, d.people);
+  const people = d.people === undefined ? undefined : peopleFields(d.people);
   return {
     type: "summary",
     shopId: d.shopId,
     date: d.label,
-    // People off: the MAC-level count is the only count there is.
-    visitors: unknown ? null : p === undefined ? d.visitors : Math.round(p.visitors),
-    visitorsLow: unknown ? d.people!.visitorsLow : p === undefined ? d.visitors : p.visitorsLow,
-    visitorsHigh: unknown ? null : p === undefined ? d.visitors : p.visitorsHigh,
+    // People off: the MAC-level count is the only count there is (people unknown stay null).
+    visitors: people === undefined ? d.visitors : people.visitors,
+    visitorsLow: people === undefined ? d.visitors : people.visitorsLow,
+    visitorsHigh: people === undefined ? d.visitors : people.visitorsHigh,
     visits: d.visits,
-    passersBy,
+    passersBy: people === undefined ? d.passersBy : people.passersBy,
     uniqueDevices: d.uniqueDevices,
-    captureRate: d.people === undefined ? d.captureRate : Number.isFinite(d.people.captureRate) ? d.people.captureRate : null,
+    captureRate: people === undefined ? d.captureRate : people.captureRate,
     // Days of the shop whose samples the people estimate learned from (`--pool-days`); null without one.
-    pooledDays: d.people?.pooledDays ?? null,
+    pooledDays: people === undefined ? null : people.pooledDays,
     macs: { visitors: d.visitors, passersBy: d.passersBy, uniqueDevices: d.uniqueDevices, captureRate: d.captureRate },
     newVisitors: d.newVisitors,
     repeatVisitors: d.repeatVisitors,
@@ -159,7 +153,123 @@ export function summaryRecord(d: ShopDaySummary): AnalysisRecord {
     universal: d.universal,
     randomized: d.randomized,
     visitorRssi: d.visitorRssi,
+    peopleSample: people === undefined ? null : people.peopleSample,
   };
+}
+
+/**
+ * The data of one shop-day's people estimate that pooling its days needs, as the summary line's
+ * `peopleSample` carries it: the day's window (epoch ms), its identity-known visitors, the other
+ * phones' inside bursts, the unrounded passers-by, and its samples as sums.
+ *
+ * @example
+ * const s = (await analyze(records)).days[0]!.people!;
+ * const data: PeopleSampleRecord = { start: s.start, end: s.end, knownVisitors: s.knownVisitors, restBursts: s.restBursts, passersBy: s.passersBy, ...s.sample };
+ */
+export interface PeopleSampleRecord extends PeopleSample {
+  readonly start: number;
+  readonly end: number;
+  readonly knownVisitors: number;
+  readonly restBursts: number;
+  /** `null` in a line when unknown (NaN). */
+  readonly passersBy: number | null;
+}
+
+// A people estimate's fields of the summary line: the one formatting of them, for a day alone and
+// for days pooled from stored lines (`poolPeopleRecords`).
+function peopleFields(people: PeopleEstimate) {
+  const p = hasPeopleEstimate(people) ? people : undefined;
+  // Estimated but unknown: bursts were heard inside and no identity-known visit gave a burst rate
+  // (a capture of rotating phones only). People are then unknown — null, at least the
+  // identity-known visitors, no upper bound — never the MAC-level count in their place.
+  const unknown = p === undefined;
+  const sample: PeopleSampleRecord = {
+    start: people.start,
+    end: people.end,
+    knownVisitors: people.knownVisitors,
+    restBursts: people.restBursts,
+    passersBy: Number.isFinite(people.passersBy) ? people.passersBy : null,
+    ...people.sample,
+  };
+  return {
+    visitors: unknown ? null : Math.round(p.visitors),
+    visitorsLow: people.visitorsLow,
+    visitorsHigh: unknown ? null : p.visitorsHigh,
+    // Likewise passers-by: estimated is the estimate or unknown, never the MAC count.
+    passersBy: Number.isFinite(people.passersBy) ? Math.round(people.passersBy) : null,
+    captureRate: Number.isFinite(people.captureRate) ? people.captureRate : null,
+    pooledDays: people.pooledDays,
+    peopleSample: sample,
+  };
+}
+
+/**
+ * `footfall analyze --format ndjson` lines of days analysed one by one — a fleet's stored shop-days
+ * — with each shop's days pooled as `analyze(records, { poolDays: true })` pools them
+ * ({@link poolPeople}): every `summary` line's people (`visitors`, its interval, `passersBy`,
+ * `captureRate`, `pooledDays`) and every `occupancy` line within its day are worked out again
+ * from the days' `peopleSample` and the occupancy lines' bursts. Other lines pass unchanged, in
+ * order. Summary lines without `peopleSample` (people off, or written before it was added) are
+ * left alone and take no part. Figures match the pooled analysis up to the rounding of the
+ * stored occupancy lines (0.01 of a phone).
+ *
+ * @param records lines of several days and shops, any order
+ * @param options `level` of the intervals (0.9 by default)
+ * @example
+ * const lines = [...analysisRecords(await analyze(records))];
+ * const pooled = poolPeopleRecords(lines);
+ * pooled.filter((l) => l.type === "summary").map((l) => l.pooledDays);
+ */
+export function poolPeopleRecords(records: readonly AnalysisRecord[], options: Pick<PeopleEstimatorOptions, "level"> = {}): AnalysisRecord[] {
+  const estimates: PeopleEstimate[] = [];
+  const at = new Map<PeopleEstimate, number>();
+  const occupancyOf = new Map<number, { index: number; record: AnalysisRecord }[]>();
+  records.forEach((r, index) => {
+    if (r.type !== "occupancy") return;
+    const list = occupancyOf.get(r["shopId"] as number) ?? [];
+    list.push({ index, record: r });
+    occupancyOf.set(r["shopId"] as number, list);
+  });
+  records.forEach((r, index) => {
+    const data = r.type === "summary" ? (r["peopleSample"] as PeopleSampleRecord | null | undefined) : undefined;
+    if (data === undefined || data === null) return;
+    const shopId = r["shopId"] as number;
+    const occupancy: OccupancyInterval[] = [];
+    for (const { record: o } of occupancyOf.get(shopId) ?? []) {
+      const start = o["start"] as number;
+      if (start < data.start || start >= data.end) continue;
+      const number = (key: string) => (o[key] === null ? Number.NaN : (o[key] as number));
+      occupancy.push({ shopId, start, end: o["end"] as number, inside: number("inside"), insideLow: number("insideLow"), insideHigh: number("insideHigh"), outside: number("outside"), knownInside: number("knownInside"), insideBursts: number("insideBursts"), outsideBursts: number("outsideBursts") });
+    }
+    const estimate = {
+      shopId,
+      window: "day",
+      label: r["date"] as string,
+      start: data.start,
+      end: data.end,
+      knownVisitors: data.knownVisitors,
+      restBursts: data.restBursts,
+      passersBy: data.passersBy ?? Number.NaN,
+      sample: { universal: data.universal, shoppers: data.shoppers },
+      pooledDays: r["pooledDays"] as number,
+      occupancy,
+    } as unknown as PeopleEstimate; // the fields poolPeople reads; the rest it works out again
+    estimates.push(estimate);
+    at.set(estimate, index);
+  });
+  const out = [...records];
+  const pooled = poolPeople(estimates, options);
+  estimates.forEach((e, j) => {
+    const p = pooled[j]!;
+    const index = at.get(e)!;
+    out[index] = { ...records[index]!, ...peopleFields(p) };
+    const byStart = new Map(p.occupancy.map((o) => [o.start, o]));
+    for (const { index: i, record: o } of occupancyOf.get(p.shopId) ?? []) {
+      const interval = byStart.get(o["start"] as number);
+      if (interval !== undefined && (o["start"] as number) >= p.start && (o["start"] as number) < p.end) out[i] = occupancyRecord(interval);
+    }
+  });
+  return out;
 }
 
 /**

@@ -12,7 +12,8 @@ const OCCUPANCY_COUNTS = ["inside", "insideLow", "insideHigh", "outside"] as con
  * `minCount − 1` becomes `null` and the line gets `suppressed: true`, so a small group of people
  * (who could be singled out) is shown as suppressed, never as zero. A zero is kept: it reveals no
  * one. What is computed from a suppressed count goes with it (capture rate with visitors or unique
- * devices; dwell statistics with the dwell count). Session and quality lines are returned as they
+ * devices; dwell statistics with the dwell count); a summary's `peopleSample` (per-visit sums, for
+ * pooling days) is withheld whole. Session and quality lines are returned as they
  * are; `minCount` ≤ 1 changes nothing.
  *
  * @example
@@ -54,6 +55,9 @@ export function suppressSmallCounts(line: AnalysisRecord, minCount: number): Ana
       }
       out[series] = copy;
     }
+    // The day's people sample is per-visit sums (a day of one universal visit is that visit's
+    // dwell): withheld whole whenever counts are suppressed; it is for pooling, not publishing.
+    if (out["peopleSample"] !== undefined) out["peopleSample"] = null;
     const dwell = out["dwell"];
     if (dwell !== null && typeof dwell === "object") {
       const d: Record<string, unknown> = { ...(dwell as Record<string, unknown>) };

@@ -35,6 +35,12 @@ describe("suppressSmallCounts", () => {
     expect(summary.visitors).toBe(3);
   });
 
+  it("withholds a summary's people sample (per-visit sums, for pooling days) whole, and only when suppressing", () => {
+    const line = { ...summary, peopleSample: { start: 0, end: 86_400_000, knownVisitors: 3, restBursts: 40, passersBy: 40, universal: { visits: 1, dwellSum: 600_000 }, shoppers: { visits: 3 } } };
+    expect(suppressSmallCounts(line, 5)["peopleSample"]).toBeNull();
+    expect(suppressSmallCounts(line, 1)["peopleSample"]).toEqual(line.peopleSample);
+  });
+
   it("suppresses dwell statistics with a small dwell count, and interval counts of occupancy lines", () => {
     const s = suppressSmallCounts({ ...summary, dwell: { ...summary.dwell, count: 2 } }, 5) as typeof summary;
     expect(s.dwell).toMatchObject({ count: null, meanMs: null, medianMs: null, p90Ms: null });

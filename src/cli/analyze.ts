@@ -100,9 +100,10 @@ Output:
                       randomized, ...}, then one line per shop and local day
                       {type:"summary", shopId, date, visitors, visitorsLow,
                       visitorsHigh (people: estimate and 90 % interval), visits,
-                      passersBy, uniqueDevices, captureRate, macs: {visitors,
-                      passersBy, uniqueDevices, captureRate} (MAC-level), dwell:
-                      {count, meanMs, medianMs, p90Ms, buckets}, ...}, then one line per
+                      passersBy, uniqueDevices, captureRate, pooledDays, macs:
+                      {visitors, passersBy, uniqueDevices, captureRate} (MAC-level),
+                      dwell: {count, meanMs, medianMs, p90Ms, buckets}, ...,
+                      peopleSample (what pooling days needs)}, then one line per
                       shop and interval {type:"occupancy", shopId, start, end (epoch ms),
                       inside, insideLow, insideHigh (mean phones inside, 90 %),
                       outside, ...}, then one {type:"quality"} line

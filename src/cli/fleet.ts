@@ -30,10 +30,12 @@ stale workers).
                                                checkpoint per shop, and a live tail's latest
                                                interval: people inside and people so far today
   fleet results --shops 101 --since D --until D [--sessions] [--occupancy] [--quality]
-                [--live] [--format ndjson|table]
+                [--live] [--pool-days] [--format ndjson|table]
                                                the stored lines, in the shape
                                                \`footfall analyze --format ndjson\` prints them;
-                                               --live: a running tail's day in progress
+                                               --live: a running tail's day in progress;
+                                               --pool-days: people from each shop's days in the
+                                               range together, as analyze --pool-days
   fleet retain [--retain-days N] [--schedule]  delete per-device rows (sessions, visits) of
                                                days more than N days ago [30]; summaries,
                                                occupancy and quality stay. --schedule: the
@@ -63,6 +65,7 @@ const flags = {
   sessions: { type: "boolean" },
   occupancy: { type: "boolean" },
   live: { type: "boolean" },
+  "pool-days": { type: "boolean" },
   quality: { type: "boolean" },
   "retain-days": { type: "string" },
   schedule: { type: "boolean" },
@@ -276,6 +279,7 @@ async function results(values: Values, io: CliIo, timeZone: string): Promise<num
       occupancy: values.occupancy === true,
       quality: values.quality === true,
       live: values.live === true,
+      poolDays: values["pool-days"] === true,
     });
     if (format === "ndjson") {
       let buffer = "";

@@ -1,5 +1,5 @@
 import type { Pool } from "pg";
-import type { AnalysisRecord } from "../analysisRecords.ts";
+import { poolPeopleRecords, type AnalysisRecord } from "../analysisRecords.ts";
 
 /**
  * Options of {@link readFleetResults}.
@@ -26,6 +26,13 @@ export interface ReadFleetResultsOptions {
    * @default false
    */
   readonly live?: boolean;
+  /**
+   * Estimate people from each shop's days in the range together (`poolPeopleRecords`, as
+   * `footfall analyze --pool-days` does over a file): the summary and occupancy lines are worked
+   * out again from the stored days' samples. Days stored before summaries carried their
+   * `peopleSample` keep their own figures. @default false
+   */
+  readonly poolDays?: boolean;
 }
 
 /**
@@ -34,7 +41,7 @@ export interface ReadFleetResultsOptions {
  * @example
  * defaultReadFleetResults.sessions; // false
  */
-export const defaultReadFleetResults = { sessions: false, occupancy: false, quality: false, live: false } as const;
+export const defaultReadFleetResults = { sessions: false, occupancy: false, quality: false, live: false, poolDays: false } as const;
 
 /**
  * The stored results as the lines `footfall analyze --format ndjson` prints, shop by shop: its
@@ -80,12 +87,23 @@ export async function readFleetResults(pool: Pool, options: ReadFleetResultsOpti
       // Replaced in place, so the line keeps the field order analyze prints.
       out.push({ ...line, newVisitors: Number(row.visitors) - repeat, repeatVisitors: repeat });
     }
-    if (options.occupancy ?? defaultReadFleetResults.occupancy) {
+    const occupancy = options.occupancy ?? defaultReadFleetResults.occupancy;
+    const poolDays = options.poolDays ?? defaultReadFleetResults.poolDays;
+    if (occupancy || poolDays) {
       const r = await pool.query<{ line: string }>(
         "SELECT line::text AS line FROM footfall_occupancy WHERE shop_id = $1 AND day >= $2 AND day < $3 ORDER BY start_ms",
         [shopId, sinceDay, untilDay],
       );
       for (const row of r.rows) out.push(JSON.parse(row.line) as AnalysisRecord);
+    }
+    if (poolDays) {
+      // The shop's summary and occupancy lines are the last pushed: pool them in place.
+      const first = out.findIndex((l) => (l.type === "summary" || l.type === "occupancy") && l["shopId"] === shopId);
+      if (first >= 0) {
+        const pooled = poolPeopleRecords(out.slice(first));
+        out.length = first;
+        for (const l of pooled) if (occupancy || l.type !== "occupancy") out.push(l);
+      }
     }
     if (options.quality ?? defaultReadFleetResults.quality) {
       const r = await pool.query<{ line: string }>(

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
-import type { AnalysisRecord } from "../../src/analysisRecords.ts";
+import { poolPeopleRecords, type AnalysisRecord } from "../../src/analysisRecords.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";
 import { startSimulator, type RunningSimulator } from "../../src/sim/startSimulator.ts";
 import { fleetTestsSkipped, startPostgres, startRedis, type TestPostgres, type TestRedis } from "./fleetServers.ts";
@@ -82,6 +82,12 @@ describe.skipIf(fleetTestsSkipped())("fleet backfill with 3 workers", () => {
     const sessions = rows.filter((r) => r.type === "session");
     const expectedSessions = [...expected.sessions.values()].flat();
     expect(sessions).toEqual(expectedSessions);
+    // --pool-days: each shop's two days from their stored lines together, as poolPeopleRecords pools them.
+    const pooled = await cli(env, ["fleet", "results", "--shops", shops.join(","), "--since", since, "--until", until, "--occupancy", "--pool-days", "--format", "ndjson"]);
+    expect(pooled.status).toBe(0);
+    const pooledRows = lines(pooled.out);
+    expect(pooledRows).toEqual(poolPeopleRecords(rows.filter((r) => r.type !== "session")));
+    expect(pooledRows.filter((r) => r.type === "summary").map((r) => r.pooledDays)).toEqual(summaries.map(() => 2));
     // Each worker took part, and each shop-day was committed once (first claim) by one of them.
     const db = new pg.Client({ connectionString: postgres.url });
     await db.connect();
