@@ -222,7 +222,7 @@ function peopleFields(people: PeopleEstimate) {
  */
 export function poolPeopleRecords(records: readonly AnalysisRecord[], options: Pick<PeopleEstimatorOptions, "level"> = {}): AnalysisRecord[] {
   const estimates: PeopleEstimate[] = [];
-  const at = new Map<PeopleEstimate, number>();
+  const lineOf: number[] = []; // the summary line of estimates[j]
   const occupancyOf = new Map<number, { index: number; record: AnalysisRecord }[]>();
   records.forEach((r, index) => {
     if (r.type !== "occupancy") return;
@@ -255,13 +255,12 @@ export function poolPeopleRecords(records: readonly AnalysisRecord[], options: P
       occupancy,
     } as unknown as PeopleEstimate; // the fields poolPeople reads; the rest it works out again
     estimates.push(estimate);
-    at.set(estimate, index);
+    lineOf.push(index);
   });
   const out = [...records];
   const pooled = poolPeople(estimates, options);
-  estimates.forEach((e, j) => {
-    const p = pooled[j]!;
-    const index = at.get(e)!;
+  pooled.forEach((p, j) => {
+    const index = lineOf[j]!;
     out[index] = { ...records[index]!, ...peopleFields(p) };
     const byStart = new Map(p.occupancy.map((o) => [o.start, o]));
     for (const { index: i, record: o } of occupancyOf.get(p.shopId) ?? []) {
