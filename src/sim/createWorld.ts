@@ -93,6 +93,17 @@ export interface WorldOptions {
    * @default 0
    */
   readonly dwellDayVariation?: number;
+  /**
+   * Share of visitors who come with company: each such visitor brings 1–3 companions who arrive
+   * within seconds of them, walk the shop beside them (within a metre) and leave with them (within
+   * a minute), each with a phone of their own (drawn as any visitor's), buying nothing of their
+   * own. Companions are visitors in the truth, on top of `visitorsPerDay`. Groups make a day's
+   * visits alike in pairs and threes — fewer independent stays behind a day's sample than it
+   * holds — and put rotated MACs of several phones side by side. Drawn from a random stream of
+   * its own: without slow fading, the other visitors are those of the world without groups.
+   * @default 0
+   */
+  readonly groupShare?: number;
   /** Mean visitors (entering the shop) per shop and day; shops vary ±30 %, weekends +30 %. @default 450 */
   readonly visitorsPerDay?: number;
   /** Mean passers-by (outside the street-side wall) per shop and day. @default 5000 */
@@ -173,6 +184,7 @@ export const defaultWorldOptions = {
   deviceSpreadDb: 2,
   shadowingDb: 0,
   dwellDayVariation: 0,
+  groupShare: 0,
   probeIntervalS: [8, 90],
   randomizedShare: 0.45,
   rotation: "off",
@@ -446,6 +458,7 @@ function resolveOptions(options: WorldOptions): Resolved {
   numIn("deviceSpreadDb", o.deviceSpreadDb, 0, 20);
   numIn("shadowingDb", o.shadowingDb, 0, 20);
   numIn("dwellDayVariation", o.dwellDayVariation, 0, 2);
+  numIn("groupShare", o.groupShare, 0, 1);
   pair("probeIntervalS", o.probeIntervalS, 0.5, 3600);
   numIn("randomizedShare", o.randomizedShare, 0, 1);
   numIn("visitorsPerDay", o.visitorsPerDay, 0, 1e6);
@@ -681,6 +694,9 @@ function buildShop(o: Resolved, model: PathLossModel, index: number, seed: ShopS
     const nVisitors = poisson(dayRng, visitorRate * ((close - open) / ((closeH - openH) * MS_HOUR)));
     const arrivals = sampleProfile(dayRng, nVisitors, midnight, openH, closeH - 3 / 60, 0.35);
     const conversion = o.conversion ?? seed.profile.conversion;
+    // Companions draw from a stream of their own, so the day's own draws stay as without them.
+    const groupRng = createRng(hashSeed(o.seed, "groups", index, day));
+    let track: number[] = [];
     const dayOffset = zoneOffsetMinutes(o.timeZone, open);
     for (const arrival of arrivals) {
       const longStay = dayRng.chance(0.04);
@@ -703,7 +719,8 @@ function buildShop(o: Resolved, model: PathLossModel, index: number, seed: ShopS
           returningPool.push({ person, mac });
         }
         const device = b.device(mac, dayRng);
-        heard = b.visit(dayRng, person, device, "visitor", visitorTrack(dayRng, layout, start, end), start, end, b.phoneGap(dayRng), 0.5);
+        track = visitorTrack(dayRng, layout, start, end);
+        heard = b.visit(dayRng, person, device, "visitor", track, start, end, b.phoneGap(dayRng), 0.5);
       } else {
         let phone: Phone;
         let person: number;
@@ -714,11 +731,13 @@ function buildShop(o: Resolved, model: PathLossModel, index: number, seed: ShopS
           returningPhones.push({ person, phone });
         }
         const associated = dayRng.chance(m.associatedShare);
-        heard = b.burstVisit(dayRng, person, phone, "visitor", visitorTrack(dayRng, layout, start, end), start, end, associated);
+        track = visitorTrack(dayRng, layout, start, end);
+        heard = b.burstVisit(dayRng, person, phone, "visitor", track, start, end, associated);
       }
       if (heard > 0 && dayRng.chance(conversion)) {
         purchases(dayRng, seed, start, end, close, dayOffset, sales);
       }
+      if (o.groupShare > 0 && groupRng.chance(o.groupShare)) companions(groupRng, b, m, o.randomizedShare, layout, track, start, end, clip);
     }
 
     // Passers-by: street traffic outside the wall, from before opening to after closing.
@@ -761,6 +780,33 @@ function buildShop(o: Resolved, model: PathLossModel, index: number, seed: ShopS
 
 // ---------------------------------------------------------------------------------------
 // Tracks: flat [t0, t1, x0, y0, x1, y1] segments
+
+// 1–3 companions of a visitor: arriving within 20 s of them, beside them (a fixed offset within a
+// metre, kept inside the floor) along their track, leaving within a minute of them.
+function companions(rng: Rng, b: ShopBuilder, m: MacBehaviour | undefined, randomizedShare: number, layout: ShopLayout, track: readonly number[], start: number, end: number, clip: (v: number) => number): void {
+  const k = rng.int(1, 3);
+  for (let i = 0; i < k; i++) {
+    const dx = rng.uniform(-1, 1);
+    const dy = rng.uniform(-1, 1);
+    const beside = track.map((v, j) => {
+      const field = j % 6;
+      if (field === 2 || field === 4) return clamp(v + dx, 0.2, layout.widthM - 0.2);
+      if (field === 3 || field === 5) return clamp(v + dy, 0.2, layout.depthM - 0.2);
+      return v;
+    });
+    const from = clip(Math.round(start + rng.uniform(-20_000, 20_000)));
+    const to = clip(Math.round(end + rng.uniform(-60_000, 60_000)));
+    if (to - from < MS_MIN) continue;
+    const person = b.newPerson();
+    if (m === undefined) {
+      const mac = rng.chance(randomizedShare) ? b.newMac(rng, "local") : b.newMac(rng, PHONE_VENDORS);
+      b.visit(rng, person, b.device(mac, rng), "visitor", beside, from, to, b.phoneGap(rng), 0.5);
+    } else {
+      const phone = rng.chance(m.universalShare) ? b.phone(rng, "universal", b.newMac(rng, PHONE_VENDORS)) : b.phone(rng, rng.chance(m.rotatingShare) ? "rotating" : "stable", undefined);
+      b.burstVisit(rng, person, phone, "visitor", beside, from, to, rng.chance(m.associatedShare));
+    }
+  }
+}
 
 function visitorTrack(rng: Rng, layout: ShopLayout, start: number, end: number): number[] {
   const { widthM: w, depthM: d, doorXM: door } = layout;

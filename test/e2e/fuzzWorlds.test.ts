@@ -58,6 +58,7 @@ function drawWorld(i: number): WorldOptions {
     // Drawn last, so the worlds drawn before it was added stay as they were.
     ...(r.chance(0.4) ? { shadowingDb: Math.round(r.uniform(2, 10) * 10) / 10 } : {}),
     ...(r.chance(0.4) ? { dwellDayVariation: Math.round(r.uniform(0.05, 0.4) * 100) / 100 } : {}),
+    ...(r.chance(0.4) ? { groupShare: Math.round(r.uniform(0.1, 0.5) * 100) / 100 } : {}),
   };
 }
 

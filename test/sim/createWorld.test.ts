@@ -621,3 +621,31 @@ describe("createWorld: day-to-day variation of dwell", () => {
     expect(() => createWorld({ dwellDayVariation: -0.1 })).toThrow(RangeError);
   });
 });
+
+describe("createWorld: visitors who come with company", () => {
+  const options: WorldOptions = { seed: 12, shops: 1, visitorsPerDay: 200, passersByPerDay: 300, rotation: "realistic" };
+
+  it("adds 1–3 companions to a share of visitors, arriving, staying and leaving with them; the others are as without", () => {
+    const base = createWorld(options);
+    const grouped = createWorld({ ...options, groupShare: 0.4 });
+    const key = (v: { start: number; end: number; records: number; macs: readonly { mac: string }[] }) => `${v.start} ${v.end} ${v.records} ${v.macs.map((m) => m.mac).join(",")}`;
+    const mine = new Set(grouped.visits().map(key));
+    // Every visit of the world without groups is there, unchanged (no slow fading here).
+    expect(base.visits().every((v) => mine.has(key(v)))).toBe(true);
+    const visitors = (w: World) => w.visits().filter((v) => v.kind === "visitor");
+    const leaders = visitors(base);
+    const companions = visitors(grouped).filter((v) => !new Set(leaders.map(key)).has(key(v)));
+    // About 0.4 × 2 companions per visitor.
+    expect(companions.length / leaders.length).toBeGreaterThan(0.5);
+    expect(companions.length / leaders.length).toBeLessThan(1.1);
+    // Each companion arrived within 20 s and left within a minute of some visitor.
+    for (const c of companions) expect(leaders.some((l) => Math.abs(l.start - c.start) <= 20_000 && Math.abs(l.end - c.end) <= 60_000)).toBe(true);
+    // They are people of their own, with MACs of their own.
+    const baseKeys = new Set(leaders.map(key));
+    const persons = new Set(visitors(grouped).filter((v) => baseKeys.has(key(v))).map((v) => v.person));
+    expect(companions.every((c) => !persons.has(c.person))).toBe(true);
+    const macs = new Set(leaders.flatMap((v) => v.macs.map((m) => m.mac)));
+    expect(companions.every((c) => c.macs.every((m) => !macs.has(m.mac)))).toBe(true);
+    expect(() => createWorld({ groupShare: 1.5 })).toThrow(RangeError);
+  });
+});
