@@ -696,7 +696,6 @@ function buildShop(o: Resolved, model: PathLossModel, index: number, seed: ShopS
     const conversion = o.conversion ?? seed.profile.conversion;
     // Companions draw from a stream of their own, so the day's own draws stay as without them.
     const groupRng = createRng(hashSeed(o.seed, "groups", index, day));
-    let track: number[] = [];
     const dayOffset = zoneOffsetMinutes(o.timeZone, open);
     for (const arrival of arrivals) {
       const longStay = dayRng.chance(0.04);
@@ -709,6 +708,7 @@ function buildShop(o: Resolved, model: PathLossModel, index: number, seed: ShopS
       end = clip(end);
       if (end - start < MS_MIN) continue;
       let heard: number;
+      let track: number[]; // drawn after the phone, as before groups: companions walk it too
       if (m === undefined) {
         let mac: string;
         let person: number;
@@ -750,15 +750,8 @@ function buildShop(o: Resolved, model: PathLossModel, index: number, seed: ShopS
       const end = clip(track[track.length - 5]!);
       if (end - start < 2_000) continue;
       const person = b.newPerson();
-      if (m === undefined) {
-        const mac = dayRng.chance(o.randomizedShare) ? b.newMac(dayRng, "local") : b.newMac(dayRng, PHONE_VENDORS);
-        b.visit(dayRng, person, b.device(mac, dayRng), "passerby", track, start, end, b.phoneGap(dayRng), 0.5);
-      } else {
-        const phone = dayRng.chance(m.universalShare)
-          ? b.phone(dayRng, "universal", b.newMac(dayRng, PHONE_VENDORS))
-          : b.phone(dayRng, dayRng.chance(m.rotatingShare) ? "rotating" : "stable", undefined);
-        b.burstVisit(dayRng, person, phone, "passerby", track, start, end, false);
-      }
+      if (m === undefined) b.visit(dayRng, person, b.device(newShopperMac(dayRng, b, o.randomizedShare), dayRng), "passerby", track, start, end, b.phoneGap(dayRng), 0.5);
+      else b.burstVisit(dayRng, person, newShopperPhone(dayRng, b, m), "passerby", track, start, end, false);
     }
   }
 
@@ -798,14 +791,19 @@ function companions(rng: Rng, b: ShopBuilder, m: MacBehaviour | undefined, rando
     const to = clip(Math.round(end + rng.uniform(-60_000, 60_000)));
     if (to - from < MS_MIN) continue;
     const person = b.newPerson();
-    if (m === undefined) {
-      const mac = rng.chance(randomizedShare) ? b.newMac(rng, "local") : b.newMac(rng, PHONE_VENDORS);
-      b.visit(rng, person, b.device(mac, rng), "visitor", beside, from, to, b.phoneGap(rng), 0.5);
-    } else {
-      const phone = rng.chance(m.universalShare) ? b.phone(rng, "universal", b.newMac(rng, PHONE_VENDORS)) : b.phone(rng, rng.chance(m.rotatingShare) ? "rotating" : "stable", undefined);
-      b.burstVisit(rng, person, phone, "visitor", beside, from, to, rng.chance(m.associatedShare));
-    }
+    if (m === undefined) b.visit(rng, person, b.device(newShopperMac(rng, b, randomizedShare), rng), "visitor", beside, from, to, b.phoneGap(rng), 0.5);
+    else b.burstVisit(rng, person, newShopperPhone(rng, b, m), "visitor", beside, from, to, rng.chance(m.associatedShare));
   }
+}
+
+// A new shopper's MAC with rotation off: random local (re-randomized per visit) or a vendor's.
+function newShopperMac(rng: Rng, b: ShopBuilder, randomizedShare: number): string {
+  return rng.chance(randomizedShare) ? b.newMac(rng, "local") : b.newMac(rng, PHONE_VENDORS);
+}
+
+// A new shopper's phone in the burst model (no returning device): universal, else rotating or stable.
+function newShopperPhone(rng: Rng, b: ShopBuilder, m: MacBehaviour): Phone {
+  return rng.chance(m.universalShare) ? b.phone(rng, "universal", b.newMac(rng, PHONE_VENDORS)) : b.phone(rng, rng.chance(m.rotatingShare) ? "rotating" : "stable", undefined);
 }
 
 function visitorTrack(rng: Rng, layout: ShopLayout, start: number, end: number): number[] {
