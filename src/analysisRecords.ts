@@ -221,27 +221,28 @@ function peopleFields(people: PeopleEstimate) {
  * pooled.filter((l) => l.type === "summary").map((l) => l.pooledDays);
  */
 export function poolPeopleRecords(records: readonly AnalysisRecord[], options: Pick<PeopleEstimatorOptions, "level"> = {}): AnalysisRecord[] {
-  const estimates: PeopleEstimate[] = [];
-  const lineOf: number[] = []; // the summary line of estimates[j]
-  const occupancyOf = new Map<number, { index: number; record: AnalysisRecord }[]>();
-  records.forEach((r, index) => {
+  const occupancyOf = new Map<number, number[]>(); // shop → indices of its occupancy lines
+  records.forEach((r, i) => {
     if (r.type !== "occupancy") return;
-    const list = occupancyOf.get(r["shopId"] as number) ?? [];
-    list.push({ index, record: r });
-    occupancyOf.set(r["shopId"] as number, list);
+    const shopId = r["shopId"] as number;
+    const list = occupancyOf.get(shopId) ?? [];
+    list.push(i);
+    occupancyOf.set(shopId, list);
   });
+  const estimates: PeopleEstimate[] = [];
+  // For estimates[j]: the index of its summary line and of its occupancy lines, in its occupancy's order.
+  const lines: { summary: number; occupancy: number[] }[] = [];
   records.forEach((r, index) => {
     const data = r.type === "summary" ? (r["peopleSample"] as PeopleSampleRecord | null | undefined) : undefined;
     if (data === undefined || data === null) return;
     const shopId = r["shopId"] as number;
-    const occupancy: OccupancyInterval[] = [];
-    for (const { record: o } of occupancyOf.get(shopId) ?? []) {
-      const start = o["start"] as number;
-      if (start < data.start || start >= data.end) continue;
+    const inDay = (occupancyOf.get(shopId) ?? []).filter((i) => (records[i]!["start"] as number) >= data.start && (records[i]!["start"] as number) < data.end);
+    const occupancy = inDay.map((i): OccupancyInterval => {
+      const o = records[i]!;
       const number = (key: string) => (o[key] === null ? Number.NaN : (o[key] as number));
-      occupancy.push({ shopId, start, end: o["end"] as number, inside: number("inside"), insideLow: number("insideLow"), insideHigh: number("insideHigh"), outside: number("outside"), knownInside: number("knownInside"), insideBursts: number("insideBursts"), outsideBursts: number("outsideBursts") });
-    }
-    const estimate = {
+      return { shopId, start: o["start"] as number, end: o["end"] as number, inside: number("inside"), insideLow: number("insideLow"), insideHigh: number("insideHigh"), outside: number("outside"), knownInside: number("knownInside"), insideBursts: number("insideBursts"), outsideBursts: number("outsideBursts") };
+    });
+    estimates.push({
       shopId,
       window: "day",
       label: r["date"] as string,
@@ -253,20 +254,14 @@ export function poolPeopleRecords(records: readonly AnalysisRecord[], options: P
       sample: { universal: data.universal, shoppers: data.shoppers },
       pooledDays: r["pooledDays"] as number,
       occupancy,
-    } as unknown as PeopleEstimate; // the fields poolPeople reads; the rest it works out again
-    estimates.push(estimate);
-    lineOf.push(index);
+    } as unknown as PeopleEstimate); // the fields poolPeople reads; the rest it works out again
+    lines.push({ summary: index, occupancy: inDay });
   });
   const out = [...records];
-  const pooled = poolPeople(estimates, options);
-  pooled.forEach((p, j) => {
-    const index = lineOf[j]!;
-    out[index] = { ...records[index]!, ...peopleFields(p) };
-    const byStart = new Map(p.occupancy.map((o) => [o.start, o]));
-    for (const { index: i, record: o } of occupancyOf.get(p.shopId) ?? []) {
-      const interval = byStart.get(o["start"] as number);
-      if (interval !== undefined && (o["start"] as number) >= p.start && (o["start"] as number) < p.end) out[i] = occupancyRecord(interval);
-    }
+  poolPeople(estimates, options).forEach((p, j) => {
+    const { summary, occupancy } = lines[j]!;
+    out[summary] = { ...records[summary]!, ...peopleFields(p) };
+    occupancy.forEach((i, k) => (out[i] = occupancyRecord(p.occupancy[k]!)));
   });
   return out;
 }

@@ -165,7 +165,6 @@ export class Analyzer {
   readonly #people: PeopleEstimator | undefined;
   readonly #peopleDays: PeopleEstimate[] = [];
   readonly #poolDays: boolean;
-  readonly #level: number | undefined;
   readonly #liveOccupancy: LiveOccupancyInterval[] = [];
   readonly #sessions: ClassifiedSession[] = [];
   readonly #dayCounts: VisitCounts[] = [];
@@ -197,7 +196,6 @@ export class Analyzer {
     }
     if (options.poolDays !== undefined && typeof options.poolDays !== "boolean") throw new TypeError(`poolDays must be a boolean, got ${typeof options.poolDays}`);
     this.#poolDays = options.poolDays === true;
-    this.#level = this.#people?.options.level;
     const people = this.#people;
     this.#classifier = new VisitClassifier(classifyOptions, {
       emit: (s) => {
@@ -297,7 +295,8 @@ export class Analyzer {
     this.#hours?.flush();
     this.#dwell.flush();
     this.#people?.flush();
-    const peopleDays = this.#poolDays ? poolPeople(this.#peopleDays, this.#level === undefined ? {} : { level: this.#level }) : this.#peopleDays;
+    const people = this.#people;
+    const peopleDays = this.#poolDays && people !== undefined ? poolPeople(this.#peopleDays, { level: people.options.level }) : this.#peopleDays;
     const peopleByDay = new Map<string, PeopleEstimate>();
     for (const p of peopleDays) peopleByDay.set(`${p.shopId} ${p.start}`, p);
     const days: ShopDaySummary[] = this.#dayCounts.map((c) => {

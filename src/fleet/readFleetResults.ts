@@ -75,17 +75,19 @@ export async function readFleetResults(pool: Pool, options: ReadFleetResultsOpti
        FROM footfall_summaries s WHERE s.shop_id = $1 AND s.day >= $2 AND s.day < $3 ORDER BY s.day`,
       [shopId, sinceDay, untilDay],
     );
+    // The shop's summary and occupancy lines, which --pool-days works out again together.
+    const people: AnalysisRecord[] = [];
     for (const row of summaries.rows) {
       const line = JSON.parse(row.line) as AnalysisRecord;
       // Written with daily pseudonyms: devices do not link across days, so new vs repeat stays
       // unavailable (null), never a count of 0 repeat visitors.
       if (line["repeatVisitors"] === null) {
-        out.push(line);
+        people.push(line);
         continue;
       }
       const repeat = Number(row.repeaters);
       // Replaced in place, so the line keeps the field order analyze prints.
-      out.push({ ...line, newVisitors: Number(row.visitors) - repeat, repeatVisitors: repeat });
+      people.push({ ...line, newVisitors: Number(row.visitors) - repeat, repeatVisitors: repeat });
     }
     const occupancy = options.occupancy ?? defaultReadFleetResults.occupancy;
     const poolDays = options.poolDays ?? defaultReadFleetResults.poolDays;
@@ -94,17 +96,9 @@ export async function readFleetResults(pool: Pool, options: ReadFleetResultsOpti
         "SELECT line::text AS line FROM footfall_occupancy WHERE shop_id = $1 AND day >= $2 AND day < $3 ORDER BY start_ms",
         [shopId, sinceDay, untilDay],
       );
-      for (const row of r.rows) out.push(JSON.parse(row.line) as AnalysisRecord);
+      for (const row of r.rows) people.push(JSON.parse(row.line) as AnalysisRecord);
     }
-    if (poolDays) {
-      // The shop's summary and occupancy lines are the last pushed: pool them in place.
-      const first = out.findIndex((l) => (l.type === "summary" || l.type === "occupancy") && l["shopId"] === shopId);
-      if (first >= 0) {
-        const pooled = poolPeopleRecords(out.slice(first));
-        out.length = first;
-        for (const l of pooled) if (occupancy || l.type !== "occupancy") out.push(l);
-      }
-    }
+    for (const l of poolDays ? poolPeopleRecords(people) : people) if (occupancy || l.type !== "occupancy") out.push(l);
     if (options.quality ?? defaultReadFleetResults.quality) {
       const r = await pool.query<{ line: string }>(
         "SELECT line::text AS line FROM footfall_quality WHERE shop_id = $1 AND day >= $2 AND day < $3 ORDER BY day",

@@ -213,8 +213,9 @@ export class LiveOccupancy implements EngineAccumulator {
       const today = this.#today(model, w, sessions);
       for (const interval of occupancyIntervals(model, w, first, last, this.options)) this.#sink.emit({ ...interval, today });
       if (dayOver) {
-        const { rate, phi, m, rateRelVar, burstsCv2, meanDwell, n, dwellRelVar, dwellCoxRelVar } = model;
-        shop.previous = { rate, phi, m, rateRelVar, burstsCv2, meanDwell, n, dwellRelVar, dwellCoxRelVar };
+        // Its rate model only, not its sessions.
+        const { rest: _rest, linked: _linked, known: _known, sample: _sample, ...rates } = model;
+        shop.previous = rates;
         // Sessions that end before the next day cannot matter to it (nor to its staff rule).
         shop.closed = shop.closed.filter((s) => s.end >= day.end);
         shop.next = this.#intervalEnd(day.end);
