@@ -39,6 +39,21 @@ export class UsageError extends Error {
   override name = "UsageError";
 }
 
+/**
+ * The reason `CliIo.signal` is aborted with when standard output's reader went away
+ * (`footfall analyze … | head`): the command stops as on Ctrl-C, and `main` exits 1 without a
+ * message (the reader asked for no more; there is nothing to tell it).
+ *
+ * @example
+ * new AbortController().abort(new OutputClosedError()); // an AbortSignal whose reason is it
+ */
+export class OutputClosedError extends Error {
+  override name = "OutputClosedError";
+  constructor() {
+    super("output closed");
+  }
+}
+
 /** What a subcommand module exports. */
 export interface Command {
   /** One line for `footfall --help`. */
@@ -54,7 +69,7 @@ export interface CliIo {
   readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
   readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** Aborted on Ctrl-C. */
+  /** Aborted on Ctrl-C, SIGTERM, and with an {@link OutputClosedError} when stdout's reader went away. */
   readonly signal: AbortSignal;
 }
 

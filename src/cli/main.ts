@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { EXIT_FAILED, EXIT_USAGE, UsageError, oneLine, type CliIo, type Command } from "./common.ts";
+import { EXIT_FAILED, EXIT_USAGE, OutputClosedError, UsageError, oneLine, type CliIo, type Command } from "./common.ts";
 
 /** Subcommands, loaded on demand so `footfall brands` does not pay for the simulator. */
 const commands: Record<string, () => Promise<{ command: Command }>> = {
@@ -58,6 +58,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   try {
     return await command.run(rest, io);
   } catch (error) {
+    // The reader of stdout went away (`| head`): stopping was asked for, not a failure to report.
+    if (io.signal.reason instanceof OutputClosedError) return EXIT_FAILED;
     // One line, whatever the message: scripts grep it, people read it.
     const message = oneLine(error instanceof Error ? error.message : String(error));
     io.stderr.write(`footfall ${name}: ${message}\n`);
@@ -72,10 +74,18 @@ if (isEntry) {
   const controller = new AbortController();
   process.once("SIGINT", () => controller.abort());
   process.once("SIGTERM", () => controller.abort());
+  // Node ignores SIGPIPE, so a closed pipe is an EPIPE error on stdout, which unhandled would end
+  // the process with a stack trace: the command stops instead, as a Unix filter does.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    if (!controller.signal.aborted) controller.abort(new OutputClosedError());
+    // Also when the command had finished and only its last writes were still being flushed.
+    process.exitCode = EXIT_FAILED;
+  });
   const io: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: controller.signal };
   main(process.argv.slice(2), io).then(
     (status) => {
-      process.exitCode = status;
+      if (!(controller.signal.reason instanceof OutputClosedError)) process.exitCode = status;
     },
     (error: unknown) => {
       process.stderr.write(`footfall: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -10,6 +10,7 @@ import type { SignalsOptions } from "../source/signalsOptions.ts";
 import {
   EXIT_FAILED,
   EXIT_OK,
+  OutputClosedError,
   UsageError,
   connectionFlags,
   csvCell,
@@ -141,17 +142,11 @@ async function runSignals(argv: readonly string[], io: CliIo, deps: ClientDeps):
   const checkpointPath = values.checkpoint;
   if (checkpointPath === "") throw new UsageError("--checkpoint needs a file name");
 
-  // Stops on Ctrl-C, and when stdout goes away (e.g. `| head`).
+  // Stops on Ctrl-C, and when stdout goes away (e.g. `| head`: main aborts io.signal then).
   const controller = new AbortController();
   const onAbort = (): void => controller.abort(io.signal.reason);
   io.signal.addEventListener("abort", onAbort, { once: true });
   if (io.signal.aborted) onAbort();
-  let outputClosed = false;
-  const onOutputError = (): void => {
-    outputClosed = true;
-    controller.abort(new Error("output closed"));
-  };
-  io.stdout.on("error", onOutputError);
 
   const client = serviceClient(values, io, deps, { name: "signals", uses: "signals", signal: controller.signal });
 
@@ -197,7 +192,7 @@ async function runSignals(argv: readonly string[], io: CliIo, deps: ClientDeps):
     return summarize(io, sourceRejected, decodeRejected);
   } catch (error) {
     bar?.stop();
-    if (outputClosed) return EXIT_FAILED;
+    if (io.signal.reason instanceof OutputClosedError) return EXIT_FAILED;
     if (io.signal.aborted) {
       const where = lastCursorTime === undefined ? "" : ` after records up to ${new Date(lastCursorTime).toISOString()}`;
       const resume = checkpointPath === undefined ? "" : `; run the same command to resume from ${checkpointPath}`;
@@ -209,7 +204,6 @@ async function runSignals(argv: readonly string[], io: CliIo, deps: ClientDeps):
     return EXIT_FAILED;
   } finally {
     io.signal.removeEventListener("abort", onAbort);
-    io.stdout.off("error", onOutputError);
   }
 }
 
