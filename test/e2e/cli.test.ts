@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -5,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWorld } from "../../src/sim/createWorld.ts";
 import { startSimulator, type RunningSimulator } from "../../src/sim/startSimulator.ts";
-import { ensureBuilt, footfall } from "./cliBuild.ts";
+import { CLI, ROOT, TEST_MAC_KEY, ensureBuilt, footfall } from "./cliBuild.ts";
 
 // The built CLI, as `npx footfall` runs it, against a simulator on a real port.
 
@@ -225,4 +226,45 @@ describe("NDJSON round trip", () => {
     expect(stdin.status).toBe(2);
     expect(stdin.stderr).toContain("--threads");
   });
+});
+
+/** Runs the built CLI and reads its stdout only up to the first line, then closes the pipe, as `| head -1` does. */
+function footfallUntilFirstLine(args: readonly string[], env: Record<string, string>): Promise<{ status: number | null; signal: string | null; first: string; stderr: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env["PATH"] ?? "", FOOTFALL_MAC_KEY: TEST_MAC_KEY, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    out += chunk;
+    if (out.includes("\n")) child.stdout.destroy();
+  });
+  return new Promise((done, fail) => {
+    child.once("error", fail);
+    child.once("close", (status, signal) => done({ status, signal, first: out.slice(0, out.indexOf("\n")), stderr }));
+  });
+}
+
+describe("a reader that stops early (`| head`)", () => {
+  it("stops analyze and signals quietly with status 1, no stack trace", async () => {
+    // A shop-day whose output is far larger than a pipe's buffer (64 KiB).
+    const world = createWorld({ seed: 5, shops: 1, visitorsPerDay: 150, passersByPerDay: 1500, openingHours: [10, 18] });
+    const file = join(dir, "head.ndjson");
+    await writeFile(file, [...world.rawSignals(world.shops[0]!.id)].map((r) => JSON.stringify(r)).join("\n"));
+    const shop = sim.world.shops[0]!;
+    const day = [new Date(sim.world.startMs).toISOString(), new Date(sim.world.startMs + 24 * H).toISOString()];
+    for (const [args, env] of [
+      [["analyze", "--input", file, "--format", "ndjson"], {}],
+      [["signals", "backfill", "--shop", String(shop.id), "--since", day[0]!, "--until", day[1]!], settings],
+    ] as const) {
+      const r = await footfallUntilFirstLine(args, env);
+      expect(JSON.parse(r.first)).toBeTypeOf("object");
+      expect(r.signal).toBeNull();
+      expect(r.stderr).toBe("");
+      expect(r.status).toBe(1);
+    }
+  }, 60_000);
 });
