@@ -22,10 +22,6 @@ import { handWrittenLoop, type HandDay } from "./baselines/handWrittenLoop.ts";
 import type { BenchRow, Timing } from "./lib.ts";
 
 const RUNS = 7;
-/** Preloaded into both processes: writes the process's CPU time (ms) to fd 3 on exit. */
-const CPU_REPORT = `data:text/javascript,${encodeURIComponent(
-  'import{writeSync}from"node:fs";process.on("exit",()=>{const u=process.cpuUsage();try{writeSync(3,String((u.user+u.system)/1000))}catch{}});',
-)}`;
 const WARMUP = 1;
 const SEED = 1;
 
@@ -36,15 +32,13 @@ const SEED = 1;
  * const [row] = await analyzeCliBench();
  */
 export default async function analyzeCliBench(): Promise<BenchRow[]> {
-  const { spawn } = await import("node:child_process");
-  const { openSync, closeSync, createWriteStream } = await import("node:fs");
+  const { createWriteStream } = await import("node:fs");
   const { mkdtemp, rm } = await import("node:fs/promises");
   const { EventEmitter } = await import("node:events");
   const { tmpdir } = await import("node:os");
   const { join } = await import("node:path");
-  const { performance } = await import("node:perf_hooks");
   const { createWorld } = await import("../src/sim/createWorld.ts");
-  const { compileForBench, rate } = await import("./lib.ts");
+  const { compileForBench, rate, runNode } = await import("./lib.ts");
 
   const { js, buildMs } = await compileForBench("footfall-bench", { cli: "src/cli/main.ts", baseline: "bench/analyze-cli.ts" });
   const { cli: cliJs, baseline: baselineJs } = js;
@@ -73,37 +67,10 @@ export default async function analyzeCliBench(): Promise<BenchRow[]> {
 
     const cli = [cliJs, "analyze", "--input", file, "--format", "ndjson"];
     const baseline = [baselineJs, "--baseline", file];
-    /**
-     * Runs `node args…`; resolves to its wall time (spawn to exit), its CPU time (user + system,
-     * all threads, reported on fd 3 by a tiny preload both sides get) and, when captured, stdout.
-     * CPU time is the steadier figure when other work shares the two cores.
-     */
-    const run = (args: readonly string[], capture: boolean): Promise<{ ms: number; cpuMs: number; stdout: string }> =>
-      new Promise((done, fail) => {
-        const devNull = capture ? undefined : openSync("/dev/null", "w");
-        const start = performance.now();
-        // A pseudonym key (the cost measured includes pseudonyms) without a key file in the home.
-        const env = { ...process.env, FOOTFALL_MAC_KEY: process.env["FOOTFALL_MAC_KEY"] ?? "62656e63682070736575646f6e796d73" };
-        const child = spawn(process.execPath, ["--import", CPU_REPORT, ...args], { env, stdio: ["ignore", devNull ?? "pipe", "pipe", "pipe"] });
-        let stdout = "";
-        let stderr = "";
-        let cpu = "";
-        child.stdout?.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-        child.stderr?.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-        (child.stdio[3] as NodeJS.ReadableStream).setEncoding("utf8").on("data", (c: string) => (cpu += c));
-        child.on("error", fail);
-        child.on("close", (code) => {
-          const ms = performance.now() - start;
-          if (devNull !== undefined) closeSync(devNull);
-          if (code !== 0) fail(new Error(`node ${args.join(" ")} exited with ${code}: ${stderr.slice(0, 2000)}`));
-          else done({ ms, cpuMs: Number(cpu), stdout });
-        });
-      });
-
     let agree = "";
     for (let i = 0; i < WARMUP; i++) {
-      const c = await run(cli, true);
-      const b = await run(baseline, true);
+      const c = await runNode(cli, true);
+      const b = await runNode(baseline, true);
       agree = sameDailyCounts(c.stdout, b.stdout);
     }
     const a: number[] = [];
@@ -111,8 +78,8 @@ export default async function analyzeCliBench(): Promise<BenchRow[]> {
     const aCpu: number[] = [];
     const bCpu: number[] = [];
     for (let i = 0; i < RUNS; i++) {
-      const x = await run(cli, false);
-      const y = await run(baseline, false);
+      const x = await runNode(cli, false);
+      const y = await runNode(baseline, false);
       a.push(x.ms);
       b.push(y.ms);
       aCpu.push(x.cpuMs);

@@ -29,15 +29,6 @@ const DUCKDB = "@duckdb/node-api@1.5.6-r.1";
 
 /** Timed rounds: 3 keep the row near 2 minutes on an idle machine (5 took 3 minutes under load). */
 const RUNS = Number(process.env["BIG_SHOP_RUNS"] ?? 3);
-/**
- * Preloaded into every contender: writes the process's CPU time (ms) to fd 3 on exit. `--import`
- * preloads run in worker threads too, whose `exit` would write a second figure after the first
- * (read as NaN): only the main thread writes.
- */
-const CPU_REPORT = `data:text/javascript,${encodeURIComponent(
-  'import{writeSync}from"node:fs";import{isMainThread}from"node:worker_threads";if(isMainThread)process.on("exit",()=>{const u=process.cpuUsage();try{writeSync(3,String((u.user+u.system)/1000))}catch{}});',
-)}`;
-
 interface Contender {
   readonly name: string;
   readonly args: readonly string[];
@@ -52,11 +43,9 @@ interface Contender {
  * const rows = await bigShopDayBench(); // two rows: vs the loop, vs DuckDB
  */
 export default async function bigShopDayBench(): Promise<BenchRow[]> {
-  const { spawn, spawnSync } = await import("node:child_process");
-  const { openSync, closeSync } = await import("node:fs");
-  const { join } = await import("node:path");
+  const { spawnSync } = await import("node:child_process");
   const { performance } = await import("node:perf_hooks");
-  const { compileForBench, rate } = await import("./lib.ts");
+  const { compileForBench, rate, runNode } = await import("./lib.ts");
   const { bigShopDayFile } = await import("./data/bigShopDay.ts");
   const { DUCKDB_MODULE } = await import("./baselines/bigShopDuck.ts");
 
@@ -98,32 +87,9 @@ export default async function bigShopDayBench(): Promise<BenchRow[]> {
     ...(duckMissing === "" ? [{ name: "duckdb", args: [duckJs, day.path, day.timeZone], wall: [], cpu: [] }] : []),
   ];
 
-  /** Runs `node args…`: wall time (spawn to exit), CPU time (all threads, via fd 3) and, when captured, stdout. */
-  const run = (args: readonly string[], capture: boolean): Promise<{ ms: number; cpuMs: number; stdout: string }> =>
-    new Promise((done, fail) => {
-      const devNull = capture ? undefined : openSync("/dev/null", "w");
-      const start = performance.now();
-      // A pseudonym key (the cost measured includes pseudonyms) without a key file in the home.
-        const env = { ...process.env, FOOTFALL_MAC_KEY: process.env["FOOTFALL_MAC_KEY"] ?? "62656e63682070736575646f6e796d73" };
-        const child = spawn(process.execPath, ["--import", CPU_REPORT, ...args], { env, stdio: ["ignore", devNull ?? "pipe", "pipe", "pipe"] });
-      let stdout = "";
-      let stderr = "";
-      let cpu = "";
-      child.stdout?.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-      child.stderr?.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-      (child.stdio[3] as NodeJS.ReadableStream).setEncoding("utf8").on("data", (c: string) => (cpu += c));
-      child.on("error", fail);
-      child.on("close", (code) => {
-        const ms = performance.now() - start;
-        if (devNull !== undefined) closeSync(devNull);
-        if (code !== 0) fail(new Error(`node ${args.join(" ")} exited with ${code}: ${stderr.slice(0, 2000)}`));
-        else done({ ms, cpuMs: Number(cpu), stdout });
-      });
-    });
-
   // Warm-up round (page cache, compiled code on disk): outputs kept to check the counts.
   const warm = new Map<string, string>();
-  for (const c of contenders) warm.set(c.name, (await run(c.args, true)).stdout);
+  for (const c of contenders) warm.set(c.name, (await runNode(c.args, true)).stdout);
   const loop = JSON.parse(warm.get("loop")!) as BigShopLoopResult;
   const key = (r: BigShopLoopResult): string => r.days.map((d) => `${d.shopId} ${d.date}: ${d.sessions} sessions, ${d.visitors} visitors, ${d.visits} visits, ${d.devices} devices`).join("; ");
   if (duckMissing === "") {
@@ -136,7 +102,7 @@ export default async function bigShopDayBench(): Promise<BenchRow[]> {
     // Rotate the order so no contender always runs right after the same other one.
     for (let k = 0; k < contenders.length; k++) {
       const c = contenders[(round + k) % contenders.length]!;
-      const r = await run(c.args, false);
+      const r = await runNode(c.args, false);
       c.wall.push(r.ms);
       c.cpu.push(r.cpuMs);
     }
