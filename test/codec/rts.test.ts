@@ -16,7 +16,6 @@ import {
   secondsRts,
   stepRts,
   type PresetRtsCodec,
-  type RtsCodec,
 } from "../../src/codec/rts.ts";
 import { isDecodeError } from "../../src/errors/DecodeError.ts";
 import { canonicalRts } from "../../src/codec/rtsSpelling.ts";

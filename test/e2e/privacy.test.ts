@@ -8,7 +8,6 @@ import { TEST_MAC_KEY, ensureBuilt, footfall, type CliRun } from "./cliBuild.ts"
 // Issue 16, item 6: run every command that writes devices on a simulator world, then search every
 // byte it wrote (stdout, stderr, files) for each of the world's MACs in every textual form.
 
-const H = 3_600_000;
 let sim: RunningSimulator;
 let settings: Record<string, string>;
 let dir: string;

@@ -2,7 +2,6 @@ import { parseHTML } from "linkedom";
 import { describe, expect, it } from "vitest";
 import { htmlReport } from "../../src/report/htmlReport.ts";
 import { expectSelfContained, sampleReportInput } from "./reportFixture.ts";
-import { expectStandaloneSvg } from "./svgAssertions.ts";
 
 describe("htmlReport", () => {
   const input = sampleReportInput();

@@ -440,8 +440,8 @@ describe("live mode", () => {
     expect(await lengths(drawn, 200)).toEqual(cut);
     const full = all.filter((n) => n === 200).length;
     expect(full).toBeGreaterThan(10);
-    expect(cut.filter((n, i) => all[i] === 200).every((n) => n >= 20 && n <= 120)).toBe(true);
-    expect(new Set(cut.filter((n, i) => all[i] === 200)).size).toBeGreaterThan(3);
+    expect(cut.filter((_n, i) => all[i] === 200).every((n) => n >= 20 && n <= 120)).toBe(true);
+    expect(new Set(cut.filter((_n, i) => all[i] === 200)).size).toBeGreaterThan(3);
     for (const bad of [0, 1.5, [30, 10], [5], Number.NaN] as const) expect(() => createSimHandler({ world, pageSize: bad as never })).toThrow(RangeError);
   });
 

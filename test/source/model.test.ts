@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { lastValueFrom, toArray } from "rxjs";
 import { signalPagesObservable } from "../../src/source/signalPagesObservable.ts";
 import { isTieOverflowError } from "../../src/errors/TieOverflowError.ts";
 import type { RawSignal } from "../../src/contract/rawSignal.ts";

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { lastValueFrom, toArray } from "rxjs";
 import { signals } from "../../src/source/signals.ts";
 import { splitRange } from "../../src/source/splitRange.ts";
 import type { RawSignal } from "../../src/contract/rawSignal.ts";
