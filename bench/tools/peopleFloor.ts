@@ -10,6 +10,11 @@
  * bursts per visitor than a day of short ones), which no estimator working from burst counts can
  * see: the records carry a time and an RSSI per sensor, not which phone sent a one-burst MAC.
  *
+ * Occupancy likewise: the oracle divides each 15-minute interval's inside bursts by the world's
+ * own bursts per phone inside and interval (Σ inside bursts ÷ Σ (true mean inside − known
+ * inside) over all the world's intervals), and its mean absolute error is a share of the mean
+ * occupancy, as `scorePeople` scores it.
+ *
  * Worlds: issue 14's set — rotating share of randomized phones 0, 0.3, 0.6, 0.9 and the realistic
  * preset; burst gaps 5–30 s and 2 min; a small and a large shop — each `DAYS` (default 14) days of
  * one shop with 300 visitors a day. Printed per world: mean and worst |error| of the oracle, of
@@ -42,13 +47,23 @@ export interface FloorErrors {
   readonly pooled: number[];
 }
 
+/** Occupancy per interval: Σ |estimate − truth| and Σ truth (phones inside), of the oracle and of each day alone. */
+export interface FloorOccupancy {
+  oracleAbs: number;
+  dailyAbs: number;
+  truth: number;
+}
+
 /**
  * Measures one world: its shop-days' errors and the world's bursts per rest visit.
  *
  * @example
  * const { errors } = await measureFloor({ seed: 700, rotation: 0.9 }, 7);
  */
-export async function measureFloor(options: WorldOptions, days: number): Promise<{ errors: FloorErrors; burstsPerRestVisit: number; restShare: number }> {
+export async function measureFloor(
+  options: WorldOptions,
+  days: number,
+): Promise<{ errors: FloorErrors; occupancy: FloorOccupancy; burstsPerRestVisit: number; restShare: number }> {
   const world = createWorld({ shops: 1, visitorsPerDay: 300, passersByPerDay: 3000, ...options, days });
   const shop = world.shops[0]!;
   const truth = peopleTruth(world);
@@ -63,6 +78,20 @@ export async function measureFloor(options: WorldOptions, days: number): Promise
     people += truths[i]!;
   });
   const perVisit = bursts / rest;
+  const intervals = daily.flatMap((e) => e.occupancy).map((o) => ({ o, truth: truth.inside(shop.id, o.start, o.end) }));
+  let insideBursts = 0;
+  let restInside = 0;
+  for (const { o, truth: inside } of intervals) {
+    insideBursts += o.insideBursts;
+    restInside += inside - o.knownInside;
+  }
+  const perPhone = insideBursts / restInside;
+  const occupancy: FloorOccupancy = { oracleAbs: 0, dailyAbs: 0, truth: 0 };
+  for (const { o, truth: inside } of intervals) {
+    occupancy.oracleAbs += Math.abs(o.knownInside + (perPhone > 0 ? o.insideBursts / perPhone : 0) - inside);
+    occupancy.dailyAbs += Math.abs(o.inside - inside);
+    occupancy.truth += inside;
+  }
   const error = (visitors: number, i: number): number => visitors / truths[i]! - 1;
   return {
     errors: {
@@ -70,6 +99,7 @@ export async function measureFloor(options: WorldOptions, days: number): Promise
       daily: daily.map((e, i) => error(e.visitors, i)),
       pooled: poolPeople(daily).map((e, i) => error(e.visitors, i)),
     },
+    occupancy,
     burstsPerRestVisit: perVisit,
     restShare: rest / people,
   };
@@ -83,14 +113,18 @@ const cells = (a: readonly number[]): string => `${percent(meanAbs(a))} | ${perc
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const days = Number(process.argv[2] ?? 14);
   const seed = Number(process.argv[3] ?? 700);
-  console.log(`${days} days of one shop, 300 visitors a day; mean |error| | worst day\n`);
-  console.log("| world | counted by rate | oracle | | a day alone | | pooled | |");
-  console.log("|---|---|---|---|---|---|---|---|");
+  console.log(`${days} days of one shop, 300 visitors a day. Visitors: mean |error| | worst day; occupancy: MAE as a share of the mean\n`);
+  console.log("| world | counted by rate | visitors, oracle | | a day alone | | pooled | | occupancy, oracle | a day alone |");
+  console.log("|---|---|---|---|---|---|---|---|---|---|");
   const all: FloorErrors = { oracle: [], daily: [], pooled: [] };
+  const occupancy: FloorOccupancy = { oracleAbs: 0, dailyAbs: 0, truth: 0 };
+  const mae = (o: FloorOccupancy): string => `${percent(o.oracleAbs / o.truth)} | ${percent(o.dailyAbs / o.truth)}`;
   for (const [i, [name, options]] of FLOOR_WORLDS.entries()) {
-    const { errors, restShare } = await measureFloor({ seed: seed + i, ...options }, days);
-    for (const key of ["oracle", "daily", "pooled"] as const) all[key].push(...errors[key]);
-    console.log(`| ${name} | ${Math.max(0, restShare * 100).toFixed(0)} % | ${cells(errors.oracle)} | ${cells(errors.daily)} | ${cells(errors.pooled)} |`);
+    const world = await measureFloor({ seed: seed + i, ...options }, days);
+    for (const key of ["oracle", "daily", "pooled"] as const) all[key].push(...world.errors[key]);
+    for (const key of ["oracleAbs", "dailyAbs", "truth"] as const) occupancy[key] += world.occupancy[key];
+    const { errors } = world;
+    console.log(`| ${name} | ${Math.max(0, world.restShare * 100).toFixed(0)} % | ${cells(errors.oracle)} | ${cells(errors.daily)} | ${cells(errors.pooled)} | ${mae(world.occupancy)} |`);
   }
-  console.log(`| all ${all.oracle.length} shop-days | | ${cells(all.oracle)} | ${cells(all.daily)} | ${cells(all.pooled)} |`);
+  console.log(`| all ${all.oracle.length} shop-days | | ${cells(all.oracle)} | ${cells(all.daily)} | ${cells(all.pooled)} | ${mae(occupancy)} |`);
 }
