@@ -40,17 +40,20 @@ export const FLOOR_WORLDS: readonly (readonly [string, WorldOptions])[] = [
   ["realistic preset", { rotation: "realistic" }],
 ];
 
-/** Relative errors (estimate ÷ truth − 1) per shop-day, of the three counts. */
+/** Relative errors (estimate ÷ truth − 1) per shop-day, of the three counts, and whether footfall's 90 % intervals held the truth. */
 export interface FloorErrors {
   readonly oracle: number[];
   readonly daily: number[];
   readonly pooled: number[];
+  readonly dailyHeld: boolean[];
+  readonly pooledHeld: boolean[];
 }
 
-/** Occupancy per interval: Σ |estimate − truth| and Σ truth (phones inside), of the oracle and of each day alone. */
+/** Occupancy per interval: Σ |estimate − truth| and Σ truth (phones inside), of the oracle, of each day alone and of the days pooled. */
 export interface FloorOccupancy {
   oracleAbs: number;
   dailyAbs: number;
+  pooledAbs: number;
   truth: number;
 }
 
@@ -86,18 +89,27 @@ export async function measureFloor(
     restInside += inside - o.knownInside;
   }
   const perPhone = insideBursts / restInside;
-  const occupancy: FloorOccupancy = { oracleAbs: 0, dailyAbs: 0, truth: 0 };
-  for (const { o, truth: inside } of intervals) {
+  const pooled = poolPeople(daily);
+  const pooledIntervals = pooled.flatMap((e) => e.occupancy);
+  if (pooledIntervals.some((o, i) => o.start !== intervals[i]?.o.start) || pooledIntervals.length !== intervals.length) {
+    throw new Error("pooled occupancy intervals differ from the days' own");
+  }
+  const pooledInside = pooledIntervals.map((o) => o.inside);
+  const occupancy: FloorOccupancy = { oracleAbs: 0, dailyAbs: 0, pooledAbs: 0, truth: 0 };
+  intervals.forEach(({ o, truth: inside }, i) => {
     occupancy.oracleAbs += Math.abs(o.knownInside + (perPhone > 0 ? o.insideBursts / perPhone : 0) - inside);
     occupancy.dailyAbs += Math.abs(o.inside - inside);
+    occupancy.pooledAbs += Math.abs(pooledInside[i]! - inside);
     occupancy.truth += inside;
-  }
+  });
   const error = (visitors: number, i: number): number => visitors / truths[i]! - 1;
   return {
     errors: {
       oracle: daily.map((e, i) => error(e.knownVisitors + (perVisit > 0 ? e.restBursts / perVisit : 0), i)),
       daily: daily.map((e, i) => error(e.visitors, i)),
-      pooled: poolPeople(daily).map((e, i) => error(e.visitors, i)),
+      pooled: pooled.map((e, i) => error(e.visitors, i)),
+      dailyHeld: daily.map((e, i) => e.visitorsLow <= truths[i]! && truths[i]! <= e.visitorsHigh),
+      pooledHeld: pooled.map((e, i) => e.visitorsLow <= truths[i]! && truths[i]! <= e.visitorsHigh),
     },
     occupancy,
     burstsPerRestVisit: perVisit,
@@ -114,17 +126,21 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
   const days = Number(process.argv[2] ?? 14);
   const seed = Number(process.argv[3] ?? 700);
   console.log(`${days} days of one shop, 300 visitors a day. Visitors: mean |error| | worst day; occupancy: MAE as a share of the mean\n`);
-  console.log("| world | counted by rate | visitors, oracle | | a day alone | | pooled | | occupancy, oracle | a day alone |");
-  console.log("|---|---|---|---|---|---|---|---|---|---|");
-  const all: FloorErrors = { oracle: [], daily: [], pooled: [] };
-  const occupancy: FloorOccupancy = { oracleAbs: 0, dailyAbs: 0, truth: 0 };
-  const mae = (o: FloorOccupancy): string => `${percent(o.oracleAbs / o.truth)} | ${percent(o.dailyAbs / o.truth)}`;
+  console.log("| world | counted by rate | visitors, oracle | | a day alone | | pooled | | occupancy, oracle | a day alone | pooled |");
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|");
+  const all: FloorErrors = { oracle: [], daily: [], pooled: [], dailyHeld: [], pooledHeld: [] };
+  const occupancy: FloorOccupancy = { oracleAbs: 0, dailyAbs: 0, pooledAbs: 0, truth: 0 };
+  const mae = (o: FloorOccupancy): string => `${percent(o.oracleAbs / o.truth)} | ${percent(o.dailyAbs / o.truth)} | ${percent(o.pooledAbs / o.truth)}`;
   for (const [i, [name, options]] of FLOOR_WORLDS.entries()) {
     const world = await measureFloor({ seed: seed + i, ...options }, days);
     for (const key of ["oracle", "daily", "pooled"] as const) all[key].push(...world.errors[key]);
-    for (const key of ["oracleAbs", "dailyAbs", "truth"] as const) occupancy[key] += world.occupancy[key];
+    all.dailyHeld.push(...world.errors.dailyHeld);
+    all.pooledHeld.push(...world.errors.pooledHeld);
+    for (const key of ["oracleAbs", "dailyAbs", "pooledAbs", "truth"] as const) occupancy[key] += world.occupancy[key];
     const { errors } = world;
     console.log(`| ${name} | ${Math.max(0, world.restShare * 100).toFixed(0)} % | ${cells(errors.oracle)} | ${cells(errors.daily)} | ${cells(errors.pooled)} | ${mae(world.occupancy)} |`);
   }
   console.log(`| all ${all.oracle.length} shop-days | | ${cells(all.oracle)} | ${cells(all.daily)} | ${cells(all.pooled)} | ${mae(occupancy)} |`);
+  const held = (a: readonly boolean[]): string => `${a.filter(Boolean).length} of ${a.length}`;
+  console.log(`\nfootfall's 90 % interval held the truth on ${held(all.dailyHeld)} shop-days alone, ${held(all.pooledHeld)} pooled`);
 }
