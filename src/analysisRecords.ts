@@ -1,4 +1,6 @@
 import type { AnalyzeResult, ShopDaySummary } from "./analyze.ts";
+import { realPhonesPrior, type BurstYardstick } from "./kernels/burstYardstick.ts";
+import type { CalibrationRef } from "./kernels/Calibration.ts";
 import { hasPeopleEstimate } from "./kernels/hasPeopleEstimate.ts";
 import { poolPeople, type OccupancyInterval, type PeopleEstimate, type PeopleEstimatorOptions, type PeopleSample } from "./kernels/PeopleEstimator.ts";
 import { shopDayDwell } from "./kernels/shopDayDwell.ts";
@@ -138,6 +140,8 @@ export function summaryRecord(d: ShopDaySummary): AnalysisRecord {
     captureRate: people === undefined ? d.captureRate : people.captureRate,
     // Days of the shop whose samples the people estimate learned from (`--pool-days`); null without one.
     pooledDays: people === undefined ? null : people.pooledDays,
+    // The calibration the people estimate used (id, fit span, warnings); null with the prior or without people.
+    calibration: people === undefined ? null : people.calibration,
     macs: { visitors: d.visitors, passersBy: d.passersBy, uniqueDevices: d.uniqueDevices, captureRate: d.captureRate },
     newVisitors: d.newVisitors,
     repeatVisitors: d.repeatVisitors,
@@ -173,6 +177,8 @@ export interface PeopleSampleRecord extends PeopleSample {
   readonly restBursts: number;
   /** `null` in a line when unknown (NaN). */
   readonly passersBy: number | null;
+  /** The yardstick the day was estimated with (pooling estimates the day again with it). */
+  readonly yardstick: BurstYardstick;
 }
 
 // A people estimate's fields of the summary line: the one formatting of them, for a day alone and
@@ -189,6 +195,7 @@ function peopleFields(people: PeopleEstimate) {
     knownVisitors: people.knownVisitors,
     restBursts: people.restBursts,
     passersBy: Number.isFinite(people.passersBy) ? people.passersBy : null,
+    yardstick: people.yardstick,
     ...people.sample,
   };
   return {
@@ -199,6 +206,7 @@ function peopleFields(people: PeopleEstimate) {
     passersBy: Number.isFinite(people.passersBy) ? Math.round(people.passersBy) : null,
     captureRate: Number.isFinite(people.captureRate) ? people.captureRate : null,
     pooledDays: people.pooledDays,
+    calibration: people.calibration,
     peopleSample: sample,
   };
 }
@@ -240,7 +248,19 @@ export function poolPeopleRecords(records: readonly AnalysisRecord[], options: P
     const occupancy = inDay.map((i): OccupancyInterval => {
       const o = records[i]!;
       const number = (key: string) => (o[key] === null ? Number.NaN : (o[key] as number));
-      return { shopId, start: o["start"] as number, end: o["end"] as number, inside: number("inside"), insideLow: number("insideLow"), insideHigh: number("insideHigh"), outside: number("outside"), knownInside: number("knownInside"), insideBursts: number("insideBursts"), outsideBursts: number("outsideBursts") };
+      return {
+        shopId,
+        start: o["start"] as number,
+        end: o["end"] as number,
+        inside: number("inside"),
+        insideLow: number("insideLow"),
+        insideHigh: number("insideHigh"),
+        outside: number("outside"),
+        knownInside: number("knownInside"),
+        insideBursts: number("insideBursts"),
+        outsideBursts: number("outsideBursts"),
+        calibration: (o["calibration"] ?? null) as CalibrationRef | null,
+      };
     });
     estimates.push({
       shopId,
@@ -251,6 +271,9 @@ export function poolPeopleRecords(records: readonly AnalysisRecord[], options: P
       knownVisitors: data.knownVisitors,
       restBursts: data.restBursts,
       passersBy: data.passersBy ?? Number.NaN,
+      // A line stores the prior's infinite degrees of freedom as null (JSON has no Infinity).
+      yardstick: data.yardstick === undefined ? realPhonesPrior : { ...data.yardstick, df: data.yardstick.df ?? Number.POSITIVE_INFINITY },
+      calibration: (r["calibration"] ?? null) as CalibrationRef | null,
       sample: { universal: data.universal, shoppers: data.shoppers },
       pooledDays: r["pooledDays"] as number,
       occupancy,
@@ -321,6 +344,8 @@ export function occupancyRecord(o: OccupancyInterval): AnalysisRecord {
     knownInside: round2(o.knownInside),
     insideBursts: round2(o.insideBursts),
     outsideBursts: round2(o.outsideBursts),
+    // Which calibration applied (its id, fit span and warnings), or null for the prior.
+    calibration: o.calibration,
   };
 }
 

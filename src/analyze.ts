@@ -10,6 +10,7 @@ import {
   type EventTimeEngineOptions,
   type ProximityOptions,
 } from "./kernels/EventTimeEngine.ts";
+import type { Calibration, CalibrationFile } from "./kernels/Calibration.ts";
 import { LiveOccupancy, type LiveOccupancyInterval } from "./kernels/LiveOccupancy.ts";
 import type { VisitHistoryStore } from "./kernels/MemoryVisitHistory.ts";
 import { PeopleEstimator, poolPeople, type OccupancyInterval, type PeopleEstimate, type PeopleEstimatorOptions } from "./kernels/PeopleEstimator.ts";
@@ -50,7 +51,14 @@ export interface AnalyzeOptions {
    * interval) and of phones inside and outside per interval (`intervalMs`, 15 min), or `false`
    * to skip it (see `PeopleEstimator`; its `timeZone` is the top-level one). @default {}
    */
-  readonly people?: Omit<PeopleEstimatorOptions, "timeZone"> | false;
+  readonly people?: Omit<PeopleEstimatorOptions, "timeZone" | "calibration"> | false;
+  /**
+   * People calibrations fitted on counted people (`calibrate`, `footfall calibrate`): each shop
+   * listed is estimated with its own yardstick, the others with the prior from real phones. The
+   * people estimates, occupancy and live occupancy all use it and name it (`calibration`).
+   * @default none
+   */
+  readonly calibration?: CalibrationFile | readonly Calibration[];
   /**
    * Pool each shop's days in the input for the people estimates (`poolPeople`): every day's
    * burst rate and mean dwell borrow from the shop's other days by random effects, which takes
@@ -192,7 +200,7 @@ export class Analyzer {
     }
     this.#dwell = new DwellMeter({ ...options.dwell, window: "day", timeZone }, { emit: (d) => this.#dayDwell.set(`${d.shopId} ${d.start}`, d) });
     if (options.people !== false) {
-      this.#people = new PeopleEstimator({ ...options.people, timeZone }, { emit: (p) => this.#peopleDays.push(p) });
+      this.#people = new PeopleEstimator({ ...options.people, timeZone, calibration: options.calibration }, { emit: (p) => this.#peopleDays.push(p) });
     }
     if (options.poolDays !== undefined && typeof options.poolDays !== "boolean") throw new TypeError(`poolDays must be a boolean, got ${typeof options.poolDays}`);
     this.#poolDays = options.poolDays === true;
@@ -215,7 +223,7 @@ export class Analyzer {
     if (live !== undefined && live !== false) {
       const people = options.people === false ? {} : options.people;
       const emit = live === true ? (o: LiveOccupancyInterval) => void this.#liveOccupancy.push(o) : live;
-      accumulators.push(new LiveOccupancy({ ...people, timeZone, classify: options.classify ?? {} }, { emit }));
+      accumulators.push(new LiveOccupancy({ ...people, timeZone, calibration: options.calibration, classify: options.classify ?? {} }, { emit }));
     }
     const classifier = this.#classifier;
     this.#engine = new EventTimeEngine(

@@ -27,6 +27,7 @@
 import { fileURLToPath } from "node:url";
 import { analyze } from "../../src/analyze.ts";
 import { poolPeople } from "../../src/kernels/PeopleEstimator.ts";
+import { scorePeople, type PeopleScore } from "../../src/kernels/scorePeople.ts";
 import { createWorld, type WorldOptions } from "../../src/sim/createWorld.ts";
 import { peopleTruth } from "../../src/sim/peopleTruth.ts";
 
@@ -40,81 +41,60 @@ export const FLOOR_WORLDS: readonly (readonly [string, WorldOptions])[] = [
   ["realistic preset", { rotation: "realistic" }],
 ];
 
-/** Relative errors (estimate ÷ truth − 1) per shop-day, of the three counts, and whether footfall's 90 % intervals held the truth. */
-export interface FloorErrors {
-  readonly oracle: number[];
-  readonly daily: number[];
-  readonly pooled: number[];
-  readonly dailyHeld: boolean[];
-  readonly pooledHeld: boolean[];
-}
-
-/** Occupancy per interval: Σ |estimate − truth| and Σ truth (phones inside), of the oracle, of each day alone and of the days pooled. */
-export interface FloorOccupancy {
-  oracleAbs: number;
-  dailyAbs: number;
-  pooledAbs: number;
-  truth: number;
+/** Relative errors (estimate ÷ truth − 1) per shop-day: the oracle's, and footfall's scores (`scorePeople`) alone and pooled. */
+export interface FloorResult {
+  readonly oracle: readonly number[];
+  readonly daily: PeopleScore;
+  readonly pooled: PeopleScore;
+  /** The oracle's occupancy: Σ |estimate − truth| over the intervals, phones. */
+  readonly oracleOccupancyAbs: number;
+  /** Σ true mean inside over the intervals, phones. */
+  readonly occupancyTruth: number;
+  /** Share of the people counted by burst rate (not identity-known). */
+  readonly restShare: number;
 }
 
 /**
- * Measures one world: its shop-days' errors and the world's bursts per rest visit.
+ * Measures one world of `days` days: footfall's estimates alone and pooled, scored against the
+ * truth, beside the oracle's.
  *
  * @example
- * const { errors } = await measureFloor({ seed: 700, rotation: 0.9 }, 7);
+ * const { oracle, daily } = await measureFloor({ seed: 700, rotation: 0.9 }, 7);
  */
-export async function measureFloor(
-  options: WorldOptions,
-  days: number,
-): Promise<{ errors: FloorErrors; occupancy: FloorOccupancy; burstsPerRestVisit: number; restShare: number }> {
+export async function measureFloor(options: WorldOptions, days: number): Promise<FloorResult> {
   const world = createWorld({ shops: 1, visitorsPerDay: 300, passersByPerDay: 3000, ...options, days });
   const shop = world.shops[0]!;
   const truth = peopleTruth(world);
-  const daily = (await analyze(world.rawSignals(shop.id), { timeZone: shop.timeZone, proximity: false, quality: false })).people;
-  const truths = daily.map((e) => truth.visitors(shop.id, e.start, e.end));
+  const estimates = (await analyze(world.rawSignals(shop.id), { timeZone: shop.timeZone, proximity: false, quality: false })).people;
+  const daily = scorePeople(estimates, truth);
+  const pooled = scorePeople(poolPeople(estimates), truth);
+  // The world's own bursts per rest visit, and per phone inside an interval: what the estimate learns.
   let bursts = 0;
   let rest = 0;
-  let people = 0;
-  daily.forEach((e, i) => {
-    bursts += e.restBursts;
-    rest += truths[i]! - e.knownVisitors;
-    people += truths[i]!;
-  });
-  const perVisit = bursts / rest;
-  const intervals = daily.flatMap((e) => e.occupancy).map((o) => ({ o, truth: truth.inside(shop.id, o.start, o.end) }));
   let insideBursts = 0;
   let restInside = 0;
-  for (const { o, truth: inside } of intervals) {
-    insideBursts += o.insideBursts;
-    restInside += inside - o.knownInside;
-  }
-  const perPhone = insideBursts / restInside;
-  const pooled = poolPeople(daily);
-  const pooledIntervals = pooled.flatMap((e) => e.occupancy);
-  if (pooledIntervals.some((o, i) => o.start !== intervals[i]?.o.start) || pooledIntervals.length !== intervals.length) {
-    throw new Error("pooled occupancy intervals differ from the days' own");
-  }
-  const pooledInside = pooledIntervals.map((o) => o.inside);
-  const occupancy: FloorOccupancy = { oracleAbs: 0, dailyAbs: 0, pooledAbs: 0, truth: 0 };
-  intervals.forEach(({ o, truth: inside }, i) => {
-    occupancy.oracleAbs += Math.abs(o.knownInside + (perPhone > 0 ? o.insideBursts / perPhone : 0) - inside);
-    occupancy.dailyAbs += Math.abs(o.inside - inside);
-    occupancy.pooledAbs += Math.abs(pooledInside[i]! - inside);
-    occupancy.truth += inside;
+  estimates.forEach((e, i) => {
+    const day = daily.days[i]!;
+    bursts += e.restBursts;
+    rest += day.truth - e.knownVisitors;
+    e.occupancy.forEach((o, j) => {
+      insideBursts += o.insideBursts;
+      restInside += day.trueInside[j]! - o.knownInside;
+    });
   });
-  const error = (visitors: number, i: number): number => visitors / truths[i]! - 1;
-  return {
-    errors: {
-      oracle: daily.map((e, i) => error(e.knownVisitors + (perVisit > 0 ? e.restBursts / perVisit : 0), i)),
-      daily: daily.map((e, i) => error(e.visitors, i)),
-      pooled: pooled.map((e, i) => error(e.visitors, i)),
-      dailyHeld: daily.map((e, i) => e.visitorsLow <= truths[i]! && truths[i]! <= e.visitorsHigh),
-      pooledHeld: pooled.map((e, i) => e.visitorsLow <= truths[i]! && truths[i]! <= e.visitorsHigh),
-    },
-    occupancy,
-    burstsPerRestVisit: perVisit,
-    restShare: rest / people,
-  };
+  const perVisit = bursts / rest;
+  const perPhone = insideBursts / restInside;
+  let oracleOccupancyAbs = 0;
+  let occupancyTruth = 0;
+  const oracle = estimates.map((e, i) => {
+    const day = daily.days[i]!;
+    e.occupancy.forEach((o, j) => {
+      oracleOccupancyAbs += Math.abs(o.knownInside + (perPhone > 0 ? o.insideBursts / perPhone : 0) - day.trueInside[j]!);
+      occupancyTruth += day.trueInside[j]!;
+    });
+    return (e.knownVisitors + (perVisit > 0 ? e.restBursts / perVisit : 0)) / day.truth - 1;
+  });
+  return { oracle, daily, pooled, oracleOccupancyAbs, occupancyTruth, restShare: rest / daily.truth };
 }
 
 const percent = (x: number): string => `${(x * 100).toFixed(1)} %`;
@@ -128,19 +108,23 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
   console.log(`${days} days of one shop, 300 visitors a day. Visitors: mean |error| | worst day; occupancy: MAE as a share of the mean\n`);
   console.log("| world | counted by rate | visitors, oracle | | a day alone | | pooled | | occupancy, oracle | a day alone | pooled |");
   console.log("|---|---|---|---|---|---|---|---|---|---|---|");
-  const all: FloorErrors = { oracle: [], daily: [], pooled: [], dailyHeld: [], pooledHeld: [] };
-  const occupancy: FloorOccupancy = { oracleAbs: 0, dailyAbs: 0, pooledAbs: 0, truth: 0 };
-  const mae = (o: FloorOccupancy): string => `${percent(o.oracleAbs / o.truth)} | ${percent(o.dailyAbs / o.truth)} | ${percent(o.pooledAbs / o.truth)}`;
+  const errors = (score: PeopleScore): number[] => score.days.map((d) => d.error);
+  const all = { oracle: [] as number[], daily: [] as number[], pooled: [] as number[], dailyHeld: 0, pooledHeld: 0, oracleAbs: 0, dailyAbs: 0, pooledAbs: 0, truth: 0 };
   for (const [i, [name, options]] of FLOOR_WORLDS.entries()) {
-    const world = await measureFloor({ seed: seed + i, ...options }, days);
-    for (const key of ["oracle", "daily", "pooled"] as const) all[key].push(...world.errors[key]);
-    all.dailyHeld.push(...world.errors.dailyHeld);
-    all.pooledHeld.push(...world.errors.pooledHeld);
-    for (const key of ["oracleAbs", "dailyAbs", "pooledAbs", "truth"] as const) occupancy[key] += world.occupancy[key];
-    const { errors } = world;
-    console.log(`| ${name} | ${Math.max(0, world.restShare * 100).toFixed(0)} % | ${cells(errors.oracle)} | ${cells(errors.daily)} | ${cells(errors.pooled)} | ${mae(world.occupancy)} |`);
+    const w = await measureFloor({ seed: seed + i, ...options }, days);
+    all.oracle.push(...w.oracle);
+    all.daily.push(...errors(w.daily));
+    all.pooled.push(...errors(w.pooled));
+    all.dailyHeld += w.daily.covered;
+    all.pooledHeld += w.pooled.covered;
+    all.oracleAbs += w.oracleOccupancyAbs;
+    all.dailyAbs += w.daily.occupancyMae * w.occupancyTruth;
+    all.pooledAbs += w.pooled.occupancyMae * w.occupancyTruth;
+    all.truth += w.occupancyTruth;
+    const occupancy = [w.oracleOccupancyAbs / w.occupancyTruth, w.daily.occupancyMae, w.pooled.occupancyMae].map(percent).join(" | ");
+    console.log(`| ${name} | ${Math.max(0, w.restShare * 100).toFixed(0)} % | ${cells(w.oracle)} | ${cells(errors(w.daily))} | ${cells(errors(w.pooled))} | ${occupancy} |`);
   }
-  console.log(`| all ${all.oracle.length} shop-days | | ${cells(all.oracle)} | ${cells(all.daily)} | ${cells(all.pooled)} | ${mae(occupancy)} |`);
-  const held = (a: readonly boolean[]): string => `${a.filter(Boolean).length} of ${a.length}`;
-  console.log(`\nfootfall's 90 % interval held the truth on ${held(all.dailyHeld)} shop-days alone, ${held(all.pooledHeld)} pooled`);
+  const occupancy = [all.oracleAbs, all.dailyAbs, all.pooledAbs].map((abs) => percent(abs / all.truth)).join(" | ");
+  console.log(`| all ${all.oracle.length} shop-days | | ${cells(all.oracle)} | ${cells(all.daily)} | ${cells(all.pooled)} | ${occupancy} |`);
+  console.log(`\nfootfall's 90 % interval held the truth on ${all.dailyHeld} of ${all.daily.length} shop-days alone, ${all.pooledHeld} pooled`);
 }

@@ -190,6 +190,39 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
   // needs no key (and generates none) unless privacy flags were given, which are then checked.
   const privacyGiven = values["mac-key-file"] !== undefined || values["pseudonym-rotation"] !== undefined || rawMacs !== undefined;
   const device = format === "ndjson" || privacyGiven ? deviceIdFromFlags({ ...values, "raw-macs": rawMacs }, io, "analyze") : undefined;
+  const minCount = integerFlag("--min-count", values["min-count"], 1, 1_000_000) ?? 0;
+  const result = await analyzeFlags(values, options, rtsCodec, io, deps, "analyze");
+  if (typeof result === "number") return result;
+  if (format === "ndjson") writeNdjsonChunked(io.stdout, analysisRecords(result, {
+      minCount,
+      linkedAcrossDays: values["pseudonym-rotation"] !== "daily",
+      ...(device === undefined ? {} : { device }),
+    }));
+  else writeTables(io, result, minCount, values["pseudonym-rotation"] !== "daily");
+  warnSilences(io, result, options);
+  return summarize(io, result);
+}
+
+/**
+ * Reads the input the flags name (`--input FILE` or `--shop/--since/--until` from the service)
+ * into one analysis with `options`, reading it again where only a whole read shows what was wrong
+ * (sensor clocks that disagree, records later than the allowed lateness: `secondReading`).
+ * Shared by `footfall analyze` and `footfall calibrate`, which analyse their input alike.
+ *
+ * @param name the command, in messages (`footfall NAME: …`)
+ * @returns the result, or the exit status when reading failed
+ * @example
+ * const result = await analyzeFlags({ input: "day.ndjson.gz" }, { timeZone: "Europe/Prague" }, rtsUnitFlag(undefined), io, undefined, "calibrate");
+ */
+export async function analyzeFlags(
+  values: Readonly<Record<string, string | undefined>>,
+  options: AnalyzeOptions,
+  rtsCodec: PresetRtsCodec,
+  io: CliIo,
+  deps: ClientDeps | undefined,
+  name: string,
+): Promise<AnalyzeResult | number> {
+  const timeZone = options.timeZone ?? defaultVisitClassifier.timeZone;
   const fromService = values.shop !== undefined || values.since !== undefined || values.until !== undefined;
   if (fromService === (values.input !== undefined)) {
     throw new UsageError("give either --input FILE or --shop ID --since ISO --until ISO");
@@ -201,10 +234,9 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
   const at = { line: (): number => 0 };
   let shown = 0;
   const show = (x: InvalidRecord, line: number): void => {
-    if (++shown <= 10) io.stderr.write(`footfall analyze: rejected ${line === 0 ? "a record" : `line ${line}`}: ${x.message}\n`);
+    if (++shown <= 10) io.stderr.write(`footfall ${name}: rejected ${line === 0 ? "a record" : `line ${line}`}: ${x.message}\n`);
   };
-  const threads = integerFlag("--threads", values.threads, 1);
-  const minCount = integerFlag("--min-count", values["min-count"], 1, 1_000_000) ?? 0;
+  const threads = integerFlag("--threads", values["threads"], 1);
   const clockFlag = clockOffsetsFlag(values["clock-offsets"]);
 
   // The file --input names, looked at once for every read (undefined: standard input, or none).
@@ -227,7 +259,7 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
       }
     } catch (error) {
       if (error instanceof UsageError) throw error;
-      io.stderr.write(`footfall analyze: ${oneLine(error instanceof Error ? error.message : String(error))}\n`);
+      io.stderr.write(`footfall ${name}: ${oneLine(error instanceof Error ? error.message : String(error))}\n`);
       return EXIT_FAILED;
     }
     return analyzer.finish(decodedElsewhere);
@@ -270,23 +302,16 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
       undo.push("--lateness-ms sets it");
     }
     if (readOnce) {
-      io.stderr.write(`footfall analyze: ${reasons.join("; ")}: figures are off; run again with ${flags.join(" ")}\n`);
+      io.stderr.write(`footfall ${name}: ${reasons.join("; ")}: figures are off; run again with ${flags.join(" ")}\n`);
       break;
     }
-    io.stderr.write(`footfall analyze: ${reasons.join("; ")}; analysed again ${done.join(" and ")} (${flags.join(" ")}; ${undo.join("; ")})\n`);
+    io.stderr.write(`footfall ${name}: ${reasons.join("; ")}; analysed again ${done.join(" and ")} (${flags.join(" ")}; ${undo.join("; ")})\n`);
     shown = Number.POSITIVE_INFINITY; // the same rejections were shown the first time
     used = again.apply(used);
     result = await analyzeOnce(used, used.decode?.clockOffsetsMs);
     if (typeof result === "number") return result;
   }
-  if (format === "ndjson") writeNdjsonChunked(io.stdout, analysisRecords(result, {
-      minCount,
-      linkedAcrossDays: values["pseudonym-rotation"] !== "daily",
-      ...(device === undefined ? {} : { device }),
-    }));
-  else writeTables(io, result, minCount, values["pseudonym-rotation"] !== "daily");
-  warnSilences(io, result, options);
-  return summarize(io, result);
+  return result;
 }
 
 // Sensors silent during opening hours: footfall lost nothing (exit status unchanged), but the
@@ -305,7 +330,14 @@ function warnSilences(io: CliIo, result: AnalyzeResult, options: AnalyzeOptions)
   }
 }
 
-function analyzeOptions(values: Readonly<Record<string, string | undefined>>, timeZone: string, rtsCodec: PresetRtsCodec): AnalyzeOptions {
+/**
+ * The analysis options of the analysis flags (`--gap-ms`, `--visitor-rssi`, `--interval`, …),
+ * checked (UsageError): shared by `footfall analyze` and `footfall calibrate`.
+ *
+ * @example
+ * analyzeOptions({ interval: "15m" }, "Europe/Prague", rtsUnitFlag(undefined)).people; // { intervalMs: 900000 }
+ */
+export function analyzeOptions(values: Readonly<Record<string, string | undefined>>, timeZone: string, rtsCodec: PresetRtsCodec): AnalyzeOptions {
   const gapMs = numberFlag("--gap-ms", values["gap-ms"], 0, Number.MAX_SAFE_INTEGER);
   const allowedLatenessMs = numberFlag("--lateness-ms", values["lateness-ms"], 0, Number.MAX_SAFE_INTEGER);
   const minDwellMs = numberFlag("--min-dwell-ms", values["min-dwell-ms"], 0, Number.MAX_SAFE_INTEGER);

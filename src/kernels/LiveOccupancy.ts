@@ -203,18 +203,19 @@ export class LiveOccupancy implements EngineAccumulator {
       const last = dayOver ? count : Math.floor((until - day.start) / len);
       const sessions = this.#classifyDay(shop, day, open(), dayOver);
       const w = { shopId: shop.shopId, window: "day" as const, label: day.date, start: day.start, end: day.end };
-      let model = dayModel(sessions, this.options);
+      let model = dayModel(sessions, w, this.options);
       const previous = shop.previous;
-      // Until the day so far has two sampled visits (a rate and its spread), the last day's
-      // sample stands for the phones: the morning's first bursts would otherwise be unknown.
-      if (!(model.m >= 2) && previous !== undefined && previous.m >= 2) {
-        model = { ...model, ...previous };
+      // Until the day so far has two sampled visits (a mean stay and its spread), the last day's
+      // sample stands for the visits; the yardstick is the day's own (prior or calibration).
+      if (!(model.n >= 2) && previous !== undefined && previous.n >= 2) {
+        const { rate, phi, m, rateRelVar } = model;
+        model = { ...model, ...previous, rate, phi, m, rateRelVar };
       }
       const today = this.#today(model, w, sessions);
       for (const interval of occupancyIntervals(model, w, first, last, this.options)) this.#sink.emit({ ...interval, today });
       if (dayOver) {
         // Its rate model only, not its sessions.
-        const { rest: _rest, linked: _linked, known: _known, sample: _sample, ...rates } = model;
+        const { rest: _rest, linked: _linked, known: _known, sample: _sample, yardstick: _yardstick, calibration: _calibration, ...rates } = model;
         shop.previous = rates;
         // Sessions that end before the next day cannot matter to it (nor to its staff rule).
         shop.closed = shop.closed.filter((s) => s.end >= day.end);

@@ -1,4 +1,6 @@
 import { assertTimeZone } from "../time/timeZone.ts";
+import { burstYardstick, medianPersons, type BurstYardstick } from "./burstYardstick.ts";
+import { calibratedYardstick, calibrationsByShop, type Calibration, type CalibrationFile, type CalibrationRef } from "./Calibration.ts";
 import { checkNumberOption } from "./checkNumberOption.ts";
 import { dwellStats, type DwellStats } from "./dwellStats.ts";
 import { estimatedDwell } from "./EventTimeEngine.ts";
@@ -63,6 +65,20 @@ export interface PeopleEstimatorOptions {
   readonly rejoinGapMs?: number;
   /** Two-sided coverage of the reported intervals (`…Low`, `…High`). @default 0.9 */
   readonly level?: number;
+  /**
+   * The burst yardstick as installed (fields override {@link realPhonesPrior}): bursts heard per
+   * person per minute, how uncertain that is for a place, the persons' spread, the universal-MAC
+   * person share. A shop with a calibration uses its calibration instead.
+   * @default realPhonesPrior
+   */
+  readonly prior?: Partial<BurstYardstick>;
+  /**
+   * Calibrations fitted on counted people (`calibrate`, `footfall calibrate`): a shop listed here
+   * is estimated with its own fitted yardstick, widened as the day analysed moves away from the
+   * counts; the others with the prior. Every estimate names the calibration it used.
+   * @default none
+   */
+  readonly calibration?: CalibrationFile | readonly Calibration[] | undefined;
 }
 
 /**
@@ -82,7 +98,11 @@ export const defaultPeopleEstimator = Object.freeze({
 });
 
 /** {@link PeopleEstimatorOptions} with every field present. */
-export type ResolvedPeopleEstimatorOptions = { readonly [K in keyof typeof defaultPeopleEstimator]: (typeof defaultPeopleEstimator)[K] extends string ? string : number };
+export type ResolvedPeopleEstimatorOptions = { readonly [K in keyof typeof defaultPeopleEstimator]: (typeof defaultPeopleEstimator)[K] extends string ? string : number } & {
+  readonly prior: BurstYardstick;
+  /** The calibrations by SHOP ID. */
+  readonly calibrations: ReadonlyMap<number, Calibration>;
+};
 
 /**
  * Validates {@link PeopleEstimatorOptions} eagerly (TypeError/RangeError) and fills in defaults.
@@ -105,6 +125,8 @@ export function peopleEstimatorOptions(options: PeopleEstimatorOptions = {}): Re
     linkShortMs: checkNumberOption("linkShortMs", options.linkShortMs ?? d.linkShortMs, { min: 0, unit: "ms" }),
     rejoinGapMs: checkNumberOption("rejoinGapMs", options.rejoinGapMs ?? d.rejoinGapMs, { min: 0, unit: "ms" }),
     level,
+    prior: burstYardstick(options.prior),
+    calibrations: calibrationsByShop(options.calibration),
   });
 }
 
@@ -136,6 +158,8 @@ export interface OccupancyInterval {
   readonly insideBursts: number;
   /** Outside bursts in the interval. */
   readonly outsideBursts: number;
+  /** The calibration the estimate used (`null`: the prior from real phones). */
+  readonly calibration: CalibrationRef | null;
 }
 
 /**
@@ -172,8 +196,12 @@ export interface PeopleEstimate extends SessionWindow {
   readonly restVisitors: number;
   /** Inside bursts of the other phones over the day. */
   readonly restBursts: number;
-  /** Burst rate per phone, bursts per minute, learned from the universal-MAC (else identity-known) visits. */
+  /** The yardstick: bursts heard inside per person per minute (the prior's, or the shop's calibration's). */
   readonly burstsPerMinute: number;
+  /** The whole yardstick the estimate used, with its uncertainty (what {@link poolPeople} estimates a pooled day with again). */
+  readonly yardstick: BurstYardstick;
+  /** The calibration the estimate used (`null`: the prior from real phones). */
+  readonly calibration: CalibrationRef | null;
   /** Mean estimated dwell of the same visits, ms (the W of Little's law). */
   readonly meanDwellMs: number;
   /** The day's samples as sums, from which `burstsPerMinute` and `meanDwellMs` were learned: what {@link poolPeople} pools a shop's days by. */
@@ -424,7 +452,7 @@ function spread(bins: Float64Array, dayStart: number, intervalMs: number, from: 
  * built by {@link dayModel}, read by {@link occupancyIntervals}.
  *
  * @example
- * const model: DayModel = dayModel(classified, peopleEstimatorOptions());
+ * const model: DayModel = dayModel(classified, { shopId: 101, start: 0 }, peopleEstimatorOptions());
  */
 export interface DayModel extends RateModel {
   /**
@@ -435,8 +463,12 @@ export interface DayModel extends RateModel {
   /** Visitor sessions set aside as possible pieces of a rotating phone's visit. */
   readonly linked: ReadonlySet<ClassifiedSession>;
   readonly known: readonly KnownVisit[];
-  /** The samples the rate model may come from; it came from `universal` when that holds at least 10 visits. */
+  /** The samples the mean dwell may come from; it came from `universal` when that holds at least 10 visits. */
   readonly sample: PeopleSample;
+  /** The burst yardstick of the shop for this day (the prior, or its calibration's, aged). */
+  readonly yardstick: BurstYardstick;
+  /** The calibration behind `yardstick` (`null`: the prior). */
+  readonly calibration: CalibrationRef | null;
 }
 
 /**
@@ -460,9 +492,9 @@ export interface PeopleSample {
  * `PeopleEstimator` builds it when a day closes, `LiveOccupancy` for the day so far.
  *
  * @example
- * dayModel(classified, peopleEstimatorOptions()).rate * 60_000; // bursts per minute per phone
+ * dayModel(classified, { shopId: 101, start: 0 }, peopleEstimatorOptions()).rate * 60_000; // bursts per minute per person
  */
-export function dayModel(input: readonly ClassifiedSession[], o: ResolvedPeopleEstimatorOptions): DayModel {
+export function dayModel(input: readonly ClassifiedSession[], w: Pick<SessionWindow, "shopId" | "start">, o: ResolvedPeopleEstimatorOptions): DayModel {
   const sessions = [...input].sort(bySession);
   const visits = sessions.filter((s) => s.kind === "visitor");
   const linked = linkedVisits(sessions, o);
@@ -480,9 +512,31 @@ export function dayModel(input: readonly ClassifiedSession[], o: ResolvedPeopleE
   // but not a shopper whose burst rate and dwell stand for the others.
   const shoppers = known.filter((k) => k.sessions <= MAX_SHOPPER_SESSIONS);
   const sample: PeopleSample = { universal: sampleSums(shoppers.filter((k) => !k.randomized)), shoppers: sampleSums(shoppers) };
-  const model = rateModels([chosenSample(sample, sample.universal.visits)])[0]!;
+  const { yardstick, calibration } = yardstickFor(o, w.shopId, w.start);
+  const model = withYardstick(rateModels([chosenSample(sample, sample.universal.visits)])[0]!, yardstick);
   const rest = sessions.filter((s) => s.kind !== "visitor" || linked.has(s));
-  return { ...model, rest, linked, known, sample };
+  return { ...model, rest, linked, known, sample, yardstick, calibration };
+}
+
+/**
+ * The yardstick for a shop's day starting at `atMs`: its calibration's, aged to that day, or the
+ * prior. Internal: the one place the estimate chooses between them.
+ *
+ * @example
+ * yardstickFor(peopleEstimatorOptions(), 101, 0).calibration; // null (no calibration given)
+ */
+export function yardstickFor(o: ResolvedPeopleEstimatorOptions, shopId: number, atMs: number): { yardstick: BurstYardstick; calibration: CalibrationRef | null } {
+  const c = o.calibrations.get(shopId);
+  if (c === undefined) return { yardstick: o.prior, calibration: null };
+  const { yardstick, ref } = calibratedYardstick(c, atMs, o);
+  return { yardstick, calibration: ref };
+}
+
+// The rate part of a model is the yardstick's (no longer learned from the day's universal-MAC
+// visits: in a real room those are laptops and PCs, which probe unlike phones); the dwell part
+// stays the sample's.
+function withYardstick(model: RateModel, y: BurstYardstick): RateModel {
+  return { ...model, rate: y.burstsPerMinute / 60_000, phi: y.personCv * y.personCv, m: y.df + 1, rateRelVar: y.logVariance };
 }
 
 // The sample the rate model is learned from: the universal-MAC visits when there are enough of
@@ -511,7 +565,7 @@ function bealeFactor(...relVars: readonly number[]): number {
  * const o = peopleEstimatorOptions();
  * const start = Date.UTC(2026, 10, 15, 15); // 2026-11-16 00:00 in Seoul
  * const day = { shopId: 101, window: "day" as const, label: "2026-11-16", start, end: start + 86_400_000 };
- * occupancyIntervals(dayModel([], o), day, 40, 41, o)[0]?.inside; // 0 (10:00–10:15, no one heard)
+ * occupancyIntervals(dayModel([], day, o), day, 40, 41, o)[0]?.inside; // 0 (10:00–10:15, no one heard)
  */
 export function occupancyIntervals(model: DayModel, w: SessionWindow, first: number, last: number, o: ResolvedPeopleEstimatorOptions): OccupancyInterval[] {
   const intervalMs = o.intervalMs;
@@ -520,19 +574,24 @@ export function occupancyIntervals(model: DayModel, w: SessionWindow, first: num
   const knownMs = new Float64Array(count);
   const inB = new Float64Array(count);
   const outB = new Float64Array(count);
+  const universalWeight = model.yardstick.universalPersonShare;
   for (const k of model.known) {
     // Present from half a burst gap before the first burst to half one after the last.
     const half = (k.estimated - k.span) / 2;
-    spread(knownMs, from, intervalMs, k.start - half, k.end + half, k.estimated);
+    spread(knownMs, from, intervalMs, k.start - half, k.end + half, k.randomized ? k.estimated : k.estimated * universalWeight);
   }
   for (const s of model.rest) {
-    spread(strong(s) ? inB : outB, from, intervalMs, s.start, s.end, s.probeCount);
+    // Universal MACs do not probe as randomized phones do (laptops, PCs, phones on the Wi-Fi):
+    // their bursts are not persons' bursts inside.
+    if (strong(s)) {
+      if (s.randomized) spread(inB, from, intervalMs, s.start, s.end, s.probeCount);
+    } else spread(outB, from, intervalMs, s.start, s.end, s.probeCount);
   }
   const occupancy: OccupancyInterval[] = [];
   for (let i = 0; i < count; i++) {
     const start = from + i * intervalMs;
     const end = Math.min(w.end, start + intervalMs);
-    occupancy.push(intervalFigures(w.shopId, start, end, knownMs[i]! / (end - start), inB[i]!, outB[i]!, model, o.level));
+    occupancy.push(intervalFigures(w.shopId, start, end, knownMs[i]! / (end - start), inB[i]!, outB[i]!, model, model.calibration, o.level));
   }
   return occupancy;
 }
@@ -540,14 +599,26 @@ export function occupancyIntervals(model: DayModel, w: SessionWindow, first: num
 // One interval's occupancy from its data — the identity-known phones' mean presence and the other
 // phones' inside and outside bursts — and a rate model: the one occupancy rule, for a day's own
 // model and for a pooled one (`poolPeople`).
-function intervalFigures(shopId: number, start: number, end: number, knownInside: number, b: number, out: number, model: RateModel, level: number): OccupancyInterval {
+function intervalFigures(
+  shopId: number,
+  start: number,
+  end: number,
+  knownInside: number,
+  b: number,
+  out: number,
+  model: RateModel,
+  calibration: CalibrationRef | null,
+  level: number,
+): OccupancyInterval {
   const { rate, phi, m, rateRelVar, meanDwell } = model;
-  const rateFactor = bealeFactor(rateRelVar);
   const len = end - start;
-  const rest = b > 0 ? (b / (rate * len)) * rateFactor : 0;
-  // Phones behind the count: those present at some point of the interval.
-  const phones = Math.max(1, (rest * (len + meanDwell)) / meanDwell);
-  const [low, high] = b > 0 ? band(rest, [1 / b, phi / phones, rateRelVar], [Number.POSITIVE_INFINITY, m - 1, m - 1], level) : [0, 0];
+  // Persons behind the bursts, median-unbiased for the persons' spread of rates (a few phones'
+  // bursts fall short of their mean more often than not).
+  const rest = b > 0 ? medianPersons(b / (rate * len), Math.sqrt(phi)) : 0;
+  // Persons behind the count: those present at some point of the interval (the mean inside when
+  // no identity-known visit gives a stay to scale by).
+  const phones = Number.isFinite(meanDwell) && meanDwell > 0 ? Math.max(1, (rest * (len + meanDwell)) / meanDwell) : Math.max(1, rest);
+  const [low, high] = b > 0 ? band(rest, [1 / b, phi / phones, rateRelVar], [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, m - 1], level) : [0, 0];
   return {
     shopId,
     start,
@@ -555,10 +626,11 @@ function intervalFigures(shopId: number, start: number, end: number, knownInside
     inside: knownInside + rest,
     insideLow: knownInside + low,
     insideHigh: knownInside + high,
-    outside: out > 0 ? (out / (rate * len)) * rateFactor : 0,
+    outside: out > 0 ? out / (rate * len) : 0,
     knownInside,
     insideBursts: b,
     outsideBursts: out,
+    calibration,
   };
 }
 
@@ -574,7 +646,7 @@ export function intervalCount(w: Pick<SessionWindow, "start" | "end">, o: Resolv
 }
 
 function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: ResolvedPeopleEstimatorOptions): PeopleEstimate {
-  const model = dayModel(input, o);
+  const model = dayModel(input, w, o);
   return { ...peopleOfDay(model, w, o), occupancy: occupancyIntervals(model, w, 0, intervalCount(w, o), o) };
 }
 
@@ -586,11 +658,16 @@ function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: R
  * @example
  * const o = peopleEstimatorOptions();
  * const day = { shopId: 101, window: "day" as const, label: "2026-11-16", start: 0, end: 86_400_000 };
- * peopleOfDay(dayModel([], o), day, o).visitors; // 0
+ * peopleOfDay(dayModel([], day, o), day, o).visitors; // 0
  */
 export function peopleOfDay(model: DayModel, w: SessionWindow, o: ResolvedPeopleEstimatorOptions): Omit<PeopleEstimate, "occupancy"> {
-  const { rest, linked, known } = model;
-  const knownVisitors = new Set(known.map((k) => k.device)).size;
+  const { rest, linked, known, yardstick } = model;
+  // A device is one visitor however many visits it made; a universal-MAC device is a person
+  // with the yardstick's universal person share (laptops, PCs and phones on the Wi-Fi are devices).
+  const devices = new Map<string, number>();
+  for (const k of known) devices.set(k.device, k.randomized ? 1 : yardstick.universalPersonShare);
+  let knownVisitors = 0;
+  for (const weight of devices.values()) knownVisitors += weight;
   let restBursts = 0;
   let outsideBursts = 0;
   let universalPassers = 0;
@@ -600,8 +677,8 @@ export function peopleOfDay(model: DayModel, w: SessionWindow, o: ResolvedPeople
       universalPassers++;
       universalPasserBursts += s.probeCount;
     }
-    if (strong(s)) restBursts += s.probeCount;
-    else outsideBursts += s.probeCount;
+    if (!strong(s)) outsideBursts += s.probeCount;
+    else if (s.randomized) restBursts += s.probeCount;
   }
   // Nothing heard outside is no one outside, with or without universal passers-by to scale by.
   const passersBy = outsideBursts === 0 ? 0 : universalPassers > 0 ? outsideBursts / (universalPasserBursts / universalPassers) : Number.NaN;
@@ -612,6 +689,8 @@ export function peopleOfDay(model: DayModel, w: SessionWindow, o: ResolvedPeople
     passersBy,
     linkedSessions: linked.size,
     restBursts,
+    yardstick,
+    calibration: model.calibration,
     sample: model.sample,
     pooledDays: 1,
     dwell: dwellStats(known.map((k) => k.estimated)),
@@ -622,8 +701,10 @@ export function peopleOfDay(model: DayModel, w: SessionWindow, o: ResolvedPeople
 // passers-by — and a rate model: the one visitor rule, for a day's own model and for a pooled
 // one (`poolPeople`).
 function visitorFigures(knownVisitors: number, restBursts: number, passersBy: number, model: RateModel, level: number) {
-  const { rate, m, rateRelVar, burstsCv2, meanDwell, n, dwellRelVar, dwellCoxRelVar } = model;
-  const restVisitors = restBursts > 0 ? (restBursts / (rate * meanDwell)) * bealeFactor(rateRelVar, dwellRelVar) : 0;
+  const { rate, phi, m, rateRelVar, meanDwell, n, dwellRelVar, dwellCoxRelVar } = model;
+  const restVisitors = restBursts > 0 ? (restBursts / (rate * meanDwell)) * bealeFactor(dwellRelVar) : 0;
+  // Visits differ in bursts by the persons' rates (φ) and by their stays: CV² of a product.
+  const burstsCv2 = (1 + phi) * (1 + finiteOr(dwellRelVar * n, 0)) - 1;
   // The band takes W̄'s variance as at least Cox's: stays are heavy-tailed, and a day's few dozen
   // visits that happen to hold no long stay have both a low mean and a low variance — the band
   // was narrowest where the estimate was furthest off — while the spread of log dwell hardly
@@ -635,7 +716,9 @@ function visitorFigures(knownVisitors: number, restBursts: number, passersBy: nu
   // (visits × mean) by CV²/visits relatively (~8 % on 250 visits): the band's floor, which a
   // day's own sample hid (its W̄ is far less certain) and pooled days do not.
   const [restLow, restHigh] =
-    restBursts > 0 ? band(restVisitors, [1 / restBursts, burstsCv2 / Math.max(1, restVisitors), rateRelVar, dwellBandRelVar], [Number.POSITIVE_INFINITY, m - 1, m - 1, n - 1], level) : [0, 0];
+    restBursts > 0
+      ? band(restVisitors, [1 / restBursts, burstsCv2 / Math.max(1, restVisitors), rateRelVar, dwellBandRelVar], [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, m - 1, n - 1], level)
+      : [0, 0];
   const visitors = knownVisitors + restVisitors;
   return {
     visitors,
@@ -697,12 +780,12 @@ export function poolPeople(estimates: readonly PeopleEstimate[], options: Pick<P
     const models = rateModels(days.map((p) => chosenSample(p.sample, universalVisits)));
     indices.forEach((i, j) => {
       const p = days[j]!;
-      const model = models[j]!;
+      const model = withYardstick(models[j]!, p.yardstick);
       out[i] = {
         ...p,
         ...visitorFigures(p.knownVisitors, p.restBursts, p.passersBy, model, level),
         pooledDays: days.length,
-        occupancy: p.occupancy.map((x: OccupancyInterval) => intervalFigures(x.shopId, x.start, x.end, x.knownInside, x.insideBursts, x.outsideBursts, model, level)),
+        occupancy: p.occupancy.map((x: OccupancyInterval) => intervalFigures(x.shopId, x.start, x.end, x.knownInside, x.insideBursts, x.outsideBursts, model, x.calibration, level)),
       };
     });
   }

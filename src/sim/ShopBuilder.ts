@@ -1,6 +1,7 @@
 import { freshMac } from "./freshMac.ts";
 import type { MacBehaviour } from "./MacBehaviour.ts";
 import { createRng, hashSeed, type Rng } from "./prng.ts";
+import { drawFromQuantiles, logUniformRate, medianGapMs, type ExtraDevice, type RealPhones } from "./RealPhones.ts";
 import { Shadowing } from "./Shadowing.ts";
 import { SignalColumns } from "./signalTable.ts";
 import { nextUpload } from "./nextUpload.ts";
@@ -58,6 +59,8 @@ export interface Phone {
   /** Chance that a rotating phone draws a new MAC before a burst (1 ÷ mean bursts per MAC), screen on / off. */
   readonly rotateOn: number;
   readonly rotateOff: number;
+  /** A rotating phone that draws a new MAC on every channel of a burst (`RealPhones.macPerChannelShare`); false otherwise. */
+  readonly macPerChannel: boolean;
 }
 
 interface MacUse {
@@ -101,6 +104,14 @@ export class ShopBuilder {
   private readonly meanLevel: Float64Array;
   /** Slow fading of the presence being emitted (one at a time), from a stream of its own. */
   private readonly shade: Shadowing;
+  /** Per-channel first and last frame of one burst (scratch). */
+  private readonly chanFirst = new Float64Array(CHANNELS);
+  private readonly chanLast = new Float64Array(CHANNELS);
+  /**
+   * The real phones' draws (rates, MAC per channel), from a stream of their own: only a world
+   * with `phones` on draws from it, so a world without is the world it always was.
+   */
+  private readonly realRng: Rng | undefined;
 
   constructor(
     readonly shopId: number,
@@ -119,7 +130,9 @@ export class ShopBuilder {
     readonly usedMacs: Set<string>,
     capacity: number,
     readonly macs: MacBehaviour | undefined,
+    readonly real: RealPhones | undefined = undefined,
   ) {
+    this.realRng = real === undefined ? undefined : createRng(hashSeed(o.seed, "phones", shopId));
     this.cols = new SignalColumns(capacity);
     this.sx = Float64Array.from(layout.sensors, (s) => s.xM);
     this.sy = Float64Array.from(layout.sensors, (s) => s.yM);
@@ -243,6 +256,9 @@ export class ShopBuilder {
   /**
    * A phone of the burst model: its class, its medians drawn from the MAC behaviour, and the
    * MAC it keeps across visits when `fixedMac` is given (universal phones, staff, equipment).
+   * With real phones (`RealPhones`) a phone's unassociated gaps come from its own burst rate
+   * instead, whatever its screen: a universal-MAC device's from the universal rates, a
+   * randomizing phone's from the heavy-tailed phone rates; equipment keeps `equipmentGapMs`.
    */
   phone(rng: Rng, macClass: MacClass, fixedMac: string | undefined, equipmentGapMs?: number): Phone {
     const m = this.macs!;
@@ -256,9 +272,18 @@ export class ShopBuilder {
     const rotateOff = 1 / m.burstsPerMac.screenOff;
     if (equipmentGapMs !== undefined) {
       // Equipment has no screen and probes on a timer: one regular gap in every state.
-      return { macClass, fixedDevice, offsetDb, gapOnMs: equipmentGapMs, gapOffMs: equipmentGapMs, gapAssociatedMs: equipmentGapMs, jitter: 0.15, rotateOn, rotateOff };
+      return { macClass, fixedDevice, offsetDb, gapOnMs: equipmentGapMs, gapOffMs: equipmentGapMs, gapAssociatedMs: equipmentGapMs, jitter: 0.15, rotateOn, rotateOff, macPerChannel: false };
     }
-    return { macClass, fixedDevice, offsetDb, gapOnMs: on, gapOffMs: off, gapAssociatedMs: associated, jitter: m.burstGapJitter, rotateOn, rotateOff };
+    const real = this.real;
+    const realRng = this.realRng;
+    if (real !== undefined && realRng !== undefined) {
+      // The captures measured each phone's rate over all its screen states, so one rate serves them all.
+      const rate = macClass === "universal" ? logUniformRate(realRng, real.universalBurstsPerMinute) : drawFromQuantiles(realRng, real.burstsPerMinute);
+      const gap = medianGapMs(rate, real.burstGapJitter);
+      const perChannel = macClass === "rotating" && realRng.chance(real.macPerChannelShare);
+      return { macClass, fixedDevice, offsetDb, gapOnMs: gap, gapOffMs: gap, gapAssociatedMs: associated, jitter: real.burstGapJitter, rotateOn, rotateOff, macPerChannel: perChannel };
+    }
+    return { macClass, fixedDevice, offsetDb, gapOnMs: on, gapOffMs: off, gapAssociatedMs: associated, jitter: m.burstGapJitter, rotateOn, rotateOff, macPerChannel: false };
   }
 
   /**
@@ -266,9 +291,10 @@ export class ShopBuilder {
    * the truth (every MAC it used, heard or not). A burst reaches each sensor's channel at a
    * random point of `burstSpreadMs` and puts a few frames on it a few ms apart; the gap to
    * the next burst follows the phone's state (screen periods, or associated for the visit).
-   * Returns the number of records.
+   * `extra` names a device the person carries besides their own phone (`RealPhones`): the truth
+   * keeps it as that person's device, not as a person. Returns the number of records.
    */
-  burstVisit(rng: Rng, person: number, phone: Phone, kind: VisitKind, track: number[], start: number, end: number, associated: boolean): number {
+  burstVisit(rng: Rng, person: number, phone: Phone, kind: VisitKind, track: number[], start: number, end: number, associated: boolean, extra?: ExtraDevice): number {
     const m = this.macs!;
     const o = this.o;
     const sx = this.sx;
@@ -284,6 +310,11 @@ export class ShopBuilder {
     const spread = m.burstSpreadMs;
     const periodMs = 1000 * m.screenPeriodS;
     const rotating = phone.macClass === "rotating" && !associated;
+    const perChannel = rotating && phone.macPerChannel;
+    const chanFirst = this.chanFirst;
+    const chanLast = this.chanLast;
+    // This burst's MAC on channels 1 and 2 when the phone draws one per channel (else `use`'s).
+    const chanUse: (MacUse | undefined)[] = [undefined, undefined, undefined];
     const stop = end - SENSOR_LAG_MS;
     const uses: MacUse[] = [];
     let use: MacUse | undefined;
@@ -306,6 +337,9 @@ export class ShopBuilder {
         uses.push((use = { device: this.fresh(rng, phone), first: -1, last: -1, records: 0 }));
       }
       const u = use!;
+      if (perChannel) {
+        for (let c = 1; c < nChannels; c++) uses.push((chanUse[c] = { device: this.fresh(rng, phone), first: -1, last: -1, records: 0 }));
+      }
       seg = positionAt(track, seg, t);
       const x = POSITION.x;
       const y = POSITION.y;
@@ -318,16 +352,16 @@ export class ShopBuilder {
         const dy = y - sy[s]!;
         meanLevel[s] = level - pf * Math.log10(dx * dx + dy * dy + h2);
       }
-      let sentFirst = Infinity;
-      let sentLast = -Infinity;
       for (let c = 0; c < nChannels; c++) {
         const n = rng.int(fLo, fHi);
         let ft = t + Math.floor(rng.next() * spread);
         let k = 0;
+        chanFirst[c] = Infinity;
+        chanLast[c] = -Infinity;
         for (; k < n && ft <= stop; k++) {
           frameTime[c * MAX_FRAMES + k] = ft;
-          if (ft < sentFirst) sentFirst = ft;
-          if (ft > sentLast) sentLast = ft;
+          if (ft < chanFirst[c]!) chanFirst[c] = ft;
+          if (ft > chanLast[c]!) chanLast[c] = ft;
           ft += rng.int(FRAME_SPACING_MS[0], FRAME_SPACING_MS[1]);
         }
         frameCount[c] = k;
@@ -337,22 +371,25 @@ export class ShopBuilder {
         const n = frameCount[c]!;
         const mean = meanLevel[s]!;
         const shadeDb = shade.at(s);
+        const cu = (perChannel ? chanUse[c] : undefined) ?? u;
         for (let k = 0; k < n; k++) {
-          if (!this.frame(rng, frameTime[c * MAX_FRAMES + k]!, u.device, s, mean, shadeDb)) continue;
-          u.records++;
+          if (!this.frame(rng, frameTime[c * MAX_FRAMES + k]!, cu.device, s, mean, shadeDb)) continue;
+          cu.records++;
           count++;
         }
       }
-      if (sentFirst !== Infinity) {
-        if (u.first < 0) u.first = sentFirst;
-        if (sentLast > u.last) u.last = sentLast;
+      for (let c = 0; c < nChannels; c++) {
+        if (chanFirst[c] === Infinity) continue;
+        const cu = (perChannel ? chanUse[c] : undefined) ?? u;
+        if (cu.first < 0 || chanFirst[c]! < cu.first) cu.first = chanFirst[c]!;
+        if (chanLast[c]! > cu.last) cu.last = chanLast[c]!;
       }
       const gap = gapNow() * Math.exp(phone.jitter * rng.normal());
       // Never let the next burst start before this one has ended.
       t += Math.max(spread + FRAME_SPACING_MS[1] * fHi, Math.round(gap));
     }
     // A MAC drawn for a visit but never sent with (the visit ended first) was not used.
-    this.record(person, kind, start, end, phone.macClass, associated, uses.filter((x) => x.first >= 0));
+    this.record(person, kind, start, end, phone.macClass, associated, uses.filter((x) => x.first >= 0), extra);
     return count;
   }
 
@@ -385,7 +422,7 @@ export class ShopBuilder {
     return this.register(this.newMac(rng, "local"), phone.offsetDb);
   }
 
-  private record(person: number, kind: VisitKind, start: number, end: number, macClass: MacClass, associated: boolean, uses: readonly MacUse[]): void {
+  private record(person: number, kind: VisitKind, start: number, end: number, macClass: MacClass, associated: boolean, uses: readonly MacUse[], extra?: ExtraDevice): void {
     const visit = this.visits.length;
     const inside = kind !== "passerby";
     const macs: TruthMac[] = [];
@@ -395,17 +432,24 @@ export class ShopBuilder {
       macs.push({ mac, first: u.first, last: u.last, records: u.records });
       records += u.records;
       if (u.records > 0) {
-        this.truth.push({ shop: this.shopId, device: mac, start, end, kind, person, visit, inside, macClass, first: u.first, last: u.last, records: u.records });
+        const row: TruthVisit = { shop: this.shopId, device: mac, start, end, kind, person, visit, inside, macClass, first: u.first, last: u.last, records: u.records };
+        // Only an extra device's rows carry the field, so the truth of a world without them is unchanged.
+        this.truth.push(extra === undefined ? row : { ...row, extraDevice: extra });
       }
     }
-    this.visits.push({ shop: this.shopId, person, visit, kind, inside, start, end, macClass, associated, records, macs });
+    const v: TruthPersonVisit = { shop: this.shopId, person, visit, kind, inside, start, end, macClass, associated, records, macs };
+    this.visits.push(extra === undefined ? v : { ...v, extraDevice: extra });
   }
 
-  /** Enter/leave events of the people inside (visitors and staff), leaves before enters at equal times. */
+  /**
+   * Enter/leave events of the people inside (visitors and staff), leaves before enters at equal
+   * times. A device carried besides a person's phone is not a person: its visits add no event.
+   */
   occupancy(): OccupancyEvent[] {
     const out: OccupancyEvent[] = [];
     for (const v of this.visits) {
       if (v.kind !== "visitor" && v.kind !== "staff") continue;
+      if (v.extraDevice !== undefined) continue;
       out.push({ shop: this.shopId, ms: v.start, delta: 1, kind: v.kind, person: v.person });
       out.push({ shop: this.shopId, ms: v.end, delta: -1, kind: v.kind, person: v.person });
     }

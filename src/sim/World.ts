@@ -1,6 +1,7 @@
 import type { Brand } from "../contract/brand.ts";
 import type { RawSignal } from "../contract/rawSignal.ts";
 import type { MacBehaviour } from "./MacBehaviour.ts";
+import type { ExtraDevice, RealPhones } from "./RealPhones.ts";
 
 /**
  * A brand of the simulated world (`GET /api/v1/brands` lists these): the contract's `Brand`.
@@ -103,6 +104,11 @@ export interface TruthVisit {
   readonly last: number;
   /** Records (sensor receptions) of this MAC in this visit; always ≥ 1 in this view. */
   readonly records: number;
+  /**
+   * Present only on a device a person carries besides their own phone (`WorldOptions.phones`):
+   * what it is. Such a row is a device of `person`, not another person.
+   */
+  readonly extraDevice?: ExtraDevice;
 }
 
 /**
@@ -154,6 +160,12 @@ export interface TruthPersonVisit {
   readonly records: number;
   /** Every MAC used, by first use. */
   readonly macs: readonly TruthMac[];
+  /**
+   * Present only on the visit of a device a person carries besides their own phone
+   * (`WorldOptions.phones`): what it is. The person's own phone has a visit of its own; this one
+   * adds a device, not a person, and no occupancy event.
+   */
+  readonly extraDevice?: ExtraDevice;
 }
 
 /**
@@ -327,6 +339,8 @@ export interface World {
   sensorOutages(shopId?: number): readonly SensorOutage[];
   /** The MAC behaviour the world was generated with (`undefined`: one MAC per visit, rotation off). */
   readonly macBehaviour: MacBehaviour | undefined;
+  /** The real-phone parameters the world was generated with (`undefined`: `phones` off). */
+  readonly phones: RealPhones | undefined;
   /** Number of signal records of one shop, or of all shops. */
   signalCount(shopId?: number): number;
   /** The columnar, time-sorted signal table of a shop. */

@@ -8,7 +8,9 @@ import type { BrandsResponse } from "../contract/brand.ts";
 import type { SalesStatsDaily } from "../contract/salesStatsDaily.ts";
 import type { ShopResponse } from "../contract/shop.ts";
 import { createWorld, type WorldOptions } from "./createWorld.ts";
+import { countedTruthCsv } from "./countedTruthCsv.ts";
 import { epochDayOfDate } from "../time/calendarDate.ts";
+import { localMidnight } from "../time/timeZone.ts";
 import { BytesResponse } from "./BytesResponse.ts";
 import { nextUpload } from "./nextUpload.ts";
 import { PageEncoder } from "./PageEncoder.ts";
@@ -183,8 +185,9 @@ const JSON_TYPE = "application/json; charset=utf-8";
  * Creates the simulator's request handler over a seeded world: the four endpoints of the
  * service interface exactly, the sales listing extension, `/__sim/world` and
  * `/__sim/truth` (`?shop=ID`, `&view=macs` per-MAC rows (default), `visits` per-person visits
- * with every MAC used, `occupancy` enter/leave events), with auth, validation, live mode and
- * seeded faults.
+ * with every MAC used, `occupancy` enter/leave events) and `/__sim/counted` (the people a door
+ * counter would count, as counted-truth CSV: `?shop=ID&since=…&until=…&shape=inside|daily
+ * &segment_minutes=15`, see `countedTruthCsv`), with auth, validation, live mode and seeded faults.
  * Throws TypeError/RangeError for invalid options.
  *
  * @example
@@ -334,6 +337,7 @@ async function serve(state: State, request: Request, part: SimPart): Promise<Res
   const path = url.pathname;
   if (path === "/__sim/world") return only(request, "GET", () => simWorld(state));
   if (path === "/__sim/truth") return only(request, "GET", () => simTruth(state, url));
+  if (path === "/__sim/counted") return only(request, "GET", () => simCounted(state, url));
 
   const base = part !== "signal";
   const signal = part !== "base";
@@ -553,6 +557,8 @@ function simWorld(state: State): Response {
     shops: w.shops.map((s) => ({ id: s.id, name: s.name, brandId: s.brandId, externalKey: s.externalKey, timeZone: s.timeZone, sensors: s.sensors })),
     // How the phones chose MACs, so a client knows whether a MAC can be taken for a person (null: rotation off).
     macBehaviour: w.macBehaviour ?? null,
+    // The real-phone parameters, only when `phones` is on (a world without them answers as it always did).
+    ...(w.phones !== undefined ? { phones: w.phones } : {}),
     // The radio model the RSSI were drawn from (path loss, noise, shadowing).
     model: w.model,
     // Truth about the sensors: when each heard nothing (WorldOptions.sensorOutages).
@@ -575,6 +581,51 @@ function simTruth(state: State, url: URL): Response {
   let out = "";
   for (const row of rows) out += `${JSON.stringify(row)}\n`;
   return new Response(out, { status: 200, headers: { "content-type": "application/x-ndjson; charset=utf-8" } });
+}
+
+// A simulator extra, not the service interface: the world's people as a door counter serves them
+// (counted-truth CSV), so calibration and scoring can be run against the simulator as against a
+// shop with a counter. `since`/`until` default to the world's span.
+function simCounted(state: State, url: URL): Response {
+  const shopText = url.searchParams.get("shop");
+  if (shopText === null) return error(400, "missing query parameter shop", {}, "shop");
+  const id = parseId(shopText);
+  if (id === undefined) return error(400, "shop must be a SHOP ID (decimal integer)", {}, "shop");
+  const shop = state.world.shop(id);
+  if (shop === undefined) return error(404, `no shop ${id}`);
+  const shape = url.searchParams.get("shape") ?? "inside";
+  if (shape !== "inside" && shape !== "daily") return error(400, "shape must be inside or daily", {}, "shape");
+  const since = instantOf(url.searchParams.get("since"), shop.timeZone, state.world.startMs);
+  if (since === undefined) return error(400, "since must be ISO 8601 with an offset, YYYY-MM-DD (the shop's local day) or epoch ms", {}, "since");
+  const until = instantOf(url.searchParams.get("until"), shop.timeZone, state.world.endMs);
+  if (until === undefined) return error(400, "until must be ISO 8601 with an offset, YYYY-MM-DD (the shop's local day) or epoch ms", {}, "until");
+  if (!(since < until)) return error(400, "since must be before until", {}, "until");
+  const minutesText = url.searchParams.get("segment_minutes");
+  const segmentMinutes = minutesText === null ? undefined : /^[0-9]{1,4}(\.[0-9]+)?$/.test(minutesText) ? Number(minutesText) : NaN;
+  if (segmentMinutes !== undefined && !(segmentMinutes > 0 && segmentMinutes <= 1440)) return error(400, "segment_minutes must be a number of minutes in (0, 1440]", {}, "segment_minutes");
+  let csv: string;
+  try {
+    csv = countedTruthCsv(state.world, id, since, until, { shape, ...(segmentMinutes !== undefined ? { segmentMinutes } : {}) });
+  } catch (e) {
+    if (e instanceof RangeError) return error(400, e.message);
+    throw e;
+  }
+  return new Response(csv, { status: 200, headers: { "content-type": "text/csv; charset=utf-8" } });
+}
+
+// An instant given as ISO 8601 with an offset (or Z), a local date (its midnight in the shop's
+// zone) or epoch ms digits; `fallback` when absent, undefined when unreadable. An ISO time without
+// an offset is refused: read in the server's zone it would name another instant.
+function instantOf(text: string | null, timeZone: string, fallback: number): number | undefined {
+  if (text === null || text === "") return fallback;
+  if (/^[0-9]{1,15}$/.test(text)) return Number(text);
+  // An unencoded "+09:00" arrives as " 09:00" (a query string's "+" is a space): read it as meant.
+  text = text.replace(/ (\d{2}:\d{2})$/, "+$1");
+  const day = epochDayOfDate(text);
+  if (day !== undefined) return localMidnight(day, timeZone);
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(text)) return undefined;
+  const ms = Date.parse(text);
+  return Number.isFinite(ms) ? ms : undefined;
 }
 
 // ---------------------------------------------------------------------------------------

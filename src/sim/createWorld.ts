@@ -9,6 +9,7 @@ import { createRng, hashSeed, type Rng } from "./prng.ts";
 import { freshMac } from "./freshMac.ts";
 import { resolveMacBehaviour, type MacBehaviour, type MacBehaviourOptions, type Rotation } from "./MacBehaviour.ts";
 import { MOUNT_HEIGHT_M, ShopBuilder, type Phone } from "./ShopBuilder.ts";
+import { logUniformRate, medianGapMs, resolveRealPhones, type ExtraDevice, type PhonesOption, type RealPhones } from "./RealPhones.ts";
 import { PHONE_VENDORS, SENSOR_VENDORS, STATIONARY_VENDORS } from "./vendorOuis.ts";
 import type {
   OccupancyEvent,
@@ -83,6 +84,20 @@ export interface WorldOptions {
   readonly rotation?: Rotation;
   /** Overrides of the burst model's parameters (see `MacBehaviour`); needs `rotation` other than `"off"` (alone, it implies `"realistic"`). @default undefined */
   readonly macs?: MacBehaviourOptions | undefined;
+  /**
+   * Devices as different from one another as real ones (see `RealPhones` and docs/simulator.md):
+   * `"real"` gives each randomizing phone its own burst rate from the heavy-tailed distribution of
+   * a labelled capture of 22 real phones (median 0.56 bursts a minute, p90 3.08, at most 18.5),
+   * makes universal-MAC devices a population of their own with lower rates, lets some people
+   * carry a second or third device (a device, not a person, in the truth), and has fixed
+   * equipment probe at its own rates, some of it switched on and off with the shop. An object
+   * overrides `"real"`'s values. Refines the burst model: given alone it implies `rotation:
+   * "realistic"`; with `rotation: "off"` it is an error, and with it `phones.universalShare`
+   * replaces `macs.universalShare`. Drawn from random streams of its own; `"off"` (the default,
+   * for now) leaves every world byte for byte what it was.
+   * @default "off"
+   */
+  readonly phones?: PhonesOption;
   /**
    * Day-to-day variation of how long shoppers stay: each shop-day scales every visitor's dwell by
    * a factor e^(σ·z), z standard normal, σ this value (weather, weekday, a promotion; 0.2 ≈ ±20 %).
@@ -189,6 +204,7 @@ export const defaultWorldOptions = {
   randomizedShare: 0.45,
   rotation: "off",
   macs: undefined,
+  phones: "off",
   visitorsPerDay: 450,
   passersByPerDay: 5000,
   lingerShare: 0.15,
@@ -208,7 +224,10 @@ export const defaultWorldOptions = {
 /** Every world option, for {@link rejectUnknownKeys}. */
 const WORLD_KEYS: ReadonlySet<string> = new Set(Object.keys(defaultWorldOptions));
 
-type Resolved = { -readonly [K in Exclude<keyof WorldOptions, "conversion" | "macs" | "sensorOutages">]-?: Exclude<WorldOptions[K], undefined> } & {
+type Resolved = { -readonly [K in Exclude<keyof WorldOptions, "conversion" | "macs" | "sensorOutages" | "phones">]-?: Exclude<WorldOptions[K], undefined> } & {
+  phones: PhonesOption;
+  /** The real-phone parameters, `undefined` when `phones` is off. */
+  realPhones: RealPhones | undefined;
   conversion: number | undefined;
   sensorOutages: SensorOutageOptions | undefined;
   macs: MacBehaviourOptions | undefined;
@@ -336,6 +355,7 @@ export function createWorld(options: WorldOptions = {}): World {
     endMs,
     model,
     macBehaviour: o.macBehaviour,
+    phones: o.realPhones,
     sensorClockOffsets: (id) => {
       const i = at(id);
       return i === undefined ? {} : clockOffsets[i]!;
@@ -439,7 +459,13 @@ function resolveOptions(options: WorldOptions): Resolved {
   rejectUnknownKeys(options, WORLD_KEYS, "world option");
   const o = { ...defaultWorldOptions, ...stripUndefined(options) } as Resolved;
   // `macs` alone switches the burst model on; `rotation: "off"` with `macs` is an error there.
-  o.macBehaviour = resolveMacBehaviour(options.rotation, o.macs);
+  // `phones` refines the burst model, so it switches it on too, and is an error without it.
+  o.realPhones = resolveRealPhones(o.phones);
+  if (o.realPhones !== undefined && options.rotation === "off") throw new RangeError('phones has no effect with rotation "off": set rotation to "realistic" or a share');
+  o.macBehaviour = resolveMacBehaviour(o.realPhones !== undefined ? (options.rotation ?? "realistic") : options.rotation, o.macs);
+  if (o.realPhones !== undefined && o.macs?.universalShare !== undefined) {
+    throw new RangeError("macs.universalShare is replaced by phones.universalShare when phones is on: give that one");
+  }
   if (typeof o.seed !== "number" && typeof o.seed !== "string") throw new TypeError("seed must be a number or a string");
   intIn("brands", o.brands, 1, 1000);
   intIn("shops", o.shops, 1, 10_000);
@@ -567,7 +593,8 @@ function buildShop(o: Resolved, model: PathLossModel, index: number, seed: ShopS
   const estimate = Math.ceil(days * (o.visitorsPerDay * 60 + o.passersByPerDay * 6 + o.staffPerShop * 2500 + o.stationaryPerShop * 8000) * popularity);
   const m = o.macBehaviour;
   // Bursts put several frames on each channel: a burst-model shop holds a few times more records.
-  const b = new ShopBuilder(seed.id, o, layout, seed.usedMacs, m === undefined ? estimate : 3 * estimate, m);
+  const real = o.realPhones;
+  const b = new ShopBuilder(seed.id, o, layout, seed.usedMacs, m === undefined ? estimate : 3 * estimate, m, real);
   // Sensor outages, from their own random streams so that a world without them is unchanged.
   const outages: SensorOutage[] = [];
   if (o.sensorOutages !== undefined) {
@@ -637,12 +664,12 @@ function buildShop(o: Resolved, model: PathLossModel, index: number, seed: ShopS
       const x = eqRng.uniform(0.5, widthM - 0.5);
       const y = eqRng.uniform(depthM * 0.5, depthM - 0.3);
       b.visit(eqRng, person, device, "stationary", [seed.startMs, seed.endMs, x, y, x, y], seed.startMs, seed.endMs, eqRng.uniform(15_000, 45_000), 0.15);
-    } else {
+    } else if (real === undefined) {
       const phone = b.phone(eqRng, "universal", b.newMac(eqRng, STATIONARY_VENDORS), eqRng.uniform(15_000, 45_000));
       const x = eqRng.uniform(0.5, widthM - 0.5);
       const y = eqRng.uniform(depthM * 0.5, depthM - 0.3);
       b.burstVisit(eqRng, person, phone, "stationary", [seed.startMs, seed.endMs, x, y, x, y], seed.startMs, seed.endMs, true);
-    }
+    } else equipment(createRng(hashSeed(o.seed, "equipment", index, k)), b, real, o, person, layout, seed.startMs, seed.endMs);
   }
 
   const sales: { ms: number; t: SimTransaction }[] = [];
@@ -696,6 +723,8 @@ function buildShop(o: Resolved, model: PathLossModel, index: number, seed: ShopS
     const conversion = o.conversion ?? seed.profile.conversion;
     // Companions draw from a stream of their own, so the day's own draws stay as without them.
     const groupRng = createRng(hashSeed(o.seed, "groups", index, day));
+    // Devices people carry besides their phone, from a stream of their own (only with real phones).
+    const devRng = real === undefined || m === undefined ? undefined : createRng(hashSeed(o.seed, "devices", index, day));
     const dayOffset = zoneOffsetMinutes(o.timeZone, open);
     for (const arrival of arrivals) {
       const longStay = dayRng.chance(0.04);
@@ -724,7 +753,7 @@ function buildShop(o: Resolved, model: PathLossModel, index: number, seed: ShopS
       } else {
         let phone: Phone;
         let person: number;
-        if (!dayRng.chance(m.universalShare)) [phone, person] = [b.phone(dayRng, dayRng.chance(m.rotatingShare) ? "rotating" : "stable", undefined), b.newPerson()];
+        if (!dayRng.chance(real?.universalShare ?? m.universalShare)) [phone, person] = [b.phone(dayRng, dayRng.chance(m.rotatingShare) ? "rotating" : "stable", undefined), b.newPerson()];
         else if (returningPhones.length > 0 && day > firstDay && dayRng.chance(o.returningShare)) ({ phone, person } = dayRng.pick(returningPhones));
         else {
           [phone, person] = [b.phone(dayRng, "universal", b.newMac(dayRng, PHONE_VENDORS)), b.newPerson()];
@@ -733,11 +762,12 @@ function buildShop(o: Resolved, model: PathLossModel, index: number, seed: ShopS
         const associated = dayRng.chance(m.associatedShare);
         track = visitorTrack(dayRng, layout, start, end);
         heard = b.burstVisit(dayRng, person, phone, "visitor", track, start, end, associated);
+        if (devRng !== undefined) carried(devRng, b, real!, m, person, "visitor", track, start, end);
       }
       if (heard > 0 && dayRng.chance(conversion)) {
         purchases(dayRng, seed, start, end, close, dayOffset, sales);
       }
-      if (o.groupShare > 0 && groupRng.chance(o.groupShare)) companions(groupRng, b, m, o.randomizedShare, layout, track, start, end, clip);
+      if (o.groupShare > 0 && groupRng.chance(o.groupShare)) companions(groupRng, b, m, o.randomizedShare, layout, track, start, end, clip, real, devRng);
     }
 
     // Passers-by: street traffic outside the wall, from before opening to after closing.
@@ -751,7 +781,10 @@ function buildShop(o: Resolved, model: PathLossModel, index: number, seed: ShopS
       if (end - start < 2_000) continue;
       const person = b.newPerson();
       if (m === undefined) b.visit(dayRng, person, b.device(newShopperMac(dayRng, b, o.randomizedShare), dayRng), "passerby", track, start, end, b.phoneGap(dayRng), 0.5);
-      else b.burstVisit(dayRng, person, newShopperPhone(dayRng, b, m), "passerby", track, start, end, false);
+      else {
+        b.burstVisit(dayRng, person, newShopperPhone(dayRng, b, m, real), "passerby", track, start, end, false);
+        if (devRng !== undefined) carried(devRng, b, real!, m, person, "passerby", track, start, end);
+      }
     }
   }
 
@@ -776,7 +809,19 @@ function buildShop(o: Resolved, model: PathLossModel, index: number, seed: ShopS
 
 // 1–3 companions of a visitor: arriving within 20 s of them, beside them (a fixed offset within a
 // metre, kept inside the floor) along their track, leaving within a minute of them.
-function companions(rng: Rng, b: ShopBuilder, m: MacBehaviour | undefined, randomizedShare: number, layout: ShopLayout, track: readonly number[], start: number, end: number, clip: (v: number) => number): void {
+function companions(
+  rng: Rng,
+  b: ShopBuilder,
+  m: MacBehaviour | undefined,
+  randomizedShare: number,
+  layout: ShopLayout,
+  track: readonly number[],
+  start: number,
+  end: number,
+  clip: (v: number) => number,
+  real: RealPhones | undefined,
+  devRng: Rng | undefined,
+): void {
   const k = rng.int(1, 3);
   for (let i = 0; i < k; i++) {
     const dx = rng.uniform(-1, 1);
@@ -792,7 +837,50 @@ function companions(rng: Rng, b: ShopBuilder, m: MacBehaviour | undefined, rando
     if (to - from < MS_MIN) continue;
     const person = b.newPerson();
     if (m === undefined) b.visit(rng, person, b.device(newShopperMac(rng, b, randomizedShare), rng), "visitor", beside, from, to, b.phoneGap(rng), 0.5);
-    else b.burstVisit(rng, person, newShopperPhone(rng, b, m), "visitor", beside, from, to, rng.chance(m.associatedShare));
+    else {
+      b.burstVisit(rng, person, newShopperPhone(rng, b, m, real), "visitor", beside, from, to, rng.chance(m.associatedShare));
+      if (real !== undefined && devRng !== undefined) carried(devRng, b, real, m, person, "visitor", beside, from, to);
+    }
+  }
+}
+
+const EXTRA_DEVICES: readonly ExtraDevice[] = ["laptop", "watch", "tablet"];
+
+// The devices a person carries besides their phone (real phones): a second with
+// `secondDeviceShare`, a third with `thirdDeviceShare` (only with a second). Each goes where the
+// person goes, for as long, and is recorded as that person's device (`extraDevice`), never as a
+// person. Always the same draws per person, so one person's devices do not shift the next one's.
+function carried(rng: Rng, b: ShopBuilder, real: RealPhones, m: MacBehaviour, person: number, kind: "visitor" | "passerby", track: number[], start: number, end: number): void {
+  const u = rng.next();
+  const n = u < real.thirdDeviceShare ? 2 : u < real.secondDeviceShare ? 1 : 0;
+  for (let i = 0; i < n; i++) {
+    const what = rng.pick(EXTRA_DEVICES);
+    const phone = rng.chance(real.extraUniversalShare)
+      ? b.phone(rng, "universal", b.newMac(rng, PHONE_VENDORS))
+      : b.phone(rng, rng.chance(m.rotatingShare) ? "rotating" : "stable", undefined);
+    b.burstVisit(rng, person, phone, kind, track, start, end, false, what);
+  }
+}
+
+// One piece of fixed equipment with real phones (a till, a printer, a PC): a universal MAC
+// probing at its own rate from `equipmentBurstsPerMinute`, either on all the time or, with
+// `equipmentSwitchedShare`, switched on 15–45 min before opening and off 10–30 min after closing
+// each local day. Its own stream per piece, so the shop's other draws stay put.
+function equipment(rng: Rng, b: ShopBuilder, real: RealPhones, o: Resolved, person: number, layout: ShopLayout, startMs: number, endMs: number): void {
+  const gapMs = medianGapMs(logUniformRate(rng, real.equipmentBurstsPerMinute), 0.15);
+  const phone = b.phone(rng, "universal", b.newMac(rng, STATIONARY_VENDORS), gapMs);
+  const x = rng.uniform(0.5, layout.widthM - 0.5);
+  const y = rng.uniform(layout.depthM * 0.5, layout.depthM - 0.3);
+  if (!rng.chance(real.equipmentSwitchedShare)) {
+    b.burstVisit(rng, person, phone, "stationary", [startMs, endMs, x, y, x, y], startMs, endMs, true);
+    return;
+  }
+  for (let day = localDayOf(startMs, o.timeZone); day <= localDayOf(endMs - 1, o.timeZone); day++) {
+    const midnight = localMidnight(day, o.timeZone);
+    const on = Math.max(startMs, Math.round(midnight + o.openingHours[0] * MS_HOUR - rng.uniform(15, 45) * MS_MIN));
+    const off = Math.min(endMs, Math.round(midnight + o.openingHours[1] * MS_HOUR + rng.uniform(10, 30) * MS_MIN));
+    if (off - on < MS_MIN) continue;
+    b.burstVisit(rng, person, phone, "stationary", [on, off, x, y, x, y], on, off, true);
   }
 }
 
@@ -802,8 +890,8 @@ function newShopperMac(rng: Rng, b: ShopBuilder, randomizedShare: number): strin
 }
 
 // A new shopper's phone in the burst model (no returning device): universal, else rotating or stable.
-function newShopperPhone(rng: Rng, b: ShopBuilder, m: MacBehaviour): Phone {
-  return rng.chance(m.universalShare) ? b.phone(rng, "universal", b.newMac(rng, PHONE_VENDORS)) : b.phone(rng, rng.chance(m.rotatingShare) ? "rotating" : "stable", undefined);
+function newShopperPhone(rng: Rng, b: ShopBuilder, m: MacBehaviour, real: RealPhones | undefined): Phone {
+  return rng.chance(real?.universalShare ?? m.universalShare) ? b.phone(rng, "universal", b.newMac(rng, PHONE_VENDORS)) : b.phone(rng, rng.chance(m.rotatingShare) ? "rotating" : "stable", undefined);
 }
 
 function visitorTrack(rng: Rng, layout: ShopLayout, start: number, end: number): number[] {

@@ -24,7 +24,8 @@ export interface WorldPeopleTruth {
  * Person-level truth of a world's visitors and occupancy, for scoring people estimates:
  * `scorePeople(result.people, peopleTruth(world))`. A person is counted, not a MAC: a phone that
  * rotated its MAC twenty times during one visit is one visitor, with one dwell (its whole visit,
- * not the pieces its MACs saw). Staff are left out (the estimate leaves them out); passers-by
+ * not the pieces its MACs saw), and a laptop or watch carried beside the phone adds nothing
+ * (`TruthPersonVisit.extraDevice`). Staff are left out (the estimate leaves them out); passers-by
  * never come inside. Each shop's visits and enter/leave
  * events are read once and kept per shop.
  *
@@ -39,7 +40,7 @@ export function peopleTruth(world: Pick<World, "visits" | "occupancy">): WorldPe
   const events = new Map<number, readonly OccupancyEvent[]>();
   const visitsOf = (shopId: number): readonly TruthPersonVisit[] => {
     let v = visits.get(shopId);
-    if (v === undefined) visits.set(shopId, (v = world.visits(shopId).filter((x) => x.kind === "visitor" && x.inside)));
+    if (v === undefined) visits.set(shopId, (v = world.visits(shopId).filter((x) => x.kind === "visitor" && x.inside && x.extraDevice === undefined)));
     return v;
   };
   const eventsOf = (shopId: number): readonly OccupancyEvent[] => {

@@ -15,6 +15,7 @@ const interval = (shopId: number, i: number, inside: number, low: number, high: 
   knownInside: 0,
   insideBursts: 0,
   outsideBursts: 0,
+  calibration: null,
 });
 const MIN = 60_000;
 const estimate = (shopId: number, visitors: number, low: number, high: number, occupancy: OccupancyInterval[], knownDwells: number[] = []): PeopleEstimate =>

@@ -1,0 +1,128 @@
+import { analyze, type AnalyzeOptions } from "./analyze.ts";
+import { burstYardstick } from "./kernels/burstYardstick.ts";
+import { CALIBRATION_VERSION, type Calibration, type CalibrationFile } from "./kernels/Calibration.ts";
+import { fitCalibration, type CalibrationObservation } from "./kernels/fitCalibration.ts";
+import { defaultPeopleEstimator, type PeopleEstimate } from "./kernels/PeopleEstimator.ts";
+import { rateModels } from "./kernels/rateModel.ts";
+import { defaultVisitClassifier } from "./kernels/VisitClassifier.ts";
+import type { CountedTruth } from "./truth/CountedTruth.ts";
+import { truthInside } from "./truth/truthInside.ts";
+
+/**
+ * Options of {@link calibrate}: the analysis options the calibration will be used with (time
+ * zone, interval, classification, the prior), and how much of an interval the counts must cover.
+ *
+ * @example
+ * const options: CalibrateOptions = { timeZone: "Europe/Prague", minCoverage: 0.5 };
+ */
+export interface CalibrateOptions extends Omit<AnalyzeOptions, "calibration" | "poolDays" | "liveOccupancy" | "accumulators"> {
+  /**
+   * Least share of an interval the counted segments must cover for the interval to be used
+   * (0 < x ≤ 1): the count is the time-weighted mean over the covered part.
+   * @default 0.5
+   */
+  readonly minCoverage?: number;
+}
+
+/**
+ * What {@link calibrate} fitted, and what it could not use.
+ *
+ * @example
+ * const fit: CalibrationFit = await calibrate(records, truth, { timeZone: "Europe/Prague" });
+ * writeFileSync("cal.json", JSON.stringify(fit.file, null, 2));
+ */
+export interface CalibrationFit {
+  /** The calibration file to write: one calibration per shop that had a usable count. */
+  readonly file: CalibrationFile;
+  /** The same calibrations, by SHOP ID ascending. */
+  readonly calibrations: readonly Calibration[];
+  /** Shops in the truth with no overlap with the signals' days (no counted interval or day was analysed). */
+  readonly shopsWithoutOverlap: readonly number[];
+  /** Truth rows whose count was unknown (`NaN` or empty), skipped when the truth was read. */
+  readonly unknownRows: number;
+}
+
+/**
+ * Fits a people calibration per shop from signal records and counted people: analyses the
+ * records as installed (the prior from real phones), pairs every analysed interval that the
+ * counted segments cover (at least `minCoverage` of it) and every analysed day with an entrance
+ * count with the estimate's figures, and fits the burst yardstick (`fitCalibration`). Use the
+ * result with `analyze(records, { calibration })`, `footfall analyze --calibration FILE`, the
+ * people and occupancy operators, or a fleet (`footfall fleet calibration set`).
+ *
+ * @param records raw signal records or decoded signals of the counted days (any shops)
+ * @param truth counted people (`readTruth`, `parseTruth`)
+ * @param options the analysis settings (use the same when analysing with the calibration)
+ * @throws RangeError when no shop's counts overlap the analysed days
+ * @example
+ * const truth = await readTruth(["lab-counts.csv"]);
+ * const { file } = await calibrate(records, truth, { timeZone: "Europe/Prague" });
+ * const { people } = await analyze(nextWeek, { timeZone: "Europe/Prague", calibration: file });
+ */
+export async function calibrate(records: Iterable<unknown> | AsyncIterable<unknown>, truth: CountedTruth, options: CalibrateOptions = {}): Promise<CalibrationFit> {
+  const { minCoverage = 0.5, ...analyzeOptions } = options;
+  if (typeof minCoverage !== "number" || !(minCoverage > 0 && minCoverage <= 1)) throw new RangeError(`minCoverage must be in (0, 1], got ${String(minCoverage)}`);
+  if (analyzeOptions.people === false) throw new RangeError("calibrate: people must not be false (the calibration is of the people estimate)");
+  const result = await analyze(records, { ...analyzeOptions, proximity: false, quality: false, hourly: false });
+  const people = analyzeOptions.people ?? {};
+  const settings = { intervalMs: people.intervalMs ?? defaultPeopleEstimator.intervalMs, timeZone: analyzeOptions.timeZone ?? defaultVisitClassifier.timeZone };
+  return calibrationFromEstimates(result.people, truth, { prior: burstYardstick(people.prior), settings, minCoverage });
+}
+
+/**
+ * The pairing and fit of {@link calibrate} on people estimates already made (with the prior):
+ * for callers that analysed the counted days themselves.
+ *
+ * @example
+ * const { people } = await analyze(records, { timeZone: "Europe/Prague" });
+ * const fit = calibrationFromEstimates(people, truth, { prior: realPhonesPrior, settings: { intervalMs: 900_000, timeZone: "Europe/Prague" }, minCoverage: 0.5 });
+ */
+export function calibrationFromEstimates(
+  estimates: readonly PeopleEstimate[],
+  truth: CountedTruth,
+  options: { readonly prior: Parameters<typeof fitCalibration>[1]["prior"]; readonly settings: Parameters<typeof fitCalibration>[1]["settings"]; readonly minCoverage: number },
+): CalibrationFit {
+  const observations: CalibrationObservation[] = [];
+  const dailyByKey = new Map(truth.daily.map((d) => [`${d.shopId} ${d.date}`, d]));
+  const matched = new Set<number>();
+  for (const p of estimates) {
+    if (p.calibration !== null) throw new RangeError(`calibrate: the estimate of shop ${p.shopId} on ${p.label} was made with calibration ${p.calibration.id}; calibrate on estimates made with the prior`);
+    for (const o of p.occupancy) {
+      const len = o.end - o.start;
+      const counted = truthInside(truth.segments, p.shopId, o.start, o.end);
+      if (!(counted.coveredMs >= options.minCoverage * len)) continue;
+      matched.add(p.shopId);
+      observations.push({ kind: "interval", shopId: p.shopId, day: p.label, start: o.start, end: o.end, people: counted.people, knownInside: o.knownInside, insideBursts: o.insideBursts });
+    }
+    const daily = dailyByKey.get(`${p.shopId} ${p.label}`);
+    if (daily !== undefined) {
+      matched.add(p.shopId);
+      const sample = p.sample.universal.visits >= 10 ? p.sample.universal : p.sample.shoppers;
+      const model = rateModels([sample])[0]!;
+      observations.push({
+        kind: "day",
+        shopId: p.shopId,
+        day: p.label,
+        start: p.start,
+        end: p.end,
+        visitors: daily.visitors,
+        knownVisitors: p.knownVisitors,
+        restBursts: p.restBursts,
+        meanDwellMs: p.meanDwellMs,
+        dwellRelVar: model.dwellRelVar,
+      });
+    }
+  }
+  const truthShops = new Set([...truth.segments.map((s) => s.shopId), ...truth.daily.map((d) => d.shopId)]);
+  const shopsWithoutOverlap = [...truthShops].filter((s) => !matched.has(s)).sort((a, b) => a - b);
+  if (matched.size === 0) {
+    throw new RangeError(`calibrate: the counts overlap none of the analysed shop-days (shops in the counts: ${[...truthShops].sort((a, b) => a - b).join(", ") || "none"}; analysed: ${[...new Set(estimates.map((p) => `${p.shopId} ${p.label}`))].slice(0, 5).join(", ") || "nothing"})`);
+  }
+  const calibrations = fitCalibration(observations, { prior: options.prior, settings: options.settings });
+  return {
+    file: { format: "footfall-calibration", version: CALIBRATION_VERSION, shops: calibrations },
+    calibrations,
+    shopsWithoutOverlap,
+    unknownRows: truth.unknownRows,
+  };
+}

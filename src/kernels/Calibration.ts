@@ -1,0 +1,202 @@
+import type { BurstYardstick } from "./burstYardstick.ts";
+
+/** The format version of a calibration file; a reader refuses any other. */
+export const CALIBRATION_VERSION = 1;
+
+/**
+ * A shop's people calibration: the burst yardstick (bursts heard per person per minute) fitted on
+ * counted people, with its uncertainty, the span and the counts it rests on, and whether it can be
+ * trusted. `fitCalibration` makes it; the people estimate uses it for the shop in place of the
+ * prior from real phones (`realPhonesPrior`), widened as it ages.
+ *
+ * @example
+ * const c: Calibration = calibrations.shops[0]!;
+ * console.log(c.id, c.burstsPerMinute.toFixed(2), `±${(c.logSe * 100).toFixed(0)} %`, c.trusted ? "trusted" : c.warnings.join("; "));
+ */
+export interface Calibration {
+  /** Stable id of this fit: `cal-<shopId>-<8 hex digits of its content>`; named by every output that used it. */
+  readonly id: string;
+  /** SHOP ID. */
+  readonly shopId: number;
+  /** First and last counted moment the fit rests on, epoch ms ([start, end)). */
+  readonly start: number;
+  readonly end: number;
+  /** The fitted yardstick ρ̂: bursts heard inside per person per minute (the counts updating the prior). */
+  readonly burstsPerMinute: number;
+  /** What the counts alone say of ρ (before the prior): far from `burstsPerMinute` when they are few. */
+  readonly countedBurstsPerMinute: number;
+  /** Standard error of ln ρ̂ (from the days' spread, random effects). */
+  readonly logSe: number;
+  /** Spread of ln ρ from one day to the next (τ, random effects): what a new day adds to the error. */
+  readonly dayLogSd: number;
+  /** Between-person coefficient of variation the fit assumed (the prior's). */
+  readonly personCv: number;
+  /** The universal-MAC person share the fit assumed (the prior's). */
+  readonly universalPersonShare: number;
+  /**
+   * How much more the counted intervals scatter around the fit than burst counting and the
+   * persons' spread explain (≥ 1): the within-day variance of a calibrated estimate is multiplied by it.
+   */
+  readonly overdispersion: number;
+  /** What the fit rests on. */
+  readonly counts: {
+    /** Counted intervals with people inside used (people > 0, at least half covered). */
+    readonly intervals: number;
+    /** Daily entrance counts used. */
+    readonly dailyCounts: number;
+    /** Distinct local days with a count used. */
+    readonly days: number;
+    /** Counted person-hours inside behind the interval counts. */
+    readonly personHours: number;
+  };
+  /** The analysis settings the fit was made with; analysing with others is flagged. */
+  readonly settings: { readonly intervalMs: number; readonly timeZone: string };
+  /** False when the fit rests on too little or cannot be used as it is; `warnings` say why. */
+  readonly trusted: boolean;
+  /** Why the calibration should not be trusted, or what to keep in mind (empty when none). */
+  readonly warnings: readonly string[];
+}
+
+/**
+ * A calibration file: one calibration per shop, versioned.
+ *
+ * @example
+ * const file: CalibrationFile = { format: "footfall-calibration", version: 1, shops: [] };
+ */
+export interface CalibrationFile {
+  readonly format: "footfall-calibration";
+  readonly version: typeof CALIBRATION_VERSION;
+  readonly shops: readonly Calibration[];
+}
+
+/**
+ * What an output line says about the calibration that applied: its id and fit span (ISO 8601),
+ * whether it was trusted, and the warnings that applied to this use (its own, and its age).
+ *
+ * @example
+ * const ref: CalibrationRef = { id: "cal-61-0a1b2c3d", start: "2024-03-07T13:00:00.000Z", end: "2024-03-14T19:00:00.000Z", trusted: true, warnings: [] };
+ */
+export interface CalibrationRef {
+  readonly id: string;
+  readonly start: string;
+  readonly end: string;
+  readonly trusted: boolean;
+  readonly warnings: readonly string[];
+}
+
+/**
+ * How fast a calibration ages: the variance of ln ρ grows by this much per day between the fit's
+ * span and the day analysed (persons per randomized MAC moved from ~0.37 to 0.5–0.7 within a year
+ * in the Brno lab: ln 1.6 ≈ 0.47 in ~365 days, a random walk of (0.47)²/365 a day).
+ */
+export const CALIBRATION_DRIFT_PER_DAY = (0.47 * 0.47) / 365;
+
+/** Beyond this many days from its span a calibration is flagged stale (it still applies, widened). */
+export const CALIBRATION_STALE_DAYS = 90;
+
+/**
+ * The yardstick a calibration gives for a day at `atMs`: ρ̂ with the variance of ln ρ a new day
+ * has (standard error² + day-to-day spread τ² + the drift since the fit's span), and the
+ * warnings of this use (its own, `stale` when far from its span, the settings when they differ).
+ *
+ * @param c the shop's calibration
+ * @param atMs the start of the day or interval analysed, epoch ms
+ * @param settings the analysis settings in use
+ * @example
+ * const { yardstick, ref } = calibratedYardstick(c, Date.parse("2024-03-21T00:00:00+01:00"), { intervalMs: 900_000, timeZone: "Europe/Prague" });
+ */
+export function calibratedYardstick(
+  c: Calibration,
+  atMs: number,
+  settings: { readonly intervalMs: number; readonly timeZone: string },
+): { yardstick: BurstYardstick; ref: CalibrationRef } {
+  const away = atMs < c.start ? c.start - atMs : atMs > c.end ? atMs - c.end : 0;
+  const ageDays = away / 86_400_000;
+  const warnings = [...c.warnings];
+  if (ageDays > CALIBRATION_STALE_DAYS) warnings.push(`stale: ${Math.round(ageDays)} days from the counts it was fitted on`);
+  if (settings.intervalMs !== c.settings.intervalMs) warnings.push(`fitted with ${c.settings.intervalMs / 60_000}-min intervals, used with ${settings.intervalMs / 60_000}-min ones`);
+  if (settings.timeZone !== c.settings.timeZone) warnings.push(`fitted in time zone ${c.settings.timeZone}, used in ${settings.timeZone}`);
+  const logVariance = c.logSe * c.logSe + c.dayLogSd * c.dayLogSd + CALIBRATION_DRIFT_PER_DAY * ageDays;
+  return {
+    yardstick: {
+      burstsPerMinute: c.burstsPerMinute,
+      logVariance,
+      df: Math.max(1, c.counts.days - 1),
+      personCv: c.personCv * Math.sqrt(c.overdispersion),
+      universalPersonShare: c.universalPersonShare,
+    },
+    ref: { id: c.id, start: new Date(c.start).toISOString(), end: new Date(c.end).toISOString(), trusted: c.trusted && warnings.length === c.warnings.length, warnings },
+  };
+}
+
+const FIELDS = ["id", "shopId", "start", "end", "burstsPerMinute", "countedBurstsPerMinute", "logSe", "dayLogSd", "personCv", "universalPersonShare", "overdispersion", "counts", "settings", "trusted", "warnings"] as const;
+
+/**
+ * Checks that `value` is a {@link Calibration} as `fitCalibration` writes it (TypeError naming the
+ * first field that is not), and returns it frozen.
+ *
+ * @param where the value's place in messages (`calibration 0`, `cal.json: shop 61`)
+ * @example
+ * checkCalibration(JSON.parse(text).shops[0], "cal.json: shops[0]").shopId; // 61
+ */
+export function checkCalibration(value: unknown, where = "calibration"): Calibration {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new TypeError(`${where} must be an object`);
+  const c = value as Record<string, unknown>;
+  for (const f of FIELDS) if (!(f in c)) throw new TypeError(`${where}: missing field "${f}"`);
+  const num = (f: string, min: number, max = Number.POSITIVE_INFINITY): void => {
+    const x = c[f];
+    if (typeof x !== "number" || !Number.isFinite(x) || x < min || x > max) throw new TypeError(`${where}: "${f}" must be a finite number in [${min}, ${max}], got ${JSON.stringify(x)}`);
+  };
+  if (typeof c["id"] !== "string" || c["id"] === "") throw new TypeError(`${where}: "id" must be a non-empty string`);
+  if (!Number.isInteger(c["shopId"])) throw new TypeError(`${where}: "shopId" must be an integer`);
+  num("start", 0);
+  num("end", c["start"] as number);
+  num("burstsPerMinute", Number.MIN_VALUE);
+  num("countedBurstsPerMinute", Number.MIN_VALUE);
+  num("logSe", 0);
+  num("dayLogSd", 0);
+  num("personCv", 0);
+  num("universalPersonShare", 0, 1);
+  num("overdispersion", 1);
+  const counts = c["counts"] as Record<string, unknown> | null;
+  if (typeof counts !== "object" || counts === null) throw new TypeError(`${where}: "counts" must be an object`);
+  for (const f of ["intervals", "dailyCounts", "days", "personHours"]) {
+    if (typeof counts[f] !== "number" || !(counts[f] >= 0)) throw new TypeError(`${where}: "counts.${f}" must be a number ≥ 0`);
+  }
+  const settings = c["settings"] as Record<string, unknown> | null;
+  if (typeof settings !== "object" || settings === null || typeof settings["intervalMs"] !== "number" || typeof settings["timeZone"] !== "string") {
+    throw new TypeError(`${where}: "settings" must be { intervalMs, timeZone }`);
+  }
+  if (typeof c["trusted"] !== "boolean") throw new TypeError(`${where}: "trusted" must be a boolean`);
+  if (!Array.isArray(c["warnings"]) || !c["warnings"].every((w) => typeof w === "string")) throw new TypeError(`${where}: "warnings" must be an array of strings`);
+  return Object.freeze({ ...(c as unknown as Calibration) });
+}
+
+/**
+ * The calibrations of a {@link CalibrationFile} or a list, by SHOP ID, each checked
+ * ({@link checkCalibration}); a file of another format or version, or two calibrations of one
+ * shop, are a TypeError/RangeError.
+ *
+ * @example
+ * calibrationsByShop({ format: "footfall-calibration", version: 1, shops: [] }).size; // 0
+ */
+export function calibrationsByShop(value: CalibrationFile | readonly Calibration[] | undefined): ReadonlyMap<number, Calibration> {
+  const out = new Map<number, Calibration>();
+  if (value === undefined) return out;
+  let list: readonly unknown[];
+  if (Array.isArray(value)) list = value;
+  else {
+    const file = value as unknown as Record<string, unknown> | null;
+    if (typeof file !== "object" || file === null) throw new TypeError("calibration must be a calibration file or a list of calibrations");
+    if (file["format"] !== "footfall-calibration") throw new TypeError(`calibration: not a footfall calibration file (format ${JSON.stringify(file["format"])})`);
+    if (file["version"] !== CALIBRATION_VERSION) throw new RangeError(`calibration: version ${JSON.stringify(file["version"])} is not supported (this footfall reads version ${CALIBRATION_VERSION})`);
+    if (!Array.isArray(file["shops"])) throw new TypeError("calibration: \"shops\" must be an array");
+    list = file["shops"];
+  }
+  list.forEach((entry, i) => {
+    const c = checkCalibration(entry, `calibration ${i}`);
+    if (out.has(c.shopId)) throw new RangeError(`calibration: shop ${c.shopId} is calibrated twice`);
+    out.set(c.shopId, c);
+  });
+  return out;
+}

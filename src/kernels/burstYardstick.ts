@@ -1,0 +1,106 @@
+import { rejectUnknownKeys } from "../errors/rejectUnknownKeys.ts";
+import { checkNumberOption } from "./checkNumberOption.ts";
+
+/**
+ * What one person inside is worth in probe bursts heard: the yardstick the people estimate
+ * divides a count of bursts by. As installed it is the prior taken from real phones
+ * ({@link realPhonesPrior}); a calibration fitted on counted people replaces it for a shop
+ * (`Calibration`). Units are per minute so that the figures read as the sources give them.
+ *
+ * @example
+ * const y: BurstYardstick = { burstsPerMinute: 1.59, logVariance: 0.36, personCv: 1.86, df: Number.POSITIVE_INFINITY, universalPersonShare: 0.25 };
+ */
+export interface BurstYardstick {
+  /** Mean bursts heard inside per person per minute (ρ): a person's randomized-MAC bursts, all their devices together. */
+  readonly burstsPerMinute: number;
+  /**
+   * Variance of ln ρ: how well the yardstick is known for this shop (0 = exactly). As installed,
+   * the spread of ρ between places (phones idle on a desk or in use, several devices or none);
+   * calibrated, the fit's standard error² plus the day-to-day spread and the ageing since the fit.
+   */
+  readonly logVariance: number;
+  /** Degrees of freedom behind `logVariance` (`Infinity` for a prior taken as known in shape). */
+  readonly df: number;
+  /**
+   * Coefficient of variation of the burst rate between persons (phones differ ×100: screen on or
+   * off, vendor, power saving). A few persons' bursts stray from their mean by √(CV² ÷ N),
+   * relatively, on top of Poisson counting.
+   */
+  readonly personCv: number;
+  /**
+   * The chance that an identity-known universal-MAC device inside (a MAC that holds across its
+   * visit: laptops, PCs, phones on the Wi-Fi, older phones) is a person not already counted
+   * through randomized bursts.
+   */
+  readonly universalPersonShare: number;
+}
+
+/**
+ * The yardstick as installed, from real phones (see docs/analytics.md, "People"): a public
+ * labelled capture of 22 phones (97 captures of 10–20 min, channels 1, 6 and 11) sent a mean of
+ * 1.59 probe bursts a minute (median 0.56, p90 3.08, max 18.5) with a coefficient of variation
+ * of 1.86; only 21 of the 97 captures showed a universal MAC at all. The place-to-place spread of
+ * the mean (idle or busy phones, persons with two devices or none, walls that keep some bursts
+ * out of reach) is taken as a log-normal with σ = 0.6 (×1.8 at one σ): wide, because nothing but a
+ * count of people can narrow it.
+ *
+ * @example
+ * realPhonesPrior.burstsPerMinute; // 1.59
+ */
+export const realPhonesPrior: BurstYardstick = Object.freeze({
+  burstsPerMinute: 1.59,
+  logVariance: 0.36,
+  df: Number.POSITIVE_INFINITY,
+  personCv: 1.86,
+  universalPersonShare: 0.25,
+});
+
+/**
+ * Persons behind `x` person-equivalents of bursts (bursts ÷ (ρ · interval)), median-unbiased:
+ * the bursts of N persons whose rates spread with coefficient of variation `cv` sum to a skewed
+ * total whose median lies below its mean by about e^(−σ²/2), σ² = ln(1 + cv²/N) (Fenton–Wilkinson),
+ * so a few phones are seen below their number more often than above it. Solves
+ * N = x · √(1 + cv²/N) by fixed-point iteration (a few steps: the map is a contraction). With
+ * many persons it is x; with cv = 0, x.
+ *
+ * @param x bursts ÷ (ρ · interval), ≥ 0
+ * @param cv coefficient of variation of the per-person rate
+ * @example
+ * medianPersons(100, 1.86); // ≈ 101.7
+ * medianPersons(3, 1.86);   // ≈ 4.0
+ */
+export function medianPersons(x: number, cv: number): number {
+  if (!(x > 0)) return 0;
+  const cv2 = cv * cv;
+  let n = x;
+  for (let i = 0; i < 50; i++) {
+    const next = x * Math.sqrt(1 + cv2 / n);
+    if (Math.abs(next - n) <= 1e-9 * next) return next;
+    n = next;
+  }
+  return n;
+}
+
+const YARDSTICK_KEYS: ReadonlySet<string> = new Set(Object.keys(realPhonesPrior));
+
+/**
+ * Validates a partial {@link BurstYardstick} (TypeError/RangeError, unknown keys rejected) and
+ * fills it from {@link realPhonesPrior}.
+ *
+ * @param what the option's name in messages
+ * @example
+ * burstYardstick({ burstsPerMinute: 0.9 }).personCv; // 1.86
+ */
+export function burstYardstick(partial: Partial<BurstYardstick> | undefined, what = "prior"): BurstYardstick {
+  if (partial === undefined) return realPhonesPrior;
+  if (typeof partial !== "object" || partial === null) throw new TypeError(`${what} must be an object`);
+  rejectUnknownKeys(partial, YARDSTICK_KEYS, what);
+  const r = realPhonesPrior;
+  return Object.freeze({
+    burstsPerMinute: checkNumberOption(`${what}.burstsPerMinute`, partial.burstsPerMinute ?? r.burstsPerMinute, { min: Number.MIN_VALUE, unit: "bursts/min" }),
+    logVariance: checkNumberOption(`${what}.logVariance`, partial.logVariance ?? r.logVariance, { min: 0 }),
+    df: checkNumberOption(`${what}.df`, partial.df ?? r.df, { min: 1, finite: false }),
+    personCv: checkNumberOption(`${what}.personCv`, partial.personCv ?? r.personCv, { min: 0 }),
+    universalPersonShare: checkNumberOption(`${what}.universalPersonShare`, partial.universalPersonShare ?? r.universalPersonShare, { min: 0, max: 1 }),
+  });
+}
