@@ -53,7 +53,7 @@ export interface CalibrationFit {
  * @param records raw signal records or decoded signals of the counted days (any shops)
  * @param truth counted people (`readTruth`, `parseTruth`)
  * @param options the analysis settings (use the same when analysing with the calibration)
- * @throws RangeError when no shop's counts overlap the analysed days
+ * @throws RangeError when no shop's counts overlap the analysed days (see `allowNoOverlap`)
  * @example
  * const truth = await readTruth(["lab-counts.csv"]);
  * const { file } = await calibrate(records, truth, { timeZone: "Europe/Prague" });
@@ -80,7 +80,13 @@ export async function calibrate(records: Iterable<unknown> | AsyncIterable<unkno
 export function calibrationFromEstimates(
   estimates: readonly PeopleEstimate[],
   truth: CountedTruth,
-  options: { readonly prior: Parameters<typeof fitCalibration>[1]["prior"]; readonly settings: Parameters<typeof fitCalibration>[1]["settings"]; readonly minCoverage: number },
+  options: {
+    readonly prior: Parameters<typeof fitCalibration>[1]["prior"];
+    readonly settings: Parameters<typeof fitCalibration>[1]["settings"];
+    readonly minCoverage: number;
+    /** Return an empty fit (every counted shop in `shopsWithoutOverlap`) instead of throwing when nothing overlaps. */
+    readonly allowNoOverlap?: boolean;
+  },
 ): CalibrationFit {
   const observations: CalibrationObservation[] = [];
   const dailyByKey = new Map(truth.daily.map((d) => [`${d.shopId} ${d.date}`, d]));
@@ -115,7 +121,7 @@ export function calibrationFromEstimates(
   }
   const truthShops = new Set([...truth.segments.map((s) => s.shopId), ...truth.daily.map((d) => d.shopId)]);
   const shopsWithoutOverlap = [...truthShops].filter((s) => !matched.has(s)).sort((a, b) => a - b);
-  if (matched.size === 0) {
+  if (matched.size === 0 && !options.allowNoOverlap) {
     throw new RangeError(`calibrate: the counts overlap none of the analysed shop-days (shops in the counts: ${[...truthShops].sort((a, b) => a - b).join(", ") || "none"}; analysed: ${[...new Set(estimates.map((p) => `${p.shopId} ${p.label}`))].slice(0, 5).join(", ") || "nothing"})`);
   }
   const calibrations = fitCalibration(observations, { prior: options.prior, settings: options.settings });

@@ -36,6 +36,10 @@ const ALLOWED: Record<string, readonly string[]> = {
   privacy: ["errors"],
   // Scale-out runs the same pipeline: source → analyze → the same lines, stored in PostgreSQL.
   fleet: ["analyze", "analysisRecords", "secondReading", "source", "kernels", "operators", "client", "codec", "contract", "errors", "time"],
+  // Counted people (truth CSV files) for calibrations: read like sales files, no analytics.
+  truth: ["errors", "time"],
+  // Fitting a calibration (src/calibrate.ts): analyse, pair with the counted truth, fit.
+  calibrate: ["analyze", "truth", "kernels", "codec", "contract", "errors"],
 };
 
 /** Packages an area must not import. */

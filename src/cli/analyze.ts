@@ -37,6 +37,7 @@ import { analysisRecords, recordsProximity, summaryRecord } from "../analysisRec
 import { suppressSmallCounts } from "../suppressSmallCounts.ts";
 import { isSmallCount } from "../kernels/isSmallCount.ts";
 import { deviceIdFromFlags, privacyFlags, privacyHelp } from "./macKey.ts";
+import { calibrationFlag } from "./calibrationFlag.ts";
 
 const flags = {
   shop: { type: "string" },
@@ -57,6 +58,7 @@ const flags = {
   dwell: { type: "string" },
   interval: { type: "string" },
   "pool-days": { type: "boolean" },
+  calibration: { type: "string" },
   "min-count": { type: "string" },
   ...privacyFlags,
   ...connectionFlags,
@@ -126,6 +128,11 @@ Analysis (defaults in brackets):
   --dwell B           estimated (last - first + one probe interval) or observed [estimated]
   --interval D        length of an occupancy interval: 15m, 1h, 900s (bare number:
                       minutes; 1 min to 1 day) [15m]
+  --calibration FILE  people calibrations fitted on counted people ('footfall calibrate'):
+                      each shop in the file is estimated with its own yardstick, the others
+                      with the prior from real phones; every summary and occupancy line names
+                      the calibration that applied (calibration: {id, start, end, trusted,
+                      warnings}, or null) [none]
   --pool-days         people per day from each shop's days in the input together: the
                       burst rate and mean dwell of a day's few dozen universal-MAC visits
                       borrow from the shop's other days (random effects), which takes most
@@ -185,7 +192,8 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
   }
   // How the service turns a datetime into RTS: the source's cursor and the decoder's ts check.
   const rtsCodec = rtsUnitFlag(values["rts-unit"]);
-  const options: AnalyzeOptions = { ...analyzeOptions(values, timeZone, rtsCodec), poolDays: poolDays === true };
+  const calibration = values.calibration === undefined ? undefined : await calibrationFlag(values.calibration);
+  const options: AnalyzeOptions = { ...analyzeOptions(values, timeZone, rtsCodec), poolDays: poolDays === true, ...(calibration === undefined ? {} : { calibration }) };
   // Key problems are usage errors found before any reading. The table prints no devices, so it
   // needs no key (and generates none) unless privacy flags were given, which are then checked.
   const privacyGiven = values["mac-key-file"] !== undefined || values["pseudonym-rotation"] !== undefined || rawMacs !== undefined;

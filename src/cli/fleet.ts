@@ -1,13 +1,15 @@
+import { readFile } from "node:fs/promises";
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns/format";
+import { calibrationsByShop, type Calibration, type CalibrationFile } from "../kernels/Calibration.ts";
 import { defaultVisitClassifier } from "../kernels/VisitClassifier.ts";
 import { dateOfEpochDay } from "../time/calendarDate.ts";
 import { assertTimeZone, localDayOf } from "../time/timeZone.ts";
-import { EXIT_FAILED, EXIT_OK, UsageError, formatTable, integerFlag, parseFlags, parseFormat, timeFlag, type CliIo, type Command } from "./common.ts";
+import { EXIT_FAILED, EXIT_OK, UsageError, formatTable, integerFlag, oneLine, parseFlags, parseFormat, timeFlag, type CliIo, type Command } from "./common.ts";
 import { withInterval } from "./demoFormat.ts";
 import { fleetDatabase, fleetRedis, fleetServerFlags, shopsFlag } from "./fleetSettings.ts";
 
-const help = `usage: footfall fleet <init|backfill|tail|stop|status|results|retain> [options]
+const help = `usage: footfall fleet <init|backfill|tail|stop|status|results|retain|calibration> [options]
 
 Many shops on many machines: jobs go through BullMQ on Redis, \`footfall worker\`s run them, and
 results land in PostgreSQL (one transaction per shop-day with its checkpoint, fenced against
@@ -40,6 +42,15 @@ stale workers).
                                                days more than N days ago [30]; summaries,
                                                occupancy and quality stay. --schedule: the
                                                workers run it daily instead (BullMQ scheduler)
+  fleet calibration set --calibration FILE [--shop ID ...]
+                                               store the people calibrations of FILE
+                                               (\`footfall calibrate --out\`), every shop in it
+                                               or only each --shop, each replacing the shop's
+                                               current one, all or none; a job uses the one
+                                               current when it starts (a tail: each day)
+  fleet calibration show [--shop ID ...]       the stored calibrations, one NDJSON line each
+  fleet calibration clear --shop ID [--shop ID ...]
+                                               remove them: the shops' next jobs use the prior
 
 Days: a bare date is local midnight in --tz [Asia/Seoul]; jobs cover whole local days.
 Servers: --redis URL (or FOOTFALL_REDIS_URL), --database URL (or FOOTFALL_DATABASE_URL, a
@@ -51,7 +62,8 @@ PostgreSQL, a wrong URL, a schema of another version).
 Examples:
   footfall fleet init
   footfall fleet backfill --shops 101,102 --since 2026-11-16 --until 2026-11-18 --wait
-  footfall fleet results --shops 101 --since 2026-11-16 --until 2026-11-18 --format ndjson`;
+  footfall fleet results --shops 101 --since 2026-11-16 --until 2026-11-18 --format ndjson
+  footfall fleet calibration set --calibration cal.json --shop 101`;
 
 const flags = {
   shops: { type: "string" },
@@ -70,6 +82,8 @@ const flags = {
   "retain-days": { type: "string" },
   schedule: { type: "boolean" },
   "every-ms": { type: "string" },
+  calibration: { type: "string" },
+  shop: { type: "string", multiple: true },
   ...fleetServerFlags,
 } as const;
 
@@ -82,7 +96,7 @@ type Values = ReturnType<typeof parseFlags<typeof flags>>["values"];
  * const status = await command.run(["status"], io);
  */
 export const command: Command = {
-  summary: "many shops on many machines: enqueue, tail, status, results (BullMQ + PostgreSQL)",
+  summary: "many shops on many machines: enqueue, tail, status, results, calibrations (BullMQ + PostgreSQL)",
   help,
   run: runFleet,
 };
@@ -90,6 +104,8 @@ export const command: Command = {
 async function runFleet(argv: readonly string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = argv;
   const { values, positionals } = parseFlags(rest, flags, true);
+  // `fleet calibration <set|show|clear>`: the one subcommand with a word of its own.
+  const action = sub === "calibration" ? positionals.shift() : undefined;
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
   const timeZone = values.tz ?? defaultVisitClassifier.timeZone;
   try {
@@ -112,8 +128,10 @@ async function runFleet(argv: readonly string[], io: CliIo): Promise<number> {
       return results(values, io, timeZone);
     case "retain":
       return retain(values, io);
+    case "calibration":
+      return calibration(action, values, io);
     default:
-      throw new UsageError(`unknown fleet command ${JSON.stringify(sub ?? "")}: init, backfill, tail, stop, status, results or retain`);
+      throw new UsageError(`unknown fleet command ${JSON.stringify(sub ?? "")}: init, backfill, tail, stop, status, results, retain or calibration`);
   }
 }
 
@@ -308,6 +326,99 @@ async function results(values: Values, io: CliIo, timeZone: string): Promise<num
   } finally {
     await pool.end();
   }
+}
+
+async function calibration(action: string | undefined, values: Values, io: CliIo): Promise<number> {
+  if (values.shops !== undefined) throw new UsageError("fleet calibration takes --shop ID (once per shop), not --shops");
+  const shops = shopFlags(values.shop);
+  switch (action) {
+    case "set":
+      return setCalibration(values, io, shops);
+    case "show": {
+      if (values.calibration !== undefined) throw new UsageError("--calibration goes with `fleet calibration set`");
+      parseFormat(values.format, ["ndjson"] as const, "ndjson");
+      const pool = await fleetDatabase(values, io);
+      try {
+        const { fleetCalibrations } = await import("../fleet/fleetCalibrations.ts");
+        const stored = await fleetCalibrations(pool, shops);
+        let buffer = "";
+        for (const s of stored) buffer += `${JSON.stringify({ type: "calibration", ...s })}\n`;
+        io.stdout.write(buffer);
+        const missing = (shops ?? []).filter((id) => !stored.some((s) => s.shopId === id));
+        if (missing.length > 0) io.stderr.write(`footfall fleet calibration: no calibration stored for shop ${missing.join(", ")}\n`);
+        return EXIT_OK;
+      } finally {
+        await pool.end();
+      }
+    }
+    case "clear": {
+      if (shops === undefined) throw new UsageError("fleet calibration clear needs --shop ID (once per shop)");
+      if (values.calibration !== undefined) throw new UsageError("--calibration goes with `fleet calibration set`");
+      const pool = await fleetDatabase(values, io);
+      try {
+        const { clearFleetCalibrations } = await import("../fleet/fleetCalibrations.ts");
+        const removed = await clearFleetCalibrations(pool, shops);
+        for (const id of shops) {
+          const r = removed.find((x) => x.shopId === id);
+          io.stderr.write(`footfall fleet calibration: shop ${id}: ${r === undefined ? "had no calibration" : `${r.id} removed; its next jobs use the prior`}\n`);
+        }
+        return EXIT_OK;
+      } finally {
+        await pool.end();
+      }
+    }
+    default:
+      throw new UsageError(`unknown fleet calibration command ${JSON.stringify(action ?? "")}: set, show or clear`);
+  }
+}
+
+/** `fleet calibration set`: the file is read and checked whole before the database is touched. */
+async function setCalibration(values: Values, io: CliIo, shops: number[] | undefined): Promise<number> {
+  const file = values.calibration;
+  if (file === undefined || file === "") throw new UsageError("fleet calibration set needs --calibration FILE");
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new UsageError(`--calibration ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  let byShop: ReadonlyMap<number, Calibration>;
+  try {
+    byShop = calibrationsByShop(JSON.parse(text) as CalibrationFile);
+  } catch (error) {
+    // JSON's SyntaxError, or the check's TypeError/RangeError naming the field: either way, this file.
+    throw new UsageError(`--calibration ${file}: ${oneLine(error instanceof Error ? error.message : String(error))}`);
+  }
+  if (byShop.size === 0) throw new UsageError(`--calibration ${file}: holds no calibration`);
+  const absent = (shops ?? []).filter((id) => !byShop.has(id));
+  if (absent.length > 0) {
+    throw new UsageError(`--shop ${absent.join(", ")}: not in ${file} (it calibrates shop ${[...byShop.keys()].sort((a, b) => a - b).join(", ")})`);
+  }
+  const chosen = shops === undefined ? [...byShop.values()] : shops.map((id) => byShop.get(id)!);
+  const pool = await fleetDatabase(values, io);
+  try {
+    const { setFleetCalibrations } = await import("../fleet/fleetCalibrations.ts");
+    const set = await setFleetCalibrations(pool, chosen);
+    for (const r of set) {
+      const c = byShop.get(r.shopId)!;
+      const replaced = r.previous === null ? "" : r.previous === r.id ? " (again)" : ` (replacing ${r.previous})`;
+      // Stored all the same: the lines estimated with it say `trusted: false` and why.
+      const trust = c.trusted ? "" : `; not trusted: ${c.warnings.join("; ")}`;
+      io.stderr.write(`footfall fleet calibration: shop ${r.shopId}: ${r.id} set${replaced}; its next jobs use it${trust}\n`);
+    }
+    return EXIT_OK;
+  } finally {
+    await pool.end();
+  }
+}
+
+/** `--shop ID` (repeatable) → SHOP IDs, or undefined when none is given. */
+function shopFlags(values: readonly string[] | undefined): number[] | undefined {
+  if (values === undefined || values.length === 0) return undefined;
+  for (const v of values) {
+    if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(Number(v))) throw new UsageError(`--shop must be a SHOP ID, got ${JSON.stringify(v)}`);
+  }
+  return [...new Set(values.map(Number))];
 }
 
 /** A stored estimate with its 90 % interval, to a tenth: "12.3 [9.1–15.8]"; "unknown" when there is none. */

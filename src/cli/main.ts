@@ -11,6 +11,7 @@ const commands: Record<string, () => Promise<{ command: Command }>> = {
   shop: () => import("./shop.ts"),
   signals: () => import("./signals.ts"),
   analyze: () => import("./analyze.ts"),
+  calibrate: () => import("./calibrate.ts"),
   sales: () => import("./sales.ts"),
   worker: () => import("./worker.ts"),
   fleet: () => import("./fleet.ts"),
@@ -25,6 +26,7 @@ commands:
   shop      resolve a shop by brand and External Key
   signals   backfill or tail a shop's signal records
   analyze   sessions, visits, dwell and proximity from signals
+  calibrate fit people calibrations on counted people (--truth)
   sales     upload daily sales totals
   worker    run fleet jobs (many shops on many machines) until stopped
   fleet     enqueue shop-days and live tails, status, stored results

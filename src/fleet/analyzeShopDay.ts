@@ -11,6 +11,7 @@ import { signals } from "../source/signals.ts";
 import type { FleetAnalyzeOptions } from "./fleetJobs.ts";
 import type { RtsCodec } from "../codec/rts.ts";
 import type { LiveOccupancyInterval } from "../kernels/LiveOccupancy.ts";
+import type { Calibration } from "../kernels/Calibration.ts";
 
 /** The furthest a day's records are read past its range, ms: a day (as `sessions.maxLeapMs`). */
 const MAX_MARGIN_MS = 86_400_000;
@@ -60,6 +61,14 @@ export interface AnalyzeShopDayOptions {
    * day is over then, and its final figures follow). @default undefined (not estimated)
    */
   readonly onLive?: (interval: LiveOccupancyInterval) => void;
+  /**
+   * The shop's people calibration (`shopCalibration`: a worker reads the stored one when the job
+   * starts): the people estimates, occupancy and live occupancy use it and name it in their
+   * lines (`calibration`); without one they use the prior from real phones and say `null`. A
+   * calibration of another shop is a RangeError (it would silently not apply).
+   * @default undefined (the prior)
+   */
+  readonly calibration?: Calibration;
 }
 
 /**
@@ -110,6 +119,10 @@ export interface ShopDayAnalysis {
 export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOptions): Promise<ShopDayAnalysis> {
   const { shopId, sinceMs, untilMs, timeZone } = options;
   if (!(untilMs > sinceMs)) throw new RangeError(`analyzeShopDay: untilMs must be after sinceMs`);
+  const calibration = options.calibration;
+  if (calibration !== undefined && calibration.shopId !== shopId) {
+    throw new RangeError(`analyzeShopDay: the calibration ${calibration.id} is of shop ${calibration.shopId}, not ${shopId}`);
+  }
   const analyze = options.analyze ?? {};
   const ofDay = (ms: number): boolean => ms >= sinceMs && ms < untilMs;
   // One read and analysis of the range; `settings` gives those of a read after it (secondReading).
@@ -131,6 +144,8 @@ export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOpti
       proximity: recordsProximity,
       ...(options.rtsCodec === undefined ? {} : { decode: { rtsCodec: options.rtsCodec } }),
       ...(onLive === undefined ? {} : { liveOccupancy: onLive }),
+      // In the base options, so every reading of the range (secondReading keeps the rest) uses it.
+      ...(calibration === undefined ? {} : { calibration: [calibration] }),
     };
     const used = settings === undefined ? base : settings(base);
     const analyzer = new Analyzer(used);

@@ -11,8 +11,10 @@ import { retainFleet } from "./retainFleet.ts";
 import type { DeviceId } from "../analysisRecords.ts";
 import { claimFence, dayScope } from "./claimFence.ts";
 import { commitShopDay } from "./commitShopDay.ts";
+import { shopCalibration } from "./fleetCalibrations.ts";
 import { FLEET_QUEUE, type FleetJobData, type ShopDayJobData, type TailJobData } from "./fleetJobs.ts";
 import type { RtsCodec } from "../codec/rts.ts";
+import type { Calibration } from "../kernels/Calibration.ts";
 
 /**
  * Options of {@link createFleetWorker}.
@@ -85,7 +87,9 @@ export interface FleetWorker {
  * Starts a BullMQ worker that runs the fleet's jobs: a shop-day job claims its fence, analyses the
  * day through the same code as `footfall analyze` ({@link analyzeShopDay}) and commits results and
  * checkpoint in one fenced transaction ({@link commitShopDay}); a tail job follows its shop day
- * after day from the checkpoint in PostgreSQL. Locks expire when a worker dies or freezes, BullMQ
+ * after day from the checkpoint in PostgreSQL. Each job reads its shop's people calibration
+ * (`footfall fleet calibration set`) once when it starts, a tail once per day, so a calibration
+ * set meanwhile applies from the next job (or day). Locks expire when a worker dies or freezes, BullMQ
  * moves its jobs back to the queue (stalled-job recovery), and the fence refuses the old worker's
  * late commit.
  *
@@ -151,9 +155,21 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
     const epoch = await claimFence(pool, d.shopId, scope);
+    // Read once, here: the whole job uses the calibration current when it started (one set
+    // meanwhile applies from the shop's next job), so a day's lines never mix two.
+    const calibration = await shopCalibration(pool, d.shopId);
     const t1 = performance.now();
-    log(`job ${job.id} started (claim ${epoch}, attempt ${job.attemptsMade + 1})`);
-    const analysis = await analyzeShopDay(client, { shopId: d.shopId, sinceMs: d.sinceMs, untilMs: d.untilMs, timeZone: d.timeZone, analyze: d.analyze, signal, ...readAs });
+    log(`job ${job.id} started (claim ${epoch}, attempt ${job.attemptsMade + 1}, ${calibrationName(calibration)})`);
+    const analysis = await analyzeShopDay(client, {
+      shopId: d.shopId,
+      sinceMs: d.sinceMs,
+      untilMs: d.untilMs,
+      timeZone: d.timeZone,
+      analyze: d.analyze,
+      signal,
+      ...readAs,
+      ...(calibration === undefined ? {} : { calibration }),
+    });
     const t2 = performance.now();
     await commitShopDay(pool, { ...d, scope, epoch, worker: name, jobId: String(job.id), analysis });
     const t3 = performance.now();
@@ -183,6 +199,10 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
       if (day === undefined) throw new TypeError(`tail of shop ${t.shopId}: bad checkpoint ${row.next_day}`);
       const sinceMs = localMidnight(day, t.timeZone);
       const untilMs = localMidnight(day + 1, t.timeZone);
+      // Once per local day, not once per tail: a tail runs for months, and a calibration set
+      // meanwhile should not wait for a restart. The day's live and final lines share it.
+      const calibration = await shopCalibration(pool, t.shopId);
+      log(`job ${job.id} reads ${row.next_day} (${calibrationName(calibration)})`);
       // The day is read again from its start after a failure: the sessions open at the
       // checkpoint are rebuilt from the records, so the checkpoint is just the day in progress.
       const dayAbort = new AbortController();
@@ -220,6 +240,7 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
           pollIntervalMs: t.pollIntervalMs,
           signal: dayAbort.signal,
           onLive: (interval) => live.push(interval),
+          ...(calibration === undefined ? {} : { calibration }),
         });
         // The day's last intervals are stored before the commit, which replaces them all.
         await live.flush();
@@ -280,6 +301,11 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
       await closed;
     },
   };
+}
+
+/** How a job's log line names the people calibration it uses. */
+function calibrationName(c: Calibration | undefined): string {
+  return c === undefined ? "no calibration: the prior" : `calibration ${c.id}`;
 }
 
 async function tailState(pool: Pool, shopId: number): Promise<{ wanted: boolean; next_day: string } | undefined> {

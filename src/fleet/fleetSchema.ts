@@ -7,20 +7,22 @@ import { FleetSettingsError } from "../errors/FleetSettingsError.ts";
  * version rather than misread it.
  *
  * @example
- * FLEET_SCHEMA_VERSION; // 3
+ * FLEET_SCHEMA_VERSION; // 4
  */
-export const FLEET_SCHEMA_VERSION = 3;
+export const FLEET_SCHEMA_VERSION = 4;
 
 /**
  * What `footfall fleet init` runs on a database of an older version to bring it to the next one,
  * by the version it upgrades from. 1 → 2: a summary's `visitors` and `passers_by` may be unknown
  * (NULL) — people estimated from a shop-day with bursts and no identity-known phone to learn a
  * burst rate or scale from — instead of a MAC-level count standing in for people. 2 → 3: live
- * tails store occupancy as the day goes on (`footfall_live`).
+ * tails store occupancy as the day goes on (`footfall_live`). 3 → 4: each shop's current people
+ * calibration (`footfall_calibrations`), which jobs read at their start.
  */
 const UPGRADES: Readonly<Record<string, string>> = {
   "1": "ALTER TABLE footfall_summaries ALTER COLUMN visitors DROP NOT NULL, ALTER COLUMN passers_by DROP NOT NULL",
   "2": liveTableSql(),
+  "3": calibrationsTableSql(),
 };
 
 /** The table live tails write (schema 3): a hoisted function, so the upgrade above can use it. */
@@ -34,7 +36,18 @@ function liveTableSql(): string {
 }
 
 /**
- * The schema, version 3. Every table's primary key makes each write an upsert, so a redelivered
+ * The table of people calibrations (schema 4): one current calibration per shop, as
+ * `footfall fleet calibration set` stored it (`jsonb`: it is read back as an object, never
+ * printed as stored, so its text need not survive); setting another replaces the row.
+ */
+function calibrationsTableSql(): string {
+  return `CREATE TABLE IF NOT EXISTS footfall_calibrations (
+  shop_id bigint PRIMARY KEY, calibration_id text NOT NULL, calibration jsonb NOT NULL,
+  set_at timestamptz NOT NULL DEFAULT now());`;
+}
+
+/**
+ * The schema, version 4. Every table's primary key makes each write an upsert, so a redelivered
  * job can only replace what it wrote before. Device columns are opaque text (they may hold
  * pseudonyms). Results are stored as the exact NDJSON lines `footfall analyze` prints (`json`, not
  * `jsonb`, so field order and number text survive), beside the columns analysts query.
@@ -86,6 +99,8 @@ CREATE TABLE IF NOT EXISTS footfall_tails (
 -- Occupancy as the day goes on, written by a shop's live tail for the day in progress (provisional:
 -- the day so far); the day's commit replaces these rows by its footfall_occupancy rows.
 ${liveTableSql()}
+-- Each shop's current people calibration: every job of the shop reads it when it starts.
+${calibrationsTableSql()}
 `;
 
 // Any constant: serialises concurrent `fleet init`s on one database.

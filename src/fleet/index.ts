@@ -1,7 +1,7 @@
 /**
  * The fleet's public pieces, for users who embed them (a `footfall/fleet` entry point, so that
  * importing `footfall` does not load BullMQ, ioredis or pg): open the servers, create the schema,
- * enqueue shop-days and tails, run workers, read results and status.
+ * enqueue shop-days and tails, run workers, set shops' people calibrations, read results and status.
  *
  * @example
  * import { openFleetRedis, openFleetDatabase, initFleetSchema, enqueueBackfill, createFleetWorker } from "footfall/fleet";
@@ -29,6 +29,14 @@ export {
   type ShopDayJobData,
   type TailJobData,
 } from "./fleetJobs.ts";
+export {
+  clearFleetCalibrations,
+  fleetCalibrations,
+  setFleetCalibrations,
+  shopCalibration,
+  type CalibrationSet,
+  type StoredCalibration,
+} from "./fleetCalibrations.ts";
 export { FLEET_SCHEMA_SQL, FLEET_SCHEMA_VERSION, assertFleetSchema, initFleetSchema } from "./fleetSchema.ts";
 export { fleetStatus, type FleetStatus } from "./fleetStatus.ts";
 export { localDays, type LocalDay } from "./localDays.ts";

@@ -2,6 +2,7 @@ import type { Pool } from "pg";
 import { FencedCommitError, isFencedCommitError } from "../errors/FencedCommitError.ts";
 import { occupancyRecord } from "../analysisRecords.ts";
 import type { LiveOccupancyInterval } from "../kernels/LiveOccupancy.ts";
+import type { CalibrationRef } from "../kernels/Calibration.ts";
 
 /** A count as written: unknown (NaN) and unbounded (±Infinity) are null, as in the summary line. */
 function count(x: number): number | null {
@@ -15,7 +16,7 @@ function count(x: number): number | null {
  * interval) and the MAC-level counts so far. Unknown figures are `null`.
  *
  * @example
- * const l: LiveLine = { type: "live", shopId: 101, start: 0, end: 900_000, inside: 3.2, insideLow: 2.1, insideHigh: 4.9, outside: 12, knownInside: 1, insideBursts: 40, outsideBursts: 310, date: "2026-11-16", visitors: 41, visitorsLow: 35, visitorsHigh: 49, macs: { visitors: 12, passersBy: 300 } };
+ * const l: LiveLine = { type: "live", shopId: 101, start: 0, end: 900_000, inside: 3.2, insideLow: 2.1, insideHigh: 4.9, outside: 12, knownInside: 1, insideBursts: 40, outsideBursts: 310, calibration: null, date: "2026-11-16", visitors: 41, visitorsLow: 35, visitorsHigh: 49, macs: { visitors: 12, passersBy: 300 } };
  */
 export interface LiveLine {
   readonly type: "live";
@@ -31,6 +32,8 @@ export interface LiveLine {
   readonly knownInside: number | null;
   readonly insideBursts: number | null;
   readonly outsideBursts: number | null;
+  /** The people calibration the estimate used (as the `occupancy` line names it); null with the prior. */
+  readonly calibration: CalibrationRef | null;
   /** Local date of the day so far, YYYY-MM-DD. */
   readonly date: string;
   /** People who came in so far today, with its 90 % interval. */

@@ -58,8 +58,8 @@ describe.skipIf(fleetTestsSkipped())("fleet schema and worker lifecycle", () => 
     const before = await cli(env, results);
     expect(before.status).toBe(2);
     expect(before.err).toMatch(/no footfall schema; run `footfall fleet init`/);
-    expect((await cli(env, ["fleet", "init"])).err).toMatch(/schema version 3 created/);
-    expect((await cli(env, ["fleet", "init"])).err).toMatch(/schema version 3 already current/);
+    expect((await cli(env, ["fleet", "init"])).err).toMatch(/schema version 4 created/);
+    expect((await cli(env, ["fleet", "init"])).err).toMatch(/schema version 4 already current/);
     expect((await cli(env, results)).status).toBe(0);
     const db = new pg.Client({ connectionString: url });
     await db.connect();
@@ -68,23 +68,25 @@ describe.skipIf(fleetTestsSkipped())("fleet schema and worker lifecycle", () => 
     expect(await visitorsNullable()).toBe("YES");
     const liveTable = async () => (await db.query<{ t: string | null }>("SELECT to_regclass('footfall_live')::text AS t")).rows[0]!.t;
     expect(await liveTable()).toBe("footfall_live");
-    // A version-1 database (visitors NOT NULL, no live table) is refused until `fleet init` upgrades it, step by step.
+    // A version-1 database (visitors NOT NULL, no live or calibrations table) is refused until `fleet init` upgrades it, step by step.
     await db.query("ALTER TABLE footfall_summaries ALTER COLUMN visitors SET NOT NULL, ALTER COLUMN passers_by SET NOT NULL");
     await db.query("DROP TABLE footfall_live");
+    await db.query("DROP TABLE footfall_calibrations");
     await db.query("UPDATE footfall_meta SET value = '1' WHERE key = 'schema_version'");
     const old = await cli(env, results);
     expect(old.status).toBe(2);
-    expect(old.err).toMatch(/schema version 1; this footfall uses version 3/);
-    expect((await cli(env, ["fleet", "init"])).err).toMatch(/schema upgraded to version 3/);
+    expect(old.err).toMatch(/schema version 1; this footfall uses version 4/);
+    expect((await cli(env, ["fleet", "init"])).err).toMatch(/schema upgraded to version 4/);
     expect(await visitorsNullable()).toBe("YES");
     expect(await liveTable()).toBe("footfall_live");
+    expect((await db.query<{ t: string | null }>("SELECT to_regclass('footfall_calibrations')::text AS t")).rows[0]!.t).toBe("footfall_calibrations");
     expect((await cli(env, results)).status).toBe(0);
     await db.query("UPDATE footfall_meta SET value = '99' WHERE key = 'schema_version'");
     await db.end();
     for (const argv of [results, ["fleet", "init"], ["fleet", "status"]]) {
       const r = await cli(env, argv);
       expect(r.status).toBe(2);
-      expect(r.err).toMatch(/schema: the database holds footfall schema version 99; this footfall uses version 3\n$/);
+      expect(r.err).toMatch(/schema: the database holds footfall schema version 99; this footfall uses version 4\n$/);
     }
   });
 
