@@ -28,8 +28,11 @@ export interface CalibrateOptions extends Omit<AnalyzeOptions, "calibration" | "
  * What {@link calibrate} fitted, and what it could not use.
  *
  * @example
- * const fit: CalibrationFit = await calibrate(records, truth, { timeZone: "Europe/Prague" });
- * writeFileSync("cal.json", JSON.stringify(fit.file, null, 2));
+ * const shop = world.shops[0]!;
+ * const records = world.rawSignals(shop.id);
+ * const truth = parseTruth(countedTruthCsv(world, shop.id, world.startMs, world.endMs, { shape: "inside" }), "door.csv");
+ * const fit: CalibrationFit = await calibrate(records, truth, { timeZone: shop.timeZone });
+ * fit.calibrations.length; // 1
  */
 export interface CalibrationFit {
   /** The calibration file to write: one calibration per shop that had a usable count. */
@@ -55,9 +58,12 @@ export interface CalibrationFit {
  * @param options the analysis settings (use the same when analysing with the calibration)
  * @throws RangeError when no shop's counts overlap the analysed days (see `allowNoOverlap`)
  * @example
- * const truth = await readTruth(["lab-counts.csv"]);
- * const { file } = await calibrate(records, truth, { timeZone: "Europe/Prague" });
- * const { people } = await analyze(nextWeek, { timeZone: "Europe/Prague", calibration: file });
+ * const shop = world.shops[0]!;
+ * const records = world.rawSignals(shop.id);
+ * const truth = parseTruth(countedTruthCsv(world, shop.id, world.startMs, world.endMs, { shape: "inside" }), "door.csv");
+ * const { file } = await calibrate(records, truth, { timeZone: shop.timeZone });
+ * const { people } = await analyze(records, { timeZone: shop.timeZone, calibration: file });
+ * people[0]?.calibration?.id === file.shops[0]?.id; // true
  */
 export async function calibrate(records: Iterable<unknown> | AsyncIterable<unknown>, truth: CountedTruth, options: CalibrateOptions = {}): Promise<CalibrationFit> {
   const { minCoverage = 0.5, ...analyzeOptions } = options;
@@ -74,8 +80,12 @@ export async function calibrate(records: Iterable<unknown> | AsyncIterable<unkno
  * for callers that analysed the counted days themselves.
  *
  * @example
- * const { people } = await analyze(records, { timeZone: "Europe/Prague" });
- * const fit = calibrationFromEstimates(people, truth, { prior: realPhonesPrior, settings: { intervalMs: 900_000, timeZone: "Europe/Prague" }, minCoverage: 0.5 });
+ * const shop = world.shops[0]!;
+ * const records = world.rawSignals(shop.id);
+ * const truth = parseTruth(countedTruthCsv(world, shop.id, world.startMs, world.endMs, { shape: "inside" }), "door.csv");
+ * const { people } = await analyze(records, { timeZone: shop.timeZone });
+ * const fit = calibrationFromEstimates(people, truth, { prior: realPhonesPrior, settings: { intervalMs: 900_000, timeZone: shop.timeZone }, minCoverage: 0.5 });
+ * fit.shopsWithoutOverlap; // []
  */
 export function calibrationFromEstimates(
   estimates: readonly PeopleEstimate[],

@@ -49,6 +49,7 @@ export { ShopNotFoundError, isShopNotFoundError } from "./errors/ShopNotFoundErr
 export { CheckpointError, isCheckpointError } from "./errors/CheckpointError.ts";
 export { SalesInputError, isSalesInputError } from "./errors/SalesInputError.ts";
 export { SalesJournalError, isSalesJournalError } from "./errors/SalesJournalError.ts";
+export { TruthInputError, isTruthInputError } from "./errors/TruthInputError.ts";
 
 // --- codec ----------------------------------------------------------------
 export type { PresetRtsCodec, RtsCodec } from "./codec/rts.ts";
@@ -194,6 +195,22 @@ export type { DwellMeterOptions, WindowDwell } from "./kernels/DwellMeter.ts";
 export { DwellMeter, dwellMeterOptions, defaultDwellMeter } from "./kernels/DwellMeter.ts";
 export type { PeopleEstimatorOptions, ResolvedPeopleEstimatorOptions, PeopleEstimate, PeopleSample, OccupancyInterval } from "./kernels/PeopleEstimator.ts";
 export { PeopleEstimator, peopleEstimatorOptions, defaultPeopleEstimator, linkedVisits, poolPeople } from "./kernels/PeopleEstimator.ts";
+export type { BurstYardstick } from "./kernels/burstYardstick.ts";
+export { realPhonesPrior, medianPersons, burstYardstick } from "./kernels/burstYardstick.ts";
+export type { Calibration, CalibrationFile, CalibrationRef } from "./kernels/Calibration.ts";
+export { CALIBRATION_VERSION, CALIBRATION_DRIFT_PER_DAY, CALIBRATION_STALE_DAYS, calibratedYardstick, checkCalibration, calibrationsByShop } from "./kernels/Calibration.ts";
+export type { CalibrationObservation, IntervalObservation, DayObservation, FitCalibrationOptions } from "./kernels/fitCalibration.ts";
+export { fitCalibration, MIN_TRUSTED_INTERVALS, MIN_TRUSTED_DAILY } from "./kernels/fitCalibration.ts";
+
+// --- counted truth and calibration -----------------------------------------
+export type { TruthSegment, DailyCount, CountedTruth } from "./truth/CountedTruth.ts";
+export { parseTruth } from "./truth/parseTruth.ts";
+export { readTruth } from "./truth/readTruth.ts";
+export { mergeTruth } from "./truth/mergeTruth.ts";
+export type { TruthInside } from "./truth/truthInside.ts";
+export { truthInside } from "./truth/truthInside.ts";
+export type { CalibrateOptions, CalibrationFit } from "./calibrate.ts";
+export { calibrate, calibrationFromEstimates } from "./calibrate.ts";
 export type { SampleSums } from "./kernels/rateModel.ts";
 export type { RandomEffects } from "./kernels/randomEffects.ts";
 export { randomEffects } from "./kernels/randomEffects.ts";

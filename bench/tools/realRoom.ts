@@ -143,7 +143,7 @@ export function score(intervals: readonly ScoredInterval[], estimate: (s: Scored
 }
 
 /** Runs the protocol on the days of `dir`. */
-export async function scoreRealRoom(dir: string): Promise<{ installed: RoomScore; calibrated: RoomScore; baselineMacs: RoomScore; baselineInside: RoomScore; installedOnCalibratedDays: RoomScore; days: number; countedDays: number }> {
+export async function scoreRealRoom(dir: string): Promise<{ oracleScale: RoomScore; oracleDayScale: RoomScore; installed: RoomScore; calibrated: RoomScore; baselineMacs: RoomScore; baselineInside: RoomScore; installedOnCalibratedDays: RoomScore; days: number; countedDays: number }> {
   const days = loadDays(dir);
   const installed: ScoredInterval[] = [];
   const estimates = new Map<string, PeopleEstimate[]>();
@@ -183,7 +183,24 @@ export async function scoreRealRoom(dir: string): Promise<{ installed: RoomScore
       installedOnCalibrated.push(s);
     }
   }
+  // Floors of any one-number calibration of footfall's inside: the best single scale over every
+  // day, and the best scale of each day on its own — both fitted on the scored days themselves
+  // (oracles, not estimates: no calibration on other days can do better than the second).
+  const bestScale = (xs: readonly ScoredInterval[]): number => {
+    let best = 1;
+    let bestMae = Number.POSITIVE_INFINITY;
+    for (let k = 0.2; k <= 3; k += 0.005) {
+      const s = score(xs, (x) => ({ x: k * x.inside }));
+      if (s.mae < bestMae) [best, bestMae] = [k, s.mae];
+    }
+    return best;
+  };
+  const global = bestScale(installedOnCalibrated);
+  const perDayScale = new Map<string, number>();
+  for (const d of counted) perDayScale.set(d.day, bestScale(perDay.get(d.day)!));
   return {
+    oracleScale: score(installedOnCalibrated, (s) => ({ x: global * s.inside })),
+    oracleDayScale: score(installedOnCalibrated, (s) => ({ x: perDayScale.get(s.day)! * s.inside })),
     installed: score(installed, (s) => ({ x: s.inside, low: s.low, high: s.high })),
     calibrated: score(calibrated, (s) => ({ x: s.inside, low: s.low, high: s.high })),
     baselineMacs: score(installedOnCalibrated, (s) => ({ x: baseMacs.get(s)! })),
@@ -216,6 +233,8 @@ if (process.argv[1] !== undefined && here === process.argv[1]) {
     row("footfall calibrated on the ≤ 3 previous counted days", r.calibrated, true);
     row("baseline: randomized MACs ≥ −70 dBm × people/MACs of the 3 previous days", r.baselineMacs, false);
     row("baseline: footfall's inside as installed × people/inside of the 3 previous days", r.baselineInside, false);
+    row("oracle: footfall's inside × the best single scale for all these days", r.oracleScale, false);
+    row("oracle: footfall's inside × each day's own best scale", r.oracleDayScale, false);
     if (r.installed.nullBounds + r.calibrated.nullBounds > 0) console.log(`\nbounds not finite: ${r.installed.nullBounds} as installed, ${r.calibrated.nullBounds} calibrated`);
   }
 }

@@ -220,7 +220,8 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
  * @param name the command, in messages (`footfall NAME: …`)
  * @returns the result, or the exit status when reading failed
  * @example
- * const result = await analyzeFlags({ input: "day.ndjson.gz" }, { timeZone: "Europe/Prague" }, rtsUnitFlag(undefined), io, undefined, "calibrate");
+ * const result = await analyzeFlags({ input: "missing-day.ndjson" }, { timeZone: "Europe/Prague" }, rtsUnitFlag(undefined), io, undefined, "calibrate");
+ * result; // 1 (the file cannot be read: named on stderr)
  */
 export async function analyzeFlags(
   values: Readonly<Record<string, string | undefined>>,

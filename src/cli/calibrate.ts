@@ -66,7 +66,8 @@ Example:
  * `footfall calibrate`: fits people calibrations from signals and counted truth.
  *
  * @example
- * const status = await command.run(["--input", "day.ndjson.gz", "--truth", "counts.csv", "--out", "cal.json"], io);
+ * // Bad truth is bad usage (exit 2 through `main`): here, a truth file that is missing.
+ * const status = await command.run(["--input", "day.ndjson.gz", "--truth", "missing-counts.csv", "--out", "cal.json"], io).catch((e: Error) => e.name);
  */
 export const command: Command = calibrateCommand();
 
@@ -75,7 +76,7 @@ export const command: Command = calibrateCommand();
  * loaded only when the command reads from the service).
  *
  * @example
- * const status = await calibrateCommand().run(["--help"], io);
+ * calibrateCommand().summary; // "fit people calibrations on counted people"
  */
 export function calibrateCommand(deps?: ClientDeps): Command {
   return { summary: "fit people calibrations on counted people", help, run: (argv, io) => runCalibrate(argv, io, deps) };

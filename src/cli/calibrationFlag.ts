@@ -8,7 +8,8 @@ import { UsageError } from "./common.ts";
  * a {@link UsageError} naming it (exit 2).
  *
  * @example
- * const calibration = await calibrationFlag("lab.calibration.json"); // CalibrationFile
+ * const problem = await calibrationFlag("missing.calibration.json").catch((e: Error) => e.message);
+ * problem.startsWith("--calibration missing.calibration.json:"); // true
  */
 export async function calibrationFlag(path: string): Promise<CalibrationFile> {
   let text: string;

@@ -10,7 +10,7 @@ export const CALIBRATION_VERSION = 1;
  * prior from real phones (`realPhonesPrior`), widened as it ages.
  *
  * @example
- * const c: Calibration = calibrations.shops[0]!;
+ * const c: Calibration = fitCalibration([{ kind: "day", shopId: 61, day: "2024-03-14", start: 0, end: 86_400_000, visitors: 180, knownVisitors: 12, restBursts: 4100, meanDwellMs: 1_500_000, dwellRelVar: 0.02 }], { prior: realPhonesPrior, settings: { intervalMs: 900_000, timeZone: "Europe/Prague" } })[0]!;
  * console.log(c.id, c.burstsPerMinute.toFixed(2), `±${(c.logSe * 100).toFixed(0)} %`, c.trusted ? "trusted" : c.warnings.join("; "));
  */
 export interface Calibration {
@@ -103,7 +103,9 @@ export const CALIBRATION_STALE_DAYS = 90;
  * @param atMs the start of the day or interval analysed, epoch ms
  * @param settings the analysis settings in use
  * @example
+ * const c = fitCalibration([{ kind: "day", shopId: 61, day: "2024-03-14", start: 0, end: 86_400_000, visitors: 180, knownVisitors: 12, restBursts: 4100, meanDwellMs: 1_500_000, dwellRelVar: 0.02 }], { prior: realPhonesPrior, settings: { intervalMs: 900_000, timeZone: "Europe/Prague" } })[0]!;
  * const { yardstick, ref } = calibratedYardstick(c, Date.parse("2024-03-21T00:00:00+01:00"), { intervalMs: 900_000, timeZone: "Europe/Prague" });
+ * ref.id === c.id; // true
  */
 export function calibratedYardstick(
   c: Calibration,
@@ -137,7 +139,8 @@ const FIELDS = ["id", "shopId", "start", "end", "burstsPerMinute", "countedBurst
  *
  * @param where the value's place in messages (`calibration 0`, `cal.json: shop 61`)
  * @example
- * checkCalibration(JSON.parse(text).shops[0], "cal.json: shops[0]").shopId; // 61
+ * const text = JSON.stringify(fitCalibration([{ kind: "day", shopId: 61, day: "2024-03-14", start: 0, end: 86_400_000, visitors: 180, knownVisitors: 12, restBursts: 4100, meanDwellMs: 1_500_000, dwellRelVar: 0.02 }], { prior: realPhonesPrior, settings: { intervalMs: 900_000, timeZone: "Europe/Prague" } })[0]);
+ * checkCalibration(JSON.parse(text), "cal.json: shops[0]").shopId; // 61
  */
 export function checkCalibration(value: unknown, where = "calibration"): Calibration {
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw new TypeError(`${where} must be an object`);

@@ -66,8 +66,8 @@ export const realPhonesPrior: BurstYardstick = Object.freeze({
  * @param x bursts ÷ (ρ · interval), ≥ 0
  * @param cv coefficient of variation of the per-person rate
  * @example
- * medianPersons(100, 1.86); // ≈ 101.7
- * medianPersons(3, 1.86);   // ≈ 4.0
+ * Math.round(medianPersons(100, 1.86)); // 102
+ * Math.round(medianPersons(3, 1.86) * 100) / 100; // 4.08
  */
 export function medianPersons(x: number, cv: number): number {
   if (!(x > 0)) return 0;

@@ -113,8 +113,9 @@ const FAR_FROM_PRIOR = 2;
  * @param observations counted intervals and days of any shops, any order
  * @returns one calibration per shop with a usable count, by SHOP ID ascending
  * @example
+ * const observations: CalibrationObservation[] = [12, 15, 9].map((people, i) => ({ kind: "interval", shopId: 61, day: "2024-03-14", start: i * 900_000, end: (i + 1) * 900_000, people, knownInside: 0, insideBursts: people * 20 }));
  * const [c] = fitCalibration(observations, { prior: realPhonesPrior, settings: { intervalMs: 900_000, timeZone: "Europe/Prague" } });
- * c?.burstsPerMinute; // bursts heard per person per minute in this shop
+ * c?.trusted; // false (three counted intervals are few)
  */
 export function fitCalibration(observations: readonly CalibrationObservation[], options: FitCalibrationOptions): Calibration[] {
   const { prior, settings } = options;
@@ -134,7 +135,9 @@ export function fitCalibration(observations: readonly CalibrationObservation[], 
     let personHours = 0;
     let start = Number.POSITIVE_INFINITY;
     let end = Number.NEGATIVE_INFINITY;
-    for (const o of byShop.get(shopId)!) {
+    // A canonical order, so the same counts give the same sums to the last digit (and the same id).
+    const list = [...byShop.get(shopId)!].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0) || a.start - b.start || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
+    for (const o of list) {
       let lnRho: number;
       let variance: number;
       if (o.kind === "interval") {
