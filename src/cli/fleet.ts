@@ -1,12 +1,11 @@
-import { readFile } from "node:fs/promises";
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns/format";
-import { calibrationsByShop, type Calibration, type CalibrationFile } from "../kernels/Calibration.ts";
 import { defaultVisitClassifier } from "../kernels/VisitClassifier.ts";
 import { dateOfEpochDay } from "../time/calendarDate.ts";
 import { assertTimeZone, localDayOf } from "../time/timeZone.ts";
-import { EXIT_FAILED, EXIT_OK, UsageError, formatTable, integerFlag, oneLine, parseFlags, parseFormat, timeFlag, type CliIo, type Command } from "./common.ts";
+import { EXIT_FAILED, EXIT_OK, UsageError, formatTable, integerFlag, parseFlags, parseFormat, timeFlag, type CliIo, type Command } from "./common.ts";
 import { withInterval } from "./demoFormat.ts";
+import { calibrationFlag } from "./calibrationFlag.ts";
 import { fleetDatabase, fleetRedis, fleetServerFlags, shopsFlag } from "./fleetSettings.ts";
 
 const help = `usage: footfall fleet <init|backfill|tail|stop|status|results|retain|calibration> [options]
@@ -376,19 +375,8 @@ async function calibration(action: string | undefined, values: Values, io: CliIo
 async function setCalibration(values: Values, io: CliIo, shops: number[] | undefined): Promise<number> {
   const file = values.calibration;
   if (file === undefined || file === "") throw new UsageError("fleet calibration set needs --calibration FILE");
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    throw new UsageError(`--calibration ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-  }
-  let byShop: ReadonlyMap<number, Calibration>;
-  try {
-    byShop = calibrationsByShop(JSON.parse(text) as CalibrationFile);
-  } catch (error) {
-    // JSON's SyntaxError, or the check's TypeError/RangeError naming the field: either way, this file.
-    throw new UsageError(`--calibration ${file}: ${oneLine(error instanceof Error ? error.message : String(error))}`);
-  }
+  // The one reading of a calibration file (as `analyze --calibration`): a UsageError naming it.
+  const byShop = new Map((await calibrationFlag(file)).shops.map((c) => [c.shopId, c]));
   if (byShop.size === 0) throw new UsageError(`--calibration ${file}: holds no calibration`);
   const absent = (shops ?? []).filter((id) => !byShop.has(id));
   if (absent.length > 0) {

@@ -1,5 +1,6 @@
 import { assertTimeZone } from "../time/timeZone.ts";
-import { burstYardstick, medianPersons, type BurstYardstick } from "./burstYardstick.ts";
+import { burstYardstick, medianPersons, silentPersonsBound, type BurstYardstick } from "./burstYardstick.ts";
+import { universalPersonWeight } from "./universalPersonWeight.ts";
 import { calibratedYardstick, calibrationsByShop, type Calibration, type CalibrationFile, type CalibrationRef } from "./Calibration.ts";
 import { checkNumberOption } from "./checkNumberOption.ts";
 import { dwellStats, type DwellStats } from "./dwellStats.ts";
@@ -501,7 +502,8 @@ export function dayModel(input: readonly ClassifiedSession[], w: Pick<SessionWin
 
   // Identity-known visits, per device: a phone silent for longer than the session gap splits its
   // visit into sessions, which rejoin here when they are at most `rejoinGapMs` apart.
-  const known = knownVisits(visits, linked, o.rejoinGapMs);
+  const { yardstick, calibration } = yardstickFor(o, w.shopId, w.start);
+  const known = knownVisits(visits, linked, o.rejoinGapMs, yardstick.universalPersonShare);
   // The sample that stands for the rest: universal MACs never rotate and are never set aside, so
   // they are a sample of all phones (on the shop's Wi-Fi or not, long and short visits alike);
   // randomized MACs that kept one MAC over a visit are not — a phone on the shop's Wi-Fi keeps
@@ -512,7 +514,6 @@ export function dayModel(input: readonly ClassifiedSession[], w: Pick<SessionWin
   // but not a shopper whose burst rate and dwell stand for the others.
   const shoppers = known.filter((k) => k.sessions <= MAX_SHOPPER_SESSIONS);
   const sample: PeopleSample = { universal: sampleSums(shoppers.filter((k) => !k.randomized)), shoppers: sampleSums(shoppers) };
-  const { yardstick, calibration } = yardstickFor(o, w.shopId, w.start);
   const model = withYardstick(rateModels([chosenSample(sample, sample.universal.visits)])[0]!, yardstick);
   const rest = sessions.filter((s) => s.kind !== "visitor" || linked.has(s));
   return { ...model, rest, linked, known, sample, yardstick, calibration };
@@ -574,11 +575,10 @@ export function occupancyIntervals(model: DayModel, w: SessionWindow, first: num
   const knownMs = new Float64Array(count);
   const inB = new Float64Array(count);
   const outB = new Float64Array(count);
-  const universalWeight = model.yardstick.universalPersonShare;
   for (const k of model.known) {
     // Present from half a burst gap before the first burst to half one after the last.
     const half = (k.estimated - k.span) / 2;
-    spread(knownMs, from, intervalMs, k.start - half, k.end + half, k.randomized ? k.estimated : k.estimated * universalWeight);
+    spread(knownMs, from, intervalMs, k.start - half, k.end + half, k.estimated * k.weight);
   }
   for (const s of model.rest) {
     // Universal MACs do not probe as randomized phones do (laptops, PCs, phones on the Wi-Fi):
@@ -591,7 +591,7 @@ export function occupancyIntervals(model: DayModel, w: SessionWindow, first: num
   for (let i = 0; i < count; i++) {
     const start = from + i * intervalMs;
     const end = Math.min(w.end, start + intervalMs);
-    occupancy.push(intervalFigures(w.shopId, start, end, knownMs[i]! / (end - start), inB[i]!, outB[i]!, model, model.calibration, o.level));
+    occupancy.push(intervalFigures(w.shopId, start, end, knownMs[i]! / (end - start), inB[i]!, outB[i]!, model, model.yardstick, model.calibration, o.level));
   }
   return occupancy;
 }
@@ -607,6 +607,7 @@ function intervalFigures(
   b: number,
   out: number,
   model: RateModel,
+  yardstick: BurstYardstick,
   calibration: CalibrationRef | null,
   level: number,
 ): OccupancyInterval {
@@ -618,7 +619,9 @@ function intervalFigures(
   // Persons behind the count: those present at some point of the interval (the mean inside when
   // no identity-known visit gives a stay to scale by).
   const phones = Number.isFinite(meanDwell) && meanDwell > 0 ? Math.max(1, (rest * (len + meanDwell)) / meanDwell) : Math.max(1, rest);
-  const [low, high] = b > 0 ? band(rest, [1 / b, phi / phones, rateRelVar], [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, m - 1], level) : [0, 0];
+  // No burst heard is not no one there: persons whose phones slept through the interval.
+  const [low, high] =
+    b > 0 ? band(rest, [1 / b, phi / phones, rateRelVar], [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, m - 1], level) : [0, silentPersonsBound(yardstick, len / 60_000, level)];
   return {
     shopId,
     start,
@@ -662,10 +665,10 @@ function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: R
  */
 export function peopleOfDay(model: DayModel, w: SessionWindow, o: ResolvedPeopleEstimatorOptions): Omit<PeopleEstimate, "occupancy"> {
   const { rest, linked, known, yardstick } = model;
-  // A device is one visitor however many visits it made; a universal-MAC device is a person
-  // with the yardstick's universal person share (laptops, PCs and phones on the Wi-Fi are devices).
+  // A device is one visitor however many visits it made, and as much of a person as its weight
+  // (a universal-MAC laptop or PC is a device, not a person: `universalPersonWeight`).
   const devices = new Map<string, number>();
-  for (const k of known) devices.set(k.device, k.randomized ? 1 : yardstick.universalPersonShare);
+  for (const k of known) devices.set(k.device, k.weight);
   let knownVisitors = 0;
   for (const weight of devices.values()) knownVisitors += weight;
   let restBursts = 0;
@@ -785,7 +788,7 @@ export function poolPeople(estimates: readonly PeopleEstimate[], options: Pick<P
         ...p,
         ...visitorFigures(p.knownVisitors, p.restBursts, p.passersBy, model, level),
         pooledDays: days.length,
-        occupancy: p.occupancy.map((x: OccupancyInterval) => intervalFigures(x.shopId, x.start, x.end, x.knownInside, x.insideBursts, x.outsideBursts, model, x.calibration, level)),
+        occupancy: p.occupancy.map((x: OccupancyInterval) => intervalFigures(x.shopId, x.start, x.end, x.knownInside, x.insideBursts, x.outsideBursts, model, p.yardstick, x.calibration, level)),
       };
     });
   }
@@ -797,6 +800,8 @@ interface KnownVisit {
   readonly device: string;
   /** Locally administered MAC. */
   readonly randomized: boolean;
+  /** How much of a person the device is: 1 for a randomized MAC that held (a phone), else `universalPersonWeight`. */
+  readonly weight: number;
   /** Sessions rejoined into it. */
   readonly sessions: number;
   readonly start: number;
@@ -809,7 +814,7 @@ interface KnownVisit {
   readonly estimated: number;
 }
 
-function knownVisits(visits: readonly ClassifiedSession[], linked: ReadonlySet<ClassifiedSession>, rejoinGapMs: number): KnownVisit[] {
+function knownVisits(visits: readonly ClassifiedSession[], linked: ReadonlySet<ClassifiedSession>, rejoinGapMs: number, universalShare: number): KnownVisit[] {
   const byDevice = new Map<string, ClassifiedSession[]>();
   const randomized = new Set<string>();
   for (const v of visits) {
@@ -822,7 +827,10 @@ function knownVisits(visits: readonly ClassifiedSession[], linked: ReadonlySet<C
   const out: KnownVisit[] = [];
   const close = (device: string, start: number, end: number, probes: number, sessions: number) => {
     const span = end - start;
-    out.push({ device, randomized: randomized.has(device), sessions, start, end, span, bursts: probes - 1, estimated: estimatedDwell(span, probes) });
+    const isRandomized = randomized.has(device);
+    const estimated = estimatedDwell(span, probes);
+    const weight = isRandomized ? 1 : universalPersonWeight(device, estimated, universalShare);
+    out.push({ device, randomized: isRandomized, weight, sessions, start, end, span, bursts: probes - 1, estimated });
   };
   for (const [device, list] of byDevice) {
     // Visits are sorted by start already (canonical order).
