@@ -257,6 +257,9 @@ export function poolPeopleRecords(records: readonly AnalysisRecord[], options: P
         insideHigh: number("insideHigh"),
         outside: number("outside"),
         knownInside: number("knownInside"),
+        // Lines written before these fields: no universal device told apart.
+        universalInside: o["universalInside"] === undefined ? 0 : number("universalInside"),
+        universalPersons: o["universalPersons"] === undefined ? 0 : number("universalPersons"),
         insideBursts: number("insideBursts"),
         outsideBursts: number("outsideBursts"),
         calibration: (o["calibration"] ?? null) as CalibrationRef | null,
@@ -342,6 +345,8 @@ export function occupancyRecord(o: OccupancyInterval): AnalysisRecord {
     insideHigh: round2(o.insideHigh),
     outside: round2(o.outside),
     knownInside: round2(o.knownInside),
+    universalInside: round2(o.universalInside),
+    universalPersons: round2(o.universalPersons),
     insideBursts: round2(o.insideBursts),
     outsideBursts: round2(o.outsideBursts),
     // Which calibration applied (its id, fit span and warnings), or null for the prior.

@@ -196,7 +196,8 @@ export { DwellMeter, dwellMeterOptions, defaultDwellMeter } from "./kernels/Dwel
 export type { PeopleEstimatorOptions, ResolvedPeopleEstimatorOptions, PeopleEstimate, PeopleSample, OccupancyInterval } from "./kernels/PeopleEstimator.ts";
 export { PeopleEstimator, peopleEstimatorOptions, defaultPeopleEstimator, linkedVisits, poolPeople } from "./kernels/PeopleEstimator.ts";
 export type { BurstYardstick } from "./kernels/burstYardstick.ts";
-export { realPhonesPrior, medianPersons, burstYardstick } from "./kernels/burstYardstick.ts";
+export { realPhonesPrior, medianPersons, burstYardstick, silentPersonsBound } from "./kernels/burstYardstick.ts";
+export { universalPersonWeight, PHONE_STAY_MS } from "./kernels/universalPersonWeight.ts";
 export type { Calibration, CalibrationFile, CalibrationRef } from "./kernels/Calibration.ts";
 export { CALIBRATION_VERSION, CALIBRATION_DRIFT_PER_DAY, CALIBRATION_STALE_DAYS, calibratedYardstick, checkCalibration, calibrationsByShop } from "./kernels/Calibration.ts";
 export type { CalibrationObservation, IntervalObservation, DayObservation, FitCalibrationOptions } from "./kernels/fitCalibration.ts";

@@ -136,7 +136,7 @@ export function peopleEstimatorOptions(options: PeopleEstimatorOptions = {}): Re
  * two-sided interval (`level`, 90 % by default) for `inside`.
  *
  * @example
- * const o: OccupancyInterval = { shopId: 101, start: 1794790800000, end: 1794791700000, inside: 7.4, insideLow: 6.1, insideHigh: 8.7, outside: 21.3, knownInside: 3.2, insideBursts: 410, outsideBursts: 1900 };
+ * const o: OccupancyInterval = { shopId: 101, start: 1794790800000, end: 1794791700000, inside: 7.4, insideLow: 6.1, insideHigh: 8.7, outside: 21.3, knownInside: 3.2, universalInside: 0.5, universalPersons: 0.2, insideBursts: 410, outsideBursts: 1900, calibration: null };
  */
 export interface OccupancyInterval {
   /** SHOP ID. */
@@ -153,8 +153,12 @@ export interface OccupancyInterval {
   readonly insideHigh: number;
   /** Mean phones outside (heard through the street wall) over the interval. */
   readonly outside: number;
-  /** The part of `inside` from phones whose identity held across their visit (exact, no sampling error). */
+  /** The part of `inside` from devices whose identity held across their visit, as persons (weighted: see `universalPersonWeight`). */
   readonly knownInside: number;
+  /** Identity-known universal-MAC devices inside (mean over the interval, devices, not persons). */
+  readonly universalInside: number;
+  /** The persons they make in `knownInside` (by their weights): the bounds take 0 and `universalInside` of them. */
+  readonly universalPersons: number;
   /** Inside bursts of the other phones in the interval (the rate-based part's data). */
   readonly insideBursts: number;
   /** Outside bursts in the interval. */
@@ -573,12 +577,18 @@ export function occupancyIntervals(model: DayModel, w: SessionWindow, first: num
   const from = w.start + first * intervalMs;
   const count = last - first;
   const knownMs = new Float64Array(count);
+  const universalMs = new Float64Array(count);
+  const universalPersonMs = new Float64Array(count);
   const inB = new Float64Array(count);
   const outB = new Float64Array(count);
   for (const k of model.known) {
     // Present from half a burst gap before the first burst to half one after the last.
     const half = (k.estimated - k.span) / 2;
     spread(knownMs, from, intervalMs, k.start - half, k.end + half, k.estimated * k.weight);
+    if (!k.randomized) {
+      spread(universalMs, from, intervalMs, k.start - half, k.end + half, k.estimated);
+      spread(universalPersonMs, from, intervalMs, k.start - half, k.end + half, k.estimated * k.weight);
+    }
   }
   for (const s of model.rest) {
     // Universal MACs do not probe as randomized phones do (laptops, PCs, phones on the Wi-Fi):
@@ -591,7 +601,9 @@ export function occupancyIntervals(model: DayModel, w: SessionWindow, first: num
   for (let i = 0; i < count; i++) {
     const start = from + i * intervalMs;
     const end = Math.min(w.end, start + intervalMs);
-    occupancy.push(intervalFigures(w.shopId, start, end, knownMs[i]! / (end - start), inB[i]!, outB[i]!, model, model.yardstick, model.calibration, o.level));
+    const len = end - start;
+    const known = { inside: knownMs[i]! / len, universal: universalMs[i]! / len, universalPersons: universalPersonMs[i]! / len };
+    occupancy.push(intervalFigures(w.shopId, start, end, known, inB[i]!, outB[i]!, model, model.yardstick, model.calibration, o.level));
   }
   return occupancy;
 }
@@ -603,7 +615,7 @@ function intervalFigures(
   shopId: number,
   start: number,
   end: number,
-  knownInside: number,
+  known: { readonly inside: number; readonly universal: number; readonly universalPersons: number },
   b: number,
   out: number,
   model: RateModel,
@@ -622,15 +634,20 @@ function intervalFigures(
   // No burst heard is not no one there: persons whose phones slept through the interval.
   const [low, high] =
     b > 0 ? band(rest, [1 / b, phi / phones, rateRelVar], [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, m - 1], level) : [0, silentPersonsBound(yardstick, len / 60_000, level)];
+  // Whether an identity-known universal-MAC device is a person is not known (its weight is a
+  // share): the bounds take none of them, and all of them, as persons.
+  const certain = known.inside - known.universalPersons;
   return {
     shopId,
     start,
     end,
-    inside: knownInside + rest,
-    insideLow: knownInside + low,
-    insideHigh: knownInside + high,
+    inside: known.inside + rest,
+    insideLow: certain + low,
+    insideHigh: certain + known.universal + high,
     outside: out > 0 ? out / (rate * len) : 0,
-    knownInside,
+    knownInside: known.inside,
+    universalInside: known.universal,
+    universalPersons: known.universalPersons,
     insideBursts: b,
     outsideBursts: out,
     calibration,
@@ -788,7 +805,8 @@ export function poolPeople(estimates: readonly PeopleEstimate[], options: Pick<P
         ...p,
         ...visitorFigures(p.knownVisitors, p.restBursts, p.passersBy, model, level),
         pooledDays: days.length,
-        occupancy: p.occupancy.map((x: OccupancyInterval) => intervalFigures(x.shopId, x.start, x.end, x.knownInside, x.insideBursts, x.outsideBursts, model, p.yardstick, x.calibration, level)),
+        occupancy: p.occupancy.map((x: OccupancyInterval) =>
+          intervalFigures(x.shopId, x.start, x.end, { inside: x.knownInside, universal: x.universalInside, universalPersons: x.universalPersons }, x.insideBursts, x.outsideBursts, model, p.yardstick, x.calibration, level)),
       };
     });
   }

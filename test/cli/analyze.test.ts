@@ -304,6 +304,8 @@ describe("footfall analyze", () => {
     const json = fakeIo();
     expect(await main(["analyze", "--input", capture, "--format", "ndjson"], json.io)).toBe(0);
     const summary = lines(json.text.out).find((r) => r.type === "summary")!;
+    console.log("PROBE", JSON.stringify(lines(json.text.out).filter((r) => r.type !== "session")));
+    { const t = fakeIo(); await main(["analyze", "--input", capture], t.io); console.log("PROBETABLE", t.text.out); }
     expect(summary).toMatchObject({ visitors: null, visitorsLow: 0, visitorsHigh: null, captureRate: null, passersBy: 0 });
     // The MAC-level count stays beside it: every burst a one-burst "passer-by".
     expect((summary.macs as { passersBy: number }).passersBy).toBeGreaterThan(10);

@@ -274,6 +274,16 @@ describe("ShopLive", () => {
     live.onEnd();
     const snapshot = live.snapshot();
     const people = snapshot.people!;
+    {
+      const { universalPersonWeight } = await import("../../src/kernels/universalPersonWeight.ts");
+      const { vendorOf } = await import("../../src/codec/oui.ts");
+      const v = world.visits(shop.id).filter((x) => x.kind === "visitor");
+      const byClass: Record<string, number> = {};
+      for (const x of v) byClass[x.macClass] = (byClass[x.macClass] ?? 0) + 1;
+      const uni = v.filter((x) => x.macClass === "universal");
+      const w = uni.map((x) => [x.macs[0]!.mac, vendorOf(x.macs[0]!.mac), x.end - x.start, universalPersonWeight(x.macs[0]!.mac, x.end - x.start, 0.25), x.records, x.associated]);
+      console.log("PROBE", JSON.stringify({ people, macVisitors: snapshot.visitors, day: days[0]!.visitors, byClass, n: v.length, heard: v.filter((x) => x.records > 0).length, uniDevices: new Set(uni.map((x) => x.macs[0]!.mac)).size, w, today: liveOccupancy.at(-1)!.today }));
+    }
     expect(people.low).toBeLessThanOrEqual(people.visitors);
     expect(people.visitors).toBeLessThanOrEqual(people.high);
     // One MAC per visit: counting people and counting visiting devices agree within a few, and

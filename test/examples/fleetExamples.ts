@@ -15,6 +15,7 @@ export const FLEET_EXAMPLES: readonly string[] = [
   "fleet/createFleetWorker.ts",
   "fleet/enqueueBackfill.ts",
   "fleet/enqueueTails.ts",
+  "fleet/fleetCalibrations.ts",
   "fleet/fleetJobs.ts",
   "fleet/fleetSchema.ts",
   "fleet/fleetStatus.ts",

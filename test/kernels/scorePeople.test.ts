@@ -13,6 +13,8 @@ const interval = (shopId: number, i: number, inside: number, low: number, high: 
   insideHigh: high,
   outside: 0,
   knownInside: 0,
+  universalInside: 0,
+  universalPersons: 0,
   insideBursts: 0,
   outsideBursts: 0,
   calibration: null,
