@@ -28,10 +28,10 @@ export interface CalibrateOptions extends Omit<AnalyzeOptions, "calibration" | "
  * What {@link calibrate} fitted, and what it could not use.
  *
  * @example
+ * const world = createWorld({ seed: 3, shops: 1, phones: "real", visitorsPerDay: 150 });
  * const shop = world.shops[0]!;
- * const records = world.rawSignals(shop.id);
  * const truth = parseTruth(countedTruthCsv(world, shop.id, world.startMs, world.endMs, { shape: "inside" }), "door.csv");
- * const fit: CalibrationFit = await calibrate(records, truth, { timeZone: shop.timeZone });
+ * const fit: CalibrationFit = await calibrate(world.rawSignals(shop.id), truth, { timeZone: shop.timeZone });
  * fit.calibrations.length; // 1
  */
 export interface CalibrationFit {
@@ -58,11 +58,11 @@ export interface CalibrationFit {
  * @param options the analysis settings (use the same when analysing with the calibration)
  * @throws RangeError when no shop's counts overlap the analysed days (see `allowNoOverlap`)
  * @example
+ * const world = createWorld({ seed: 3, shops: 1, phones: "real", visitorsPerDay: 150 });
  * const shop = world.shops[0]!;
- * const records = world.rawSignals(shop.id);
  * const truth = parseTruth(countedTruthCsv(world, shop.id, world.startMs, world.endMs, { shape: "inside" }), "door.csv");
- * const { file } = await calibrate(records, truth, { timeZone: shop.timeZone });
- * const { people } = await analyze(records, { timeZone: shop.timeZone, calibration: file });
+ * const { file } = await calibrate(world.rawSignals(shop.id), truth, { timeZone: shop.timeZone });
+ * const { people } = await analyze(world.rawSignals(shop.id), { timeZone: shop.timeZone, calibration: file });
  * people[0]?.calibration?.id === file.shops[0]?.id; // true
  */
 export async function calibrate(records: Iterable<unknown> | AsyncIterable<unknown>, truth: CountedTruth, options: CalibrateOptions = {}): Promise<CalibrationFit> {
@@ -80,10 +80,10 @@ export async function calibrate(records: Iterable<unknown> | AsyncIterable<unkno
  * for callers that analysed the counted days themselves.
  *
  * @example
+ * const world = createWorld({ seed: 3, shops: 1, phones: "real", visitorsPerDay: 150 });
  * const shop = world.shops[0]!;
- * const records = world.rawSignals(shop.id);
  * const truth = parseTruth(countedTruthCsv(world, shop.id, world.startMs, world.endMs, { shape: "inside" }), "door.csv");
- * const { people } = await analyze(records, { timeZone: shop.timeZone });
+ * const { people } = await analyze(world.rawSignals(shop.id), { timeZone: shop.timeZone });
  * const fit = calibrationFromEstimates(people, truth, { prior: realPhonesPrior, settings: { intervalMs: 900_000, timeZone: shop.timeZone }, minCoverage: 0.5 });
  * fit.shopsWithoutOverlap; // []
  */

@@ -220,8 +220,8 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
  * @param name the command, in messages (`footfall NAME: …`)
  * @returns the result, or the exit status when reading failed
  * @example
- * const result = await analyzeFlags({ input: "missing-day.ndjson" }, { timeZone: "Europe/Prague" }, rtsUnitFlag(undefined), io, undefined, "calibrate");
- * result; // 1 (the file cannot be read: named on stderr)
+ * const problem = await analyzeFlags({ input: "missing-day.ndjson" }, { timeZone: "Europe/Prague" }, rtsUnitFlag(undefined), io, undefined, "calibrate").catch((e: Error) => e.message);
+ * problem; // "--input: cannot read missing-day.ndjson: ENOENT: no such file or directory, stat 'missing-day.ndjson'"
  */
 export async function analyzeFlags(
   values: Readonly<Record<string, string | undefined>>,

@@ -27,6 +27,7 @@ import { TerminalDashboard, plainLine, type DashboardFrame } from "./demoDashboa
 import { int, moneyFormat } from "./demoFormat.ts";
 import { ShopLive, runShopPipeline, type ShopPipelineResult } from "./demoPipeline.ts";
 import { dailyCsv, reportInput, sessionLines, summaryText, type DemoRun, type DemoSales, type DemoShopResult } from "./demoResults.ts";
+import { demoCalibration } from "./demoCalibration.ts";
 
 /**
  * Settings of `footfall demo`, from its flags.
@@ -374,6 +375,11 @@ async function watchDay(c: DayContext): Promise<number> {
     results[i]!.people.filter((p) => p.label === date).map((p) => (interrupted ? { ...p, occupancy: p.occupancy.filter((q) => q.end <= untilOf(p.shopId)) } : p)),
   );
   const peopleOverall: PeopleScore = scorePeople(estimates, truthCut);
+  // People as a site would calibrate them: a door counter's first two opening hours, beside the
+  // estimate as installed and the people present (not when the day was cut short before then).
+  const countFrom = localTimeOfDay(world.startMs, o.hours[0], timeZone);
+  const countTo = countFrom + 2 * 3_600_000;
+  const calibratedPeople = interrupted && Math.min(...snaps.map((s) => s.lastEventMs)) < countTo ? undefined : scorePeople(demoCalibration(world, estimates, countFrom, countTo, timeZone), truthCut);
   const shopResults: DemoShopResult[] = shops.map((shop, i) => {
     const r = results[i]!;
     const snap = snaps[i]!;
@@ -421,7 +427,7 @@ async function watchDay(c: DayContext): Promise<number> {
   };
 
   const written = await writeReport(o.out, shopResults, overall, run, c.device, peopleOverall);
-  io.stdout.write(summaryText(shopResults, overall, run, peopleOverall));
+  io.stdout.write(summaryText(shopResults, overall, run, peopleOverall, calibratedPeople));
   if (written.error !== undefined) io.stderr.write(`footfall demo: could not write the report: ${written.error}\n`);
   else io.stderr.write(`footfall demo: report in ${o.out}/: report.html (open it in a browser), sessions.ndjson, daily.csv\n`);
   io.stderr.write(

@@ -187,7 +187,7 @@ export function truthMedianDwellMs(truth: readonly TruthVisit[]): number {
  * @example
  * io.stdout.write(summaryText(results, overall, run));
  */
-export function summaryText(results: readonly DemoShopResult[], overall: AccuracyScore | undefined, run: DemoRun, people?: PeopleScore): string {
+export function summaryText(results: readonly DemoShopResult[], overall: AccuracyScore | undefined, run: DemoRun, people?: PeopleScore, calibrated?: PeopleScore): string {
   const money = moneyFormat(run.currency);
   const signals = results.reduce((n, r) => n + r.signals, 0);
   const out: string[] = [];
@@ -295,6 +295,23 @@ export function summaryText(results: readonly DemoShopResult[], overall: Accurac
         " median dwell error: |median dwell above − true median dwell of the people's visits|, all shops the mean over shops;\n" +
         " visitor F1: MAC-level, sessions against the truth per MAC)\n",
     );
+    if (calibrated !== undefined && people !== undefined) {
+      // Side by side: people as installed (the prior from real phones), calibrated on a door
+      // counter's first two opening hours, and present.
+      const rows = people.days.map((d, i) => {
+        const c = calibrated.days[i]!;
+        const name = results.find((r) => r.id === d.shopId)?.name ?? String(d.shopId);
+        return [name, int(d.truth), int(d.visitors), signed(d.error), int(c.visitors), signed(c.error), pct(d.occupancyMae), pct(c.occupancyMae)];
+      });
+      out.push("\npeople as installed, calibrated on a door count of the first two opening hours, and present\n");
+      out.push(
+        alignTable(
+          ["shop", "people present", "as installed", "error", "calibrated", "error", "occupancy error installed", "calibrated"],
+          rows,
+          [false, true, true, true, true, true, true, true],
+        ),
+      );
+    }
   }
   const failed = results.filter((r) => r.error !== undefined);
   for (const r of failed) out.push(`\n${r.name}: reading stopped early: ${r.error}\n`);

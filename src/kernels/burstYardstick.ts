@@ -119,7 +119,7 @@ export function burstYardstick(partial: Partial<BurstYardstick> | undefined, wha
  * @param minutes the interval's length, minutes
  * @param level two-sided coverage (0.9)
  * @example
- * silentPersonsBound(realPhonesPrior, 15, 0.9) < 1; // true
+ * Math.round(silentPersonsBound(realPhonesPrior, 15, 0.9) * 10) / 10; // 1.4
  */
 export function silentPersonsBound(y: BurstYardstick, minutes: number, level: number): number {
   const sigma2 = Math.log(1 + y.personCv * y.personCv);

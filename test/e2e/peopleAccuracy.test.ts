@@ -1,111 +1,168 @@
 /**
- * Accuracy of the people estimate (`PeopleEstimator`, with the defaults) against the simulator's
- * person-level truth, on worlds whose phones rotate their MACs (0 %, 30 %, 60 %, 90 % of the
- * randomizing phones; burst gaps from 5 s to 2 min; small, default and large shops) and on a world
- * without rotation, where the estimate must reduce to today's MAC-level figures.
+ * Accuracy of the people estimate (`PeopleEstimator`) against the simulator's person-level truth,
+ * scored the way a real deployment works: a shop's burst yardstick is **calibrated on one day
+ * counted at the door** (the simulator's door counter, `countedTruthCsv(…, { shape: "inside" })`,
+ * people inside per quarter hour of the world's first day, read with `parseTruth`) and the
+ * estimate is **scored on the other days only**, never on the counts it was fitted on. Worlds:
+ * phones that rotate their MACs (0 %, 30 %, 60 %, 90 % of the randomizing phones; burst gaps from
+ * 5 s to 2 min; small, default and large shops), the realistic preset, phones as different as real
+ * ones (`phones: "real"`), and a world without rotation, where the estimate must reduce to
+ * today's MAC-level figures. Three days each: day 1 counted, days 2–3 scored.
  *
- * Scored per shop-day: visitors (people with an inside visit that day, `world.visits`) against the
- * estimate and its 90 % interval; occupancy per 15 min against the exact mean number of visitors
- * inside (`meanOccupancy`); and the precision / recall of the rotation links (a visitor session
- * set aside as a piece of a rotating phone's visit, against the truth that its person used more
- * than one MAC in the visit). Small worlds (one or two shops, 300 visitors a day) keep it quick.
+ * Scored per shop-day through `scorePeople` against `peopleTruth`: visitors (people with an inside
+ * visit that day) against the estimate and its 90 % interval; occupancy per 15 min against the
+ * exact mean number of visitors inside; the live occupancy (each interval from the day so far);
+ * and the precision / recall of the rotation links (a visitor session set aside as a piece of a
+ * rotating phone's visit, against the truth that its person used more than one MAC in the visit).
  * `ACCURACY_FULL=1` prints every figure.
  *
- * The goals of issue 14 are visitors error ≤ 3 % on average and ≤ 6 % at worst, interval coverage
- * ≥ 85 %, occupancy MAE ≤ 10 % of the mean occupancy. Without rotation they hold and are asserted;
- * under rotation the estimator does not reach them (see the README, "People, not MACs": the
- * burst count per visit is learned from the ~28 universal-MAC visits of a shop-day, whose
- * coefficient of variation of 1.2 alone puts ~22 % of sampling error on any such estimate), so
- * those worlds assert the levels reached today as regression guards, and that the 90 % interval
- * holds the truth.
- * One world adds slow fading of the RSSI (`shadowingDb` 6), which hid the RSSI match of rotation
- * links (recall 0.76) until short visits were linked on a shared sensor alone (`linkShortMs`: 0.97).
- * Two weeks of one shop score the days pooled (`poolPeople`): days whose stays are drawn alike,
- * and days whose stays differ by ±15 % (`dwellDayVariation`), where pooling gains less.
+ * As installed (no calibration: the yardstick from real phones, 1.59 bursts per person per minute,
+ * docs/people.md), the simulator's older phone models (rotation 0.3…0.9, "realistic") burst far
+ * more — or, with 2-min gaps, far less — often than real phones, so the estimate is off by the
+ * ratio of their rates; that is expected (the simulator was easier than reality) and is what a
+ * calibration is for. The as-installed check asserts what the design promises there: finite bounds
+ * on every estimate, the 90 % interval holding the truth on ≥ 85 % of the shop-days of worlds
+ * with real phones, and the estimate within a factor of the truth (see `installedRatio`).
+ *
+ * The goals of issue 14 (visitors error ≤ 3 % on average, ≤ 6 % at worst, occupancy MAE ≤ 10 %
+ * of the mean occupancy) hold without rotation and are asserted there; under rotation a day's
+ * calibration does not reach them — one counted day moves the yardstick only part of the way
+ * from real phones' 1.59 to the shop's own rate (the prior, τ = 0.4, weighs as much as two
+ * days), and the visitors figure divides by the day's own mean stay — so those worlds assert the
+ * levels measured, with a margin, as regression guards, and that the 90 % interval holds the truth.
  */
 import { describe, expect, it } from "vitest";
 import { analyze } from "../../src/analyze.ts";
+import { calibrate, calibrationFromEstimates } from "../../src/calibrate.ts";
+import { realPhonesPrior } from "../../src/kernels/burstYardstick.ts";
+import type { Calibration } from "../../src/kernels/Calibration.ts";
+import { hasPeopleEstimate } from "../../src/kernels/hasPeopleEstimate.ts";
 import { linkedVisits, peopleEstimatorOptions, poolPeople, type OccupancyInterval, type PeopleEstimate } from "../../src/kernels/PeopleEstimator.ts";
 import { scorePeople } from "../../src/kernels/scorePeople.ts";
 import { scoreAgainstTruth } from "../../src/kernels/scoreAgainstTruth.ts";
 import type { ClassifiedSession } from "../../src/kernels/VisitClassifier.ts";
+import { countedTruthCsv } from "../../src/sim/countedTruthCsv.ts";
 import { createWorld, type WorldOptions } from "../../src/sim/createWorld.ts";
 import { peopleTruth } from "../../src/sim/peopleTruth.ts";
+import { parseTruth } from "../../src/truth/parseTruth.ts";
 
+/** Guards on the days after the counted one, with the calibration fitted on the counted day. */
 interface WorldGoals {
-  /** Largest mean |relative error| of visitors per shop-day. */
+  /** Largest mean |relative error| of visitors per scored shop-day. */
   readonly meanError: number;
-  /** Largest |relative error| of any shop-day. */
+  /** Largest |relative error| of any scored shop-day. */
   readonly maxError: number;
   /** Largest occupancy MAE as a share of mean occupancy. */
   readonly occupancyMae: number;
-  /**
-   * Largest MAE of the live occupancy (each interval from the day so far, `liveOccupancy`). No
-   * goal is set for it: these are regression guards, measured with a margin. Every world here is
-   * a stream's first day, the live estimate's hardest: staff arriving after opening count as
-   * shoppers until present 4.8 h, and the burst rate comes from the few visits so far.
-   */
+  /** Largest MAE of the live occupancy (each interval from the day so far, `liveOccupancy`), same scale. */
   readonly liveOccupancyMae: number;
 }
 
-const GOALS: Omit<WorldGoals, "liveOccupancyMae"> = { meanError: 0.03, maxError: 0.06, occupancyMae: 0.1 };
-const base = { visitorsPerDay: 300, passersByPerDay: 3000 } as const;
+/**
+ * As installed (no calibration), every shop-day's visitors ÷ truth lies in [1 ÷ x, x]. Measured
+ * 2026-11-27: 0.99–1.02 without rotation, 1.92–2.27 (rotation 0.3, 5–30 s gaps), 1.36–1.41
+ * (0.6, large shop), 0.37–0.43 (0.9, 2-min gaps), 1.22–1.43 (0.9, small shop), 0.88–1.58
+ * (realistic, 6 dB), 0.89–1.63 (realistic), 0.95–1.42 (real phones). Worlds with real phones are
+ * held to [0.5, 2]; the older phone models, whose rates are not real phones', to [1/3, 3].
+ */
+const installedRatio = { real: 2, older: 3 } as const;
 
-const worlds: Record<string, { options: WorldOptions; goals: WorldGoals; rotation: boolean }> = {
-  "rotation off": { options: { seed: 31, shops: 2, ...base }, goals: { ...GOALS, meanError: 0.02, maxError: 0.02, liveOccupancyMae: 0.16 }, rotation: false },
-  "rotation 0 (burst model)": { options: { seed: 32, shops: 1, rotation: 0, ...base }, goals: { ...GOALS, meanError: 0.02, maxError: 0.02, liveOccupancyMae: 0.14 }, rotation: false },
-  // Regression guards (measured today, with a margin): the goals are not met yet under rotation.
-  "rotation 0.3, gaps 5–30 s": { options: { seed: 33, shops: 1, rotation: 0.3, macs: { burstGapS: [5, 30] }, ...base }, goals: { meanError: 0.11, maxError: 0.11, occupancyMae: 0.14, liveOccupancyMae: 0.17 }, rotation: true },
-  "rotation 0.6, large shop": { options: { seed: 34, shops: 1, rotation: 0.6, shopSizeM: [24, 18], ...base }, goals: { meanError: 0.12, maxError: 0.12, occupancyMae: 0.17, liveOccupancyMae: 0.42 }, rotation: true },
-  "rotation 0.9, 2-min gaps": { options: { seed: 35, shops: 1, rotation: 0.9, macs: { burstGapS: 120 }, ...base }, goals: { meanError: 0.14, maxError: 0.14, occupancyMae: 0.1, liveOccupancyMae: 0.13 }, rotation: true },
-  "rotation 0.9, small shop": { options: { seed: 36, shops: 1, rotation: 0.9, shopSizeM: [10, 8], ...base }, goals: { meanError: 0.35, maxError: 0.35, occupancyMae: 0.5, liveOccupancyMae: 1.3 }, rotation: true },
+const days = 3;
+const base = { visitorsPerDay: 300, passersByPerDay: 3000, days } as const;
+
+// Measured 2026-11-27 (calibration on day 1, days 2–3 scored; visitors mean / max |error|,
+// occupancy MAE, live occupancy MAE), each goal a modest margin above:
+const worlds: Record<string, { options: WorldOptions; goals: WorldGoals; rotation: boolean; realPhones: boolean }> = {
+  // 0.5 / 0.8 %, 2.8 %, live 6.9 % (the counts say 0.09 bursts a minute: single probes, flagged
+  // untrusted; no calibration at all where nothing but identity-known visits is heard).
+  "rotation off": { options: { seed: 31, shops: 2, ...base }, goals: { meanError: 0.02, maxError: 0.02, occupancyMae: 0.05, liveOccupancyMae: 0.1 }, rotation: false, realPhones: false },
+  // 2.1 / 3.8 %, 5.1 %, live 13.7 %.
+  "rotation 0 (burst model)": { options: { seed: 32, shops: 1, rotation: 0, ...base }, goals: { meanError: 0.03, maxError: 0.05, occupancyMae: 0.07, liveOccupancyMae: 0.17 }, rotation: false, realPhones: false },
+  // 16.2 / 19.6 %, 27.4 %, live 29.8 %: the counted day says 5.5 bursts a minute, the fit 3.7.
+  "rotation 0.3, gaps 5–30 s": { options: { seed: 33, shops: 1, rotation: 0.3, macs: { burstGapS: [5, 30] }, ...base }, goals: { meanError: 0.2, maxError: 0.24, occupancyMae: 0.33, liveOccupancyMae: 0.36 }, rotation: true, realPhones: false },
+  // 2.2 / 3.1 %, 17.7 %, live 17.8 %.
+  "rotation 0.6, large shop": { options: { seed: 34, shops: 1, rotation: 0.6, shopSizeM: [24, 18], ...base }, goals: { meanError: 0.05, maxError: 0.06, occupancyMae: 0.22, liveOccupancyMae: 0.22 }, rotation: true, realPhones: false },
+  // 32.6 / 33.3 %, 22.0 %, live 21.3 %: the counted day says 0.50 bursts a minute, the fit 0.73.
+  "rotation 0.9, 2-min gaps": { options: { seed: 35, shops: 1, rotation: 0.9, macs: { burstGapS: 120 }, ...base }, goals: { meanError: 0.38, maxError: 0.39, occupancyMae: 0.27, liveOccupancyMae: 0.26 }, rotation: true, realPhones: false },
+  // 8.0 / 14.8 %, 15.5 %, live 16.4 %.
+  "rotation 0.9, small shop": { options: { seed: 36, shops: 1, rotation: 0.9, shopSizeM: [10, 8], ...base }, goals: { meanError: 0.11, maxError: 0.18, occupancyMae: 0.19, liveOccupancyMae: 0.2 }, rotation: true, realPhones: false },
   // Slow fading (6 dB): a screen-on piece's peak is its luckiest burst, so the next MAC's one
   // burst often reads more than linkRssiDb below it; linkShortMs keeps such pieces linked.
-  "realistic preset, 6 dB shadowing": { options: { seed: 38, shops: 2, rotation: "realistic", shadowingDb: 6, ...base }, goals: { meanError: 0.15, maxError: 0.26, occupancyMae: 0.21, liveOccupancyMae: 0.33 }, rotation: true },
+  // 18.0 / 28.7 %, 16.4 %, live 15.9 %.
+  "realistic preset, 6 dB shadowing": { options: { seed: 38, shops: 2, rotation: "realistic", shadowingDb: 6, ...base }, goals: { meanError: 0.22, maxError: 0.34, occupancyMae: 0.2, liveOccupancyMae: 0.2 }, rotation: true, realPhones: false },
   // The demo's world: the realistic preset (80 % of randomizing phones rotate), three shops.
-  "realistic preset": { options: { seed: 37, shops: 3, rotation: "realistic", ...base }, goals: { meanError: 0.33, maxError: 0.55, occupancyMae: 0.22, liveOccupancyMae: 0.44 }, rotation: true },
+  // 17.9 / 33.2 %, 17.0 %, live 17.1 %.
+  "realistic preset": { options: { seed: 37, shops: 3, rotation: "realistic", ...base }, goals: { meanError: 0.22, maxError: 0.39, occupancyMae: 0.21, liveOccupancyMae: 0.21 }, rotation: true, realPhones: false },
+  // Phones with real phones' heavy-tailed rates, extra devices and equipment (`phones: "real"`).
+  // 15.9 / 26.1 %, 30.1 %, live 29.8 %.
+  "real phones": { options: { seed: 40, shops: 2, phones: "real", ...base }, goals: { meanError: 0.2, maxError: 0.31, occupancyMae: 0.36, liveOccupancyMae: 0.36 }, rotation: true, realPhones: true },
 };
 
 interface WorldScore {
+  /** Errors of the scored (not counted) shop-days, calibrated. */
   readonly errors: number[];
   readonly covered: number;
   readonly days: number;
   readonly occupancyMae: number;
-  /** The same for the live estimate (`liveOccupancy`: each interval from the day so far). */
   readonly liveOccupancyMae: number;
   readonly linkPrecision: number;
   readonly linkRecall: number;
+  /** As installed, every shop-day: visitors ÷ truth, intervals that held the truth, estimates with a non-finite bound. */
+  readonly installed: { readonly ratios: number[]; readonly covered: number; readonly days: number; readonly occupancyMae: number; readonly nonFinite: number };
+  readonly calibrations: Calibration[];
   readonly lines: string[];
   readonly sessions: ClassifiedSession[];
 }
 
+/** Estimates with a bound that is not finite (the design: finite wherever there is an estimate). */
+function nonFiniteBounds(people: readonly PeopleEstimate[]): number {
+  let n = 0;
+  for (const p of people) {
+    if (hasPeopleEstimate(p) && !(Number.isFinite(p.visitorsLow) && Number.isFinite(p.visitorsHigh))) n++;
+    for (const o of p.occupancy) if (!Number.isNaN(o.inside) && !(Number.isFinite(o.insideLow) && Number.isFinite(o.insideHigh))) n++;
+  }
+  return n;
+}
+
 async function score(options: WorldOptions): Promise<WorldScore> {
   const world = createWorld(options);
+  const truth = peopleTruth(world);
   const lines: string[] = [];
   const all: ClassifiedSession[] = [];
+  const installed: PeopleEstimate[] = [];
   const estimates: PeopleEstimate[] = [];
   const live: OccupancyInterval[] = [];
-  const macVisitors = new Map<string, number>();
+  const calibrations: WorldScore["calibrations"] = [];
   let tp = 0;
   let fp = 0;
   let fn = 0;
   for (const shop of world.shops) {
-    const result = await analyze(world.rawSignals(shop.id), { timeZone: shop.timeZone, proximity: false, quality: false, liveOccupancy: true });
+    const records = [...world.rawSignals(shop.id)];
+    // As installed: every day with the prior from real phones.
+    const plain = await analyze(records, { timeZone: shop.timeZone, proximity: false, quality: false, hourly: false });
+    installed.push(...plain.people);
+    // The door counter's first day, and the calibration fitted on it: what `calibrate()` does
+    // (it analyses the counted days with the prior and pairs them with the counts), on the
+    // first day's estimate made above rather than analysing that day a second time.
+    const counted = plain.people[0]!;
+    const door = parseTruth(countedTruthCsv(world, shop.id, counted.start, counted.end, { shape: "inside" }), `door-${shop.id}.csv`);
+    const fit = calibrationFromEstimates([counted], door, { prior: realPhonesPrior, settings: { intervalMs: 900_000, timeZone: shop.timeZone }, minCoverage: 0.5 });
+    calibrations.push(...fit.calibrations);
+    const result = await analyze(records, { timeZone: shop.timeZone, proximity: false, quality: false, hourly: false, liveOccupancy: true, calibration: fit.file });
     all.push(...result.sessions);
-    live.push(...result.liveOccupancy);
-    estimates.push(...result.people);
-    for (const d of result.days) macVisitors.set(`${d.shopId} ${d.start}`, d.visitors);
-    const visits = world.visits(shop.id);
+    // Scored on the other days only, never on the counts the calibration was fitted on.
+    estimates.push(...result.people.filter((p) => p.start >= counted.end));
+    live.push(...result.liveOccupancy.filter((o) => o.start >= counted.end));
     // Link precision / recall: a visitor session is a piece when its person used several heard MACs.
     const pieces = new Map<string, boolean>();
-    for (const v of visits) {
+    for (const v of world.visits(shop.id)) {
       if (v.kind !== "visitor") continue;
       const heard = v.macs.filter((m) => m.records > 0).length;
       for (const m of v.macs) pieces.set(m.mac, heard > 1);
     }
-    const visitorSessions = result.sessions.filter((s) => s.kind === "visitor");
     const linked = linkedVisits(result.sessions, peopleEstimatorOptions({ timeZone: shop.timeZone }));
-    for (const s of visitorSessions) {
+    for (const s of result.sessions) {
+      if (s.kind !== "visitor") continue;
       const piece = pieces.get(s.device) === true;
       if (linked.has(s) && piece) tp++;
       else if (linked.has(s)) fp++;
@@ -113,9 +170,9 @@ async function score(options: WorldOptions): Promise<WorldScore> {
     }
   }
   // The one scoring rule (people who came inside, the interval, occupancy against the true mean inside).
-  const truth = peopleTruth(world);
   const scored = scorePeople(estimates, truth);
-  // Live: an interval still unknown (no burst rate yet) counts as wholly wrong.
+  const scoredInstalled = scorePeople(installed, truth);
+  // Live: an interval still unknown counts as wholly wrong.
   let liveAbs = 0;
   let liveTruth = 0;
   for (const o of live) {
@@ -126,9 +183,9 @@ async function score(options: WorldOptions): Promise<WorldScore> {
   scored.days.forEach((d, i) => {
     const p = estimates[i]!;
     lines.push(
-      `${d.shopId} ${d.label}: truth ${d.truth}, estimate ${p.visitors.toFixed(1)} [${p.visitorsLow}, ${p.visitorsHigh}] ` +
-        `(${(d.error * 100).toFixed(1)} %; MAC-level ${macVisitors.get(`${d.shopId} ${d.start}`)}), known ${p.knownVisitors}, ` +
-        `set aside ${p.linkedSessions}, rest ${p.restVisitors.toFixed(1)}, ${p.burstsPerMinute.toFixed(2)} bursts/min, W ${(p.meanDwellMs / 60_000).toFixed(1)} min`,
+      `${d.shopId} ${d.label}: truth ${d.truth}, estimate ${p.visitors.toFixed(1)} [${p.visitorsLow}, ${p.visitorsHigh}] (${(d.error * 100).toFixed(1)} %), ` +
+        `known ${p.knownVisitors}, set aside ${p.linkedSessions}, rest ${p.restVisitors.toFixed(1)}, ${p.burstsPerMinute.toFixed(2)} bursts/min ` +
+        `(${p.calibration === null ? "prior" : p.calibration.id}), W ${(p.meanDwellMs / 60_000).toFixed(1)} min; occupancy ${d.intervalsCovered}/${d.trueInside.length} intervals held`,
     );
   });
   return {
@@ -139,6 +196,14 @@ async function score(options: WorldOptions): Promise<WorldScore> {
     liveOccupancyMae: liveAbs / liveTruth,
     linkPrecision: tp + fp === 0 ? Number.NaN : tp / (tp + fp),
     linkRecall: tp + fn === 0 ? Number.NaN : tp / (tp + fn),
+    installed: {
+      ratios: scoredInstalled.days.map((d) => d.visitors / d.truth),
+      covered: scoredInstalled.covered,
+      days: scoredInstalled.days.length,
+      occupancyMae: scoredInstalled.occupancyMae,
+      nonFinite: nonFiniteBounds(installed),
+    },
+    calibrations,
     lines,
     sessions: all,
   };
@@ -146,34 +211,50 @@ async function score(options: WorldOptions): Promise<WorldScore> {
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 
-describe("people estimate against person-level truth (defaults)", () => {
-  for (const [name, { options, goals, rotation }] of Object.entries(worlds)) {
+describe("people estimate against person-level truth (calibrated on a counted day, scored on the others)", () => {
+  for (const [name, { options, goals, rotation, realPhones }] of Object.entries(worlds)) {
     it(`holds its goals on the ${name} world`, async () => {
       const s = await score(options);
       const meanError = s.errors.reduce((a, e) => a + Math.abs(e), 0) / s.errors.length;
       const maxError = Math.max(...s.errors.map(Math.abs));
+      const i = s.installed;
       if (process.env.ACCURACY_FULL) {
         console.log(
           `${name}: visitors error mean ${pct(meanError)} max ${pct(maxError)}, 90 % interval covers ${s.covered}/${s.days}, ` +
             `occupancy MAE ${pct(s.occupancyMae)} (live ${pct(s.liveOccupancyMae)}), links precision ${pct(s.linkPrecision)} recall ${pct(s.linkRecall)}\n  ` +
+            `as installed: visitors ÷ truth ${Math.min(...i.ratios).toFixed(2)}–${Math.max(...i.ratios).toFixed(2)}, interval covers ${i.covered}/${i.days}, ` +
+            `occupancy MAE ${pct(i.occupancyMae)}, non-finite bounds ${i.nonFinite}\n  ` +
+            `calibrations: ${s.calibrations.map((c) => `${c.shopId} ${c.burstsPerMinute.toFixed(2)}/min (counted ${c.countedBurstsPerMinute.toFixed(2)}, trusted ${c.trusted})`).join("; ") || "none"}\n  ` +
             s.lines.join("\n  "),
         );
       }
-      expect(s.days).toBeGreaterThan(0);
+      // Scored on days after the counted one only.
+      expect(s.days).toBe((options.shops ?? 1) * (days - 1));
       expect(meanError).toBeLessThanOrEqual(goals.meanError);
       expect(maxError).toBeLessThanOrEqual(goals.maxError);
       expect(s.occupancyMae).toBeLessThanOrEqual(goals.occupancyMae);
       expect(s.liveOccupancyMae).toBeLessThanOrEqual(goals.liveOccupancyMae);
+      // As installed: finite bounds wherever there is an estimate, and the estimate within a factor of the truth.
+      expect(i.nonFinite).toBe(0);
+      expect(i.ratios).toHaveLength(i.days);
+      const x = realPhones ? installedRatio.real : installedRatio.older;
+      for (const r of i.ratios) {
+        expect(r).toBeGreaterThanOrEqual(1 / x);
+        expect(r).toBeLessThanOrEqual(x);
+      }
+      if (realPhones) expect(i.covered).toBeGreaterThanOrEqual(Math.ceil(0.85 * i.days));
       if (!rotation) {
         // Without rotation, today's MAC-level figures hold.
-        const world = createWorld(options);
-        const acc = scoreAgainstTruth(s.sessions, world.truth(), { timeZone: world.shops[0]!.timeZone });
+        const w = createWorld(options);
+        const acc = scoreAgainstTruth(s.sessions, w.truth(), { timeZone: w.shops[0]!.timeZone });
         expect(acc.visitor.f1).toBeGreaterThanOrEqual(0.98);
         expect(acc.medianAbsDwellErrorMs).toBeLessThanOrEqual(30_000);
       } else {
-        // The links find the pieces of rotating phones' visits, and the 90 % interval holds the truth.
+        // The calibration is trusted, the links find the pieces of rotating phones' visits, and
+        // the calibrated 90 % interval holds the truth: at most one scored shop-day per world outside.
+        expect(s.calibrations).toHaveLength(options.shops!);
+        for (const c of s.calibrations) expect(c.trusted, c.warnings.join("; ")).toBe(true);
         expect(s.linkRecall).toBeGreaterThanOrEqual(0.85);
-        // 90 % intervals: at most one shop-day per world outside (pooled over the worlds, ≥ 85 %).
         expect(s.covered).toBeGreaterThanOrEqual(s.days - 1);
       }
     }, 120_000);
@@ -183,28 +264,38 @@ describe("people estimate against person-level truth (defaults)", () => {
 describe("people estimate of a shop's week, its days pooled (poolPeople)", () => {
   // A week of the realistic preset, once with every day's stays drawn alike and once with days
   // that differ in how long people stay (±15 %), where pooling gains less: a day's own figure is
-  // then partly right where the shop's is not. Guards are measured, with a margin.
+  // then partly right where the shop's is not. As deployed: the first day counted at the door and
+  // calibrated on with `calibrate()`, the six days after it analysed with that calibration,
+  // pooled, and scored. Guards are measured, with a margin.
   const weeks: Record<string, { options: WorldOptions; meanError: number; maxError: number; gains: boolean }> = {
-    "days alike": { options: { seed: 39, shops: 1, days: 7, rotation: "realistic", ...base }, meanError: 0.09, maxError: 0.17, gains: true },
-    "days differing ±15 %": { options: { seed: 39, shops: 1, days: 7, rotation: "realistic", dwellDayVariation: 0.15, ...base }, meanError: 0.14, maxError: 0.26, gains: false },
+    "days alike": { options: { seed: 39, shops: 1, days: 7, rotation: "realistic", visitorsPerDay: 300, passersByPerDay: 3000 }, meanError: 0.09, maxError: 0.17, gains: true },
+    "days differing ±15 %": { options: { seed: 39, shops: 1, days: 7, rotation: "realistic", dwellDayVariation: 0.15, visitorsPerDay: 300, passersByPerDay: 3000 }, meanError: 0.14, maxError: 0.26, gains: false },
   };
   for (const [name, { options, meanError, maxError, gains }] of Object.entries(weeks)) {
     it(`holds its guards on a week with ${name}, and its interval still holds the truth`, async () => {
       const world = createWorld(options);
       const shop = world.shops[0]!;
-      const { people } = await analyze(world.rawSignals(shop.id), { timeZone: shop.timeZone, proximity: false, quality: false });
+      const countedEnd = world.startMs + 86_400_000;
+      const door = parseTruth(countedTruthCsv(world, shop.id, world.startMs, countedEnd, { shape: "inside" }), "door.csv");
+      const fit = await calibrate(world.rawSignals(shop.id, world.startMs, countedEnd), door, { timeZone: shop.timeZone });
+      expect(fit.calibrations).toHaveLength(1);
+      expect(fit.calibrations[0]!.trusted, fit.calibrations[0]!.warnings.join("; ")).toBe(true);
+      const { people } = await analyze(world.rawSignals(shop.id), { timeZone: shop.timeZone, proximity: false, quality: false, hourly: false, calibration: fit.file });
+      const after = people.filter((p) => p.start >= countedEnd);
       const truth = peopleTruth(world);
-      const alone = scorePeople(people, truth);
-      const pooled = scorePeople(poolPeople(people), truth);
+      const alone = scorePeople(after, truth);
+      const pooled = scorePeople(poolPeople(after), truth);
       const meanAbs = (s: typeof alone) => s.days.reduce((a, d) => a + Math.abs(d.error), 0) / s.days.length;
       if (process.env.ACCURACY_FULL) {
         console.log(
-          `a week pooled (${name}): visitors error mean ${pct(meanAbs(pooled))} (alone ${pct(meanAbs(alone))}), interval covers ${pooled.covered}/${pooled.days.length} ` +
-            `(alone ${alone.covered}), occupancy MAE ${pct(pooled.occupancyMae)} (alone ${pct(alone.occupancyMae)})\n  ` +
+          `a week pooled (${name}): visitors error mean ${pct(meanAbs(pooled))} (alone ${pct(meanAbs(alone))}) max ${pct(Math.max(...pooled.days.map((d) => Math.abs(d.error))))}, ` +
+            `interval covers ${pooled.covered}/${pooled.days.length} (alone ${alone.covered}), occupancy MAE ${pct(pooled.occupancyMae)} (alone ${pct(alone.occupancyMae)}); ` +
+            `calibration ${fit.calibrations[0]!.burstsPerMinute.toFixed(2)}/min (counted ${fit.calibrations[0]!.countedBurstsPerMinute.toFixed(2)})\n  ` +
             pooled.days.map((d, i) => `${d.label} ${pct(d.error)} (alone ${pct(alone.days[i]!.error)})`).join("; "),
         );
       }
-      expect(pooled.days.length).toBeGreaterThanOrEqual(7);
+      expect(pooled.days.length).toBe(6);
+      expect(pooled.days.every((d) => d.start >= countedEnd)).toBe(true);
       if (gains) expect(meanAbs(pooled)).toBeLessThan(meanAbs(alone));
       expect(meanAbs(pooled)).toBeLessThanOrEqual(meanError);
       expect(Math.max(...pooled.days.map((d) => Math.abs(d.error)))).toBeLessThanOrEqual(maxError);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Signal } from "../../src/codec/Signal.ts";
 import { EventTimeEngine } from "../../src/kernels/EventTimeEngine.ts";
-import { LiveOccupancy, type LiveOccupancyOptions } from "../../src/kernels/LiveOccupancy.ts";
+import { LiveOccupancy, type LiveOccupancyInterval, type LiveOccupancyOptions } from "../../src/kernels/LiveOccupancy.ts";
+import { normalQuantile } from "../../src/kernels/normalQuantile.ts";
 import type { OccupancyInterval } from "../../src/kernels/PeopleEstimator.ts";
 import { HOUR, MIN, sig } from "./fixtures.ts";
 
@@ -88,18 +89,43 @@ describe("LiveOccupancy", () => {
     expect(at(T0 + DAY + 15 * HOUR)).toBe(0); // day 2: remembered
   });
 
-  it("says `inside` is unknown (NaN) while bursts were heard inside but no visit gives a burst rate", () => {
-    // Rotating phones only: a new randomized MAC at every burst, nothing identity-known.
+  it("gives a finite `inside` with finite bounds from the yardstick while only rotating phones were heard inside", () => {
+    // Rotating phones only: a new randomized MAC at every burst (every 15 s, 11:00–11:30), nothing
+    // identity-known, so no visit could give a burst rate — the yardstick needs none.
     const signals: Signal[] = [];
     for (let i = 0; i < 120; i++) {
       const mac = `12:00:00:00:${(i >> 8).toString(16).padStart(2, "0")}:${(i & 255).toString(16).padStart(2, "0")}`;
       signals.push(sig(T0 + 11 * HOUR + i * 15_000, mac, -50, { randomized: true, local: true }));
     }
     signals.push(sig(T0 + 12 * HOUR, PRINTER, -90));
-    const out = run(signals).map((o) => o.interval);
-    const first = out.find((o) => o.start === T0 + 11 * HOUR)!;
-    expect(first.insideBursts).toBeGreaterThan(0);
-    expect(first.inside).toBeNaN();
+    // Every person's bursts heard 4 times a minute, all alike, everywhere: 60 bursts in a
+    // quarter-hour are 60 ÷ (4 × 15) = 1 person, ×/÷ e^(z/√60) (burst counting alone).
+    const exact = run(signals, { prior: { burstsPerMinute: 4, personCv: 0, logVariance: 0 } });
+    const at = (m: number) => exact.find((o) => o.interval.start === T0 + 11 * HOUR + m * MIN)!;
+    const spread = Math.exp(normalQuantile(0.95) / Math.sqrt(60));
+    for (const m of [0, 15]) {
+      const { interval } = at(m);
+      const { today } = interval as LiveOccupancyInterval;
+      expect([interval.insideBursts, interval.knownInside, interval.calibration]).toEqual([60, 0, null]);
+      expect(interval.inside).toBeCloseTo(1, 10);
+      expect(interval.insideLow).toBeCloseTo(1 / spread, 10);
+      expect(interval.insideHigh).toBeCloseTo(spread, 10);
+      expect([today.burstsPerMinute, today.calibration]).toEqual([4, null]);
+    }
+    // Nothing heard inside 11:30–11:45: no one for sure, but up to ln 20 ÷ (4 × 15) persons whose
+    // phones slept (each silent a quarter-hour with probability e^(−60)).
+    const quiet = at(30).interval;
+    expect([quiet.insideBursts, quiet.inside, quiet.insideLow]).toEqual([0, 0, 0]);
+    expect(quiet.insideHigh).toBeCloseTo(Math.log(20) / 60, 8);
+
+    // As installed: never NaN, finite bounds around it.
+    for (const { interval } of run(signals)) {
+      expect(Number.isFinite(interval.inside)).toBe(true);
+      expect(Number.isFinite(interval.insideHigh)).toBe(true);
+      expect(interval.insideLow).toBeLessThanOrEqual(interval.inside);
+      expect(interval.insideHigh).toBeGreaterThan(interval.inside);
+      if (interval.insideBursts > 0) expect(interval.insideLow).toBeGreaterThan(0);
+    }
   });
 
   it("gives the same intervals for any arrival order within the allowed lateness", () => {

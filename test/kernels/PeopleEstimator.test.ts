@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { burstYardstick, realPhonesPrior, silentPersonsBound } from "../../src/kernels/burstYardstick.ts";
+import { CALIBRATION_DRIFT_PER_DAY, type Calibration } from "../../src/kernels/Calibration.ts";
 import { estimatedDwell } from "../../src/kernels/EventTimeEngine.ts";
-import { PeopleEstimator, peopleEstimatorOptions, poolPeople, type PeopleEstimate } from "../../src/kernels/PeopleEstimator.ts";
+import { normalQuantile } from "../../src/kernels/normalQuantile.ts";
+import { PeopleEstimator, peopleEstimatorOptions, poolPeople, type PeopleEstimate, type PeopleEstimatorOptions } from "../../src/kernels/PeopleEstimator.ts";
+import { rateModels } from "../../src/kernels/rateModel.ts";
 import type { ClassifiedSession, VisitKind } from "../../src/kernels/VisitClassifier.ts";
 import { createRng, hashSeed } from "../../src/sim/prng.ts";
 
@@ -15,7 +19,10 @@ function session(o: { start: number; end?: number; bursts?: number; kind?: Visit
   const end = o.end ?? o.start;
   const bursts = o.bursts ?? 1;
   const rssi = o.rssi ?? -55;
-  const device = o.device ?? `${o.randomized === false ? "f0" : "da"}:00:00:00:${(next >> 8).toString(16).padStart(2, "0")}:${(next++ & 255).toString(16).padStart(2, "0")}`;
+  // A fresh MAC per session (three counter octets: the unbiasedness trials make > 65 536 sessions,
+  // and a universal MAC's vendor is looked up, so it must be a MAC).
+  const hex = (b: number) => (b & 255).toString(16).padStart(2, "0");
+  const device = o.device ?? `${o.randomized === false ? "f0" : "da"}:00:00:${hex(next >> 16)}:${hex(next >> 8)}:${hex(next++)}`;
   return {
     shopId: 101,
     device,
@@ -42,13 +49,24 @@ function session(o: { start: number; end?: number; bursts?: number; kind?: Visit
   };
 }
 
-function estimate(sessions: readonly ClassifiedSession[], options = {}): PeopleEstimate[] {
+function estimate(sessions: readonly ClassifiedSession[], options: PeopleEstimatorOptions = {}): PeopleEstimate[] {
   const out: PeopleEstimate[] = [];
   const e = new PeopleEstimator({ timeZone: "Asia/Seoul", ...options }, { emit: (p) => out.push(p) });
   for (const s of sessions) e.push(s);
   e.flush();
   return out;
 }
+
+// A yardstick known exactly, for exact arithmetic: every person's bursts are heard once a minute
+// (all alike: personCv 0), in every place (logVariance 0). Then B bursts in T minutes are B ÷ T
+// persons (medianPersons(x, 0) = x) and the band is burst counting's alone, ×/÷ e^(z·√(1/B)).
+const EXACT = { burstsPerMinute: 1, personCv: 0, logVariance: 0 } as const;
+// z of a two-sided 90 % interval (df Infinity: every term known in shape).
+const Z90 = normalQuantile(0.95);
+// `n` MACs `prefix:00:hh:ll` (a three-octet OUI prefix).
+const macs = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}:00:${(i >> 8).toString(16).padStart(2, "0")}:${(i & 255).toString(16).padStart(2, "0")}`);
+const APPLE = "f0:76:6f"; // a phone maker's OUI
+const INTEL = "dc:fb:48"; // laptops and PCs
 
 // Visitors whose MAC holds: 11 bursts over 10 min (one burst a minute), staggered through the afternoon.
 function keptVisits(n: number, randomized = false): ClassifiedSession[] {
@@ -66,42 +84,79 @@ describe("PeopleEstimator", () => {
     expect(peopleEstimatorOptions().intervalMs).toBe(15 * MIN);
   });
 
-  it("reduces to the MAC-level count when every visitor keeps one MAC: exact, with a zero-width interval", () => {
-    const [day] = estimate([...keptVisits(20), session({ start: NOON, rssi: -80 })]);
-    expect(day).toMatchObject({ label: "2026-11-16", visitors: 20, visitorsLow: 20, visitorsHigh: 20, knownVisitors: 20, restVisitors: 0, linkedSessions: 0 });
-    expect(day!.burstsPerMinute).toBeCloseTo(1, 10);
+  it("reduces to the MAC-level count when every visitor keeps one randomized MAC: exact visitors and presence, room above only for phones that slept", () => {
+    const [day] = estimate([...keptVisits(20, true), session({ start: NOON, rssi: -80 })]);
+    expect(day).toMatchObject({ label: "2026-11-16", visitors: 20, visitorsLow: 20, visitorsHigh: 20, knownVisitors: 20, restVisitors: 0, linkedSessions: 0, calibration: null });
+    // The yardstick as installed, not a rate learned from the day's visits (which burst once a minute).
+    expect(day!.yardstick).toEqual(realPhonesPrior);
+    expect(day!.burstsPerMinute).toBe(realPhonesPrior.burstsPerMinute);
     // 96 quarter-hours; presence is exact: 20 visits of 11 min (10 observed + one burst gap).
     expect(day!.occupancy).toHaveLength(96);
     const personMinutes = day!.occupancy.reduce((a, o) => a + o.inside * 15, 0);
     expect(personMinutes).toBeCloseTo(20 * 11, 6);
-    expect(day!.occupancy.every((o) => o.insideLow === o.inside && o.insideHigh === o.inside)).toBe(true);
+    // No other burst heard inside all day: inside is the known presence and at least that; above
+    // it, the persons whose phones could have slept through the quarter-hour.
+    const silent = silentPersonsBound(realPhonesPrior, 15, 0.9);
+    expect(silent).toBeGreaterThan(0);
+    for (const o of day!.occupancy) {
+      expect([o.insideBursts, o.inside, o.insideLow, o.calibration]).toEqual([0, o.knownInside, o.knownInside, null]);
+      expect(o.insideHigh).toBeCloseTo(o.knownInside + silent, 12);
+    }
   });
 
-  it("turns bursts of one-burst MACs into phones by the learned rate, and into visitors by Little's law", () => {
-    const known = keptVisits(30);
-    // 45 one-burst randomized MACs heard inside in 18:00–18:15: 45 bursts ÷ (1/min × 15 min) = 3 phones.
+  it("turns randomized one-burst MACs' bursts into persons by the yardstick, median-unbiased, and into visitors by Little's law", () => {
+    const known = keptVisits(30, true);
+    // 45 one-burst randomized MACs heard inside in 18:00–18:15, and 15 one-burst universal MACs
+    // (laptops' and PCs' bursts, not persons').
     const at = DAY + 18 * 60 * MIN;
     const rest = Array.from({ length: 45 }, (_, i) => session({ start: at + i * 20_000 }));
-    const [day] = estimate([...known, ...rest]);
+    const devices = macs(INTEL, 15).map((device, i) => session({ start: at + i * MIN, randomized: false, device }));
+    const sessions = [...known, ...rest, ...devices];
+
+    // Exactly 1 burst a minute per person: 45 bursts ÷ (1/min × 15 min) = 3 persons, ×/÷ e^(z/√45).
+    const [day] = estimate(sessions, { prior: EXACT });
     const interval = day!.occupancy.find((o) => o.start === at)!;
     expect(interval.insideBursts).toBe(45);
     expect(interval.knownInside).toBe(0);
     expect(interval.inside).toBeCloseTo(3, 10);
-    expect(interval.insideLow).toBeLessThan(3);
-    expect(interval.insideHigh).toBeGreaterThan(3);
-    // W = 11 min, rate 1/min: 45 bursts are 45/11 visits.
+    const spread = Math.exp(Z90 / Math.sqrt(45));
+    expect(interval.insideLow).toBeCloseTo(3 / spread, 10);
+    expect(interval.insideHigh).toBeCloseTo(3 * spread, 10);
+    // W = 11 min (all 30 known stays alike), ρ = 1/min: 45 bursts are 45/11 visits, with burst
+    // counting's band; bounds widened to whole people.
+    expect(day!.knownVisitors).toBe(30);
+    expect(day!.restBursts).toBe(45);
+    expect(day!.burstsPerMinute).toBe(1);
+    expect(day!.meanDwellMs).toBeCloseTo(11 * MIN, 6);
     expect(day!.restVisitors).toBeCloseTo(45 / 11, 10);
     expect(day!.visitors).toBeCloseTo(30 + 45 / 11, 10);
-    expect(day!.visitorsLow).toBeGreaterThanOrEqual(30);
-    expect(day!.visitorsHigh).toBeGreaterThan(day!.visitors);
+    expect(day!.visitorsLow).toBe(Math.floor(30 + 45 / 11 / spread));
+    expect(day!.visitorsHigh).toBe(Math.ceil(30 + (45 / 11) * spread));
+
+    // As installed (ρ = 1.59/min, persons' cv 1.86): x = 45 ÷ (1.59 × 15) person-equivalents are
+    // N persons with N = x·√(1 + cv²/N) — a few phones' bursts fall short of their mean more often
+    // than not — inside a finite band.
+    const [prior] = estimate(sessions);
+    const o = prior!.occupancy.find((i) => i.start === at)!;
+    const x = 45 / (realPhonesPrior.burstsPerMinute * 15);
+    const cv = realPhonesPrior.personCv;
+    expect(o.insideBursts).toBe(45);
+    expect(o.inside).toBeGreaterThan(x);
+    expect(o.inside).toBeCloseTo(x * Math.sqrt(1 + (cv * cv) / o.inside), 6);
+    expect(o.insideLow).toBeLessThan(o.inside);
+    expect(o.insideHigh).toBeGreaterThan(o.inside);
+    expect(Number.isFinite(o.insideHigh)).toBe(true);
+    // Little's law takes no median correction: the day's bursts are many visits'.
+    expect(prior!.restVisitors).toBeCloseTo(45 / (realPhonesPrior.burstsPerMinute * 11), 10);
   });
 
   it("sets a randomized visit aside when a consistent one-burst MAC ends just before it, never a universal one", () => {
-    const known = keptVisits(10);
+    const known = keptVisits(10, true);
     const at = DAY + 19 * 60 * MIN;
     const piece = session({ start: at, end: at + 3 * MIN, bursts: 10, kind: "visitor" });
     const before = session({ start: at - 40_000 });
-    const universal = session({ start: at + 30 * MIN, end: at + 40 * MIN, bursts: 11, kind: "visitor", randomized: false });
+    // A phone maker's universal MAC staying 11 min: a person (weight 1), never set aside.
+    const universal = session({ start: at + 30 * MIN, end: at + 40 * MIN, bursts: 11, kind: "visitor", randomized: false, device: `${APPLE}:00:00:01` });
     const beforeUniversal = session({ start: at + 30 * MIN - 40_000 });
     const far = session({ start: at + 60 * MIN, end: at + 70 * MIN, bursts: 11, kind: "visitor" });
     const tooEarly = session({ start: at + 60 * MIN - 5 * MIN });
@@ -128,6 +183,39 @@ describe("PeopleEstimator", () => {
     expect(linked(6, { linkShortMs: 7 * MIN })).toBe(1);
   });
 
+  it("counts a universal-MAC device as a person when a phone maker's staying under two hours, else by the yardstick's universal person share", () => {
+    const visit = (startH: number, minutes: number, o: { randomized?: boolean; device?: string }) =>
+      session({ start: DAY + startH * 60 * MIN, end: DAY + startH * 60 * MIN + minutes * MIN, bursts: minutes + 1, kind: "visitor", ...o });
+    const sessions = [
+      visit(10, 20, { randomized: false, device: `${INTEL}:00:00:01` }), // a laptop: the share
+      visit(11, 20, { randomized: false, device: `${APPLE}:00:00:01` }), // a phone: 1
+      visit(13, 180, { randomized: false, device: `${APPLE}:00:00:02` }), // an Apple device on a desk for 3 h: the share
+      visit(17, 20, { randomized: true }), // a randomized MAC that held: a phone, 1
+    ];
+    const [day] = estimate(sessions, { prior: { universalPersonShare: 0.4 } });
+    expect(day!.knownVisitors).toBeCloseTo(1 + 1 + 0.4 + 0.4, 12);
+    expect(day!.linkedSessions).toBe(0);
+    const at = (h: number) => day!.occupancy.find((o) => o.start === DAY + h * 60 * MIN)!;
+    expect(at(10).knownInside).toBeCloseTo(0.4, 12);
+    expect(at(11).knownInside).toBeCloseTo(1, 12);
+    expect(at(14).knownInside).toBeCloseTo(0.4, 12);
+    expect(at(17).knownInside).toBeCloseTo(1, 12);
+    // Whether a universal device is a person is not known, whatever its weight (a phone maker's
+    // device may be a laptop too): the bounds take none and all of them. A randomized MAC that held
+    // is a phone: certain. No other burst is heard, so above that, persons whose phones slept.
+    const silent = silentPersonsBound(burstYardstick({ universalPersonShare: 0.4 }), 15, 0.9);
+    for (const [h, persons] of [[10, 0.4], [11, 1], [14, 0.4]] as const) {
+      expect([at(h).universalInside, at(h).universalPersons]).toEqual([expect.closeTo(1, 12), expect.closeTo(persons, 12)]);
+      expect(at(h).insideLow).toBeCloseTo(0, 12);
+      expect(at(h).insideHigh).toBeCloseTo(1 + silent, 12);
+    }
+    expect([at(17).universalInside, at(17).universalPersons]).toEqual([0, 0]);
+    expect(at(17).insideLow).toBeCloseTo(1, 12);
+    expect(at(17).insideHigh).toBeCloseTo(1 + silent, 12);
+    // As installed, the share is real phones' 0.25.
+    expect(estimate(sessions)[0]!.knownVisitors).toBeCloseTo(2 + 2 * realPhonesPrior.universalPersonShare, 12);
+  });
+
   it("leaves staff and equipment out of people inside and outside", () => {
     const staff = session({ start: DAY + 10 * 60 * MIN, end: DAY + 20 * 60 * MIN, bursts: 600, kind: "staff", randomized: false });
     const printer = session({ start: DAY, end: DAY + 23 * 60 * MIN, bursts: 2000, kind: "stationary", randomized: false });
@@ -136,12 +224,12 @@ describe("PeopleEstimator", () => {
     expect(a).toEqual(b);
   });
 
-  it("is unbiased when it learns bursts per visit from a small sample of heavy-tailed stays", () => {
-    // Each trial: 15 universal visits (the sample) and 40 rotating phones drawn from the same
-    // stays (log-normal, median 15 min, coefficient of variation ≈ 1.2), every phone bursting once a
-    // minute, each rotating burst a one-burst MAC heard inside. Dividing by a rate and a mean stay
-    // learned from 15 visits overstates 1 ÷ (bursts per visit) by ~10 % on average; the estimate
-    // must not.
+  it("is unbiased when it learns the mean stay from a small sample of heavy-tailed stays", () => {
+    // Each trial: 15 universal visits (the sample of stays: laptops, share 0.25 of a person each)
+    // and 40 rotating phones drawn from the same stays (log-normal, median 15 min, coefficient of
+    // variation ≈ 1.2), every phone bursting once a minute (the yardstick, known exactly), each
+    // rotating burst a one-burst MAC heard inside. Dividing by a mean stay learned from 15 visits
+    // overstates 1 ÷ W by ~10 % on average; the estimate must not.
     const rng = createRng(hashSeed("people", "bias"));
     const stay = () => Math.max(1, Math.round(rng.logNormal(15, 0.944))); // whole minutes
     const trials = 200;
@@ -151,14 +239,14 @@ describe("PeopleEstimator", () => {
       for (let i = 0; i < 15; i++) {
         const start = NOON + rng.int(0, 300) * MIN;
         const minutes = stay();
-        sessions.push(session({ start, end: start + minutes * MIN, bursts: minutes + 1, kind: "visitor", randomized: false }));
+        sessions.push(session({ start, end: start + minutes * MIN, bursts: minutes + 1, kind: "visitor", randomized: false, device: `${INTEL}:00:00:${i.toString(16).padStart(2, "0")}` }));
       }
       for (let p = 0; p < 40; p++) {
         const start = NOON + rng.int(0, 300) * MIN;
         for (let b = stay(); b >= 0; b--) sessions.push(session({ start: start + b * MIN }));
       }
-      const [day] = estimate(sessions);
-      expect(day!.knownVisitors).toBe(15);
+      const [day] = estimate(sessions, { prior: EXACT });
+      expect(day!.knownVisitors).toBe(15 * realPhonesPrior.universalPersonShare);
       restSum += day!.restVisitors;
     }
     expect(Math.abs(restSum / trials / 40 - 1)).toBeLessThan(0.04);
@@ -199,12 +287,19 @@ describe("PeopleEstimator without identity-known visits", () => {
     expect(outside!.passersBy).toBeNaN();
   });
 
-  it("gives an unbounded interval when one sampled phone cannot show how rates spread", () => {
+  it("gives an unbounded visitor interval when one sampled visit cannot show how stays spread, and finite occupancy", () => {
     const at = DAY + 18 * 60 * MIN;
-    const [day] = estimate([...keptVisits(1), ...Array.from({ length: 10 }, (_, i) => session({ start: at + i * 30_000 }))]);
+    const [day] = estimate([...keptVisits(1, true), ...Array.from({ length: 10 }, (_, i) => session({ start: at + i * 30_000 }))], { prior: EXACT });
+    // 10 bursts ÷ (1/min × 11 min): one stay of 11 min, whose spread no one visit shows.
     expect(day!.visitors).toBeCloseTo(1 + 10 / 11, 10);
     expect(day!.visitorsLow).toBe(1);
     expect(day!.visitorsHigh).toBe(Number.POSITIVE_INFINITY);
+    // Occupancy needs no sample, only the yardstick: 10 bursts in 15 min are 10/15 of a person.
+    const o = day!.occupancy.find((x) => x.start === at)!;
+    const spread = Math.exp(Z90 / Math.sqrt(10));
+    expect(o.inside).toBeCloseTo(10 / 15, 10);
+    expect(o.insideLow).toBeCloseTo(10 / 15 / spread, 10);
+    expect(o.insideHigh).toBeCloseTo((10 / 15) * spread, 10);
   });
 });
 
@@ -213,22 +308,27 @@ describe("poolPeople", () => {
   // One shop-day: `universal` universal-MAC visits with heavy-tailed stays (one burst a minute),
   // `randomized` randomized visits that held (one burst every two minutes), and 200 one-burst
   // MACs heard inside through the afternoon.
-  function shopDay(seed: number, dayIndex: number, o: { universal?: number; randomized?: number; shopId?: number } = {}): ClassifiedSession[] {
+  function shopDay(seed: number, dayIndex: number, o: { universal?: number; randomized?: number; shopId?: number; randomizedStay?: number } = {}): ClassifiedSession[] {
     const rng = createRng(hashSeed("poolPeople", seed, dayIndex));
     const base = DAY + dayIndex * DAY_MS;
     const date = `2026-11-${16 + dayIndex}`;
     const out: ClassifiedSession[] = [];
-    const visit = (randomized: boolean, perMin: number) => {
+    // Stays log-normal, median 14 min (randomized ones `randomizedStay` when given).
+    const visit = (randomized: boolean, perMin: number, median = 14) => {
       const start = base + 11 * 60 * MIN + Math.round(rng.uniform(0, 8 * 60) * MIN);
-      const dwell = Math.round(Math.min(180, rng.logNormal(14, 0.8)) * MIN);
+      const dwell = Math.round(Math.min(180, rng.logNormal(median, 0.8)) * MIN);
       out.push(session({ start, end: start + dwell, bursts: Math.max(2, Math.round((dwell / MIN) * perMin)), kind: "visitor", randomized }));
     };
     for (let i = 0; i < (o.universal ?? 12); i++) visit(false, 1);
-    for (let i = 0; i < (o.randomized ?? 0); i++) visit(true, 0.5);
+    for (let i = 0; i < (o.randomized ?? 0); i++) visit(true, 0.5, o.randomizedStay);
     for (let i = 0; i < 200; i++) out.push(session({ start: base + 12 * 60 * MIN + i * 90_000 }));
     return out.map((s) => ({ ...s, shopId: o.shopId ?? 101, date }));
   }
-  const week = (seed: number, o: { universal?: number; randomized?: number; shopId?: number } = {}) => estimate([0, 1, 2, 3, 4].flatMap((d) => shopDay(seed, d, o)));
+  const week = (seed: number, o: { universal?: number; randomized?: number; shopId?: number; randomizedStay?: number } = {}, options: PeopleEstimatorOptions = {}) =>
+    estimate(
+      [0, 1, 2, 3, 4].flatMap((d) => shopDay(seed, d, o)),
+      options,
+    );
 
   it("gives a day pooled alone its own estimate", () => {
     const days = estimate(shopDay(1, 0));
@@ -242,8 +342,11 @@ describe("poolPeople", () => {
   });
 
   it("pools each shop's days with its own, in any order, and narrows the days' intervals", () => {
-    const a = week(2);
-    const b = week(3, { shopId: 102 });
+    // The yardstick known exactly, so that the band is the mean stay's (which pooling learns from
+    // five days' visits) and burst counting's: pooling does not narrow the yardstick's own spread
+    // (as installed, ln ρ's variance of 0.36 dwarfs the mean stay's part).
+    const a = week(2, {}, { prior: EXACT });
+    const b = week(3, { shopId: 102 }, { prior: EXACT });
     const pooled = poolPeople([...a, ...b]);
     expect(pooled.map((p) => p.pooledDays)).toEqual(Array(10).fill(5));
     const separately = [...poolPeople(a), ...poolPeople(b)];
@@ -260,17 +363,103 @@ describe("poolPeople", () => {
     pooled.slice(0, 5).forEach((p, i) => expect([p.knownVisitors, p.restBursts, p.passersBy, p.label]).toEqual([a[i]!.knownVisitors, a[i]!.restBursts, a[i]!.passersBy, a[i]!.label]));
   });
 
-  it("learns from the universal-MAC visits once the days hold enough of them together", () => {
-    // Four universal visits a day: each day alone falls back to every identity-known visit, whose
-    // randomized half probes at half the rate; pooled, the 20 universal visits give the rate.
-    const days = week(4, { universal: 4, randomized: 20 });
-    for (const d of days) expect(d.burstsPerMinute).toBeLessThan(0.85);
-    for (const p of poolPeople(days)) expect(p.burstsPerMinute).toBeGreaterThan(0.9);
+  it("takes the mean stay from the universal-MAC visits once the days hold enough of them together, the rate from each day's yardstick", () => {
+    // Four universal visits a day (median stay 14 min): each day alone falls back to every
+    // identity-known visit, whose randomized part stays 3 min; pooled, the 20 universal visits give
+    // the stay. The randomized visits burst at half the universal ones' rate: no rate is learned
+    // from either.
+    const days = week(4, { universal: 4, randomized: 20, randomizedStay: 3 }, { prior: { burstsPerMinute: 0.8 } });
+    const pooled = poolPeople(days);
+    const universal = rateModels(days.map((d) => d.sample.universal));
+    const shoppers = rateModels(days.map((d) => d.sample.shoppers));
+    days.forEach((d, i) => {
+      expect(d.sample.universal.visits).toBe(4);
+      expect(d.meanDwellMs).toBeCloseTo(d.sample.shoppers.dwellSum / d.sample.shoppers.visits, 6);
+      expect(pooled[i]!.meanDwellMs).toBeCloseTo(universal[i]!.meanDwell, 6);
+      // The choice matters here: the pooled shopper visits would say otherwise.
+      expect(pooled[i]!.meanDwellMs / shoppers[i]!.meanDwell).toBeGreaterThan(1.5);
+      for (const p of [d, pooled[i]!]) {
+        expect(p.burstsPerMinute).toBe(0.8);
+        expect(p.yardstick).toEqual({ ...realPhonesPrior, burstsPerMinute: 0.8 });
+      }
+    });
   });
 
-  it("keeps intervals without other phones' bursts at their exact known presence", () => {
-    const pooled = poolPeople(week(5));
-    for (const p of pooled) for (const o of p.occupancy) if (o.insideBursts === 0) expect([o.inside, o.insideLow, o.insideHigh]).toEqual([o.knownInside, o.knownInside, o.knownInside]);
+  it("estimates a calibrated shop by its calibration, aged day by day and named, and keeps each day's yardstick when pooled", () => {
+    // Counted a fortnight to a week before the days estimated.
+    const calibration: Calibration = {
+      id: "cal-101-0a1b2c3d",
+      shopId: 101,
+      start: DAY - 14 * DAY_MS,
+      end: DAY - 7 * DAY_MS,
+      burstsPerMinute: 0.8,
+      countedBurstsPerMinute: 0.75,
+      logSe: 0.1,
+      dayLogSd: 0.2,
+      personCv: 1.2,
+      universalPersonShare: 0.3,
+      overdispersion: 1.44,
+      counts: { intervals: 80, dailyCounts: 0, days: 5, personHours: 120 },
+      settings: { intervalMs: 15 * MIN, timeZone: "Asia/Seoul" },
+      trusted: true,
+      warnings: [],
+    };
+    const options = { calibration: [calibration] };
+    const a = week(7, {}, options);
+    const b = week(8, { shopId: 102 }, options);
+    const ref = { id: calibration.id, start: new Date(calibration.start).toISOString(), end: new Date(calibration.end).toISOString(), trusted: true, warnings: [] };
+    const pooled = poolPeople([...a, ...b]);
+    a.forEach((d, i) => {
+      // ρ and the persons' spread (× √overdispersion) are the fit's; ln ρ's variance its standard
+      // error², the day-to-day spread² and the drift over the days since the counts.
+      const expected = {
+        burstsPerMinute: 0.8,
+        logVariance: 0.1 ** 2 + 0.2 ** 2 + CALIBRATION_DRIFT_PER_DAY * (7 + i),
+        df: 4,
+        personCv: 1.2 * Math.sqrt(1.44),
+        universalPersonShare: 0.3,
+      };
+      for (const p of [d, pooled[i]!]) {
+        expect(p.burstsPerMinute).toBe(0.8);
+        expect(p.calibration).toEqual(ref);
+        expect(p.yardstick.logVariance).toBeCloseTo(expected.logVariance, 12);
+        expect({ ...p.yardstick, logVariance: 0 }).toEqual({ ...expected, logVariance: 0 });
+        expect(p.occupancy.every((o) => o.calibration?.id === calibration.id)).toBe(true);
+      }
+      // The calibration's universal share: 12 laptops' worth of 0.3 of a person.
+      expect(d.knownVisitors).toBeCloseTo(12 * 0.3, 12);
+    });
+    // Each shop apart: the other shop keeps the prior.
+    for (const p of [...b, ...pooled.slice(5)]) {
+      expect(p.calibration).toBeNull();
+      expect(p.yardstick).toEqual(realPhonesPrior);
+      expect(p.occupancy.every((o) => o.calibration === null)).toBe(true);
+    }
+  });
+
+  it("keeps intervals without other phones' bursts at their known presence, with room above for persons whose phones slept", () => {
+    // ρ = 1/min for everyone: a person is silent for 15 min with probability e^(−15), so N persons
+    // with e^(−15 N), which falls to 5 % at N = ln 20 ÷ 15.
+    const pooled = poolPeople(week(5, {}, { prior: EXACT }));
+    const silent = Math.log(20) / 15;
+    let empty = 0;
+    let withDevices = 0;
+    for (const p of pooled) {
+      for (const o of p.occupancy) {
+        if (o.insideBursts !== 0) continue;
+        empty++;
+        if (o.universalInside > 0) withDevices++;
+        // The known part is the day's universal visits (not phone makers'): a share of a person each;
+        // the bounds take none of them and all of them as persons.
+        expect(o.inside).toBe(o.knownInside);
+        expect(o.universalPersons).toBeCloseTo(o.knownInside, 12);
+        expect(o.universalPersons).toBeCloseTo(o.universalInside * realPhonesPrior.universalPersonShare, 12);
+        expect(o.insideLow).toBeCloseTo(0, 12);
+        expect(o.insideHigh).toBeCloseTo(o.universalInside + silent, 8);
+      }
+    }
+    expect(empty).toBeGreaterThan(0);
+    expect(withDevices).toBeGreaterThan(0);
   });
 
   it("rejects estimates pooled already and things that are not estimates", () => {
