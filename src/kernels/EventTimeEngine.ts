@@ -288,6 +288,9 @@ export interface EventTimeEngineStats {
 /** Signals closer together than this (ms) are counted as one probe in `Session.probeCount`. */
 const PROBE_MERGE_MS = 1000;
 
+/** Relative tolerance of a repeated probe gap (`Session.periodicGaps`). */
+const PERIODIC_TOLERANCE = 0.1;
+
 const NO_SLICE = Number.NaN;
 
 // Per (session, sensor): counts, peaks, the smoothing state (it is its own Kalman state: x, p,
@@ -316,6 +319,11 @@ interface OpenSession {
   end: number;
   count: number;
   probes: number;
+  /** Start of the session's latest probe, and the gap before it (NaN before the second probe). */
+  probeStart: number;
+  lastGap: number;
+  /** Probe gaps that repeat the one before or a whole multiple of it (`Session.periodicGaps`). */
+  periodicGaps: number;
   readonly randomized: boolean;
   readonly local: boolean;
   readonly vendor: string | undefined;
@@ -620,7 +628,19 @@ export class EventTimeEngine implements Kernel<Signal> {
       shop.startTail = open;
     } else {
       // Readings within a second are one probe (a burst, or several sensors hearing one frame).
-      if (t - open.end > PROBE_MERGE_MS) open.probes++;
+      if (t - open.end > PROBE_MERGE_MS) {
+        open.probes++;
+        // A machine probes on a timer: its gaps repeat (a missed probe makes a whole multiple).
+        const gap = t - open.probeStart;
+        const last = open.lastGap;
+        if (last > 0 && gap > 0) {
+          const ratio = gap > last ? gap / last : last / gap;
+          const k = Math.round(ratio);
+          if (Math.abs(ratio - k) <= PERIODIC_TOLERANCE * k) open.periodicGaps++;
+        }
+        open.lastGap = gap;
+        open.probeStart = t;
+      }
       open.end = t;
       open.count++;
       if (shop.endTail !== open) {
@@ -868,6 +888,9 @@ function newSession(s: Signal, endTail: OpenSession | undefined, startTail: Open
     end: s.time,
     count: 1,
     probes: 1,
+    probeStart: s.time,
+    lastGap: Number.NaN,
+    periodicGaps: 0,
     randomized: s.randomized,
     local: s.local,
     vendor: s.vendor,
@@ -979,6 +1002,7 @@ function toSession(shop: ShopState, open: OpenSession, complete: number, proximi
     estimatedDwellMs: estimatedDwell(open.end - open.start, open.probes),
     signalCount: open.count,
     probeCount: open.probes,
+    periodicGaps: open.periodicGaps,
     randomized: open.randomized,
     local: open.local,
     vendor: open.vendor,

@@ -36,7 +36,7 @@ export interface SessionSensor {
  * @example
  * const s: Session = {
  *   shopId: 101, device: "f0:18:98:12:34:56", start: 1763600000000, end: 1763600420000,
- *   dwellMs: 420000, estimatedDwellMs: 472500, signalCount: 12, probeCount: 9, randomized: false, local: false, vendor: "Apple, Inc.",
+ *   dwellMs: 420000, estimatedDwellMs: 472500, signalCount: 12, probeCount: 9, periodicGaps: 2, randomized: false, local: false, vendor: "Apple, Inc.",
  *   peakRssi: -52, peakSmoothedRssi: -56.4, nearestSensor: "b8:27:eb:00:00:01", sensors: [],
  *   watermark: 1763600800000, complete: 1763600800000, proximity: undefined,
  * };
@@ -68,6 +68,12 @@ export interface Session {
    * estimates the device's probe interval.
    */
   readonly probeCount: number;
+  /**
+   * Probe gaps that repeat the gap before, or a whole multiple of it, within 10 % (a missed probe
+   * doubles a gap): a machine probing on a timer repeats nearly all of them, a person's phone few
+   * (`isPeriodicProber`).
+   */
+  readonly periodicGaps: number;
   /** Locally administered (randomized) MAC, from the address bit. */
   readonly randomized: boolean;
   /** The service's `local` flag of the first signal. */

@@ -1,3 +1,4 @@
+import { isPeriodicProber } from "./isPeriodicProber.ts";
 import { checkNumberOption } from "./checkNumberOption.ts";
 import { assertTimeZone } from "../time/timeZone.ts";
 import { LocalCalendar, type LocalDay } from "../time/LocalCalendar.ts";
@@ -347,11 +348,16 @@ export class ShopRoles {
     const stationaryMs = o.stationaryShare * (day.end - day.start);
     const closedInside = commit ? undefined : this.#closedInside(day, sessions, visitorRssi);
     const kinds: VisitKind[] = new Array(sessions.length);
+    // A device that probed on a timer in one session is equipment in all of the day's (a PC's
+    // session split by a silence is no shopper's).
+    const machines = new Set<string>();
+    for (const s of sessions) if (isPeriodicProber(s)) machines.add(s.device);
     for (let i = 0; i < sessions.length; i++) {
       const s = sessions[i]!;
       const p = presence.get(s.device)!;
       let kind: VisitKind;
-      if (p.total >= stationaryMs || this.coversADay(s)) kind = "stationary";
+      // Fixed equipment: present most of the day, or probing on a timer (PCs, tills, printers).
+      if (p.total >= stationaryMs || this.coversADay(s) || machines.has(s.device)) kind = "stationary";
       else if (p.opening >= this.#staffMs || (closedInside?.get(s.device) ?? 0) >= o.minDwellMs) kind = "staff";
       else {
         const r = remembered.get(s.device);
@@ -591,6 +597,7 @@ export function classifiedSession(
     estimatedDwellMs: s.estimatedDwellMs,
     signalCount: s.signalCount,
     probeCount: s.probeCount,
+    periodicGaps: s.periodicGaps,
     randomized: s.randomized,
     local: s.local,
     vendor: s.vendor,

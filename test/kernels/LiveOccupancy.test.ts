@@ -16,7 +16,10 @@ const PRINTER = "f0:18:98:00:00:03";
 /** A device heard every `everyMs` from `from` to `to` (inclusive), at an inside RSSI. */
 function present(device: string, from: number, to: number, everyMs = 30_000, rssi = -50): Signal[] {
   const out: Signal[] = [];
-  for (let t = from; t <= to; t += everyMs) out.push(sig(t, device, rssi));
+  // A person's phone probes when woken, not on a timer (a timer is equipment: isPeriodicProber):
+  // gaps 0.5–1.5 × everyMs, from a fixed sequence.
+  let k = 0;
+  for (let t = from; t <= to; t += Math.round(everyMs * (0.5 + ((k++ * 0.618034) % 1)))) out.push(sig(t, device, rssi));
   return out;
 }
 

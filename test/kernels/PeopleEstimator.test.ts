@@ -32,6 +32,7 @@ function session(o: { start: number; end?: number; bursts?: number; kind?: Visit
     estimatedDwellMs: estimatedDwell(end - o.start, bursts),
     signalCount: bursts * 5,
     probeCount: bursts,
+    periodicGaps: 0,
     randomized: o.randomized ?? true,
     local: o.randomized ?? true,
     vendor: undefined,

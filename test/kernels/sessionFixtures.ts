@@ -13,6 +13,7 @@ export function session(start: number, end: number, extra: Partial<Session> = {}
     estimatedDwellMs: dwellMs,
     signalCount: 10,
     probeCount: 10,
+    periodicGaps: 0,
     randomized: false,
     local: false,
     vendor: undefined,
