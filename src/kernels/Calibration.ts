@@ -123,7 +123,8 @@ export function calibratedYardstick(
     yardstick: {
       burstsPerMinute: c.burstsPerMinute,
       logVariance,
-      df: Math.max(1, c.counts.days - 1),
+      // The day-to-day spread rests on the counted days and on its prior, worth two days (fitCalibration).
+      df: c.counts.days + 1,
       personCv: c.personCv * Math.sqrt(c.overdispersion),
       universalPersonShare: c.universalPersonShare,
     },

@@ -181,11 +181,11 @@ export interface PeopleEstimate extends SessionWindow {
    * bursts were heard inside but no identity-known visit gives a burst rate.
    */
   readonly visitors: number;
-  /** Lower bound of `visitors`, a whole number (never below `knownVisitors`; `knownVisitors` when `visitors` is `NaN`). */
+  /** Lower bound of `visitors`, a whole number (`floor(knownVisitors + …)`; `floor(knownVisitors)` when `visitors` is `NaN`). */
   readonly visitorsLow: number;
   /** Upper bound of `visitors`, a whole number (`Infinity` when `visitors` is `NaN` or the sample too small for a spread). */
   readonly visitorsHigh: number;
-  /** Visitor devices whose MAC held across the visit (counted exactly, as the MAC-level count does). */
+  /** Visitors from devices whose MAC held across the visit, as persons: 1 a randomized MAC, a universal one by `universalPersonWeight` (so possibly fractional). */
   readonly knownVisitors: number;
   /**
    * Estimated passers-by (people heard only outside): outside bursts ÷ mean bursts per
@@ -754,7 +754,7 @@ function visitorFigures(knownVisitors: number, restBursts: number, passersBy: nu
     // People are whole: the bounds widen to whole numbers, which costs no coverage and keeps a
     // fraction of a phone from the rate part (a short visit heard inside) inside the interval.
     // Without a burst rate the rest is unknown: at least the identity-known visitors, no upper bound.
-    visitorsLow: Number.isNaN(visitors) ? knownVisitors : Math.floor(knownVisitors + restLow),
+    visitorsLow: Number.isNaN(visitors) ? Math.floor(knownVisitors) : Math.floor(knownVisitors + restLow),
     visitorsHigh: Number.isNaN(visitors) ? Number.POSITIVE_INFINITY : Math.ceil(knownVisitors + restHigh),
     captureRate: visitors + passersBy > 0 ? visitors / (visitors + passersBy) : Number.NaN,
     restVisitors,

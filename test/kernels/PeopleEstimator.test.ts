@@ -416,7 +416,8 @@ describe("poolPeople", () => {
       const expected = {
         burstsPerMinute: 0.8,
         logVariance: 0.1 ** 2 + 0.2 ** 2 + CALIBRATION_DRIFT_PER_DAY * (7 + i),
-        df: 4,
+        // The counted days' degrees of freedom (days − 1) and the day-to-day prior's two.
+        df: 4 + 2,
         personCv: 1.2 * Math.sqrt(1.44),
         universalPersonShare: 0.3,
       };
