@@ -1,4 +1,5 @@
-import { FootfallError, errorGuard } from "./FootfallError.ts";
+import { errorGuard } from "./FootfallError.ts";
+import { InputLineError } from "./InputLineError.ts";
 
 /**
  * A sales file cannot be used as a whole: a required column is missing from its header, the
@@ -10,24 +11,8 @@ import { FootfallError, errorGuard } from "./FootfallError.ts";
  * const e = new SalesInputError("sales.csv", 1, 'missing column "quantity"', { column: "quantity" });
  * e.message; // 'sales.csv:1: missing column "quantity"'
  */
-export class SalesInputError extends FootfallError {
+export class SalesInputError extends InputLineError {
   override name = "SalesInputError";
-  /** File name (or other source label) of the input. */
-  readonly source: string;
-  /** 1-based line of the problem (1 for header problems, 0 for the file as a whole). */
-  readonly line: number;
-  /** The missing or duplicated column, when the problem is about one. */
-  readonly column?: string;
-  /** The reason alone, without the `source:line:` prefix. */
-  readonly reason: string;
-
-  constructor(source: string, line: number, reason: string, options?: { column?: string; cause?: unknown }) {
-    super(`${source === "" ? "input" : source}${line > 0 ? `:${line}` : ""}: ${reason}`, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.source = source;
-    this.line = line;
-    this.reason = reason;
-    if (options?.column !== undefined) this.column = options.column;
-  }
 }
 
 /**

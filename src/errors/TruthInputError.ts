@@ -1,4 +1,5 @@
-import { FootfallError, errorGuard } from "./FootfallError.ts";
+import { errorGuard } from "./FootfallError.ts";
+import { InputLineError } from "./InputLineError.ts";
 
 /**
  * A counted-truth file (people counted by hand or by a door counter, for `footfall calibrate
@@ -18,25 +19,8 @@ import { FootfallError, errorGuard } from "./FootfallError.ts";
  * e.message; // "a.truth.csv:3: end 2024-03-14T13:00:00+01:00 is not after start 2024-03-14T14:00:00+01:00"
  * e.line; // 3
  */
-export class TruthInputError extends FootfallError {
+export class TruthInputError extends InputLineError {
   override name = "TruthInputError";
-  /** File name (or other source label) of the input, as the caller gave it. */
-  readonly source: string;
-  /** 1-based line of the problem (the header's line for header problems, 0 for the file as a whole). */
-  readonly line: number;
-  /** The column the problem is about, when it is about one (`people`, `start` …). */
-  readonly column?: string;
-  /** The reason alone, without the `source:line:` prefix. */
-  readonly reason: string;
-
-  constructor(source: string, line: number, reason: string, options?: { column?: string; cause?: unknown }) {
-    // Same shape as SalesInputError's messages, so editors and terminals make `file:line` a link.
-    super(`${source === "" ? "input" : source}${line > 0 ? `:${line}` : ""}: ${reason}`, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.source = source;
-    this.line = line;
-    this.reason = reason;
-    if (options?.column !== undefined) this.column = options.column;
-  }
 }
 
 /**

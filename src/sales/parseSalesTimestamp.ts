@@ -1,4 +1,5 @@
-import { MS_PER_DAY, daysFromCivil, isCalendarDate } from "../time/calendarDate.ts";
+import { isCalendarDate } from "../time/calendarDate.ts";
+import { isoInstant } from "../time/isoInstant.ts";
 
 // Extended ISO 8601: date, optional time (T or space), optional fraction, optional offset.
 const TIMESTAMP_RE =
@@ -33,31 +34,9 @@ const DISPLAYED_RE = /^(\d{4})-(\d{2})-(\d{2})[T ]\s*(?:(오전|오후|AM|PM)\s*
 export function parseSalesTimestamp(text: string): number | string | undefined {
   const m = TIMESTAMP_RE.exec(text);
   if (m === null) return displayedWallClock(text);
-  const year = Number(m[1]);
-  const month = Number(m[2]);
-  const day = Number(m[3]);
-  if (!isCalendarDate(year, month, day)) return undefined;
-  const hour = m[4] === undefined ? 0 : Number(m[4]);
-  const minute = m[5] === undefined ? 0 : Number(m[5]);
-  const second = m[6] === undefined ? 0 : Number(m[6]);
-  if (hour > 23 || minute > 59 || second > 59) return undefined;
-  const zone = m[8];
-  if (zone === undefined) return `${m[1]}-${m[2]}-${m[3]}`;
-  let offsetMinutes = 0;
-  if (zone !== "Z" && zone !== "z") {
-    const sign = zone[0] === "-" ? -1 : 1;
-    const digits = zone.slice(1).replace(":", "");
-    const oh = Number(digits.slice(0, 2));
-    const om = digits.length > 2 ? Number(digits.slice(2)) : 0;
-    if (oh > 23 || om > 59) return undefined;
-    offsetMinutes = sign * (oh * 60 + om);
-  }
-  // Sub-millisecond digits are dropped (floor), which cannot move an instant across midnight.
-  const millis = m[7] === undefined ? 0 : Number(m[7].slice(0, 3).padEnd(3, "0"));
-  return (
-    daysFromCivil(year, month, day) * MS_PER_DAY + hour * 3_600_000 + minute * 60_000 + second * 1000 + millis -
-    offsetMinutes * 60_000
-  );
+  const instant = isoInstant(m);
+  // A wall-clock time without a zone is a date of the shop's own day (the caller places it).
+  return instant === "no zone" ? `${m[1]}-${m[2]}-${m[3]}` : instant;
 }
 
 /** The date of a wall-clock time as a spreadsheet displays it ({@link DISPLAYED_RE}), or `undefined`. */

@@ -1,3 +1,4 @@
+import { createRng } from "../../src/sim/prng.ts";
 import { describe, expect, it } from "vitest";
 import { realPhonesPrior } from "../../src/kernels/burstYardstick.ts";
 import { checkCalibration } from "../../src/kernels/Calibration.ts";
@@ -9,16 +10,10 @@ const DAY = 86_400_000;
 const QUARTER = 900_000;
 const T0 = Date.parse("2024-03-04T08:00:00.000Z");
 
-// A small seeded PRNG (mulberry32), so every repetition is reproducible without the simulator.
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+// The simulator's seeded generator, so every repetition is reproducible.
+function seeded(seed: number): () => number {
+  const rng = createRng(seed);
+  return () => rng.next();
 }
 
 function normal(rand: () => number): number {
@@ -49,7 +44,7 @@ function poisson(rand: () => number, mean: number): number {
  * interval, nobody identity-known.
  */
 function simulate(seed: number, rho: number, days: number, intervalsPerDay: number, shopId = 61): IntervalObservation[] {
-  const rand = mulberry32(seed);
+  const rand = seeded(seed);
   const cv = realPhonesPrior.personCv;
   const s2 = Math.log(1 + cv * cv);
   const mu = Math.log(rho) - s2 / 2;
@@ -179,7 +174,7 @@ describe("fitCalibration", () => {
     for (let seed = 1; seed <= 20; seed++) {
       const observations: CalibrationObservation[] = [...simulate(seed, 0.9, 4, 16), ...dailyCounts(0.9, 4)];
       const a = fitCalibration(observations, options)[0]!;
-      const rand = mulberry32(1000 + seed);
+      const rand = seeded(1000 + seed);
       const shuffled = [...observations];
       for (let i = shuffled.length - 1; i > 0; i--) {
         const j = Math.floor(rand() * (i + 1));
