@@ -18,7 +18,10 @@ import { parseTruth } from "../truth/parseTruth.ts";
  * @param toMs end of the count, epoch ms
  * @param timeZone the shops' time zone
  * @example
- * const calibrated = demoCalibration(world, estimates, openMs, openMs + 2 * 3_600_000, "Asia/Seoul");
+ * const shop = world.shops[0]!;
+ * const { people } = await analyze(world.rawSignals(shop.id), { timeZone: shop.timeZone });
+ * const open = world.startMs + 10 * 3_600_000;
+ * demoCalibration(world, people, open, open + 2 * 3_600_000, shop.timeZone).length === people.length; // true
  */
 export function demoCalibration(world: World, estimates: readonly PeopleEstimate[], fromMs: number, toMs: number, timeZone: string): PeopleEstimate[] {
   const truth = mergeTruth(estimates.map((p) => parseTruth(countedTruthCsv(world, p.shopId, fromMs, toMs, { shape: "inside" }), `door counter, shop ${p.shopId}`)));
