@@ -1,7 +1,7 @@
 import { analyze, type AnalyzeOptions } from "./analyze.ts";
 import { burstYardstick } from "./kernels/burstYardstick.ts";
 import { CALIBRATION_VERSION, type Calibration, type CalibrationFile } from "./kernels/Calibration.ts";
-import { fitCalibration, type CalibrationObservation } from "./kernels/fitCalibration.ts";
+import { fitCalibration, type CalibrationObservation, type FitCalibrationOptions } from "./kernels/fitCalibration.ts";
 import { defaultPeopleEstimator, type PeopleEstimate } from "./kernels/PeopleEstimator.ts";
 import { rateModels } from "./kernels/rateModel.ts";
 import { defaultVisitClassifier } from "./kernels/VisitClassifier.ts";
@@ -76,6 +76,20 @@ export async function calibrate(records: Iterable<unknown> | AsyncIterable<unkno
 }
 
 /**
+ * Options of {@link calibrationFromEstimates}: the fit's (`prior`, `settings`), the least coverage
+ * of a counted interval, and whether no overlap at all is an answer rather than an error.
+ *
+ * @example
+ * const o: CalibrationFromEstimatesOptions = { prior: realPhonesPrior, settings: { intervalMs: 900_000, timeZone: "Europe/Prague" }, minCoverage: 0.5 };
+ */
+export interface CalibrationFromEstimatesOptions extends FitCalibrationOptions {
+  /** Least share of an interval the counted segments must cover (0 < x ≤ 1). */
+  readonly minCoverage: number;
+  /** Return an empty fit (every counted shop in `shopsWithoutOverlap`) instead of throwing when nothing overlaps. @default false */
+  readonly allowNoOverlap?: boolean;
+}
+
+/**
  * The pairing and fit of {@link calibrate} on people estimates already made (with the prior):
  * for callers that analysed the counted days themselves.
  *
@@ -87,17 +101,7 @@ export async function calibrate(records: Iterable<unknown> | AsyncIterable<unkno
  * const fit = calibrationFromEstimates(people, truth, { prior: realPhonesPrior, settings: { intervalMs: 900_000, timeZone: shop.timeZone }, minCoverage: 0.5 });
  * fit.shopsWithoutOverlap; // []
  */
-export function calibrationFromEstimates(
-  estimates: readonly PeopleEstimate[],
-  truth: CountedTruth,
-  options: {
-    readonly prior: Parameters<typeof fitCalibration>[1]["prior"];
-    readonly settings: Parameters<typeof fitCalibration>[1]["settings"];
-    readonly minCoverage: number;
-    /** Return an empty fit (every counted shop in `shopsWithoutOverlap`) instead of throwing when nothing overlaps. */
-    readonly allowNoOverlap?: boolean;
-  },
-): CalibrationFit {
+export function calibrationFromEstimates(estimates: readonly PeopleEstimate[], truth: CountedTruth, options: CalibrationFromEstimatesOptions): CalibrationFit {
   const observations: CalibrationObservation[] = [];
   const dailyByKey = new Map(truth.daily.map((d) => [`${d.shopId} ${d.date}`, d]));
   const matched = new Set<number>();

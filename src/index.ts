@@ -210,7 +210,7 @@ export { readTruth } from "./truth/readTruth.ts";
 export { mergeTruth } from "./truth/mergeTruth.ts";
 export type { TruthInside } from "./truth/truthInside.ts";
 export { truthInside } from "./truth/truthInside.ts";
-export type { CalibrateOptions, CalibrationFit } from "./calibrate.ts";
+export type { CalibrateOptions, CalibrationFit, CalibrationFromEstimatesOptions } from "./calibrate.ts";
 export { calibrate, calibrationFromEstimates } from "./calibrate.ts";
 export type { SampleSums } from "./kernels/rateModel.ts";
 export type { RandomEffects } from "./kernels/randomEffects.ts";

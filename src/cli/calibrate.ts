@@ -110,14 +110,15 @@ async function runCalibrate(argv: readonly string[], io: CliIo, deps: ClientDeps
   if (truth.segments.length === 0 && truth.daily.length === 0) throw new UsageError(`${truthFiles.join(", ")}: no known count (every row unknown)`);
   if (truth.unknownRows > 0) io.stderr.write(`footfall calibrate: ${truth.unknownRows} truth row(s) with an unknown count (NaN or empty) skipped\n`);
 
-  const people: PeopleEstimate[] = [];
+  const estimates: PeopleEstimate[] = [];
   for (const file of fromService ? [undefined] : input) {
     const result = await analyzeFlags(file === undefined ? rest : { ...rest, input: file }, options, rtsCodec, io, deps, "calibrate");
     if (typeof result === "number") return result;
-    people.push(...result.people);
+    estimates.push(...result.people);
   }
-  const settings = { intervalMs: options.people === false ? defaultPeopleEstimator.intervalMs : (options.people?.intervalMs ?? defaultPeopleEstimator.intervalMs), timeZone };
-  const fit = calibrationFromEstimates(people, truth, { prior: burstYardstick(undefined), settings, minCoverage, allowNoOverlap: true });
+  const people = options.people === false ? {} : (options.people ?? {});
+  const settings = { intervalMs: people.intervalMs ?? defaultPeopleEstimator.intervalMs, timeZone };
+  const fit = calibrationFromEstimates(estimates, truth, { prior: burstYardstick(undefined), settings, minCoverage, allowNoOverlap: true });
   // A shop that was counted but not heard, or heard on other days, is a mistake in the truth (a
   // wrong shop id, the wrong file): name its first row, and write nothing.
   if (fit.shopsWithoutOverlap.length > 0) {

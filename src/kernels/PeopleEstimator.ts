@@ -809,14 +809,8 @@ export function poolPeople(estimates: readonly PeopleEstimate[], options: Pick<P
     const models = rateModels(days.map((p) => chosenSample(p.sample, universalVisits)));
     indices.forEach((i, j) => {
       const p = days[j]!;
-      const model = withYardstick(models[j]!, p.yardstick);
-      out[i] = {
-        ...p,
-        ...visitorFigures(p.knownVisitors, p.restBursts, p.passersBy, model, level),
-        pooledDays: days.length,
-        occupancy: p.occupancy.map((x: OccupancyInterval) =>
-          intervalFigures(x.shopId, x.start, x.end, { inside: x.knownInside, universal: x.universalInside, universalPersons: x.universalPersons }, x.insideBursts, x.outsideBursts, model, p.yardstick, x.calibration, level)),
-      };
+      const model = models[j]!;
+      out[i] = { ...reestimated(p, model, p.yardstick, p.calibration, level), pooledDays: days.length };
     });
   }
   return out;
@@ -910,15 +904,21 @@ export function withCalibration(
     if (!o.calibrations.has(p.shopId)) return p;
     if (p.pooledDays !== 1) throw new RangeError(`withCalibration: estimate of shop ${p.shopId} on ${p.label} is pooled; calibrate the days' own estimates`);
     const { yardstick, calibration: ref } = yardstickFor(o, p.shopId, p.start);
-    const model = withYardstick(rateModels([chosenSample(p.sample, p.sample.universal.visits)])[0]!, yardstick);
-    return {
-      ...p,
-      ...visitorFigures(p.knownVisitors, p.restBursts, p.passersBy, model, o.level),
-      yardstick,
-      calibration: ref,
-      occupancy: p.occupancy.map((x) =>
-        intervalFigures(x.shopId, x.start, x.end, { inside: x.knownInside, universal: x.universalInside, universalPersons: x.universalPersons }, x.insideBursts, x.outsideBursts, model, yardstick, ref, o.level),
-      ),
-    };
+    return reestimated(p, rateModels([chosenSample(p.sample, p.sample.universal.visits)])[0]!, yardstick, ref, o.level);
   });
+}
+
+// A day estimated again from its own data (identity-known visits, bursts per interval) with other
+// figures: a pooled mean stay (`poolPeople`) or another yardstick (`withCalibration`).
+function reestimated(p: PeopleEstimate, stays: RateModel, yardstick: BurstYardstick, calibration: CalibrationRef | null, level: number): PeopleEstimate {
+  const model = withYardstick(stays, yardstick);
+  return {
+    ...p,
+    ...visitorFigures(p.knownVisitors, p.restBursts, p.passersBy, model, level),
+    yardstick,
+    calibration,
+    occupancy: p.occupancy.map((x) =>
+      intervalFigures(x.shopId, x.start, x.end, { inside: x.knownInside, universal: x.universalInside, universalPersons: x.universalPersons }, x.insideBursts, x.outsideBursts, model, yardstick, calibration, level),
+    ),
+  };
 }
