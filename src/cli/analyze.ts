@@ -208,6 +208,7 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
     }));
   else writeTables(io, result, minCount, values["pseudonym-rotation"] !== "daily");
   warnSilences(io, result, options);
+  warnCalibrations(io, result);
   return summarize(io, result);
 }
 
@@ -321,6 +322,20 @@ export async function analyzeFlags(
     if (typeof result === "number") return result;
   }
   return result;
+}
+
+// A calibration applied but not to be trusted (few counts, stale, other settings): the lines say
+// so in `calibration.warnings`; a person reading the table should hear it too, once per shop.
+function warnCalibrations(io: CliIo, result: AnalyzeResult): void {
+  const said = new Set<string>();
+  for (const p of result.people) {
+    const c = p.calibration;
+    if (c === null || c.trusted) continue;
+    const line = `shop ${p.shopId}: calibration ${c.id} is not to be trusted (${c.warnings.join("; ")})`;
+    if (said.has(line)) continue;
+    said.add(line);
+    io.stderr.write(`footfall analyze: ${line}\n`);
+  }
 }
 
 // Sensors silent during opening hours: footfall lost nothing (exit status unchanged), but the

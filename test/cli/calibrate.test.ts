@@ -64,6 +64,19 @@ describe("footfall calibrate", () => {
     for (const l of lines(g.text.out).filter((x) => x.type === "summary" || x.type === "occupancy")) expect(l.calibration).toBeNull();
   });
 
+  it("says when a calibration applied is stale, in the lines and on stderr", { timeout: 120_000 }, async () => {
+    const out = join(dir, "old.json");
+    await calibrate(["--input", signalsOf(FIT_DAY), "--truth", truthOf(FIT_DAY), "--out", out]);
+    // A year later: the calibration still applies, widened, and is flagged.
+    const f = fakeIo();
+    expect(await main(["analyze", "--input", signalsOf("2025-03-27"), "--tz", TZ, "--format", "ndjson", "--calibration", out], f.io)).toBe(0);
+    const summary = lines(f.text.out).find((l) => l.type === "summary")!;
+    const ref = summary.calibration as { trusted: boolean; warnings: string[] };
+    expect(ref.trusted).toBe(false);
+    expect(ref.warnings.some((w) => w.startsWith("stale: "))).toBe(true);
+    expect(f.text.err).toMatch(/footfall analyze: shop 61: calibration cal-61-[0-9a-f]{8} is not to be trusted \(.*stale: \d+ days/);
+  });
+
   it("refuses bad truth with exit 2, naming the file and line, and writes nothing", { timeout: 120_000 }, async () => {
     const cases: [string, string, RegExp][] = [
       ["no-offset.csv", "shop_id,start,end,people\n61,2024-03-07T10:00:00,2024-03-07T11:00:00,3\n", /no-offset\.csv:2: .*offset/],
