@@ -132,7 +132,7 @@ export function peopleEstimatorOptions(options: PeopleEstimatorOptions = {}): Re
 }
 
 /**
- * Estimated mean number of phones inside and outside one shop over one interval, with a
+ * Estimated mean number of people inside and outside one shop over one interval, with a
  * two-sided interval (`level`, 90 % by default) for `inside`.
  *
  * @example
@@ -145,13 +145,13 @@ export interface OccupancyInterval {
   readonly start: number;
   /** Interval end, epoch ms (exclusive). */
   readonly end: number;
-  /** Mean phones inside over the interval (visitors; staff and equipment excluded). */
+  /** Mean people inside over the interval (visitors; staff and equipment excluded). */
   readonly inside: number;
   /** Lower bound of `inside` (≥ 0). */
   readonly insideLow: number;
   /** Upper bound of `inside`. */
   readonly insideHigh: number;
-  /** Mean phones outside (heard through the street wall) over the interval. */
+  /** Mean people outside (heard through the street wall) over the interval, by the same yardstick. */
   readonly outside: number;
   /** The part of `inside` from devices whose identity held across their visit, as persons (weighted: see `universalPersonWeight`). */
   readonly knownInside: number;
@@ -229,40 +229,37 @@ interface DayAcc {
 
 /**
  * The randomization-aware people estimator: per shop and local day, visitors (people) with an
- * interval, and the mean number of phones inside and outside per interval, from classified
- * sessions. A MAC is not a person — phones rotate randomized MACs, many at every probe burst —
- * so it counts people in two parts:
+ * interval, and the mean number of people inside and outside per interval, from classified
+ * sessions. A MAC is not a person — phones rotate randomized MACs, many at every probe burst, and
+ * a person may carry a laptop or a watch too — so it counts people in two parts (docs/people.md):
  *
- * 1. **Identity-known visits**: visitor sessions whose MAC held across the visit are counted
- *    exactly, as the MAC-level count does, and their presence is exact. A randomized visitor
- *    session is *set aside* instead when it has a possible rotation partner ({@link linkedVisits}:
- *    a new short randomized MAC heard inside, within `linkGapMs` of one of its ends, by the
- *    sensors of its burst at that end, peaks within `linkRssiDb`; for a visit shorter than
- *    `linkShortMs`, by any of its sensors): it may be one piece of a
- *    rotating phone's visit (its screen was on for a while). Setting a whole visit aside costs
- *    no bias when the rate comes from universal MACs (it moves to part 2); counting a piece as a
- *    visit would.
- * 2. **The rest, by burst rate**: every other burst heard inside (peak smoothed RSSI at or above
- *    the session's `visitorRssi`, the classifier's one threshold) is 1 ÷ r of a phone-interval,
- *    where r is the per-phone burst rate (ratio of sums: Σ (bursts − 1) ÷ Σ dwell) of the
- *    universal-MAC visits — a sample of all phones, since a universal MAC never rotates — or, with
- *    fewer than 10 of them, of every identity-known visit. Occupancy = bursts ÷ (r · interval);
- *    visitors by Little's law = Σ bursts ÷ (r · W), W the mean estimated dwell of the same visits.
+ * 1. **Identity-known visits**: visitor sessions whose MAC held across the visit, by their exact
+ *    presence, each weighted by how much of a person it is: a randomized MAC that held is a phone
+ *    (1), a universal MAC a person only when a phone maker's on a shopper's stay
+ *    (`universalPersonWeight`), else the yardstick's `universalPersonShare` (laptops, PCs, phones
+ *    of persons already counted). A randomized visitor session is *set aside* instead when it has
+ *    a possible rotation partner ({@link linkedVisits}: a new short randomized MAC heard inside,
+ *    within `linkGapMs` of one of its ends, by the sensors of its burst at that end, peaks within
+ *    `linkRssiDb`; for a visit shorter than `linkShortMs`, by any of its sensors): it may be one
+ *    piece of a rotating phone's visit, and its bursts go to part 2.
+ * 2. **The rest, by the burst yardstick**: every other randomized burst heard inside (peak
+ *    smoothed RSSI at the session's `visitorRssi`, less 7.5 dB for a MAC of one or two readings)
+ *    over an interval T gives x = bursts ÷ (ρ · T) person-equivalents, ρ the yardstick (bursts
+ *    heard per person per minute: the prior from real phones, or the shop's calibration). The
+ *    persons behind them are median-unbiased for the persons' spread of rates
+ *    (`medianPersons`). Universal-MAC bursts are not persons' bursts. Visitors by Little's law:
+ *    Σ bursts ÷ (ρ · W̄), W̄ the mean estimated stay of the identity-known visits.
  *
- * Uncertainty (delta method): relative variance of the rate part = 1/B (burst counting) + φ/n
- * (phones differ in rate: φ the squared coefficient of variation of the per-phone rate, n the
- * phones behind the count; for visitors, the squared coefficient of variation of a visit's
- * bursts, since visits differ in dwell too) + var(r̂)/r̂² (+ var(W̄)/W̄² for visitors, in the interval at least
- * what a log-normal with the sample's spread of log dwell gives: Cox's method). Dividing by r̂ (and W̄)
- * overstates 1 ÷ r by about that sampling variance, so the rate part is divided by
- * 1 + var(r̂)/r̂² (+ var(W̄)/W̄²): Beale's second-order correction of a ratio estimator. The
- * interval at `level` is on the log scale (the error of a count divided by a learned rate is
- * multiplicative), with Student's t at the Welch–Satterthwaite degrees of freedom (the variances
- * but 1/B are estimated from the sampled visits).
- * The identity-known part is exact. Assumptions (see the README, "People, not MACs"): phones
- * that rotate probe at the rate of the sample's phones and stay as long; bursts of one MAC
- * within 1 s are one burst (`Session.probeCount`). Staff and equipment are not people inside,
- * and devices rejoined from more than four sessions a day stay out of the sample.
+ * Uncertainty, on the log scale: 1/B (burst counting) + cv²/n (persons differ in rate, n behind
+ * the count; for visitors, the CV² of a visit's bursts, rate × stay) + var(ln ρ) (the prior's
+ * place-to-place spread, or the calibration's standard error, day-to-day spread and ageing)
+ * (+ var(W̄)/W̄² for visitors, at least Cox's log-normal variance), with Student's t at the
+ * Welch–Satterthwaite degrees of freedom. An interval with no burst still allows the persons whose
+ * phones slept through it (`silentPersonsBound`), and the bounds take none and all of the
+ * identity-known universal devices as persons. Staff and equipment (present most of the day, or
+ * probing on a timer) are not people inside; bursts of one MAC within 1 s are one burst
+ * (`Session.probeCount`); devices rejoined from more than four sessions a day stay out of the
+ * stays' sample.
  *
  * Per-interval, not per-signal work: sessions are kept per open day and the estimate runs once
  * when the day closes (every session starting in it has been classified).
@@ -272,7 +269,7 @@ interface DayAcc {
  * const estimator = new PeopleEstimator({ timeZone: "Asia/Seoul" }, { emit: (p) => out.push(p) });
  * for (const s of classified) estimator.push(s);
  * estimator.flush();
- * out[0]?.occupancy[40]?.inside; // mean phones inside 10:00–10:15
+ * out[0]?.occupancy[40]?.inside; // mean people inside 10:00–10:15
  */
 export class PeopleEstimator extends SessionWindows<DayAcc, PeopleEstimate> {
   /** The resolved options. */
@@ -461,8 +458,8 @@ function spread(bins: Float64Array, dayStart: number, intervalMs: number, from: 
 
 /**
  * What one shop-day's classified sessions (the whole day, or the day so far) say about its
- * people: the identity-known visits, counted exactly, and the burst-rate sample that stands for
- * the rest, with the sampling variances the intervals and the Beale correction need. Internal:
+ * people: the identity-known visits (weighted), the yardstick the rest is counted by, and the
+ * stays' sample with the sampling variances the intervals and the Beale correction need. Internal:
  * built by {@link dayModel}, read by {@link occupancyIntervals}.
  *
  * @example
@@ -553,26 +550,24 @@ function withYardstick(model: RateModel, y: BurstYardstick): RateModel {
   return { ...model, rate: y.burstsPerMinute / 60_000, phi: y.personCv * y.personCv, m: y.df + 1, rateRelVar: y.logVariance };
 }
 
-// The sample the rate model is learned from: the universal-MAC visits when there are enough of
+// The sample the mean stay is learned from: the universal-MAC visits when there are enough of
 // them (`universalVisits`: the day's, or the pooled days'), else every identity-known visit.
 function chosenSample(sample: PeopleSample, universalVisits: number): SampleSums {
   return universalVisits >= MIN_UNIVERSAL_SAMPLE ? sample.universal : sample.shoppers;
 }
 
 // Second-order (Beale) correction of dividing by a sample estimate: E[1 ÷ x̂] ≈ (1 ÷ x)(1 + var(x̂)/x²),
-// so a rate or a mean dwell learned from a few dozen heavy-tailed visits overstates 1 ÷ x by
-// about its relative variance (n = 25 visits with a coefficient of variation of 1.2: +6 %).
-// Without a variance (fewer than two sampled visits) nothing is corrected.
-function bealeFactor(...relVars: readonly number[]): number {
-  let sum = 0;
-  for (const v of relVars) sum += finiteOr(v, 0);
-  return 1 / (1 + sum);
+// so a mean stay learned from a few dozen heavy-tailed visits overstates 1 ÷ W by about its
+// relative variance (n = 25 visits with a coefficient of variation of 1.2: +6 %). Without a
+// variance (fewer than two sampled visits) nothing is corrected.
+function bealeFactor(relVar: number): number {
+  return 1 / (1 + finiteOr(relVar, 0));
 }
 
 /**
  * Occupancy of the intervals `first` to `last − 1` of the day `w` (`intervalMs` each from the
- * day's start, the last one cut at the day's end): the identity-known visits' exact presence
- * plus the other phones' inside bursts ÷ (r̂ · interval), Beale-corrected, with its band.
+ * day's start, the last one cut at the day's end): the identity-known visits' weighted presence
+ * plus the persons behind the other randomized inside bursts (÷ (ρ · interval)), with its band.
  * Internal: the one occupancy rule of `PeopleEstimator` and `LiveOccupancy`.
  *
  * @example
@@ -764,8 +759,9 @@ function visitorFigures(knownVisitors: number, restBursts: number, passersBy: nu
 }
 
 /**
- * A shop's days estimated together: each day's burst rate and mean dwell are pooled with the
- * same shop's other days in `estimates` by random effects ({@link rateModels}), and its visitors,
+ * A shop's days estimated together: each day's mean stay is pooled with the same shop's other
+ * days in `estimates` by random effects ({@link rateModels}; the burst yardstick is each day's own:
+ * the prior, or the shop's calibration aged to the day), and its visitors,
  * interval, capture rate and occupancy are worked out again from the day's own data (identity-known
  * visits, bursts per interval) with the pooled figures. One day's universal-MAC visits — a few
  * dozen, of stays that differ by a factor of ten — leave ~20 % of sampling error in the mean
