@@ -186,7 +186,9 @@ export class Analyzer {
   constructor(options: AnalyzeOptions = {}) {
     if (typeof options !== "object" || options === null) throw new TypeError("analyze options must be an object");
     const timeZone = options.timeZone ?? defaultVisitClassifier.timeZone;
-    const classifyOptions = visitClassifierOptions({ ...options.classify, timeZone });
+    // A calibrated shop is classified at its calibration's threshold.
+    const classifyOptions: VisitClassifierOptions = { ...options.classify, timeZone, ...(options.calibration === undefined ? {} : { calibration: options.calibration }) };
+    visitClassifierOptions(classifyOptions); // validates eagerly, before the other stages
     this.#decoder = new SignalDecoder(options.decode);
     if (options.quality !== false) this.#quality = new DataQuality(options.quality ?? {});
     const lateSession = { emit: () => {}, late: () => void this.#lateSessions++ };

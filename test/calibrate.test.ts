@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { analysisRecords } from "../src/analysisRecords.ts";
 import { analyze } from "../src/analyze.ts";
-import { calibrate, calibrationFromEstimates, type CalibrationFit } from "../src/calibrate.ts";
+import { CALIBRATION_THRESHOLDS, calibrate, calibrationFromCandidates, calibrationFromEstimates, type CalibrationFit } from "../src/calibrate.ts";
 import { realPhonesPrior } from "../src/kernels/burstYardstick.ts";
 import { CALIBRATION_VERSION, calibrationsByShop } from "../src/kernels/Calibration.ts";
 import { countedTruthCsv } from "../src/sim/countedTruthCsv.ts";
@@ -10,6 +10,7 @@ import type { RawSignal } from "../src/contract/rawSignal.ts";
 import type { SimShop, World } from "../src/sim/World.ts";
 import type { CountedTruth } from "../src/truth/CountedTruth.ts";
 import { parseTruth } from "../src/truth/parseTruth.ts";
+import { truthInside } from "../src/truth/truthInside.ts";
 
 describe("calibrate", () => {
   let world: World;
@@ -38,7 +39,9 @@ describe("calibrate", () => {
     expect(c.id).toMatch(new RegExp(`^cal-${shop.id}-[0-9a-f]{8}$`));
     expect(c.trusted, c.warnings.join("; ")).toBe(true);
     expect(c.warnings).toEqual([]);
-    expect(c.settings).toEqual({ intervalMs: 900_000, timeZone: shop.timeZone });
+    // Pinned at the candidate threshold that fitted the counts best.
+    expect(c.settings).toEqual({ intervalMs: 900_000, timeZone: shop.timeZone, visitorRssi: expect.any(Number) });
+    expect(CALIBRATION_THRESHOLDS).toContain(c.settings.visitorRssi);
     expect(c.counts.intervals).toBeGreaterThanOrEqual(8);
     expect(c.counts.days).toBeGreaterThanOrEqual(1);
     expect(c.counts.days).toBeLessThanOrEqual(3);
@@ -71,6 +74,49 @@ describe("calibrate", () => {
     // Without it, the prior: nothing is named.
     const plain = await analyze(records, { timeZone: shop.timeZone, proximity: false, quality: false });
     expect(plain.people.every((p) => p.calibration === null)).toBe(true);
+  });
+
+  it("pins its threshold: analyze() classifies the calibrated shop at it, whatever the day would learn", async () => {
+    const pinned = fit.calibrations[0]!.settings.visitorRssi;
+    const result = await analyze(records, { timeZone: shop.timeZone, calibration: fit.file, proximity: false, quality: false, hourly: false });
+    expect(result.days.length).toBeGreaterThan(0);
+    for (const d of result.days) expect(d.visitorRssi).toBe(pinned);
+    // A fixed threshold given by the caller wins, and the estimate says it is not the fit's.
+    const other = (pinned as number) + 5;
+    const overridden = await analyze(records, { timeZone: shop.timeZone, calibration: fit.file, classify: { visitorRssi: other }, proximity: false, quality: false, hourly: false });
+    for (const d of overridden.days) expect(d.visitorRssi).toBe(other);
+    for (const p of overridden.people) {
+      expect(p.calibration?.trusted).toBe(false);
+      expect(p.calibration?.warnings).toContain(`fitted at a visit threshold of ${pinned} dBm, used at ${other} dBm`);
+    }
+  });
+
+  it("fits at the caller's fixed threshold alone, and keeps per shop the candidate that errs least", async () => {
+    const fixed = await calibrate(records, truth, { timeZone: shop.timeZone, classify: { visitorRssi: -62 } });
+    expect(fixed.calibrations[0]!.settings.visitorRssi).toBe(-62);
+    // The chosen candidate's in-sample error is no larger than any other's.
+    const options = { prior: realPhonesPrior, settings: { intervalMs: 900_000, timeZone: shop.timeZone }, minCoverage: 0.5 };
+    const candidates = [];
+    for (const visitorRssi of [-55, -70, -85]) {
+      const { people } = await analyze(records, { timeZone: shop.timeZone, classify: { visitorRssi }, proximity: false, quality: false, hourly: false });
+      candidates.push({ visitorRssi, estimates: people });
+    }
+    const chosen = calibrationFromCandidates(candidates, truth, options).calibrations[0]!;
+    const maeAt = async (file: CalibrationFit["file"]) => {
+      const { people } = await analyze(records, { timeZone: shop.timeZone, calibration: file, proximity: false, quality: false, hourly: false });
+      let ae = 0;
+      let n = 0;
+      for (const o of people.flatMap((p) => p.occupancy)) {
+        const counted = truthInside(truth.segments, shop.id, o.start, o.end);
+        if (counted.coveredMs < 0.5 * (o.end - o.start) || !(counted.people > 0)) continue;
+        ae += Math.abs(o.inside - counted.people);
+        n++;
+      }
+      return ae / n;
+    };
+    const best = await maeAt(calibrationFromCandidates(candidates.filter((c) => c.visitorRssi === chosen.settings.visitorRssi), truth, options).file);
+    for (const c of candidates) expect(best).toBeLessThanOrEqual((await maeAt(calibrationFromCandidates([c], truth, options).file)) + 1e-9);
+    expect(() => calibrationFromCandidates([], truth, options)).toThrow(RangeError);
   });
 
   it("refuses counts of another shop only (RangeError)", async () => {

@@ -6,7 +6,8 @@
  * Protocol (issue 34):
  * - **as installed**: every day analysed alone with the prior from real phones;
  * - **calibrated**: each counted day analysed with a calibration fitted on up to the three
- *   previous counted days (never on the day itself), as a site that recalibrates would.
+ *   previous counted days (never on the day itself), as a site that recalibrates would, and as
+ *   `footfall calibrate` fits it: at every candidate threshold, keeping the one that fits best.
  * Scored per 15-minute interval that the counts cover (≥ 90 %): MAE over the occupied intervals
  * (people > 0), how often the 90 % interval holds the count, Σ estimate ÷ Σ truth, and the
  * per-day Pearson r (median over days), beside two plain baselines scaled the same way from the
@@ -20,7 +21,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { analyze } from "../../src/analyze.ts";
-import { calibrationFromEstimates } from "../../src/calibrate.ts";
+import { CALIBRATION_THRESHOLDS, calibrationFromCandidates } from "../../src/calibrate.ts";
 import { realPhonesPrior } from "../../src/kernels/burstYardstick.ts";
 import type { CalibrationFile } from "../../src/kernels/Calibration.ts";
 import type { OccupancyInterval, PeopleEstimate } from "../../src/kernels/PeopleEstimator.ts";
@@ -156,6 +157,14 @@ export async function scoreRealRoom(dir: string): Promise<{ oracleScale: RoomSco
     installed.push(...s);
   }
   const counted = days.filter((d) => perDay.get(d.day)!.some((s) => s.truth > 0));
+  // The counted days at every candidate threshold, once: what each calibration chooses from.
+  const atThreshold = new Map<string, PeopleEstimate[]>();
+  for (const day of counted) {
+    for (const visitorRssi of CALIBRATION_THRESHOLDS) {
+      const { people } = await analyze(day.records, { timeZone: TIME_ZONE, proximity: false, quality: false, hourly: false, classify: { visitorRssi } });
+      atThreshold.set(`${day.day} ${visitorRssi}`, [...people]);
+    }
+  }
   const calibrated: ScoredInterval[] = [];
   const baseMacs = new Map<ScoredInterval, number>();
   const baseInside = new Map<ScoredInterval, number>();
@@ -164,8 +173,8 @@ export async function scoreRealRoom(dir: string): Promise<{ oracleScale: RoomSco
     const day = counted[j]!;
     const previous = counted.slice(Math.max(0, j - PREVIOUS_DAYS), j);
     const truth: CountedTruth = { segments: previous.flatMap((d) => d.truth.segments), daily: [], unknownRows: 0 };
-    const fit = calibrationFromEstimates(
-      previous.flatMap((d) => estimates.get(d.day)!),
+    const fit = calibrationFromCandidates(
+      CALIBRATION_THRESHOLDS.map((visitorRssi) => ({ visitorRssi, estimates: previous.flatMap((d) => atThreshold.get(`${d.day} ${visitorRssi}`)!) })),
       truth,
       { prior: realPhonesPrior, settings: { intervalMs: INTERVAL_MS, timeZone: TIME_ZONE }, minCoverage: 0.5 },
     );

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { calibrationsByShop, type Calibration, type CalibrationFile } from "../kernels/Calibration.ts";
+import { CALIBRATION_VERSION, calibrationsByShop, type Calibration, type CalibrationFile } from "../kernels/Calibration.ts";
 import { UsageError } from "./common.ts";
 
 /**
@@ -30,5 +30,5 @@ export async function calibrationFlag(path: string): Promise<CalibrationFile> {
   } catch (error) {
     throw new UsageError(`--calibration ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return { format: "footfall-calibration", version: 1, shops: [...shops.values()] };
+  return { format: "footfall-calibration", version: CALIBRATION_VERSION, shops: [...shops.values()] };
 }

@@ -117,7 +117,8 @@ export async function clearFleetCalibrations(pool: Pool, shops: readonly number[
  * order, and `show` prints what a calibration file holds).
  */
 function stored(value: unknown, shopId: number): Calibration {
-  const c = checkCalibration(value, `footfall_calibrations: shop ${shopId}`);
+  // Rows stored before format version 2 have no threshold: read as fitted at the learned one.
+  const c = checkCalibration(value, `footfall_calibrations: shop ${shopId}`, 1);
   if (c.shopId !== shopId) throw new TypeError(`footfall_calibrations: the row of shop ${shopId} holds a calibration of shop ${c.shopId}`);
   const { counts, settings } = c;
   return Object.freeze({
@@ -133,7 +134,7 @@ function stored(value: unknown, shopId: number): Calibration {
     universalPersonShare: c.universalPersonShare,
     overdispersion: c.overdispersion,
     counts: { intervals: counts.intervals, dailyCounts: counts.dailyCounts, days: counts.days, personHours: counts.personHours },
-    settings: { intervalMs: settings.intervalMs, timeZone: settings.timeZone },
+    settings: { intervalMs: settings.intervalMs, timeZone: settings.timeZone, visitorRssi: settings.visitorRssi },
     trusted: c.trusted,
     warnings: c.warnings,
   });

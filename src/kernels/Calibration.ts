@@ -1,7 +1,25 @@
 import type { BurstYardstick } from "./burstYardstick.ts";
 
-/** The format version of a calibration file; a reader refuses any other. */
-export const CALIBRATION_VERSION = 1;
+/**
+ * The format version of a calibration file. Version 2 added `settings.visitorRssi`; a version-1
+ * file is read as fitted at the learned (`"auto"`) threshold. A reader refuses any other.
+ */
+export const CALIBRATION_VERSION = 2;
+
+/**
+ * The analysis settings a calibration was fitted with, which its yardstick holds for: the interval
+ * (ms), the time zone, and the visit threshold (dBm, or `"auto"` when it was learned day by day).
+ * A burst counts as inside by the threshold, so the yardstick — bursts inside per person — is the
+ * threshold's: a shop calibrated at a fixed threshold is classified at it (`VisitClassifierOptions.calibration`).
+ *
+ * @example
+ * const s: CalibrationSettings = { intervalMs: 900_000, timeZone: "Europe/Prague", visitorRssi: -70 };
+ */
+export interface CalibrationSettings {
+  readonly intervalMs: number;
+  readonly timeZone: string;
+  readonly visitorRssi: number | "auto";
+}
 
 /**
  * A shop's people calibration: the burst yardstick (bursts heard per person per minute) fitted on
@@ -50,7 +68,7 @@ export interface Calibration {
     readonly personHours: number;
   };
   /** The analysis settings the fit was made with; analysing with others is flagged. */
-  readonly settings: { readonly intervalMs: number; readonly timeZone: string };
+  readonly settings: CalibrationSettings;
   /** False when the fit rests on too little or cannot be used as it is; `warnings` say why. */
   readonly trusted: boolean;
   /** Why the calibration should not be trusted, or what to keep in mind (empty when none). */
@@ -61,7 +79,7 @@ export interface Calibration {
  * A calibration file: one calibration per shop, versioned.
  *
  * @example
- * const file: CalibrationFile = { format: "footfall-calibration", version: 1, shops: [] };
+ * const file: CalibrationFile = { format: "footfall-calibration", version: 2, shops: [] };
  */
 export interface CalibrationFile {
   readonly format: "footfall-calibration";
@@ -101,7 +119,7 @@ export const CALIBRATION_STALE_DAYS = 90;
  *
  * @param c the shop's calibration
  * @param atMs the start of the day or interval analysed, epoch ms
- * @param settings the analysis settings in use
+ * @param settings the analysis settings in use, and the visit threshold the day was classified at (dBm) when known
  * @example
  * const c = fitCalibration([{ kind: "day", shopId: 61, day: "2024-03-14", start: 0, end: 86_400_000, visitors: 180, knownVisitors: 12, restBursts: 4100, meanDwellMs: 1_500_000, dwellRelVar: 0.02 }], { prior: realPhonesPrior, settings: { intervalMs: 900_000, timeZone: "Europe/Prague" } })[0]!;
  * const { yardstick, ref } = calibratedYardstick(c, Date.parse("2024-03-21T00:00:00+01:00"), { intervalMs: 900_000, timeZone: "Europe/Prague" });
@@ -110,7 +128,7 @@ export const CALIBRATION_STALE_DAYS = 90;
 export function calibratedYardstick(
   c: Calibration,
   atMs: number,
-  settings: { readonly intervalMs: number; readonly timeZone: string },
+  settings: { readonly intervalMs: number; readonly timeZone: string; readonly visitorRssi?: number | "auto" },
 ): { yardstick: BurstYardstick; ref: CalibrationRef } {
   const away = atMs < c.start ? c.start - atMs : atMs > c.end ? atMs - c.end : 0;
   const ageDays = away / 86_400_000;
@@ -118,6 +136,10 @@ export function calibratedYardstick(
   if (ageDays > CALIBRATION_STALE_DAYS) warnings.push(`stale: ${Math.round(ageDays)} days from the counts it was fitted on`);
   if (settings.intervalMs !== c.settings.intervalMs) warnings.push(`fitted with ${c.settings.intervalMs / 60_000}-min intervals, used with ${settings.intervalMs / 60_000}-min ones`);
   if (settings.timeZone !== c.settings.timeZone) warnings.push(`fitted in time zone ${c.settings.timeZone}, used in ${settings.timeZone}`);
+  const fitted = c.settings.visitorRssi;
+  if (fitted !== "auto" && typeof settings.visitorRssi === "number" && Math.abs(settings.visitorRssi - fitted) > 0.05) {
+    warnings.push(`fitted at a visit threshold of ${fitted} dBm, used at ${settings.visitorRssi} dBm`);
+  }
   const logVariance = c.logSe * c.logSe + c.dayLogSd * c.dayLogSd + CALIBRATION_DRIFT_PER_DAY * ageDays;
   return {
     yardstick: {
@@ -139,11 +161,12 @@ const FIELDS = ["id", "shopId", "start", "end", "burstsPerMinute", "countedBurst
  * first field that is not), and returns it frozen.
  *
  * @param where the value's place in messages (`calibration 0`, `cal.json: shop 61`)
+ * @param version the file's format version (a version-1 calibration has no `settings.visitorRssi`)
  * @example
  * const text = JSON.stringify(fitCalibration([{ kind: "day", shopId: 61, day: "2024-03-14", start: 0, end: 86_400_000, visitors: 180, knownVisitors: 12, restBursts: 4100, meanDwellMs: 1_500_000, dwellRelVar: 0.02 }], { prior: realPhonesPrior, settings: { intervalMs: 900_000, timeZone: "Europe/Prague" } })[0]);
  * checkCalibration(JSON.parse(text), "cal.json: shops[0]").shopId; // 61
  */
-export function checkCalibration(value: unknown, where = "calibration"): Calibration {
+export function checkCalibration(value: unknown, where = "calibration", version: number = CALIBRATION_VERSION): Calibration {
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw new TypeError(`${where} must be an object`);
   const c = value as Record<string, unknown>;
   for (const f of FIELDS) if (!(f in c)) throw new TypeError(`${where}: missing field "${f}"`);
@@ -169,11 +192,16 @@ export function checkCalibration(value: unknown, where = "calibration"): Calibra
   }
   const settings = c["settings"] as Record<string, unknown> | null;
   if (typeof settings !== "object" || settings === null || typeof settings["intervalMs"] !== "number" || typeof settings["timeZone"] !== "string") {
-    throw new TypeError(`${where}: "settings" must be { intervalMs, timeZone }`);
+    throw new TypeError(`${where}: "settings" must be { intervalMs, timeZone, visitorRssi }`);
+  }
+  // Version 1 had no threshold: its yardstick was fitted at the learned one.
+  const visitorRssi = settings["visitorRssi"] ?? (version === 1 ? "auto" : undefined);
+  if (!(visitorRssi === "auto" || (typeof visitorRssi === "number" && visitorRssi >= -127 && visitorRssi <= 0))) {
+    throw new TypeError(`${where}: "settings.visitorRssi" must be "auto" or a number of dBm in [-127, 0], got ${JSON.stringify(visitorRssi)}`);
   }
   if (typeof c["trusted"] !== "boolean") throw new TypeError(`${where}: "trusted" must be a boolean`);
   if (!Array.isArray(c["warnings"]) || !c["warnings"].every((w) => typeof w === "string")) throw new TypeError(`${where}: "warnings" must be an array of strings`);
-  return Object.freeze({ ...(c as unknown as Calibration) });
+  return Object.freeze({ ...(c as unknown as Calibration), settings: Object.freeze({ intervalMs: settings["intervalMs"], timeZone: settings["timeZone"], visitorRssi }) });
 }
 
 /**
@@ -188,17 +216,19 @@ export function calibrationsByShop(value: CalibrationFile | readonly Calibration
   const out = new Map<number, Calibration>();
   if (value === undefined) return out;
   let list: readonly unknown[];
+  let version: number = CALIBRATION_VERSION;
   if (Array.isArray(value)) list = value;
   else {
     const file = value as unknown as Record<string, unknown> | null;
     if (typeof file !== "object" || file === null) throw new TypeError("calibration must be a calibration file or a list of calibrations");
     if (file["format"] !== "footfall-calibration") throw new TypeError(`calibration: not a footfall calibration file (format ${JSON.stringify(file["format"])})`);
-    if (file["version"] !== CALIBRATION_VERSION) throw new RangeError(`calibration: version ${JSON.stringify(file["version"])} is not supported (this footfall reads version ${CALIBRATION_VERSION})`);
+    if (file["version"] !== CALIBRATION_VERSION && file["version"] !== 1) throw new RangeError(`calibration: version ${JSON.stringify(file["version"])} is not supported (this footfall reads versions 1 and ${CALIBRATION_VERSION})`);
+    version = file["version"];
     if (!Array.isArray(file["shops"])) throw new TypeError("calibration: \"shops\" must be an array");
     list = file["shops"];
   }
   list.forEach((entry, i) => {
-    const c = checkCalibration(entry, `calibration ${i}`);
+    const c = checkCalibration(entry, `calibration ${i}`, version);
     if (out.has(c.shopId)) throw new RangeError(`calibration: shop ${c.shopId} is calibrated twice`);
     out.set(c.shopId, c);
   });

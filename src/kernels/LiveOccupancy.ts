@@ -149,7 +149,8 @@ export class LiveOccupancy implements EngineAccumulator {
     if (typeof options !== "object" || options === null) throw new TypeError("live occupancy options must be an object");
     const { classify, ...people } = options;
     this.options = peopleEstimatorOptions(people);
-    this.classify = visitClassifierOptions({ ...classify, timeZone: this.options.timeZone });
+    // The shops' calibrations pin their thresholds for the classification as for the estimate.
+    this.classify = visitClassifierOptions({ ...classify, timeZone: this.options.timeZone, calibration: classify?.calibration ?? [...this.options.calibrations.values()] });
     this.#sink = checkSink("LiveOccupancy", sink);
     this.#calendar = new LocalCalendar(this.options.timeZone);
   }
@@ -178,7 +179,7 @@ export class LiveOccupancy implements EngineAccumulator {
   #shop(shopId: number): LiveShop {
     let shop = this.#shops.get(shopId);
     if (shop === undefined) {
-      shop = { shopId, roles: new ShopRoles(this.classify, this.#calendar), next: Number.NaN, last: Number.NEGATIVE_INFINITY, closed: [], previous: undefined };
+      shop = { shopId, roles: new ShopRoles(this.classify, this.#calendar, shopId), next: Number.NaN, last: Number.NEGATIVE_INFINITY, closed: [], previous: undefined };
       this.#shops.set(shopId, shop);
     }
     return shop;

@@ -512,7 +512,7 @@ export function dayModel(input: readonly ClassifiedSession[], w: Pick<SessionWin
 
   // Identity-known visits, per device: a phone silent for longer than the session gap splits its
   // visit into sessions, which rejoin here when they are at most `rejoinGapMs` apart.
-  const { yardstick, calibration } = yardstickFor(o, w.shopId, w.start);
+  const { yardstick, calibration } = yardstickFor(o, w.shopId, w.start, sessions[0]?.visitorRssi);
   const known = knownVisits(visits, linked, o.rejoinGapMs, yardstick.universalPersonShare);
   // The sample that stands for the rest: universal MACs never rotate and are never set aside, so
   // they are a sample of all phones (on the shop's Wi-Fi or not, long and short visits alike);
@@ -536,10 +536,10 @@ export function dayModel(input: readonly ClassifiedSession[], w: Pick<SessionWin
  * @example
  * yardstickFor(peopleEstimatorOptions(), 101, 0).calibration; // null (no calibration given)
  */
-export function yardstickFor(o: ResolvedPeopleEstimatorOptions, shopId: number, atMs: number): { yardstick: BurstYardstick; calibration: CalibrationRef | null } {
+export function yardstickFor(o: ResolvedPeopleEstimatorOptions, shopId: number, atMs: number, visitorRssi?: number): { yardstick: BurstYardstick; calibration: CalibrationRef | null } {
   const c = o.calibrations.get(shopId);
   if (c === undefined) return { yardstick: o.prior, calibration: null };
-  const { yardstick, ref } = calibratedYardstick(c, atMs, o);
+  const { yardstick, ref } = calibratedYardstick(c, atMs, { intervalMs: o.intervalMs, timeZone: o.timeZone, ...(visitorRssi === undefined ? {} : { visitorRssi }) });
   return { yardstick, calibration: ref };
 }
 

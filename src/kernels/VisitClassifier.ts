@@ -1,3 +1,4 @@
+import { calibrationsByShop, type Calibration, type CalibrationFile } from "./Calibration.ts";
 import { isPeriodicProber } from "./isPeriodicProber.ts";
 import { checkNumberOption } from "./checkNumberOption.ts";
 import { assertTimeZone } from "../time/timeZone.ts";
@@ -76,6 +77,14 @@ export interface VisitClassifierOptions {
    */
   readonly fallbackVisitorRssi?: number;
   /**
+   * People calibrations (`calibrate`): a shop whose calibration was fitted at a fixed threshold
+   * (`settings.visitorRssi`) is classified at it when `visitorRssi` is `"auto"` — the calibrated
+   * yardstick counts the bursts that threshold lets inside, so learning another one day by day
+   * would count others. A fixed `visitorRssi` given here wins (the estimate then warns).
+   * @default none
+   */
+  readonly calibration?: CalibrationFile | readonly Calibration[];
+  /**
    * IANA time zone of the shop (local days, opening hours). The service does not say; its only
    * currency is KRW, so shops are assumed to be in Korea.
    * @default "Asia/Seoul"
@@ -122,6 +131,8 @@ export interface ResolvedVisitClassifierOptions {
   readonly minDwellMs: number;
   readonly visitorRssi: number | "auto";
   readonly fallbackVisitorRssi: number;
+  /** Fixed thresholds of calibrated shops, dBm by SHOP ID (from `calibration`; empty when `visitorRssi` is a number). */
+  readonly shopVisitorRssi: ReadonlyMap<number, number>;
   readonly timeZone: string;
   readonly openingHours: readonly [number, number];
   readonly staffShare: number;
@@ -145,6 +156,7 @@ export const defaultVisitClassifier: ResolvedVisitClassifierOptions = Object.fre
   staffShare: 0.4,
   stationaryShare: 0.75,
   rememberStaffDays: 7,
+  shopVisitorRssi: new Map(),
   maxDayWaitMs: 6 * MS_PER_HOUR,
 });
 
@@ -174,6 +186,7 @@ export function visitClassifierOptions(options: VisitClassifierOptions = {}): Re
       max: 0,
       unit: "dBm",
     }),
+    shopVisitorRssi: visitorRssi === "auto" ? pinnedThresholds(options.calibration) : new Map<number, number>(),
     timeZone,
     openingHours: Object.freeze([open, close] as const),
     staffShare: checkNumberOption("staffShare", options.staffShare ?? d.staffShare, { min: 0, max: 1 }),
@@ -293,6 +306,13 @@ export function addPresence(presence: Map<string, DevicePresence>, day: DayHours
   p.opening += overlap(start, end, day.openFrom, day.openTo);
 }
 
+// The fixed thresholds the shops' calibrations were fitted at.
+function pinnedThresholds(calibration: CalibrationFile | readonly Calibration[] | undefined): ReadonlyMap<number, number> {
+  const out = new Map<number, number>();
+  for (const [shopId, c] of calibrationsByShop(calibration)) if (c.settings.visitorRssi !== "auto") out.set(shopId, c.settings.visitorRssi);
+  return out;
+}
+
 /**
  * The classifier's day rule for one shop, with what it carries from day to day: the session
  * peaks the `"auto"` threshold is learned from, the threshold in use, and the devices flagged
@@ -315,12 +335,14 @@ export class ShopRoles {
   /** Devices flagged staff or stationary on a recent day: the kind, and until when (epoch ms) it holds. */
   readonly #remembered = new Map<string, { kind: "staff" | "stationary"; until: number }>();
 
-  constructor(options: ResolvedVisitClassifierOptions, calendar: LocalCalendar) {
-    this.#o = options;
+  /** @param shopId the shop: a calibrated one is classified at its calibration's threshold (`shopVisitorRssi`) */
+  constructor(options: ResolvedVisitClassifierOptions, calendar: LocalCalendar, shopId?: number) {
+    const pinned = shopId === undefined ? undefined : options.shopVisitorRssi.get(shopId);
+    this.#o = pinned === undefined ? options : { ...options, visitorRssi: pinned };
     this.#calendar = calendar;
     this.#staffMs = staffPresenceMs(options);
     this.#peaks = new PeakRssiHistogram(options.minDwellMs);
-    this.visitorRssi = options.visitorRssi === "auto" ? options.fallbackVisitorRssi : options.visitorRssi;
+    this.visitorRssi = this.#o.visitorRssi === "auto" ? options.fallbackVisitorRssi : this.#o.visitorRssi;
   }
 
   /**
@@ -471,7 +493,7 @@ export class VisitClassifier implements Kernel<Session> {
         complete: Number.NEGATIVE_INFINITY,
         watermark: Number.NEGATIVE_INFINITY,
         settled: Number.NEGATIVE_INFINITY,
-        roles: new ShopRoles(this.options, this.#calendar),
+        roles: new ShopRoles(this.options, this.#calendar, session.shopId),
       };
       this.#shops.set(session.shopId, shop);
     }

@@ -63,8 +63,8 @@ export type CalibrationObservation = IntervalObservation | DayObservation;
 export interface FitCalibrationOptions {
   /** The prior the estimates were made with (its person spread and universal share are kept). */
   readonly prior: BurstYardstick;
-  /** The analysis settings of the estimates. */
-  readonly settings: { readonly intervalMs: number; readonly timeZone: string };
+  /** The analysis settings of the estimates (`visitorRssi`: the fixed threshold they were classified at, else `"auto"`, the default). */
+  readonly settings: { readonly intervalMs: number; readonly timeZone: string; readonly visitorRssi?: number | "auto" };
 }
 
 /**
@@ -229,7 +229,7 @@ export function fitCalibration(observations: readonly CalibrationObservation[], 
       universalPersonShare: prior.universalPersonShare,
       overdispersion,
       counts: { intervals, dailyCounts, days: k, personHours },
-      settings: { intervalMs: settings.intervalMs, timeZone: settings.timeZone },
+      settings: { intervalMs: settings.intervalMs, timeZone: settings.timeZone, visitorRssi: settings.visitorRssi ?? "auto" },
       trusted: warnings.length === 0,
       warnings,
     };

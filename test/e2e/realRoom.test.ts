@@ -15,11 +15,11 @@ describe("people inside on a real room (Brno lab, four counted days)", () => {
     // As installed: within 5 persons on average, and the 90 % interval holds the count in most intervals.
     expect(r.installed.mae).toBeLessThanOrEqual(5);
     expect(r.installed.coverage).toBeGreaterThanOrEqual(0.85);
-    // Calibrated on the previous counted days (never the day itself). Issue 34's bar of 4.0 persons
-    // is not reached (docs/real-captures.md: these days' persons per burst differ by ×1.5 from one
-    // day to the next, which no calibration on other days can know); this guards what is reached.
+    // Calibrated on the previous counted days (never the day itself), at the threshold the
+    // calibration chose on them. Issue 34's bar of 4.0 persons holds over the 111 days
+    // (docs/real-captures.md); three scored days are too few for it, so this guards a margin.
     expect(r.calibrated.occupied).toBeGreaterThan(30);
-    expect(r.calibrated.mae).toBeLessThanOrEqual(6);
+    expect(r.calibrated.mae).toBeLessThanOrEqual(5);
     expect(r.calibrated.coverage).toBeGreaterThanOrEqual(0.85);
     expect(r.installed.nullBounds + r.calibrated.nullBounds).toBe(0);
     // The estimate follows the count within a day.

@@ -10,7 +10,7 @@ import { createClient } from "../../src/client/createClient.ts";
 import { analyzeShopDay } from "../../src/fleet/analyzeShopDay.ts";
 import { FLEET_QUEUE, shopDayJobId } from "../../src/fleet/fleetJobs.ts";
 import { openFleetRedis } from "../../src/fleet/openFleetRedis.ts";
-import { checkCalibration, type Calibration, type CalibrationFile } from "../../src/kernels/Calibration.ts";
+import { CALIBRATION_VERSION, checkCalibration, type Calibration, type CalibrationFile } from "../../src/kernels/Calibration.ts";
 import type { LiveOccupancyInterval } from "../../src/kernels/LiveOccupancy.ts";
 import { createSimHandler } from "../../src/sim/createSimHandler.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";
@@ -45,7 +45,7 @@ function calibrationOf(shopId: number, id: string, burstsPerMinute = 0.8): Calib
       universalPersonShare: 0.25,
       overdispersion: 1.2,
       counts: { intervals: 40, dailyCounts: 0, days: 5, personHours: 62.5 },
-      settings: { intervalMs: 900_000, timeZone: TZ },
+      settings: { intervalMs: 900_000, timeZone: TZ, visitorRssi: "auto" },
       trusted: true,
       warnings: [],
     },
@@ -54,7 +54,7 @@ function calibrationOf(shopId: number, id: string, burstsPerMinute = 0.8): Calib
 }
 
 function file(shops: readonly unknown[]): CalibrationFile {
-  return { format: "footfall-calibration", version: 1, shops: shops as Calibration[] };
+  return { format: "footfall-calibration", version: CALIBRATION_VERSION, shops: shops as Calibration[] };
 }
 
 /** Rotating phones: bursts the people estimate counts with the yardstick, so a calibration shows. */
@@ -134,7 +134,7 @@ describe.skipIf(fleetTestsSkipped())("fleet calibrations", () => {
       [["--calibration", join(dir, "missing.json")], /--calibration .*missing\.json: ENOENT/],
       [["--calibration", write("text.json", "shop,rho\n101,0.8\n")], /--calibration .*text\.json: not JSON/],
       [["--calibration", write("csv.json", { format: "footfall-truth", shops: [] })], /--calibration .*csv\.json: calibration: not a footfall calibration file/],
-      [["--calibration", write("v2.json", { format: "footfall-calibration", version: 2, shops: [newer] })], /--calibration .*v2\.json: .*version 2 is not supported/],
+      [["--calibration", write("v3.json", { format: "footfall-calibration", version: CALIBRATION_VERSION + 1, shops: [newer] })], new RegExp(`--calibration .*v3\\.json: .*version ${CALIBRATION_VERSION + 1} is not supported`)],
       // One good calibration beside a bad one: neither is stored.
       [["--calibration", write("half.json", file([newer, broken]))], /--calibration .*half\.json: calibration 1: missing field "logSe"/],
       [["--calibration", write("twice.json", file([newer, newer]))], /--calibration .*twice\.json: calibration: shop \d+ is calibrated twice/],

@@ -10,7 +10,7 @@ import {
 } from "../../src/kernels/Calibration.ts";
 
 const DAY = 86_400_000;
-const settings = Object.freeze({ intervalMs: 900_000, timeZone: "Europe/Prague" });
+const settings = Object.freeze({ intervalMs: 900_000, timeZone: "Europe/Prague", visitorRssi: "auto" as const });
 
 function calibration(overrides: Partial<Calibration> = {}): Calibration {
   return {
@@ -85,6 +85,17 @@ describe("calibratedYardstick", () => {
 
     const both = calibratedYardstick(c, c.end + 200 * DAY, { intervalMs: 300_000, timeZone: "Asia/Seoul" });
     expect(both.ref.warnings).toHaveLength(3);
+  });
+
+  it("flags a day classified at another threshold than a pinned calibration's, and only then", () => {
+    const pinned = calibration({ settings: { ...settings, visitorRssi: -75 } });
+    expect(calibratedYardstick(pinned, pinned.end, { ...settings, visitorRssi: -75 }).ref).toMatchObject({ trusted: true, warnings: [] });
+    const other = calibratedYardstick(pinned, pinned.end, { ...settings, visitorRssi: -68 });
+    expect(other.ref.warnings).toEqual(["fitted at a visit threshold of -75 dBm, used at -68 dBm"]);
+    expect(other.ref.trusted).toBe(false);
+    // Unknown day threshold, or a calibration fitted at the learned one: nothing to compare.
+    expect(calibratedYardstick(pinned, pinned.end, settings).ref.warnings).toEqual([]);
+    expect(calibratedYardstick(c, c.end, { ...settings, visitorRssi: -68 }).ref.warnings).toEqual([]);
   });
 
   it("keeps the calibration's own warnings and trust, without changing it", () => {
@@ -176,10 +187,19 @@ describe("calibrationsByShop", () => {
   it("rejects another format (TypeError) and another version (RangeError)", () => {
     expect(() => calibrationsByShop(file([], { format: "footfall-calibrations" }))).toThrow(TypeError);
     expect(() => calibrationsByShop({ version: 1, shops: [] } as never)).toThrow(TypeError);
-    expect(() => calibrationsByShop(file([], { version: 2 }))).toThrow(RangeError);
+    expect(() => calibrationsByShop(file([], { version: CALIBRATION_VERSION + 1 }))).toThrow(RangeError);
     expect(() => calibrationsByShop(file([], { version: "1" }))).toThrow(RangeError);
     expect(() => calibrationsByShop(file([], { shops: {} }))).toThrow(TypeError);
     expect(() => calibrationsByShop(null as never)).toThrow(TypeError);
+  });
+
+  it("reads a version-1 file as fitted at the learned threshold, and wants the threshold from version 2 on", () => {
+    const { visitorRssi: _, ...v1Settings } = settings;
+    const old = { ...calibration(), settings: v1Settings };
+    expect(calibrationsByShop(file([old], { version: 1 })).get(61)!.settings).toEqual({ ...v1Settings, visitorRssi: "auto" });
+    expect(() => calibrationsByShop(file([old]))).toThrow(/settings.visitorRssi/);
+    expect(() => calibrationsByShop(file([{ ...old, settings: { ...v1Settings, visitorRssi: 3 } }]))).toThrow(TypeError);
+    expect(calibrationsByShop(file([{ ...old, settings: { ...v1Settings, visitorRssi: -72.5 } }])).get(61)!.settings.visitorRssi).toBe(-72.5);
   });
 
   it("rejects a shop calibrated twice (RangeError) and a bad entry (TypeError)", () => {

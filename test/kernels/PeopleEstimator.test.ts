@@ -401,7 +401,7 @@ describe("poolPeople", () => {
       universalPersonShare: 0.3,
       overdispersion: 1.44,
       counts: { intervals: 80, dailyCounts: 0, days: 5, personHours: 120 },
-      settings: { intervalMs: 15 * MIN, timeZone: "Asia/Seoul" },
+      settings: { intervalMs: 15 * MIN, timeZone: "Asia/Seoul", visitorRssi: "auto" as const },
       trusted: true,
       warnings: [],
     };

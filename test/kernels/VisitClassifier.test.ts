@@ -9,6 +9,27 @@ import {
 } from "../../src/kernels/VisitClassifier.ts";
 import type { Session } from "../../src/kernels/Session.ts";
 import { session } from "./sessionFixtures.ts";
+import type { Calibration } from "../../src/kernels/Calibration.ts";
+
+function calibrationOf(shopId: number): Calibration {
+  return {
+    id: `cal-${shopId}-00000000`,
+    shopId,
+    start: D0 - 7 * DAY,
+    end: D0 - DAY,
+    burstsPerMinute: 1,
+    countedBurstsPerMinute: 1,
+    logSe: 0.1,
+    dayLogSd: 0.2,
+    personCv: 1.86,
+    universalPersonShare: 0.25,
+    overdispersion: 1,
+    counts: { intervals: 40, dailyCounts: 0, days: 3, personHours: 30 },
+    settings: { intervalMs: 900_000, timeZone: "UTC", visitorRssi: "auto" },
+    trusted: true,
+    warnings: [],
+  };
+}
 
 const MIN = 60_000;
 const H = 3_600_000;
@@ -155,6 +176,20 @@ describe("VisitClassifier", () => {
     // Without enough data it falls back to the physical value.
     const few = classify(sessions.slice(0, 10), { visitorRssi: "auto", fallbackVisitorRssi: -61 });
     expect(few.out[0]!.visitorRssi).toBe(-61);
+  });
+
+  it("classifies a calibrated shop at its calibration's threshold when visitorRssi is auto, other shops as learned", () => {
+    const sessions = [0, 1].flatMap((k) => [
+      session(D0 + 10 * H, D0 + 10 * H + 5 * MIN, { shopId: 101 + k, device: `aa:00:00:00:00:0${k}`, peakSmoothedRssi: -72 }),
+    ]);
+    const pinned = { ...calibrationOf(101), settings: { intervalMs: 900_000, timeZone: "UTC", visitorRssi: -75 } };
+    const { out } = classify(sessions, { visitorRssi: "auto", fallbackVisitorRssi: -65, calibration: [pinned] });
+    const byShop = new Map(out.map((s) => [s.shopId, s]));
+    expect(byShop.get(101)).toMatchObject({ visitorRssi: -75, kind: "visitor" });
+    expect(byShop.get(102)).toMatchObject({ visitorRssi: -65, kind: "passerby" });
+    // A fixed threshold given by the caller wins; a calibration fitted at the learned one pins nothing.
+    expect(classify(sessions, { visitorRssi: -65, calibration: [pinned] }).out.every((s) => s.visitorRssi === -65)).toBe(true);
+    expect(visitClassifierOptions({ calibration: [{ ...pinned, settings: { ...pinned.settings, visitorRssi: "auto" } }] }).shopVisitorRssi.size).toBe(0);
   });
 
   it("validates options eagerly", () => {
