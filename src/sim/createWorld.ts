@@ -74,12 +74,12 @@ export interface WorldOptions {
    */
   readonly randomizedShare?: number;
   /**
-   * MAC behaviour of the phones: `"off"` gives each device one MAC per visit and single probes
-   * (the model the analytics' MAC-level counts are scored on today); `"realistic"` switches to
-   * the burst model with {@link realisticMacBehaviour} (MACs that rotate at almost every burst,
-   * as published captures show); a number in 0…1 is that model with that share of the
-   * randomizing phones rotating. `macs` refines the model.
-   * @default "off"
+   * MAC behaviour of the phones: `"realistic"` is the burst model with {@link realisticMacBehaviour}
+   * (MACs that rotate at almost every burst, as published captures show); a number in 0…1 is that
+   * model with that share of the randomizing phones rotating; `"off"` gives each device one MAC per
+   * visit and single probes — the simple world the MAC-level mechanics are tested on, easier than
+   * reality (given alone, it turns `phones` off too). `macs` refines the model.
+   * @default "realistic"
    */
   readonly rotation?: Rotation;
   /** Overrides of the burst model's parameters (see `MacBehaviour`); needs `rotation` other than `"off"` (alone, it implies `"realistic"`). @default undefined */
@@ -93,9 +93,10 @@ export interface WorldOptions {
    * equipment probe at its own rates, some of it switched on and off with the shop. An object
    * overrides `"real"`'s values. Refines the burst model: given alone it implies `rotation:
    * "realistic"`; with `rotation: "off"` it is an error, and with it `phones.universalShare`
-   * replaces `macs.universalShare`. Drawn from random streams of its own; `"off"` (the default,
-   * for now) leaves every world byte for byte what it was.
-   * @default "off"
+   * replaces `macs.universalShare`. Drawn from random streams of its own. The default: a simulated
+   * world is as hard as real phones (docs/simulator.md names the sources); `"off"` keeps every
+   * device alike, as the simulator was before.
+   * @default "real"
    */
   readonly phones?: PhonesOption;
   /**
@@ -202,9 +203,9 @@ export const defaultWorldOptions = {
   groupShare: 0,
   probeIntervalS: [8, 90],
   randomizedShare: 0.45,
-  rotation: "off",
+  rotation: "realistic",
   macs: undefined,
-  phones: "off",
+  phones: "real",
   visitorsPerDay: 450,
   passersByPerDay: 5000,
   lingerShare: 0.15,
@@ -460,9 +461,12 @@ function resolveOptions(options: WorldOptions): Resolved {
   const o = { ...defaultWorldOptions, ...stripUndefined(options) } as Resolved;
   // `macs` alone switches the burst model on; `rotation: "off"` with `macs` is an error there.
   // `phones` refines the burst model, so it switches it on too, and is an error without it.
+  // The default world's phones are real ones (docs/simulator.md); `rotation: "off"` alone asks
+  // for the simple world — one MAC per visit, single probes — so it turns them off too.
+  if (options.phones === undefined && options.rotation === "off") o.phones = "off";
   o.realPhones = resolveRealPhones(o.phones);
   if (o.realPhones !== undefined && options.rotation === "off") throw new RangeError('phones has no effect with rotation "off": set rotation to "realistic" or a share');
-  o.macBehaviour = resolveMacBehaviour(o.realPhones !== undefined ? (options.rotation ?? "realistic") : options.rotation, o.macs);
+  o.macBehaviour = resolveMacBehaviour(options.rotation ?? (options.macs === undefined ? defaultWorldOptions.rotation : undefined), o.macs);
   if (o.realPhones !== undefined && o.macs?.universalShare !== undefined) {
     throw new RangeError("macs.universalShare is replaced by phones.universalShare when phones is on: give that one");
   }
