@@ -1,6 +1,8 @@
 import { calibrationFromEstimates } from "../calibrate.ts";
 import { realPhonesPrior } from "../kernels/burstYardstick.ts";
-import { defaultPeopleEstimator, withCalibration, type PeopleEstimate } from "../kernels/PeopleEstimator.ts";
+import { defaultPeopleEstimator } from "../kernels/people/peopleEstimatorOptions.ts";
+import { withCalibration } from "../kernels/people/withCalibration.ts";
+import type { PeopleEstimate } from "../kernels/people/PeopleEstimate.ts";
 import { countedTruthCsv } from "../sim/countedTruthCsv.ts";
 import type { World } from "../sim/World.ts";
 import { mergeTruth } from "../truth/mergeTruth.ts";

@@ -1,0 +1,106 @@
+import { summaryRecord } from "../analysisRecords.ts";
+import { dwellStats, type DwellStats } from "../kernels/dwellStats.ts";
+import { hasPeopleEstimate } from "../kernels/hasPeopleEstimate.ts";
+import type { PeopleDayScore } from "../kernels/scorePeople.ts";
+import { shopDayDwell } from "../kernels/shopDayDwell.ts";
+import type { DemoShopResult } from "./DemoShopResult.ts";
+import { int } from "./textFormats.ts";
+
+/**
+ * The shop-day's headline figures — people, not MACs — exactly as `footfall analyze` writes them
+ * in its `summary` line (`summaryRecord`: the estimate rounded, its interval floored and ceiled,
+ * the MAC-level count when there is no estimate): one rule for the summary's tables, daily.csv
+ * and the report.
+ *
+ * @example
+ * const h: Headline = { visitors: 53, visitorsLow: 25, visitorsHigh: 169, passersBy: 1280, captureRate: 0.039, estimated: true };
+ */
+export interface Headline {
+  readonly visitors: number;
+  readonly visitorsLow: number;
+  readonly visitorsHigh: number;
+  readonly passersBy: number;
+  readonly captureRate: number;
+  /** Whether the figures are an estimate of people (else the MAC-level counts). */
+  readonly estimated: boolean;
+}
+
+/**
+ * The {@link Headline} of one shop-day (zeros when it has no counts).
+ *
+ * @example
+ * const h = headlineOf(results[0]!);
+ * h.visitorsLow <= h.visitors; // true
+ */
+export function headlineOf(r: DemoShopResult): Headline {
+  const c = r.counts;
+  if (c === undefined) return { visitors: 0, visitorsLow: 0, visitorsHigh: 0, passersBy: 0, captureRate: Number.NaN, estimated: false };
+  const line = summaryRecord({
+    ...c,
+    dwell: r.dwell ?? dwellStats([]),
+    visitorRssi: r.sessions[0]?.visitorRssi ?? Number.NaN,
+    people: r.people,
+  });
+  // null in the line: unknown (see summaryRecord), NaN here, an empty cell or "unknown" when shown.
+  const figure = (x: unknown): number => (typeof x === "number" ? x : x === null ? Number.NaN : Number(x));
+  return {
+    visitors: figure(line.visitors),
+    visitorsLow: figure(line.visitorsLow),
+    visitorsHigh: figure(line.visitorsHigh),
+    passersBy: figure(line.passersBy),
+    captureRate: figure(line.captureRate),
+    estimated: hasPeopleEstimate(r.people),
+  };
+}
+
+/**
+ * The shop-day's MAC-level counts (`countVisits`), 0 when it has none.
+ *
+ * @example
+ * macCountsOf({ ...results[0]!, counts: undefined }).visitors; // 0
+ */
+export function macCountsOf(r: DemoShopResult): { readonly visitors: number; readonly visits: number; readonly passersBy: number; readonly uniqueDevices: number } {
+  return {
+    visitors: r.counts?.visitors ?? 0,
+    visits: r.counts?.visits ?? 0,
+    passersBy: r.counts?.passersBy ?? 0,
+    uniqueDevices: r.counts?.uniqueDevices ?? 0,
+  };
+}
+
+/**
+ * The shop-day's dwell as the `summary` line has it (`shopDayDwell`): the identity-known visits'
+ * with a people estimate, else the MAC-level visitor sessions' (`undefined` with neither). One
+ * rule for the traffic table, daily.csv and the report.
+ *
+ * @example
+ * dwellOf({ ...results[0]!, dwell: undefined, people: undefined }); // undefined
+ */
+export function dwellOf(r: DemoShopResult): DwellStats | undefined {
+  return r.dwell === undefined && !hasPeopleEstimate(r.people) ? undefined : shopDayDwell(r.dwell ?? dwellStats([]), r.people);
+}
+
+/**
+ * |estimated − true median dwell| of a people score, ms (`NaN` when unavailable).
+ *
+ * @example
+ * absDwellError(undefined); // NaN
+ */
+export function absDwellError(p: PeopleDayScore | undefined): number {
+  return Math.abs(p?.medianDwellErrorMs ?? Number.NaN);
+}
+
+/**
+ * Visitors as the tables show them: the estimate with its 90 % interval, the count alone when it
+ * is not an estimate, "unknown" with the lower bound when the estimate is unknown.
+ *
+ * @example
+ * intervalText({ visitors: 53, visitorsLow: 25, visitorsHigh: 169, passersBy: 0, captureRate: 0, estimated: true }); // "53 [25–169]"
+ */
+export function intervalText(h: Headline): string {
+  return Number.isNaN(h.visitors)
+    ? `unknown (≥${int(h.visitorsLow)})`
+    : h.estimated
+      ? `${int(h.visitors)} [${int(h.visitorsLow)}–${Number.isFinite(h.visitorsHigh) ? int(h.visitorsHigh) : "?"}]`
+      : int(h.visitors);
+}
