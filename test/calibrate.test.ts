@@ -143,7 +143,7 @@ describe("calibrate", () => {
   });
 
   it("flags a world whose phones burst unlike real ones (single probes) as far from real phones", async () => {
-    const plain = createWorld({ shops: 1, days: 2, seed: 5, visitorsPerDay: 200 });
+    const plain = createWorld({ shops: 1, days: 2, seed: 5, visitorsPerDay: 200, rotation: "off" });
     const plainShop = plain.shops[0]!;
     const counted = parseTruth(countedTruthCsv(plain, plainShop.id, plain.startMs, plain.endMs, { shape: "inside" }), "plain.csv");
     const plainFit = await calibrate(plain.rawSignals(plainShop.id), counted, { timeZone: plainShop.timeZone });

@@ -26,14 +26,14 @@ world summary go to stderr. Ctrl-C (SIGINT/SIGTERM) stops it.
   --email E           account e-mail (default ${defaultSimulatorOptions.email})
   --token T           account token (default ${defaultSimulatorOptions.token})
   --data-dir DIR      persist uploaded sales in DIR across restarts
-  --rotation R        MAC behaviour of the phones: off (default: one MAC per visit, single
-                      probes), realistic (bursts; most randomized MACs rotate at almost every
-                      burst, as published captures show) or a share 0..1 of the randomizing
-                      phones that rotate (the realistic model otherwise)
+  --rotation R        MAC behaviour of the phones: realistic (default: bursts; most randomized
+                      MACs rotate at almost every burst, as published captures show, with real
+                      phones' rates, extra devices and equipment), a share 0..1 of the
+                      randomizing phones that rotate, or off (the simple world: one MAC per
+                      visit, single probes)
   --burst-gap-s G     median gap between a phone's probe bursts, seconds, for every state: one
                       number, or LO,HI for a per-phone range (default: by screen/Wi-Fi state,
-                      5-15 screen on, 30-50 screen off, 60-180 associated); implies
-                      --rotation realistic unless --rotation is given
+                      5-15 screen on, 30-50 screen off, 60-180 associated)
   --shadowing-db D    slow fading of each phone at each sensor, dB: bodies, pockets, shelves,
                       drifting over ~2 m and ~30 s (default 0: none; indoors it is 3-8)
   --truth FILE        write the ground truth per MAC as NDJSON to FILE (one line per MAC heard

@@ -339,7 +339,7 @@ describe("footfall analyze", () => {
 
   it("a day whose few identity-known visits bound people from below only: the table says so, never 'Infinity'", async () => {
     // Three people, every phone rotating: the sample is the one visit whose MAC held.
-    const few = createWorld({ seed: 78, shops: 1, visitorsPerDay: 3, passersByPerDay: 0, openingHours: [10, 11], staffPerShop: 0, stationaryPerShop: 0, rotation: 1 });
+    const few = createWorld({ seed: 78, shops: 1, visitorsPerDay: 3, passersByPerDay: 0, openingHours: [10, 11], staffPerShop: 0, stationaryPerShop: 0, rotation: 1, phones: "off" });
     const file = await writeRecords("few-visits.ndjson", [...few.rawSignals(few.shops[0]!.id)]);
     const json = fakeIo();
     expect(await main(["analyze", "--input", file, "--format", "ndjson"], json.io)).toBe(0);

@@ -36,7 +36,7 @@ function drawWorld(i: number): WorldOptions {
   const logUniform = (min: number, max: number) => Math.round(Math.exp(r.uniform(Math.log(min), Math.log(max))) * 100) / 100;
   const [timeZone, dates] = r.pick(ZONES);
   const rotation = r.pick(["off", "realistic", 0, 0.3, 0.6, 0.9, 1] as const);
-  return {
+  const world: WorldOptions = {
     seed: i,
     shops: r.int(1, 2),
     days: r.int(1, 2),
@@ -60,6 +60,13 @@ function drawWorld(i: number): WorldOptions {
     ...(r.chance(0.4) ? { dwellDayVariation: Math.round(r.uniform(0.05, 0.4) * 100) / 100 } : {}),
     ...(r.chance(0.4) ? { groupShare: Math.round(r.uniform(0.1, 0.5) * 100) / 100 } : {}),
   };
+  // Half the rotating worlds with real phones (the simulator's default), half with the older
+  // phone model; a drawn universal share moves to the real phones' own.
+  if (rotation === "off" || !r.chance(0.5)) return { ...world, phones: "off" };
+  const { macs, ...rest } = world;
+  if (macs?.universalShare === undefined) return { ...world, phones: "real" };
+  const { universalShare, ...burst } = macs;
+  return { ...rest, macs: burst, phones: { universalShare } };
 }
 
 /** The records read as `footfall analyze --input` reads a file: again while `secondReading` says so. */

@@ -38,7 +38,10 @@ import { calibrate, calibrationFromEstimates } from "../../src/calibrate.ts";
 import { realPhonesPrior } from "../../src/kernels/burstYardstick.ts";
 import type { Calibration } from "../../src/kernels/Calibration.ts";
 import { hasPeopleEstimate } from "../../src/kernels/hasPeopleEstimate.ts";
-import { linkedVisits, peopleEstimatorOptions, poolPeople, type OccupancyInterval, type PeopleEstimate } from "../../src/kernels/PeopleEstimator.ts";
+import { linkedVisits } from "../../src/kernels/people/linkedVisits.ts";
+import { peopleEstimatorOptions } from "../../src/kernels/people/peopleEstimatorOptions.ts";
+import { poolPeople } from "../../src/kernels/people/poolPeople.ts";
+import type { OccupancyInterval, PeopleEstimate } from "../../src/kernels/people/PeopleEstimate.ts";
 import { scorePeople } from "../../src/kernels/scorePeople.ts";
 import { scoreAgainstTruth } from "../../src/kernels/scoreAgainstTruth.ts";
 import type { ClassifiedSession } from "../../src/kernels/VisitClassifier.ts";
@@ -86,24 +89,24 @@ const worlds: Record<string, { options: WorldOptions; goals: WorldGoals; rotatio
   // 0.9 / 1.5 %, 3.1 %, live 7.8 % (the counts say 0.17 bursts a minute: single probes, so the
   // calibration is flagged untrusted, far from real phones, or there is none where nothing but
   // identity-known visits is heard; nearly everyone is identity-known).
-  "rotation off": { options: { seed: 31, shops: 2, ...base }, goals: { meanError: 0.02, maxError: 0.03, occupancyMae: 0.05, liveOccupancyMae: 0.1 }, rotation: false, realPhones: false },
+  "rotation off": { options: { seed: 31, shops: 2, rotation: "off", ...base }, goals: { meanError: 0.02, maxError: 0.03, occupancyMae: 0.05, liveOccupancyMae: 0.1 }, rotation: false, realPhones: false },
   // 2.0 / 2.7 %, 5.5 %, live 10.0 % (13.5 % in an earlier run).
-  "rotation 0 (burst model)": { options: { seed: 32, shops: 1, rotation: 0, ...base }, goals: { meanError: 0.03, maxError: 0.05, occupancyMae: 0.07, liveOccupancyMae: 0.17 }, rotation: false, realPhones: false },
+  "rotation 0 (burst model)": { options: { phones: "off", seed: 32, shops: 1, rotation: 0, ...base }, goals: { meanError: 0.03, maxError: 0.05, occupancyMae: 0.07, liveOccupancyMae: 0.17 }, rotation: false, realPhones: false },
   // 16.3 / 19.8 %, 28.5 %, live 30.8 %: the counted day says 5.7 bursts a minute, the fit 3.7.
-  "rotation 0.3, gaps 5–30 s": { options: { seed: 33, shops: 1, rotation: 0.3, macs: { burstGapS: [5, 30] }, ...base }, goals: { meanError: 0.2, maxError: 0.24, occupancyMae: 0.33, liveOccupancyMae: 0.36 }, rotation: true, realPhones: false },
+  "rotation 0.3, gaps 5–30 s": { options: { phones: "off", seed: 33, shops: 1, rotation: 0.3, macs: { burstGapS: [5, 30] }, ...base }, goals: { meanError: 0.2, maxError: 0.24, occupancyMae: 0.33, liveOccupancyMae: 0.36 }, rotation: true, realPhones: false },
   // 3.2 / 3.9 %, 19.2 %, live 19.1 %.
-  "rotation 0.6, large shop": { options: { seed: 34, shops: 1, rotation: 0.6, shopSizeM: [24, 18], ...base }, goals: { meanError: 0.05, maxError: 0.06, occupancyMae: 0.22, liveOccupancyMae: 0.22 }, rotation: true, realPhones: false },
+  "rotation 0.6, large shop": { options: { phones: "off", seed: 34, shops: 1, rotation: 0.6, shopSizeM: [24, 18], ...base }, goals: { meanError: 0.05, maxError: 0.06, occupancyMae: 0.22, liveOccupancyMae: 0.22 }, rotation: true, realPhones: false },
   // 30.9 / 31.7 %, 22.1 %, live 21.4 %: the counted day says 0.57 bursts a minute, the fit 0.79.
-  "rotation 0.9, 2-min gaps": { options: { seed: 35, shops: 1, rotation: 0.9, macs: { burstGapS: 120 }, ...base }, goals: { meanError: 0.38, maxError: 0.39, occupancyMae: 0.27, liveOccupancyMae: 0.26 }, rotation: true, realPhones: false },
+  "rotation 0.9, 2-min gaps": { options: { phones: "off", seed: 35, shops: 1, rotation: 0.9, macs: { burstGapS: 120 }, ...base }, goals: { meanError: 0.38, maxError: 0.39, occupancyMae: 0.27, liveOccupancyMae: 0.26 }, rotation: true, realPhones: false },
   // 7.2 / 13.7 %, 16.6 %, live 17.6 %.
-  "rotation 0.9, small shop": { options: { seed: 36, shops: 1, rotation: 0.9, shopSizeM: [10, 8], ...base }, goals: { meanError: 0.11, maxError: 0.18, occupancyMae: 0.19, liveOccupancyMae: 0.2 }, rotation: true, realPhones: false },
+  "rotation 0.9, small shop": { options: { phones: "off", seed: 36, shops: 1, rotation: 0.9, shopSizeM: [10, 8], ...base }, goals: { meanError: 0.11, maxError: 0.18, occupancyMae: 0.19, liveOccupancyMae: 0.2 }, rotation: true, realPhones: false },
   // Slow fading (6 dB): a screen-on piece's peak is its luckiest burst, so the next MAC's one
   // burst often reads more than linkRssiDb below it; linkShortMs keeps such pieces linked.
   // 17.7 / 27.2 %, 18.1 %, live 17.5 %.
-  "realistic preset, 6 dB shadowing": { options: { seed: 38, shops: 2, rotation: "realistic", shadowingDb: 6, ...base }, goals: { meanError: 0.22, maxError: 0.34, occupancyMae: 0.22, liveOccupancyMae: 0.22 }, rotation: true, realPhones: false },
+  "realistic preset, 6 dB shadowing": { options: { phones: "off", seed: 38, shops: 2, rotation: "realistic", shadowingDb: 6, ...base }, goals: { meanError: 0.22, maxError: 0.34, occupancyMae: 0.22, liveOccupancyMae: 0.22 }, rotation: true, realPhones: false },
   // The demo's world: the realistic preset (80 % of randomizing phones rotate), three shops.
   // 18.2 / 32.2 %, 18.6 %, live 18.5 % (34.1 % at worst in an earlier run).
-  "realistic preset": { options: { seed: 37, shops: 3, rotation: "realistic", ...base }, goals: { meanError: 0.22, maxError: 0.39, occupancyMae: 0.23, liveOccupancyMae: 0.23 }, rotation: true, realPhones: false },
+  "realistic preset": { options: { phones: "off", seed: 37, shops: 3, rotation: "realistic", ...base }, goals: { meanError: 0.22, maxError: 0.39, occupancyMae: 0.23, liveOccupancyMae: 0.23 }, rotation: true, realPhones: false },
   // Phones with real phones' heavy-tailed rates, extra devices and equipment (`phones: "real"`).
   // 14.7 / 27.4 %, 31.2 %, live 31.2 %.
   "real phones": { options: { seed: 40, shops: 2, phones: "real", ...base }, goals: { meanError: 0.2, maxError: 0.31, occupancyMae: 0.36, liveOccupancyMae: 0.36 }, rotation: true, realPhones: true },
@@ -288,8 +291,8 @@ describe("people estimate of a shop's week, its days pooled (poolPeople)", () =>
   // days alike 8.2 / 13.6 %, 15.0 % (alone 10.8 % mean), the interval holding the truth on 6 of 6
   // days; days differing 10.1 / 26.8 % (27.7 % in an earlier run), 14.8 % (alone 14.5 % mean), 6 of 6.
   const weeks: Record<string, { options: WorldOptions; meanError: number; maxError: number; occupancyMae: number; gains: boolean }> = {
-    "days alike": { options: { seed: 39, shops: 1, days: 7, rotation: "realistic", visitorsPerDay: 300, passersByPerDay: 3000 }, meanError: 0.1, maxError: 0.16, occupancyMae: 0.18, gains: true },
-    "days differing ±15 %": { options: { seed: 39, shops: 1, days: 7, rotation: "realistic", dwellDayVariation: 0.15, visitorsPerDay: 300, passersByPerDay: 3000 }, meanError: 0.13, maxError: 0.31, occupancyMae: 0.18, gains: false },
+    "days alike": { options: { phones: "off", seed: 39, shops: 1, days: 7, rotation: "realistic", visitorsPerDay: 300, passersByPerDay: 3000 }, meanError: 0.1, maxError: 0.16, occupancyMae: 0.18, gains: true },
+    "days differing ±15 %": { options: { phones: "off", seed: 39, shops: 1, days: 7, rotation: "realistic", dwellDayVariation: 0.15, visitorsPerDay: 300, passersByPerDay: 3000 }, meanError: 0.13, maxError: 0.31, occupancyMae: 0.18, gains: false },
   };
   for (const [name, { options, meanError, maxError, occupancyMae, gains }] of Object.entries(weeks)) {
     it(`holds its guards on a week with ${name}, and its interval still holds the truth`, async () => {

@@ -52,7 +52,7 @@ describe("analyzeShopDay", () => {
   });
 
   it("reads a shop-day again keeping the records a sensor uploading in batches delivered later than the allowed lateness", async () => {
-    const options: WorldOptions = { seed: 13, shops: 1, visitorsPerDay: 120, passersByPerDay: 800, openingHours: [10, 16] };
+    const options: WorldOptions = { seed: 13, shops: 1, rotation: "off", visitorsPerDay: 120, passersByPerDay: 800, openingHours: [10, 16] };
     const world = createWorld(options);
     const shopId = world.shops[0]!.id;
     const records = [...world.rawSignals(shopId)];
@@ -156,7 +156,7 @@ describe("analyzeShopDay", () => {
     // Open till midnight; of three sensors one clock 40 s ahead, one 40 s behind (the third is the
     // shop's median clock, which alignment keeps), the RTS their stamps: each day's range holds
     // some of the other day's records and misses some of its own.
-    const world = createWorld({ seed: 13, shops: 1, days: 2, sensorsPerShop: 3, visitorsPerDay: 120, passersByPerDay: 800, openingHours: [18, 24] });
+    const world = createWorld({ seed: 13, shops: 1, days: 2, sensorsPerShop: 3, rotation: "off", visitorsPerDay: 120, passersByPerDay: 800, openingHours: [18, 24] });
     const shopId = world.shops[0]!.id;
     const records = [...world.rawSignals(shopId)];
     const sensors = [...new Set(records.map((r) => r.square_mac))].sort();
