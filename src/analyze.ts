@@ -1,3 +1,4 @@
+import { DEFAULT_TIME_ZONE } from "./time/timeZone.ts";
 import { SignalDecoder, type InvalidRecord, type InvalidReason, type SignalDecoderOptions, type SignalDecoderStats } from "./codec/decodeSignal.ts";
 import type { Signal } from "./codec/Signal.ts";
 import { DataQuality, type DataQualityOptions, type DataQualityReport } from "./kernels/dataQuality.ts";
@@ -8,13 +9,16 @@ import {
   defaultEventTimeEngine,
   type EngineAccumulator,
   type EventTimeEngineOptions,
-  type ProximityOptions,
 } from "./kernels/EventTimeEngine.ts";
+import type { ProximityOptions } from "./kernels/proximityOptions.ts";
 import type { Calibration, CalibrationFile } from "./kernels/Calibration.ts";
 import { LiveOccupancy, type LiveOccupancyInterval } from "./kernels/LiveOccupancy.ts";
 import type { VisitHistoryStore } from "./kernels/MemoryVisitHistory.ts";
-import { PeopleEstimator, poolPeople, type OccupancyInterval, type PeopleEstimate, type PeopleEstimatorOptions } from "./kernels/PeopleEstimator.ts";
-import { VisitClassifier, defaultVisitClassifier, visitClassifierOptions, type ClassifiedSession, type VisitClassifierOptions } from "./kernels/VisitClassifier.ts";
+import { PeopleEstimator } from "./kernels/people/PeopleEstimator.ts";
+import { poolPeople } from "./kernels/people/poolPeople.ts";
+import type { OccupancyInterval, PeopleEstimate } from "./kernels/people/PeopleEstimate.ts";
+import type { PeopleEstimatorOptions } from "./kernels/people/peopleEstimatorOptions.ts";
+import { VisitClassifier, visitClassifierOptions, type ClassifiedSession, type VisitClassifierOptions } from "./kernels/VisitClassifier.ts";
 import { VisitCounter, type VisitCounts } from "./kernels/VisitCounter.ts";
 
 /**
@@ -185,7 +189,7 @@ export class Analyzer {
   /** @param options see {@link AnalyzeOptions}; validated here (TypeError/RangeError). */
   constructor(options: AnalyzeOptions = {}) {
     if (typeof options !== "object" || options === null) throw new TypeError("analyze options must be an object");
-    const timeZone = options.timeZone ?? defaultVisitClassifier.timeZone;
+    const timeZone = options.timeZone ?? DEFAULT_TIME_ZONE;
     // A calibrated shop is classified at its calibration's threshold.
     const classifyOptions: VisitClassifierOptions = { ...options.classify, timeZone, ...(options.calibration === undefined ? {} : { calibration: options.calibration }) };
     visitClassifierOptions(classifyOptions); // validates eagerly, before the other stages

@@ -1,10 +1,12 @@
+import { DEFAULT_TIME_ZONE } from "./time/timeZone.ts";
 import { analyze, type AnalyzeOptions } from "./analyze.ts";
 import { burstYardstick } from "./kernels/burstYardstick.ts";
 import { CALIBRATION_VERSION, type Calibration, type CalibrationFile } from "./kernels/Calibration.ts";
 import { fitCalibration, MIN_TRUSTED_INTERVALS, type CalibrationObservation, type FitCalibrationOptions } from "./kernels/fitCalibration.ts";
-import { defaultPeopleEstimator, withCalibration, type PeopleEstimate } from "./kernels/PeopleEstimator.ts";
+import { defaultPeopleEstimator } from "./kernels/people/peopleEstimatorOptions.ts";
+import { withCalibration } from "./kernels/people/withCalibration.ts";
+import type { PeopleEstimate } from "./kernels/people/PeopleEstimate.ts";
 import { rateModels } from "./kernels/rateModel.ts";
-import { defaultVisitClassifier } from "./kernels/VisitClassifier.ts";
 import type { CountedTruth } from "./truth/CountedTruth.ts";
 import { truthInside } from "./truth/truthInside.ts";
 
@@ -90,7 +92,7 @@ export async function calibrate(records: Iterable<unknown> | AsyncIterable<unkno
   // Every threshold analyses the same records: keep them (the counted days of a few shops).
   const input = thresholds.length === 1 ? records : await toArray(records);
   const people = analyzeOptions.people ?? {};
-  const settings = { intervalMs: people.intervalMs ?? defaultPeopleEstimator.intervalMs, timeZone: analyzeOptions.timeZone ?? defaultVisitClassifier.timeZone };
+  const settings = { intervalMs: people.intervalMs ?? defaultPeopleEstimator.intervalMs, timeZone: analyzeOptions.timeZone ?? DEFAULT_TIME_ZONE };
   const fitOptions = { prior: burstYardstick(people.prior), settings, minCoverage };
   const candidates: ThresholdCandidate[] = [];
   for (const visitorRssi of thresholds) {

@@ -5,11 +5,10 @@ import { MAX_READINGS, secondReading } from "../secondReading.ts";
 import type { Client } from "../client/Client.ts";
 import type { InvalidRecord, SignalDecoderStats } from "../codec/decodeSignal.ts";
 import type { PresetRtsCodec } from "../codec/rts.ts";
-import { defaultInputThreads } from "./inputThreads.ts";
-import { gunzipIfCompressed, isGzip } from "./gunzipIfCompressed.ts";
-import { assertTimeZone } from "../time/timeZone.ts";
-import { SignalLineReader } from "./SignalLineReader.ts";
-import { defaultVisitClassifier } from "../kernels/VisitClassifier.ts";
+import { defaultInputThreads } from "../file/inputThreads.ts";
+import { gunzipIfCompressed, isGzip } from "../file/gunzipIfCompressed.ts";
+import { DEFAULT_TIME_ZONE } from "../time/timeZone.ts";
+import { SignalLineReader } from "../file/SignalLineReader.ts";
 import { sensorSilences } from "../kernels/sensorSilences.ts";
 import { TZDate } from "@date-fns/tz";
 import { format as formatDate } from "date-fns/format";
@@ -26,12 +25,13 @@ import {
   parseFormat,
   rtsUnitFlag,
   timeFlag,
+  timeZoneFlag,
   type CliIo,
   type Command,
 } from "./common.ts";
 // Type only: the service path (client, source, rxjs) is imported when --shop is used, so
 // `--input` does not pay for loading it.
-import type { ThreadDecoderOptions } from "./RangeReader.ts";
+import type { ThreadDecoderOptions } from "../file/RangeReader.ts";
 import type { ClientDeps } from "./serviceClient.ts";
 import { analysisRecords, recordsProximity, summaryRecord } from "../analysisRecords.ts";
 import { suppressSmallCounts } from "../suppressSmallCounts.ts";
@@ -184,12 +184,7 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
   // The one boolean flag is read here; the helpers below read text flags.
   const { "raw-macs": rawMacs, "pool-days": poolDays, ...values } = all;
   const format = parseFormat(values.format, ["table", "ndjson"] as const, "table");
-  const timeZone = values.tz ?? defaultVisitClassifier.timeZone;
-  try {
-    assertTimeZone(timeZone);
-  } catch {
-    throw new UsageError(`--tz: unknown time zone ${JSON.stringify(timeZone)}`);
-  }
+  const timeZone = timeZoneFlag(values.tz);
   // How the service turns a datetime into RTS: the source's cursor and the decoder's ts check.
   const rtsCodec = rtsUnitFlag(values["rts-unit"]);
   const calibration = values.calibration === undefined ? undefined : await calibrationFlag(values.calibration);
@@ -232,7 +227,7 @@ export async function analyzeFlags(
   deps: ClientDeps | undefined,
   name: string,
 ): Promise<AnalyzeResult | number> {
-  const timeZone = options.timeZone ?? defaultVisitClassifier.timeZone;
+  const timeZone = options.timeZone ?? DEFAULT_TIME_ZONE;
   const fromService = values.shop !== undefined || values.since !== undefined || values.until !== undefined;
   if (fromService === (values.input !== undefined)) {
     throw new UsageError("give either --input FILE or --shop ID --since ISO --until ISO");
@@ -342,7 +337,7 @@ function warnCalibrations(io: CliIo, result: AnalyzeResult): void {
 // figures of that time are low, and the table alone would not show it.
 function warnSilences(io: CliIo, result: AnalyzeResult, options: AnalyzeOptions): void {
   if (result.quality === undefined) return;
-  const timeZone = options.timeZone ?? defaultVisitClassifier.timeZone;
+  const timeZone = options.timeZone ?? DEFAULT_TIME_ZONE;
   const silences = sensorSilences(result.quality, { timeZone, ...(options.classify?.openingHours === undefined ? {} : { openingHours: options.classify.openingHours }) });
   const local = (ms: number) => formatDate(new TZDate(ms, timeZone), "yyyy-MM-dd HH:mm");
   for (const s of silences) {
@@ -450,7 +445,7 @@ async function readInput(
       if (gzip && threads !== undefined && threads > 1) throw new UsageError("--threads above 1 needs an uncompressed file (a gzip file is read on one thread)");
       const n = gzip ? 1 : (threads ?? defaultInputThreads(info.size));
       if (n > 1) {
-        const { readInputInThreads } = await import("./readInputInThreads.ts");
+        const { readInputInThreads } = await import("../file/readInputInThreads.ts");
         return readInputInThreads(path, n, analyzer, show, io.signal, decode);
       }
     } else if (threads !== undefined && threads > 1) {

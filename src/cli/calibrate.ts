@@ -3,14 +3,12 @@ import type { AnalyzeOptions } from "../analyze.ts";
 import { calibrationFromEstimates } from "../calibrate.ts";
 import { isTruthInputError } from "../errors/TruthInputError.ts";
 import { burstYardstick } from "../kernels/burstYardstick.ts";
-import type { PeopleEstimate } from "../kernels/PeopleEstimator.ts";
-import { defaultPeopleEstimator } from "../kernels/PeopleEstimator.ts";
-import { defaultVisitClassifier } from "../kernels/VisitClassifier.ts";
+import type { PeopleEstimate } from "../kernels/people/PeopleEstimate.ts";
+import { defaultPeopleEstimator } from "../kernels/people/peopleEstimatorOptions.ts";
 import type { CountedTruth } from "../truth/CountedTruth.ts";
 import { readTruth } from "../truth/readTruth.ts";
-import { assertTimeZone } from "../time/timeZone.ts";
 import { analyzeFlags, analyzeOptions } from "./analyze.ts";
-import { EXIT_FAILED, EXIT_OK, UsageError, connectionFlags, numberFlag, parseFlags, rtsUnitFlag, type CliIo, type Command } from "./common.ts";
+import { EXIT_FAILED, EXIT_OK, UsageError, connectionFlags, numberFlag, parseFlags, rtsUnitFlag, timeZoneFlag, type CliIo, type Command } from "./common.ts";
 import type { ClientDeps } from "./serviceClient.ts";
 
 const flags = {
@@ -90,12 +88,7 @@ async function runCalibrate(argv: readonly string[], io: CliIo, deps: ClientDeps
   const fromService = rest.shop !== undefined || rest.since !== undefined || rest.until !== undefined;
   if (fromService === (input.length > 0)) throw new UsageError("give either --input FILE (repeatable) or --shop ID --since ISO --until ISO");
   const minCoverage = numberFlag("--min-coverage", coverageFlag, Number.MIN_VALUE, 1) ?? 0.5;
-  const timeZone = rest.tz ?? defaultVisitClassifier.timeZone;
-  try {
-    assertTimeZone(timeZone);
-  } catch {
-    throw new UsageError(`--tz: unknown time zone ${JSON.stringify(timeZone)}`);
-  }
+  const timeZone = timeZoneFlag(rest.tz);
   const rtsCodec = rtsUnitFlag(rest["rts-unit"]);
   const options: AnalyzeOptions = { ...analyzeOptions(rest, timeZone, rtsCodec), proximity: false, quality: false, hourly: false };
 

@@ -4,7 +4,7 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { WorldOptions } from "../sim/createWorld.ts";
 import type { Rotation } from "../sim/MacBehaviour.ts";
 import { epochDayOfDate } from "../time/calendarDate.ts";
-import { localMidnight } from "../time/timeZone.ts";
+import { DEFAULT_TIME_ZONE, assertTimeZone, localMidnight } from "../time/timeZone.ts";
 import { parseISO } from "date-fns/parseISO";
 
 /**
@@ -327,6 +327,25 @@ export function rotationFlag(value: string): Rotation {
   if (value === "off" || value === "realistic") return value;
   if (!/^(0(\.\d+)?|1(\.0*)?|\.\d+)$/.test(value)) throw new UsageError(`--rotation must be off, realistic or a share from 0 to 1, got ${JSON.stringify(value)}`);
   return Number(value);
+}
+
+/**
+ * `--tz ZONE`: an IANA zone name or a fixed offset, default {@link DEFAULT_TIME_ZONE} — the one
+ * parser of the flag for every command, with one message.
+ *
+ * @throws UsageError for a zone the runtime does not know
+ * @example
+ * timeZoneFlag(undefined); // "Asia/Seoul"
+ * timeZoneFlag("Europe/Prague"); // "Europe/Prague"
+ */
+export function timeZoneFlag(value: string | undefined): string {
+  const timeZone = value ?? DEFAULT_TIME_ZONE;
+  try {
+    assertTimeZone(timeZone);
+  } catch {
+    throw new UsageError(`--tz: unknown time zone ${JSON.stringify(timeZone)}`);
+  }
+  return timeZone;
 }
 
 /**

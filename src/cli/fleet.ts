@@ -1,9 +1,8 @@
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns/format";
-import { defaultVisitClassifier } from "../kernels/VisitClassifier.ts";
 import { dateOfEpochDay } from "../time/calendarDate.ts";
-import { assertTimeZone, localDayOf } from "../time/timeZone.ts";
-import { EXIT_FAILED, EXIT_OK, UsageError, formatTable, integerFlag, parseFlags, parseFormat, timeFlag, type CliIo, type Command } from "./common.ts";
+import { localDayOf } from "../time/timeZone.ts";
+import { EXIT_FAILED, EXIT_OK, UsageError, formatTable, integerFlag, parseFlags, parseFormat, timeFlag, timeZoneFlag, type CliIo, type Command } from "./common.ts";
 import { withInterval } from "./demoFormat.ts";
 import { calibrationFlag } from "./calibrationFlag.ts";
 import { fleetDatabase, fleetRedis, fleetServerFlags, shopsFlag } from "./fleetSettings.ts";
@@ -106,12 +105,7 @@ async function runFleet(argv: readonly string[], io: CliIo): Promise<number> {
   // `fleet calibration <set|show|clear>`: the one subcommand with a word of its own.
   const action = sub === "calibration" ? positionals.shift() : undefined;
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
-  const timeZone = values.tz ?? defaultVisitClassifier.timeZone;
-  try {
-    assertTimeZone(timeZone);
-  } catch {
-    throw new UsageError(`--tz: unknown time zone ${JSON.stringify(timeZone)}`);
-  }
+  const timeZone = timeZoneFlag(values.tz);
   switch (sub) {
     case "init":
       return init(values, io);

@@ -1,6 +1,5 @@
 import { SingleBar } from "cli-progress";
 import { CURRENCY_MINOR_DIGITS } from "../contract/currencies.ts";
-import { assertTimeZone } from "../time/timeZone.ts";
 import { uploadSales, type UploadSalesOptions } from "../sales/uploadSales.ts";
 import type { SalesReport, SalesReportRow } from "../sales/uploadDailySales.ts";
 import type { RowRef } from "../sales/SalesInputRow.ts";
@@ -14,6 +13,7 @@ import {
   oneLine,
   parseFlags,
   parseFormat,
+  timeZoneFlag,
   writeNdjson,
   type CliIo,
   type Command,
@@ -173,14 +173,7 @@ export const command: Command = salesCommand();
 function uploadOptions(values: Readonly<Record<string, unknown>>): UploadSalesOptions {
   const brand = values.brand as string | undefined;
   if (brand !== undefined && brand.trim() === "") throw new UsageError("--brand must not be empty");
-  const tz = values.tz as string | undefined;
-  if (tz !== undefined) {
-    try {
-      assertTimeZone(tz);
-    } catch (error) {
-      throw new UsageError(`--tz: ${(error as Error).message}`);
-    }
-  }
+  const timeZone = timeZoneFlag(values.tz as string | undefined);
   const currency = (values.currency as string | undefined)?.trim().toUpperCase();
   if (currency !== undefined && !CURRENCY_MINOR_DIGITS.has(currency)) throw new UsageError(`--currency must be an ISO 4217 code such as KRW, got ${JSON.stringify(values.currency)}`);
   let concurrency: number | undefined;
@@ -192,7 +185,7 @@ function uploadOptions(values: Readonly<Record<string, unknown>>): UploadSalesOp
   if (journal !== undefined && journal === "") throw new UsageError("--journal must not be empty");
   return {
     ...(brand === undefined ? {} : { brand }),
-    ...(tz === undefined ? {} : { tz }),
+    timeZone,
     ...(currency === undefined ? {} : { currency }),
     ...(concurrency === undefined ? {} : { concurrency }),
     ...(journal === undefined ? {} : { journal }),

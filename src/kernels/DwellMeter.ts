@@ -1,5 +1,5 @@
 import { dwellStats, type DwellStats } from "./dwellStats.ts";
-import { assertTimeZone } from "../time/timeZone.ts";
+import { DEFAULT_TIME_ZONE, assertTimeZone } from "../time/timeZone.ts";
 import type { WindowUnit } from "../time/LocalCalendar.ts";
 import { checkSink, type Sink } from "./Sink.ts";
 import { SessionWindows, type SessionWindow } from "./SessionWindows.ts";
@@ -34,7 +34,7 @@ export interface DwellMeterOptions {
  */
 export const defaultDwellMeter = Object.freeze({
   window: "day" as WindowUnit,
-  timeZone: "Asia/Seoul",
+  timeZone: DEFAULT_TIME_ZONE,
   kinds: Object.freeze(["visitor"] as VisitKind[]) as readonly VisitKind[],
   dwell: "estimated" as "estimated" | "observed",
 });

@@ -1,7 +1,7 @@
 import { calibrationsByShop, type Calibration, type CalibrationFile } from "./Calibration.ts";
 import { isPeriodicProber } from "./isPeriodicProber.ts";
 import { checkNumberOption } from "./checkNumberOption.ts";
-import { assertTimeZone } from "../time/timeZone.ts";
+import { DEFAULT_TIME_ZONE, assertTimeZone } from "../time/timeZone.ts";
 import { LocalCalendar, type LocalDay } from "../time/LocalCalendar.ts";
 import type { Session } from "./Session.ts";
 import { checkSink, type Kernel, type Sink } from "./Sink.ts";
@@ -151,7 +151,7 @@ export const defaultVisitClassifier: ResolvedVisitClassifierOptions = Object.fre
   minDwellMs: 60_000,
   visitorRssi: "auto",
   fallbackVisitorRssi: -65,
-  timeZone: "Asia/Seoul",
+  timeZone: DEFAULT_TIME_ZONE,
   openingHours: Object.freeze([10, 22] as const),
   staffShare: 0.4,
   stationaryShare: 0.75,

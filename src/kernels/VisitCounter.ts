@@ -1,4 +1,4 @@
-import { assertTimeZone } from "../time/timeZone.ts";
+import { DEFAULT_TIME_ZONE, assertTimeZone } from "../time/timeZone.ts";
 import type { WindowUnit } from "../time/LocalCalendar.ts";
 import { MemoryVisitHistory, type VisitHistoryStore } from "./MemoryVisitHistory.ts";
 import { checkSink, type Sink } from "./Sink.ts";
@@ -30,7 +30,7 @@ export interface VisitCounterOptions {
  * @example
  * defaultVisitCounter.window; // "day"
  */
-export const defaultVisitCounter = Object.freeze({ window: "day" as WindowUnit, timeZone: "Asia/Seoul" });
+export const defaultVisitCounter = Object.freeze({ window: "day" as WindowUnit, timeZone: DEFAULT_TIME_ZONE });
 
 /**
  * Visit counts of one population of devices (all, universal MACs, or randomized MACs).

@@ -1,3 +1,4 @@
+import { DEFAULT_TIME_ZONE } from "../time/timeZone.ts";
 import { median } from "simple-statistics";
 import { LocalCalendar } from "../time/LocalCalendar.ts";
 import type { ClassifiedSession, VisitKind } from "./VisitClassifier.ts";
@@ -39,7 +40,7 @@ export interface ScoreAgainstTruthOptions {
  * @example
  * defaultScoreAgainstTruth.timeZone; // "Asia/Seoul"
  */
-export const defaultScoreAgainstTruth = Object.freeze({ timeZone: "Asia/Seoul", dwell: "estimated" as const });
+export const defaultScoreAgainstTruth = Object.freeze({ timeZone: DEFAULT_TIME_ZONE, dwell: "estimated" as const });
 
 /** Precision, recall and F1 of one class, with the counts behind them. */
 export interface ClassScore {

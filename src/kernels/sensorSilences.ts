@@ -1,3 +1,4 @@
+import { DEFAULT_TIME_ZONE } from "../time/timeZone.ts";
 import { LocalCalendar } from "../time/LocalCalendar.ts";
 import { checkNumberOption } from "./checkNumberOption.ts";
 import type { DataQualityReport } from "./dataQuality.ts";
@@ -65,7 +66,7 @@ export function sensorSilences(report: DataQualityReport, options: SensorSilence
   checkNumberOption("openingHours[0]", open, { min: 0, max: 24, unit: "h" });
   checkNumberOption("openingHours[1]", close, { min: open, max: 24, unit: "h" });
   const minOpenMs = checkNumberOption("minOpenMs", options.minOpenMs ?? 30 * 60_000, { min: 0, unit: "ms" });
-  const calendar = new LocalCalendar(options.timeZone ?? defaultVisitClassifier.timeZone);
+  const calendar = new LocalCalendar(options.timeZone ?? DEFAULT_TIME_ZONE);
   const out: SensorSilence[] = [];
   for (const sensor of report.sensors) {
     for (const gap of sensor.gaps) {

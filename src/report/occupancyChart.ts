@@ -1,3 +1,4 @@
+import { DEFAULT_TIME_ZONE } from "../time/timeZone.ts";
 import * as Plot from "@observablehq/plot";
 import { chartTheme } from "./chartTheme.ts";
 import { checkRows } from "./checkRows.ts";
@@ -60,7 +61,7 @@ export interface OccupancyChartOptions {
  * @example
  * defaultOccupancyChart.timeZone; // "Asia/Seoul"
  */
-export const defaultOccupancyChart = Object.freeze({ title: "People inside over the day", timeZone: "Asia/Seoul", level: 0.9, height: 300 });
+export const defaultOccupancyChart = Object.freeze({ title: "People inside over the day", timeZone: DEFAULT_TIME_ZONE, level: 0.9, height: 300 });
 
 // Below this many people an interval counts as empty when the shown hours are chosen.
 const EMPTY = 0.05;

@@ -1,6 +1,6 @@
 import { CURRENCY_MINOR_DIGITS } from "../contract/currencies.ts";
 import { epochDayOfDate } from "../time/calendarDate.ts";
-import { assertTimeZone } from "../time/timeZone.ts";
+import { DEFAULT_TIME_ZONE, assertTimeZone } from "../time/timeZone.ts";
 import { LocalCalendar } from "../time/LocalCalendar.ts";
 import { formatMinorUnits, minorToMajor, parseMinorUnits } from "./money.ts";
 import { foldBrandName } from "../client/matchBrand.ts";
@@ -30,8 +30,10 @@ export interface AggregateDailyOptions {
   /**
    * The shops' time zone (IANA), or a function giving it per shop. A transaction timestamp with
    * an offset is mapped to the local date in this zone; one without an offset is already local.
-   * @default "Asia/Seoul"
+   * @default "Asia/Seoul" (`DEFAULT_TIME_ZONE`)
    */
+  readonly timeZone?: string | ShopTimeZone;
+  /** @deprecated the same as `timeZone`, its name before every option of footfall called it so; giving both is a TypeError. */
   readonly tz?: string | ShopTimeZone;
   /**
    * Daily-totals input: add up several rows for the same shop-day instead of rejecting them
@@ -45,9 +47,9 @@ export interface AggregateDailyOptions {
  * Defaults of {@link AggregateDailyOptions}.
  *
  * @example
- * defaultAggregateDailyOptions.tz; // "Asia/Seoul"
+ * defaultAggregateDailyOptions.timeZone; // "Asia/Seoul"
  */
-export const defaultAggregateDailyOptions = { currency: "KRW", tz: "Asia/Seoul", sum: false } as const;
+export const defaultAggregateDailyOptions = { currency: "KRW", timeZone: DEFAULT_TIME_ZONE, sum: false } as const;
 
 /**
  * One shop-day's totals, ready to upload as one `sales_stats_daily` record.
@@ -176,13 +178,15 @@ export class DailyAggregator {
 
   /** @throws TypeError/RangeError for a bad option (unknown currency or time zone). */
   constructor(options: AggregateDailyOptions = {}) {
-    const { brand, currency, tz, sum } = { ...defaultAggregateDailyOptions, ...options };
+    if (options.tz !== undefined && options.timeZone !== undefined) throw new TypeError("give timeZone or tz (its former name), not both");
+    const { brand, currency, sum } = { ...defaultAggregateDailyOptions, ...options };
+    const tz = options.timeZone ?? options.tz ?? defaultAggregateDailyOptions.timeZone;
     if (brand !== undefined && (typeof brand !== "string" || brand.trim() === "")) throw new TypeError("brand must be a non-empty string");
     if (typeof currency !== "string" || CURRENCY_MINOR_DIGITS.get(currency.trim().toUpperCase()) === undefined) {
       throw new RangeError(`currency must be an ISO 4217 code such as "KRW", got ${JSON.stringify(currency)}`);
     }
     if (typeof tz === "string") assertTimeZone(tz);
-    else if (typeof tz !== "function") throw new TypeError("tz must be an IANA time zone name or a function (brand, externalKey) => zone");
+    else if (typeof tz !== "function") throw new TypeError("timeZone must be an IANA time zone name or a function (brand, externalKey) => zone");
     if (typeof sum !== "boolean") throw new TypeError("sum must be a boolean");
     this.#brand = brand?.trim();
     this.#currency = currency.trim().toUpperCase();

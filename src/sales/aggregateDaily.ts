@@ -6,7 +6,7 @@ import type { SalesInputRow } from "./SalesInputRow.ts";
  * service may receive, since a second record for a shop-day overwrites the first.
  *
  * - **Transactions** (rows with `timestamp`): each line is added to the shop's local date in
- *   `tz` (default Asia/Seoul), so a sale at 00:30 KST counts for that KST day although it is
+ *   `timeZone` (default Asia/Seoul), so a sale at 00:30 KST counts for that KST day although it is
  *   the previous UTC day; a timestamp without an offset is already local. Refunds and returns
  *   (negative amount or quantity) are added in.
  * - **Daily totals** (rows with `date`): one row is the day's total; two rows for the same

@@ -12,7 +12,7 @@ import { uploadDailySales, type SalesReport, type UploadDailySalesOptions } from
  * options together.
  *
  * @example
- * const options: UploadSalesOptions = { brand: "Cafe Mori", tz: "Asia/Seoul", dryRun: true };
+ * const options: UploadSalesOptions = { brand: "Cafe Mori", timeZone: "Asia/Seoul", dryRun: true };
  */
 export interface UploadSalesOptions
   extends Omit<ReadSalesOptions, "name" | "brand">,
@@ -112,6 +112,7 @@ function aggregateOptions(o: UploadSalesOptions): AggregateDailyOptions {
   return {
     ...(o.brand === undefined ? {} : { brand: o.brand }),
     ...(o.currency === undefined ? {} : { currency: o.currency }),
+    ...(o.timeZone === undefined ? {} : { timeZone: o.timeZone }),
     ...(o.tz === undefined ? {} : { tz: o.tz }),
     ...(o.sum === undefined ? {} : { sum: o.sum }),
   };

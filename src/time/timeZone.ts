@@ -2,6 +2,16 @@ import { TZDate, tzOffset } from "@date-fns/tz";
 import { startOfDay } from "date-fns/startOfDay";
 import { MS_PER_DAY } from "./calendarDate.ts";
 
+/**
+ * The time zone of shops whose zone is not given: the one default of every `timeZone` option and
+ * `--tz` flag. The service does not say where its shops are; its only currency is KRW, so they
+ * are assumed to be in Korea.
+ *
+ * @example
+ * DEFAULT_TIME_ZONE; // "Asia/Seoul"
+ */
+export const DEFAULT_TIME_ZONE = "Asia/Seoul";
+
 const OFFSET = /^[+-](\d{2})(?::?(\d{2}))?$/;
 /** Names already checked: asserting a zone per window or per row costs a Set read, not an Intl object. */
 const known = new Set<string>();

@@ -41,11 +41,14 @@ describe("aggregateDaily", () => {
     expect(days.map((d) => [d.brand, d.brandNames, d.amount, d.quantity])).toEqual([["Cafe Mori", ["Cafe Mori", "cafe mori", "CAFE MORI"], 10500, 2]]);
   });
 
-  test("the tz option moves the day boundary; a function gives each shop its zone", () => {
+  test("the timeZone option moves the day boundary; a function gives each shop its zone", () => {
     const rows = [tx("A", "2026-11-19T23:30:00Z", "1", "1"), tx("B", "2026-11-19T23:30:00Z", "1", "1")];
-    expect(aggregateDaily(rows, { brand: "X", tz: "UTC" }).days.map((d) => d.date)).toEqual(["2026-11-19", "2026-11-19"]);
-    const perShop = aggregateDaily(rows, { brand: "X", tz: (_b, key) => (key === "A" ? "America/New_York" : "Asia/Tokyo") });
+    expect(aggregateDaily(rows, { brand: "X", timeZone: "UTC" }).days.map((d) => d.date)).toEqual(["2026-11-19", "2026-11-19"]);
+    const perShop = aggregateDaily(rows, { brand: "X", timeZone: (_b, key) => (key === "A" ? "America/New_York" : "Asia/Tokyo") });
     expect(perShop.days.map((d) => [d.externalKey, d.date])).toEqual([["A", "2026-11-19"], ["B", "2026-11-20"]]);
+    // `tz`, the option's former name, still works; both at once is a mistake.
+    expect(aggregateDaily(rows, { brand: "X", tz: "UTC" }).days).toEqual(aggregateDaily(rows, { brand: "X", timeZone: "UTC" }).days);
+    expect(() => aggregateDaily([], { tz: "UTC", timeZone: "UTC" })).toThrow(TypeError);
   });
 
   test("money is exact in minor units; more decimals than the currency has are rejected", () => {
@@ -53,7 +56,7 @@ describe("aggregateDaily", () => {
     rows.push(tx("US-1", "2026-11-20T12:30:00Z", "0.105", "1", { currency: "USD", line: 99 }));
     rows.push(tx("BH-1", "2026-11-20T12:30:00Z", "1.234", "1", { currency: "bhd" }));
     rows.push(tx("KR-1", "2026-11-20T12:30:00Z", "100.5", "1"));
-    const { days, rejectedRows } = aggregateDaily(rows, { brand: "X", tz: "UTC" });
+    const { days, rejectedRows } = aggregateDaily(rows, { brand: "X", timeZone: "UTC" });
     expect(days.map((d) => [d.externalKey, d.amount, d.amountMinor, d.currency])).toEqual([
       ["BH-1", 1.234, 1234, "BHD"],
       ["US-1", 1, 100, "USD"],
@@ -159,6 +162,7 @@ describe("aggregateDaily", () => {
 
   test("bad options fail eagerly", () => {
     expect(() => aggregateDaily([], { currency: "ZZZ" })).toThrow(RangeError);
+    expect(() => aggregateDaily([], { timeZone: "Nowhere/City" })).toThrow(RangeError);
     expect(() => aggregateDaily([], { tz: "Nowhere/City" })).toThrow(RangeError);
     expect(() => aggregateDaily([], { brand: " " })).toThrow(TypeError);
   });
