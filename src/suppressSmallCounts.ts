@@ -1,11 +1,16 @@
 import type { AnalysisRecord } from "./analysisRecords.ts";
-import { isSmallCount } from "./kernels/isSmallCount.ts";
+import { withholdSmallCounts, type SmallCountGroup } from "./kernels/withholdSmallCounts.ts";
 
-// Count fields of a summary line (top level, and inside `universal` / `randomized`); the rates and
-// dwell statistics derived from them are withheld with them.
-const SERIES_COUNTS = ["visitors", "visits", "passersBy", "uniqueDevices"] as const;
-const DAY_COUNTS = [...SERIES_COUNTS, "visitorsLow", "visitorsHigh", "newVisitors", "repeatVisitors", "staff", "stationary"] as const;
-const OCCUPANCY_COUNTS = ["inside", "insideLow", "insideHigh", "outside"] as const;
+// The summary line's groups (top level, and each of `universal` / `randomized` / `macs`): a
+// capture rate goes with its visitors or devices; dwell statistics with the dwell count.
+const DAY: SmallCountGroup = {
+  counts: ["visitors", "visits", "passersBy", "uniqueDevices", "visitorsLow", "visitorsHigh", "newVisitors", "repeatVisitors", "staff", "stationary"],
+  triggers: ["visitors", "uniqueDevices"],
+  derived: ["captureRate"],
+};
+const SERIES: SmallCountGroup = { counts: ["visitors", "visits", "passersBy", "uniqueDevices"], triggers: ["visitors", "uniqueDevices"], derived: ["captureRate"] };
+const DWELL: SmallCountGroup = { counts: ["count"], triggers: ["count"], derived: ["meanMs", "medianMs", "p90Ms"] };
+const OCCUPANCY: SmallCountGroup = { counts: ["inside", "insideLow", "insideHigh", "outside"] };
 
 /**
  * Small-count suppression of one aggregate line (`summary` or `occupancy`): every count from 1 to
@@ -24,35 +29,19 @@ const OCCUPANCY_COUNTS = ["inside", "insideLow", "insideHigh", "outside"] as con
 export function suppressSmallCounts(line: AnalysisRecord, minCount: number): AnalysisRecord {
   if (!Number.isInteger(minCount) || minCount < 0) throw new RangeError(`suppressSmallCounts: minCount must be an integer ≥ 0, got ${String(minCount)}`);
   if (minCount <= 1 || (line.type !== "summary" && line.type !== "occupancy")) return line;
-  const small = (x: unknown): boolean => isSmallCount(x, minCount);
-  let suppressed = false;
   const out: Record<string, unknown> = { ...line };
-  const hide = (obj: Record<string, unknown>, keys: readonly string[]): boolean => {
-    let any = false;
-    for (const k of keys) {
-      if (small(obj[k])) {
-        obj[k] = null;
-        any = true;
-      }
-    }
-    return any;
-  };
+  const withhold = (obj: Record<string, unknown>, group: SmallCountGroup): boolean => withholdSmallCounts(obj, group, minCount, null, null);
+  let suppressed = false;
   if (line.type === "occupancy") {
-    suppressed = hide(out, OCCUPANCY_COUNTS);
+    suppressed = withhold(out, OCCUPANCY);
   } else {
-    if (hide(out, DAY_COUNTS)) {
-      suppressed = true;
-      if (out["visitors"] === null || out["uniqueDevices"] === null) out["captureRate"] = null;
-    }
+    suppressed = withhold(out, DAY);
     // The MAC-level counts beside the people estimate (`macs`) are counts like any other.
     for (const series of ["universal", "randomized", "macs"] as const) {
       const s = out[series];
       if (s === null || typeof s !== "object") continue;
       const copy: Record<string, unknown> = { ...(s as Record<string, unknown>) };
-      if (hide(copy, SERIES_COUNTS)) {
-        suppressed = true;
-        if (copy["visitors"] === null || copy["uniqueDevices"] === null) copy["captureRate"] = null;
-      }
+      if (withhold(copy, SERIES)) suppressed = true;
       out[series] = copy;
     }
     // The day's people sample is per-visit sums (a day of one universal visit is that visit's
@@ -61,17 +50,11 @@ export function suppressSmallCounts(line: AnalysisRecord, minCount: number): Ana
     const dwell = out["dwell"];
     if (dwell !== null && typeof dwell === "object") {
       const d: Record<string, unknown> = { ...(dwell as Record<string, unknown>) };
-      if (small(d["count"])) {
-        suppressed = true;
-        d["count"] = null;
-        d["meanMs"] = null;
-        d["medianMs"] = null;
-        d["p90Ms"] = null;
-      }
+      if (withhold(d, DWELL)) suppressed = true;
       const buckets = d["buckets"];
       if (buckets !== null && typeof buckets === "object") {
         const b: Record<string, unknown> = { ...(buckets as Record<string, unknown>) };
-        if (hide(b, Object.keys(b))) suppressed = true;
+        if (withhold(b, { counts: Object.keys(b) })) suppressed = true;
         d["buckets"] = b;
       }
       out["dwell"] = d;

@@ -35,7 +35,7 @@ import type { ThreadDecoderOptions } from "../file/RangeReader.ts";
 import type { ClientDeps } from "./serviceClient.ts";
 import { analysisRecords, recordsProximity, summaryRecord } from "../analysisRecords.ts";
 import { suppressSmallCounts } from "../suppressSmallCounts.ts";
-import { isSmallCount } from "../kernels/isSmallCount.ts";
+import { withholdSmallCounts, type SmallCountGroup } from "../kernels/withholdSmallCounts.ts";
 import { deviceIdFromFlags, privacyFlags, privacyHelp } from "./macKey.ts";
 import { calibrationFlag } from "./calibrationFlag.ts";
 
@@ -642,16 +642,15 @@ function summarize(io: CliIo, result: AnalyzeResult): number {
 }
 
 
-// The table's form of --min-count: the same counts as suppressSmallCounts, shown as "<K"; what is
-// computed from a suppressed count (percentages, dwell) is left blank with it.
-const TABLE_COUNTS = ["MAC visitors", "visits", "passers-by", "devices", "new", "repeat", "staff", "stationary", "<5m", "5-20m", "20-60m", "1-6h", ">=6h"];
+// The table's form of --min-count (`withholdSmallCounts`): its counts shown as "<K", and what is
+// computed from small visitors or devices (percentages, dwell) left blank with them.
+const TABLE_COUNTS: SmallCountGroup = {
+  counts: ["MAC visitors", "visits", "passers-by", "devices", "new", "repeat", "staff", "stationary", "<5m", "5-20m", "20-60m", "1-6h", ">=6h"],
+  triggers: ["visitors", "MAC visitors", "devices", "visits"],
+  derived: ["capture %", "random %", "dwell med min", "mean min", "p90 min"],
+};
 function suppressTableRow(row: Record<string, string | number | null>, minCount: number): Record<string, string | number | null> {
   const out = { ...row };
-  const small = (x: unknown): boolean => isSmallCount(x, minCount);
-  const visitorsSmall = small(row["MAC visitors"]) || small(row["devices"]) || row["visitors"] === `<${minCount}`;
-  for (const k of TABLE_COUNTS) if (small(row[k])) out[k] = `<${minCount}`;
-  if (visitorsSmall) {
-    for (const k of ["capture %", "random %", "dwell med min", "mean min", "p90 min"]) out[k] = null;
-  }
+  withholdSmallCounts(out, TABLE_COUNTS, minCount, `<${minCount}`, null);
   return out;
 }

@@ -1,6 +1,6 @@
 import { conversionRate } from "../kernels/conversionRate.ts";
 import { DWELL_BUCKETS } from "../kernels/dwellStats.ts";
-import { isSmallCount } from "../kernels/isSmallCount.ts";
+import { withholdSmallCounts, type SmallCountGroup } from "../kernels/withholdSmallCounts.ts";
 import { csvCell } from "./csvCell.ts";
 import type { DemoShopResult } from "./DemoShopResult.ts";
 import { absDwellError, dwellOf, headlineOf } from "./headline.ts";
@@ -107,27 +107,16 @@ export function dailyCsv(results: readonly DemoShopResult[], minCount = 0): stri
       visitor_f1: num(r.score?.visitor.f1, 4),
       passerby_f1: num(r.score?.passerby.f1, 4),
     };
-    if (minCount > 1) suppressCsvRow(row, minCount);
+    withholdSmallCounts(row, CSV_COUNTS, minCount, `<${minCount}`, "");
     lines.push(CSV_COLUMNS.map((k) => csvCell(row[k] ?? "")).join(","));
   }
   return `${lines.join("\n")}\n`;
 }
 
-// Counts of people in a daily.csv row; what is computed from a small one goes with it.
-const CSV_COUNTS = ["visitors", "visitors_low", "visitors_high", "mac_visitors", "visits", "passers_by", "unique_devices", "universal_visitors", "randomized_visitors", "dwell_lt5m", "dwell_m5to20", "dwell_m20to60", "dwell_h1to6", "dwell_ge6h"] as const;
-const CSV_DERIVED = ["capture_rate", "dwell_median_s", "dwell_mean_s", "dwell_p90_s", "conversion", "amount_per_visitor", "visitor_count_error", "visitors_in_interval", "occupancy_error", "median_abs_dwell_error_s"] as const;
-
-// `--min-count`: a count from 1 to K − 1 is written "<K" (suppressed, not zero), and with small
-// visitors or devices the figures computed from them are left empty.
-// TODO(one small-count rule): the demo's own copy of the rule src/suppressSmallCounts.ts applies
-// to analyze's lines; to be merged into that one rule.
-function suppressCsvRow(row: Record<string, string>, minCount: number): void {
-  let small = false;
-  for (const k of CSV_COUNTS) {
-    if (isSmallCount(Number(row[k]), minCount)) {
-      row[k] = `<${minCount}`;
-      if (k === "visitors" || k === "mac_visitors" || k === "unique_devices" || k === "visits") small = true;
-    }
-  }
-  if (small) for (const k of CSV_DERIVED) row[k] = "";
-}
+// `--min-count` in daily.csv (`withholdSmallCounts`): a count from 1 to K − 1 is written "<K"
+// (suppressed, not zero), and with small visitors or devices what is computed from them is empty.
+const CSV_COUNTS: SmallCountGroup = {
+  counts: ["visitors", "visitors_low", "visitors_high", "mac_visitors", "visits", "passers_by", "unique_devices", "universal_visitors", "randomized_visitors", "dwell_lt5m", "dwell_m5to20", "dwell_m20to60", "dwell_h1to6", "dwell_ge6h"],
+  triggers: ["visitors", "mac_visitors", "unique_devices", "visits"],
+  derived: ["capture_rate", "dwell_median_s", "dwell_mean_s", "dwell_p90_s", "conversion", "amount_per_visitor", "visitor_count_error", "visitors_in_interval", "occupancy_error", "median_abs_dwell_error_s"],
+};
