@@ -115,6 +115,9 @@ export { fileCursorStore, defaultFileCursorStoreOptions } from "./source/fileCur
 // since a caller driving them by hand needs both.
 export type { AnalyzeOptions, ShopDaySummary, AnalyzeResult } from "./analyze.ts";
 export { analyze, Analyzer, withAlignedClocks } from "./analyze.ts";
+// A file of signal records (NDJSON, gzip or not, on threads), read as `footfall analyze --input` reads it.
+export type { AnalyzeFileOptions } from "./file/analyzeFile.ts";
+export { analyzeFile } from "./file/analyzeFile.ts";
 export { MAX_READINGS, secondReading, type SecondReading, type SecondReadingFixes } from "./secondReading.ts";
 // proximity, smoothing, calibration, data quality:
 export type { KalmanFilterOptions, ResolvedKalmanFilterOptions, KalmanState } from "./kernels/kalmanFilter.ts";

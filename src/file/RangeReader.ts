@@ -9,12 +9,20 @@ import { SignalLineReader } from "./SignalLineReader.ts";
 export type ByteRange = readonly [start: number, end: number | undefined];
 
 /**
- * The decoder options of a range reader: what `footfall analyze` sets (a codec crosses threads
- * as its preset's unit).
+ * The decoder options of a range reader: those of `SignalDecoderOptions` that can cross to a
+ * decode thread (plain data, copied into the thread's `workerData`). A codec crosses as its
+ * preset's unit; `onInvalid` does not cross: rejections come back with the batches.
+ *
+ * @example
+ * const decode: ThreadDecoderOptions = { rtsUnit: "ms", clockOffsetsMs: { "b8:27:eb:00:00:01": 2500 } };
  */
 export interface ThreadDecoderOptions {
   readonly clockOffsetsMs?: Readonly<Record<string, number>> | undefined;
   readonly rtsUnit?: EpochUnit | undefined;
+  readonly shopId?: number | undefined;
+  readonly tsUnit?: "auto" | EpochUnit | undefined;
+  readonly vendors?: boolean | undefined;
+  readonly tsToleranceMs?: number | undefined;
 }
 
 /** Bytes read from the file at a time. */
@@ -43,6 +51,11 @@ export class RangeReader {
       onInvalid: (invalid: InvalidRecord) => this.#onInvalid(this.#reader!.line, invalid),
       clockOffsetsMs: options.clockOffsetsMs,
       ...(options.rtsUnit === undefined ? {} : { rtsCodec: rtsCodecForUnit(options.rtsUnit) }),
+      // Only those given: the decoder's defaults stay its own.
+      ...(options.shopId === undefined ? {} : { shopId: options.shopId }),
+      ...(options.tsUnit === undefined ? {} : { tsUnit: options.tsUnit }),
+      ...(options.vendors === undefined ? {} : { vendors: options.vendors }),
+      ...(options.tsToleranceMs === undefined ? {} : { tsToleranceMs: options.tsToleranceMs }),
     });
   }
 

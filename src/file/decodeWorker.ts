@@ -1,6 +1,8 @@
-// A decode thread of `footfall analyze --input --threads N`: claims ranges of the file one after
-// another, decodes each (RangeReader) and posts its signals in columns (SignalBatch) to the
-// thread that runs the engine. Started by readInputInThreads; not a public module.
+// A decode thread of `footfall analyze --input --threads N` and of `analyzeFile`: claims ranges of
+// the file one after another, decodes each (RangeReader) and posts its signals in columns
+// (SignalBatch) to the thread that runs the engine. Started by readInputInThreads, by URL: it
+// stays beside readInputInThreads (here in src/file/, and as dist/file/decodeWorker.js); not a
+// public module.
 import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import type { DecodeWorkerData, RangeMessage } from "./readInputInThreads.ts";
 import { RangeReader } from "./RangeReader.ts";

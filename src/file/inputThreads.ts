@@ -14,10 +14,10 @@ import { availableParallelism } from "node:os";
 export const THREADS_MIN_BYTES = 256 * 1024 * 1024;
 
 /**
- * Threads `footfall analyze --input FILE` uses when `--threads` is not given: for a file large
- * enough to repay starting decode threads, one per core up to 3 (the engine's thread and two
- * decode threads: on the bench's shop-day the engine is ~45 % of the work, so a third decode
- * thread would wait on it), else 1. See `readInputInThreads`.
+ * Threads `footfall analyze --input FILE` and `analyzeFile` use when `--threads` (`threads`) is
+ * not given: for a file large enough to repay starting decode threads, one per core up to 3 (the
+ * engine's thread and two decode threads: on the bench's shop-day the engine is ~45 % of the
+ * work, so a third decode thread would wait on it), else 1. See `readInputInThreads`.
  *
  * @example
  * defaultInputThreads(1024); // 1: a small file is read on one thread

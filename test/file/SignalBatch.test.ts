@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeSignal, type InvalidRecord } from "../../src/codec/decodeSignal.ts";
 import type { Signal } from "../../src/codec/Signal.ts";
-import { SignalBatchReader, SignalBatchWriter } from "../../src/cli/SignalBatch.ts";
+import { SignalBatchReader, SignalBatchWriter } from "../../src/file/SignalBatch.ts";
 
 const hex = (n: number, width: number): string => n.toString(16).padStart(width, "0");
 const mac = (n: number): string => hex(n, 12).match(/../g)!.join(":");
@@ -79,7 +79,7 @@ describe("SignalBatch", () => {
       writeFileSync(
         script,
         `import { decodeSignal } from ${src("codec/decodeSignal.ts")};
-         import { SignalBatchReader, SignalBatchWriter } from ${src("cli/SignalBatch.ts")};
+         import { SignalBatchReader, SignalBatchWriter } from ${src("file/SignalBatch.ts")};
          const sameMap = new Function("a", "b", "return %HaveSameMap(a, b)");
          const answers = [];
          for (const [shop, device] of [[101, "f0:18:98:12:34:56"], [7, "da:a1:19:00:00:01"]]) {

@@ -10,7 +10,7 @@ import { describe, expect, it, vi } from "vitest";
 import { SignalDecoder, type InvalidRecord } from "../../src/codec/decodeSignal.ts";
 import { notJson, parseSignalLine, recordsOfLine } from "../../src/codec/parseSignalLine.ts";
 import type { Signal } from "../../src/codec/Signal.ts";
-import { SignalLineReader } from "../../src/cli/SignalLineReader.ts";
+import { SignalLineReader } from "../../src/file/SignalLineReader.ts";
 import { LineSplitter } from "../../src/text/LineSplitter.ts";
 
 interface Read {

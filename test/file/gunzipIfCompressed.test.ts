@@ -1,6 +1,6 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { gunzipIfCompressed, isGzip } from "../../src/cli/gunzipIfCompressed.ts";
+import { gunzipIfCompressed, isGzip } from "../../src/file/gunzipIfCompressed.ts";
 
 async function* chunks(bytes: Uint8Array, sizes: readonly number[]): AsyncGenerator<Uint8Array> {
   let at = 0;

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Analyzer } from "../../src/analyze.ts";
-import { readInputInThreads } from "../../src/cli/readInputInThreads.ts";
-import { SignalLineReader } from "../../src/cli/SignalLineReader.ts";
+import { readInputInThreads } from "../../src/file/readInputInThreads.ts";
+import { SignalLineReader } from "../../src/file/SignalLineReader.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";
 
 const H = 3_600_000;
