@@ -20,12 +20,12 @@ const ALLOWED: Record<string, readonly string[]> = {
   codec: ["contract", "errors", "text"],
   kernels: ["codec", "contract", "errors", "time"],
   operators: ["kernels", "codec", "contract", "errors"],
-  analyze: ["kernels", "codec", "contract", "errors"],
+  analyze: ["kernels", "codec", "contract", "errors", "time"],
   client: ["contract", "errors"],
   source: ["client", "codec", "contract", "errors", "text"],
   sales: ["client", "contract", "errors", "time", "text"],
   sim: ["contract", "codec", "errors", "time", "text"],
-  report: ["kernels", "codec", "contract", "errors"],
+  report: ["kernels", "codec", "contract", "errors", "time"],
   // The NDJSON lines of an analysis (src/analysisRecords.ts): what analyze prints and the fleet stores.
   analysisRecords: ["analyze", "kernels", "codec", "contract", "errors", "suppressSmallCounts"],
   // Whether a complete input is read a second time, and how (src/secondReading.ts): the CLI's and the fleet's one rule.
@@ -39,7 +39,11 @@ const ALLOWED: Record<string, readonly string[]> = {
   // Counted people (truth CSV files) for calibrations: read like sales files, no analytics.
   truth: ["errors", "time"],
   // Fitting a calibration (src/calibrate.ts): analyse, pair with the counted truth, fit.
-  calibrate: ["analyze", "truth", "kernels", "codec", "contract", "errors"],
+  calibrate: ["analyze", "truth", "kernels", "codec", "contract", "errors", "time"],
+  // Reading a signal file as the CLI does (gzip, decode threads) into an analysis: src/file/.
+  file: ["analyze", "codec", "contract", "errors", "text"],
+  // The demo application (src/demo/): the simulator, the service client and the whole pipeline, no CLI.
+  demo: ["analyze", "analysisRecords", "calibrate", "client", "codec", "contract", "errors", "kernels", "operators", "report", "sales", "sim", "source", "text", "time", "truth", "privacy"],
 };
 
 /** Packages an area must not import. */

@@ -292,18 +292,6 @@ export function readWorldFile(path: string): WorldOptions {
 }
 
 /**
- * One CSV cell (RFC 4180): quoted only when it holds a quote, comma or line break; `undefined`
- * and `null` are empty.
- *
- * @example
- * csvCell('a "b", c'); // '"a ""b"", c"'
- */
-export function csvCell(value: unknown): string {
-  const text = value === undefined || value === null ? "" : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-/**
  * Folds a message onto one line (diagnostics are one line each) and bounds its length.
  *
  * @example

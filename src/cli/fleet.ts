@@ -3,7 +3,7 @@ import { format } from "date-fns/format";
 import { dateOfEpochDay } from "../time/calendarDate.ts";
 import { localDayOf } from "../time/timeZone.ts";
 import { EXIT_FAILED, EXIT_OK, UsageError, formatTable, integerFlag, parseFlags, parseFormat, timeFlag, timeZoneFlag, type CliIo, type Command } from "./common.ts";
-import { withInterval } from "./demoFormat.ts";
+import { withInterval } from "../demo/textFormats.ts";
 import { calibrationFlag } from "./calibrationFlag.ts";
 import { fleetDatabase, fleetRedis, fleetServerFlags, shopsFlag } from "./fleetSettings.ts";
 

@@ -1,3 +1,4 @@
+import { csvCell } from "../text/csvCell.ts";
 import cliProgress from "cli-progress";
 import type { RawSignal } from "../contract/rawSignal.ts";
 import { SignalDecoder, type InvalidRecord } from "../codec/decodeSignal.ts";
@@ -13,7 +14,6 @@ import {
   OutputClosedError,
   UsageError,
   connectionFlags,
-  csvCell,
   integerFlag,
   oneLine,
   parseFlags,

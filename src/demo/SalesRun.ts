@@ -5,7 +5,7 @@ import { receiptDelta } from "../sales/netReceipts.ts";
 import type { SalesReport } from "../sales/uploadDailySales.ts";
 import { defaultJournalPath, uploadSales } from "../sales/uploadSales.ts";
 import type { SimShop, World } from "../sim/World.ts";
-import { csvCell } from "./csvCell.ts";
+import { csvCell } from "../text/csvCell.ts";
 import type { DemoSales } from "./DemoShopResult.ts";
 import { int, moneyFormat } from "./textFormats.ts";
 
@@ -93,7 +93,7 @@ export class SalesRun {
     // that is gone, so it is started afresh rather than left to grow by one service per run.
     await rm(defaultJournalPath(file), { force: true });
     this.status = `sales: uploading ${int(lines.length)} till lines as daily totals…`;
-    const report = await uploadSales(client, file, { tz: timeZone, journalScope, signal });
+    const report = await uploadSales(client, file, { timeZone, journalScope, signal });
     this.#report = report;
     this.#uploadedCutoff = cutoffMs;
     this.ok = report.ok;

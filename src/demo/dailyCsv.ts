@@ -1,7 +1,7 @@
 import { conversionRate } from "../kernels/conversionRate.ts";
 import { DWELL_BUCKETS } from "../kernels/dwellStats.ts";
 import { withholdSmallCounts, type SmallCountGroup } from "../kernels/withholdSmallCounts.ts";
-import { csvCell } from "./csvCell.ts";
+import { csvCell } from "../text/csvCell.ts";
 import type { DemoShopResult } from "./DemoShopResult.ts";
 import { absDwellError, dwellOf, headlineOf } from "./headline.ts";
 

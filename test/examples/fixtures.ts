@@ -6,10 +6,9 @@ import { asyncScheduler, from, of } from "rxjs";
 import { analyze, type AnalyzeResult } from "../../src/analyze.ts";
 import { createClient } from "../../src/client/createClient.ts";
 import type { CliIo } from "../../src/cli/common.ts";
-import type { DashboardFrame } from "../../src/cli/demoDashboard.ts";
-import { ShopLive, type ShopLiveSnapshot, type ShopPipelineOptions } from "../../src/cli/demoPipeline.ts";
-import type { Client } from "../../src/client/Client.ts";
-import type { DemoRun, DemoShopResult } from "../../src/cli/demoResults.ts";
+import type { DashboardFrame } from "../../src/demo/dashboardText.ts";
+import { ShopLive, type ShopLiveSnapshot } from "../../src/demo/ShopLive.ts";
+import type { DemoRun, DemoShopResult } from "../../src/demo/DemoShopResult.ts";
 import { defaultClientDeps } from "../../src/cli/serviceClient.ts";
 import { millisRts } from "../../src/codec/rts.ts";
 import { isInvalidRecord, SignalDecoder } from "../../src/codec/decodeSignal.ts";
@@ -267,17 +266,6 @@ const FIXTURES_BY_FILE: Record<string, Record<string, Factory>> = {
   },
   "kernels/scoreAgainstTruth.ts": {
     score: async () => scoreAgainstTruth((await result()).sessions, (await sharedSim()).world.truth(), { timeZone: "Asia/Seoul" }),
-  },
-  "cli/demoPipeline.ts": {
-    // ShopPipelineOptions there, not SignalsOptions.
-    options: async (): Promise<ShopPipelineOptions> => ({
-      client: (await FIXTURES.client!()) as Client,
-      live: (await FIXTURES.live!()) as ShopLive,
-      since: (await sharedSim()).world.startMs,
-      simNow: (await FIXTURES.simNow!()) as () => number,
-      stop$: of(true),
-      timeZone: "Asia/Seoul",
-    }),
   },
 };
 

@@ -1,7 +1,7 @@
 /**
  * One CSV cell (RFC 4180): quoted only when it holds a quote, comma or line break; `undefined`
- * and `null` are empty. The demo's files (daily.csv, pos-transactions.csv) are written with it;
- * it is the rule of the CLI's `csvCell` (src/cli/common.ts), which the demo may not import.
+ * and `null` are empty: every CSV footfall writes (the CLI's tables as CSV, the demo's daily.csv
+ * and pos-transactions.csv).
  *
  * @example
  * csvCell('a "b", c'); // '"a ""b"", c"'
