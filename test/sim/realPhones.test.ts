@@ -263,14 +263,14 @@ describe("phones option", () => {
   const small: WorldOptions = { seed: 11, shops: 1, openingHours: [10, 12], visitorsPerDay: 60, passersByPerDay: 200, staffPerShop: 1, stationaryPerShop: 1 };
   const digest = (w: World): string => JSON.stringify([[...w.rawSignals(101)], w.visits(), w.truth(), w.occupancy(), w.transactions()]);
 
-  it('"off" (the default) leaves a world as it was, with no extra devices and no phones parameters', () => {
-    for (const extra of [{}, { rotation: "realistic" as const, groupShare: 0.3 }]) {
-      const without = createWorld({ ...small, ...extra });
-      const off = createWorld({ ...small, ...extra, phones: "off" });
-      expect(digest(off)).toBe(digest(without));
-      expect(without.phones).toBeUndefined();
-      expect(without.visits().some((v) => "extraDevice" in v)).toBe(false);
+  it('"real" is the default; "off" (and rotation "off" alone) gives a world with no extra devices and no phones parameters', () => {
+    expect(digest(createWorld(small))).toBe(digest(createWorld({ ...small, phones: "real" })));
+    expect(createWorld(small).phones).toBe(realPhones);
+    for (const world of [createWorld({ ...small, rotation: "off" }), createWorld({ ...small, rotation: "realistic", groupShare: 0.3, phones: "off" })]) {
+      expect(world.phones).toBeUndefined();
+      expect(world.visits().some((v) => "extraDevice" in v)).toBe(false);
     }
+    expect(digest(createWorld({ ...small, rotation: "off" }))).toBe(digest(createWorld({ ...small, rotation: "off", phones: "off" })));
   });
 
   it("given alone it switches the burst model on; an object overrides the defaults", () => {
