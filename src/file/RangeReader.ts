@@ -44,6 +44,8 @@ export class RangeReader {
   readonly #decoder: SignalDecoder;
   #onInvalid: (line: number, invalid: InvalidRecord) => void = () => {};
   #reader: SignalLineReader | undefined;
+  /** One buffer for every read: the line reader keeps nothing of a chunk once it has read it. */
+  readonly #chunk = Buffer.allocUnsafe(READ_BYTES);
 
   constructor(path: string, options: ThreadDecoderOptions) {
     this.#fd = openSync(path, "r");
@@ -74,10 +76,9 @@ export class RangeReader {
     // Only the range that starts the file drops a byte order mark: later on it is content.
     const reader = new SignalLineReader(this.#decoder, onSignal, { byteOrderMark: start === 0 ? "drop" : "keep" });
     this.#reader = reader;
+    const chunk = this.#chunk;
     for (let at = start; end === undefined || at < end; ) {
-      // A fresh buffer per read: the reader keeps the unfinished last line as a view of it.
-      const chunk = Buffer.allocUnsafe(end === undefined ? READ_BYTES : Math.min(READ_BYTES, end - at));
-      const read = readSync(this.#fd, chunk, 0, chunk.length, at);
+      const read = readSync(this.#fd, chunk, 0, end === undefined ? READ_BYTES : Math.min(READ_BYTES, end - at), at);
       if (read === 0) break;
       reader.push(chunk.subarray(0, read));
       at += read;

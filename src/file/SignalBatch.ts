@@ -69,6 +69,10 @@ export class SignalBatchWriter {
   #newVendors: string[] = [];
   #invalid: { line: number; invalid: InvalidRecord }[] = [];
   #count = 0;
+  #lastSensor: string | undefined = undefined;
+  #lastSensorIndex = -1;
+  #lastVendor: string | undefined = undefined;
+  #lastVendorIndex = -1;
 
   /** Signals in the batch being filled. */
   get count(): number {
@@ -83,8 +87,20 @@ export class SignalBatchWriter {
     this.#rssi[i] = s.rssi;
     this.#bits[i] = (s.local ? 1 : 0) | (s.randomized ? 2 : 0) | ((s.flags ?? 0) << 2);
     this.#device[i] = intern(this.#devices, this.#newDevices, s.device);
-    this.#sensor[i] = intern(this.#sensors, this.#newSensors, s.sensor);
-    this.#vendor[i] = s.vendor === undefined ? -1 : intern(this.#vendors, this.#newVendors, s.vendor);
+    // A shop has a few sensors and its devices few vendors: the last one's index is usually the
+    // one (a string compare, where the table is a hash lookup).
+    const sensor = s.sensor;
+    if (sensor !== this.#lastSensor) {
+      this.#lastSensor = sensor;
+      this.#lastSensorIndex = intern(this.#sensors, this.#newSensors, sensor);
+    }
+    this.#sensor[i] = this.#lastSensorIndex;
+    const vendor = s.vendor;
+    if (vendor !== this.#lastVendor) {
+      this.#lastVendor = vendor;
+      this.#lastVendorIndex = vendor === undefined ? -1 : intern(this.#vendors, this.#newVendors, vendor);
+    }
+    this.#vendor[i] = this.#lastVendorIndex;
     this.#rts += s.rts;
     return this.#count === BATCH;
   }

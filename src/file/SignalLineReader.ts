@@ -1,9 +1,9 @@
 import { Buffer } from "node:buffer";
 import type { SignalDecoder, SignalFields } from "../codec/decodeSignal.ts";
-import { notJson, parseSignalLine, recordsOfLine, scanSignalLine } from "../codec/parseSignalLine.ts";
+import { notJson, parseSignalLine, recordsOfLine } from "../codec/parseSignalLine.ts";
+import { readSignalRecord } from "../codec/readSignalRecord.ts";
 import type { Signal } from "../codec/Signal.ts";
 import { dropsByteOrderMark, type LineSplitterOptions } from "../text/LineSplitter.ts";
-import { splitLines, type LineRangeHandler } from "../text/splitLines.ts";
 
 /**
  * Options of {@link SignalLineReader}: those of `LineSplitter` (`byteOrderMark`: `"drop"` when the
@@ -21,14 +21,21 @@ export type SignalLineReaderOptions = LineSplitterOptions;
  * decoder's one invalid-record channel (`not-json` for a line that is not JSON), and {@link line}
  * tells which line is being read while it reports them.
  *
- * Why bytes: the chunks are read as Latin-1 (a copy, no UTF-8 decoding) and split into lines by
- * the one line rule, `splitLines` (LF, CRLF, lone CR; blank lines skipped), and a line of the
- * service's common shape is read by `scanSignalLine` straight into the decoder
- * (`SignalDecoder.decodeFields`), with no string or object per field. Any other line — and a
- * record of that shape that the decoder would reject — is decoded from UTF-8 and read by
- * `parseSignalLine` and `SignalDecoder.decode`, as every line once was. On a big shop-day
- * (1.7 M lines) this took the parse path from about half of `footfall analyze --input` to well
- * under it; the results, rejections included, are those of reading UTF-8 text line by line.
+ * Why bytes: a line of the service's usual shape is read by `readSignalRecord` straight from the
+ * chunk's bytes into the decoder (`SignalDecoder.decodeFields`) — no UTF-8 decoding, no string for
+ * the line or its fields, one pass over each MAC — and its end found on the way (the line ends
+ * right after the record's `}`). Any other line is found by the line rule and read the general
+ * way: decoded from UTF-8, `parseSignalLine` (`JSON.parse`) and `SignalDecoder.decode`; so is a
+ * record of the usual shape that the decoder's remaining checks refuse, which the general path
+ * then rejects with its reason, message and record. The line rule is `splitLines`': LF, CRLF and a
+ * lone CR end a line, blank lines count and are skipped. So the results, rejections and line
+ * numbers included, are those of reading the input as UTF-8 text line by line with `JSON.parse`
+ * (a property test compares the two on arbitrary bytes and chunking, and on real captures). On the
+ * big shop-day's lines (bench row 8) this takes ~0.68× the CPU time a line of the Latin-1 text and
+ * regular expressions it replaced took (docs/performance.md, "The byte reader").
+ *
+ * A chunk is not kept once `push` returns (the unfinished last line is copied), so a caller may
+ * read the next chunk into the same buffer.
  *
  * @example
  * import { SignalDecoder, type Signal } from "footfall";
@@ -44,13 +51,10 @@ export class SignalLineReader {
   readonly #decoder: SignalDecoder;
   readonly #onSignal: (signal: Signal) => void;
   readonly #dropBom: boolean;
-  // One object, refilled for every line the fast reader takes.
+  // One object, refilled for every record the byte reader takes.
   readonly #fields: SignalFields = { shopId: 0, rts: "", rtsValue: 0, device: "", rssi: 0, sensor: "", ts: 0, local: false };
-  readonly #emit: LineRangeHandler = (text, start, end) => this.#read(text, start, end);
-  /** The unfinished last line of the chunks so far. */
+  /** The unfinished last line of the chunks so far (a copy: the caller may reuse its chunks). */
   #rest: Buffer = Buffer.alloc(0);
-  /** The bytes `splitLines` is splitting now (the rest and a chunk), of which it splits the Latin-1 reading. */
-  #bytes: Buffer = this.#rest;
   #line = 0;
 
   constructor(decoder: SignalDecoder, onSignal: (signal: Signal) => void, options: SignalLineReaderOptions = {}) {
@@ -64,55 +68,90 @@ export class SignalLineReader {
     return this.#line;
   }
 
-  /** Reads the lines a chunk of the input completes. */
+  /**
+   * Reads the lines a chunk of the input completes. The chunk is not kept: the caller may refill
+   * its memory once `push` returns.
+   */
   push(chunk: Uint8Array): void {
     let bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     if (this.#rest.length > 0) {
       // Only the line that spans the two chunks is copied (not the whole chunk): up to the chunk's
       // first LF, after which every line lies in the chunk (an LF always ends a line, and the CR of
       // a CRLF comes before it).
-      const lf = bytes.indexOf(10);
+      const lf = bytes.indexOf(LF);
       if (lf < 0) bytes = Buffer.concat([this.#rest, bytes]);
       else {
-        const joined = Buffer.concat([this.#rest, bytes.subarray(0, lf + 1)]);
-        this.#split(joined, false);
+        this.#read(Buffer.concat([this.#rest, bytes.subarray(0, lf + 1)]), false);
         bytes = bytes.subarray(lf + 1);
       }
     }
-    this.#rest = bytes.subarray(this.#split(bytes, false));
+    this.#rest = Buffer.from(bytes.subarray(this.#read(bytes, false)));
   }
 
   /** Reads the last line (one without a line end). */
   end(): void {
-    this.#split(this.#rest, true);
+    this.#read(this.#rest, true);
     this.#rest = Buffer.alloc(0);
   }
 
-  #split(bytes: Buffer, final: boolean): number {
-    this.#bytes = bytes;
-    return splitLines(bytes.toString("latin1"), final, this.#emit);
-  }
-
-  #read(text: string, start: number, end: number): void {
-    const lineNo = ++this.#line;
-    const bytes = this.#bytes;
-    if (lineNo === 1 && this.#dropBom && end - start >= 3 && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf) start += 3;
+  /**
+   * Reads every line `bytes` ends (with `final`, the rest too) and returns where the unfinished
+   * rest starts. The line rule is `splitLines`': LF, CRLF and a lone CR each end a line (a CR at
+   * the very end is held back, as the next chunk may begin with its LF); blank lines count.
+   */
+  #read(bytes: Buffer, final: boolean): number {
     const decoder = this.#decoder;
     const fields = this.#fields;
-    if (scanSignalLine(bytes, text, start, end, fields)) {
-      const signal = decoder.decodeFields(fields);
-      if (signal !== undefined) {
-        this.#onSignal(signal);
-        return;
+    const length = bytes.length;
+    // The next LF and CR at or after `at` (−1: none), each searched (natively) only once passed,
+    // so a file of lines the byte reader leaves to the general path stays linear.
+    let lf = -2;
+    let cr = -2;
+    let at = 0;
+    while (at < length) {
+      let start = at;
+      if (this.#line === 0 && this.#dropBom && length - start >= 3 && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf) start += 3;
+      // A record of the usual shape is read from its bytes, and its end found on the way: the
+      // line ends right after its `}`, or it is not a line of that shape.
+      const end = readSignalRecord(bytes, start, length, fields);
+      if (end >= 0) {
+        const next = end < length ? lineAfter(bytes, end, final) : final ? length : HELD;
+        if (next === HELD) return at;
+        if (next >= 0) {
+          this.#line++;
+          const signal = decoder.decodeFields(fields);
+          if (signal !== undefined) this.#onSignal(signal);
+          // A record the decoder's remaining checks refuse: rejected by the general path, which
+          // gives its reason, message and record.
+          else this.#readText(bytes, start, end);
+          at = next;
+          continue;
+        }
       }
+      // Any other line: found by the line rule, then read as text.
+      if (lf !== -1 && lf < at) lf = bytes.indexOf(LF, at);
+      if (cr !== -1 && cr < at) cr = bytes.indexOf(CR, at);
+      const stop = lf < 0 ? (cr < 0 ? length : cr) : cr < 0 ? lf : Math.min(lf, cr);
+      const next = stop < length ? lineAfter(bytes, stop, final) : final ? length : HELD;
+      if (next === HELD) return at;
+      this.#line++;
+      this.#readText(bytes, start, stop);
+      at = next;
     }
-    // The line as the input's text: decoded from UTF-8 on its own, which gives what decoding the
-    // whole input does (a byte below 0x80 always stands for itself, even after a broken sequence).
+    return at;
+  }
+
+  /**
+   * The general path for the line `bytes[start, end)`: decoded from UTF-8 on its own (which gives
+   * what decoding the whole input does: a byte below 0x80 always stands for itself, even after a
+   * broken sequence), `JSON.parse`, and `SignalDecoder.decode` for its record or records.
+   */
+  #readText(bytes: Buffer, start: number, end: number): void {
+    const decoder = this.#decoder;
     const line = bytes.toString("utf8", start, end);
     if (line.trim() === "") return;
     let record: unknown;
     try {
-      // JSON.parse's result for every field the decoder reads, without building the rest.
       record = parseSignalLine(line);
     } catch {
       decoder.reject(notJson(line));
@@ -129,4 +168,22 @@ export class SignalLineReader {
       if (signal !== undefined) this.#onSignal(signal);
     }
   }
+}
+
+const LF = 10;
+const CR = 13;
+/** What {@link lineAfter} returns for a CR that ends the bytes so far: the next chunk decides. */
+const HELD = -2;
+
+/**
+ * Where the next line starts when a line ends at `at` (a byte of `bytes`): after its LF, CRLF or
+ * lone CR; −1 when the byte there ends no line; {@link HELD} for a CR at the very end of bytes that
+ * are not `final` (its LF may come in the next chunk).
+ */
+function lineAfter(bytes: Uint8Array, at: number, final: boolean): number {
+  const b = bytes[at];
+  if (b === LF) return at + 1;
+  if (b !== CR) return -1;
+  if (at + 1 < bytes.length) return bytes[at + 1] === LF ? at + 2 : at + 1;
+  return final ? at + 1 : HELD;
 }

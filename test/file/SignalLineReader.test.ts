@@ -1,14 +1,19 @@
 /**
  * SignalLineReader reads an NDJSON input from its bytes; it must give exactly what reading the
- * input as UTF-8 text, line by line (LineSplitter, parseSignalLine, SignalDecoder.decode), gives:
+ * input as UTF-8 text, line by line (LineSplitter, JSON.parse, SignalDecoder.decode), gives:
  * the same signals in the same order, the same rejections (reason, field, message, record, line
  * number) and the same counters — for any lines, line ends, byte order marks, broken UTF-8 and
- * chunk boundaries. And the service's usual lines must take the byte path (no decode call).
+ * chunk boundaries, and on the real captures of test/data/brno-sc6-61 and, when present,
+ * ../shared/data/brno-sc6-61 (as they are, and edited into the forms the byte reader leaves to
+ * JSON.parse). And the service's usual lines must take the byte path (no decode call).
  */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { SignalDecoder, type InvalidRecord } from "../../src/codec/decodeSignal.ts";
-import { notJson, parseSignalLine, recordsOfLine } from "../../src/codec/parseSignalLine.ts";
+import { notJson, recordsOfLine } from "../../src/codec/parseSignalLine.ts";
 import type { Signal } from "../../src/codec/Signal.ts";
 import { SignalLineReader } from "../../src/file/SignalLineReader.ts";
 import { LineSplitter } from "../../src/text/LineSplitter.ts";
@@ -30,7 +35,7 @@ function asText(bytes: Uint8Array, shopId: number | undefined): Read {
     if (text.trim() === "") return;
     let record: unknown;
     try {
-      record = parseSignalLine(text);
+      record = JSON.parse(text);
     } catch {
       decoder.reject(notJson(text));
       return;
@@ -229,4 +234,94 @@ describe("SignalLineReader", () => {
     }
     expect(() => new SignalLineReader(new SignalDecoder(), () => {}, { byteOrderMark: "strip" as "drop" })).toThrow(RangeError);
   });
+});
+
+/** The real captures: the four days kept with the tests, and every Brno day beside the checkout when there. */
+const HERE = new URL("../data/brno-sc6-61/", import.meta.url).pathname;
+const SHARED = new URL("../../../shared/data/brno-sc6-61/", import.meta.url).pathname;
+const captures = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".signals.ndjson.gz")).sort().map((f) => join(dir, f)) : []);
+
+/** Reads `bytes` both ways, in chunks of `chunk` bytes, and requires the same signals, rejections and counters. */
+function same(bytes: Uint8Array, chunk: number): Read {
+  const cuts: number[] = [];
+  for (let at = chunk; at < bytes.length; at += chunk) cuts.push(at);
+  const got = asBytes(bytes, cuts, undefined);
+  const want = asText(bytes, undefined);
+  expect(got.stats).toEqual(want.stats);
+  expect(got.rejected.length).toBe(want.rejected.length);
+  // Compared as JSON text first (a deep compare of a million signals takes long); the deep
+  // compare, which tells −0 from 0 and shows the difference, when the texts differ or are small.
+  const a = plain(got);
+  const b = plain(want);
+  if (JSON.stringify(a) !== JSON.stringify(b) || bytes.length < 1 << 20) expect(a).toEqual(b);
+  return got;
+}
+
+/** Real lines edited into forms the byte reader reads (uppercase, dashes, µs) or leaves to JSON.parse (spaces, escapes, order). */
+function edited(text: string, seed: number): string {
+  const edits: ((line: string) => string)[] = [
+    (l) => l.toUpperCase().replace(/"ROW_KEY"/, '"row_key"').replace(/"DEVICE_ID"/, '"device_id"').replace(/"RSSI"/, '"rssi"').replace(/"SQUARE_MAC"/, '"square_mac"').replace(/"TS"/, '"ts"').replace(/"LOCAL":(TRUE|FALSE)/, (_, b: string) => `"local":${b.toLowerCase()}`),
+    (l) => l.replace(/"device_id":"([0-9a-f:]+)"/, (_, m: string) => `"device_id":"${m.replaceAll(":", "-")}"`),
+    (l) => l.replace(/"square_mac":"([0-9a-f:]+)"/, (_, m: string) => `"square_mac":"${m.replaceAll(":", "").toUpperCase()}"`),
+    (l) => l.replace(/"ts":(\d+)/, (_, t: string) => `"ts":${t}123`),
+    (l) => l.replace(/"ts":(\d+)/, (_, t: string) => `"ts":"${t}"`),
+    (l) => l.replace(",", ", "),
+    (l) => l.replace('"device_id":"', '"device_id":"\\u0030').replace(/"device_id":"\\u0030./, '"device_id":"\\u0030'),
+    (l) => `${l.slice(0, -1)},"vendor":"Caf\u00e9 \\"Bar\\"","extra":[1]}`,
+    (l) => l.replace(/"rssi":(-?\d+),"square_mac":("[^"]*")/, '"square_mac":$2,"rssi":$1'),
+    (l) => l.replace("61:", "62:"),
+    (l) => l.replace(/"rssi":-?\d+/, '"rssi":-61.0'),
+    (l) => `${l.slice(0, -1)},"shopId":61,"rts":"0000018e1945b9e4","time":1709820983780,"device":"3a:9c:0b:da:7d:f1","sensor":"24:0a:c4:61:00:01","randomized":true,"vendor":null}`,
+    (l) => `${l}  `,
+    (l) => l.slice(0, -3),
+  ];
+  let k = seed;
+  return text
+    .split("\n")
+    .map((line) => {
+      k = (Math.imul(k, 1103515245) + 12345) >>> 0;
+      // About one line in four edited, each edit as often as any other.
+      return line === "" || k % 4 !== 0 ? line : edits[(k >>> 8) % edits.length]!(line);
+    })
+    .join("\n");
+}
+
+describe("SignalLineReader on real captures", () => {
+  const here = captures(HERE);
+  const shared = captures(SHARED);
+
+  it("reads the Brno days kept with the tests as the JSON.parse path does, every line from its bytes", () => {
+    expect(here.length).toBeGreaterThan(0);
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      for (const [k, file] of here.entries()) {
+        const bytes = gunzipSync(readFileSync(file));
+        const lines = bytes.toString("latin1").split("\n").filter((l) => l !== "").length;
+        const calls = parse.mock.calls.length;
+        const got = asBytes(bytes, [], undefined);
+        // Every record of a real day, as the service wrote it, took the byte path.
+        expect(parse.mock.calls.length - calls).toBe(0);
+        expect(got.stats.decoded + got.stats.invalid).toBe(lines);
+        same(bytes, [1 << 20, 65536, 4099, 997][k % 4]!);
+      }
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it("reads the Brno days edited into other forms as the JSON.parse path does", () => {
+    for (const [k, file] of here.entries()) {
+      const text = edited(gunzipSync(readFileSync(file)).toString("utf8"), k + 1);
+      const got = same(Buffer.from(text, "utf8"), [65536, 4099, 997, 1 << 20][k % 4]!);
+      expect(got.stats.invalid).toBeGreaterThan(0);
+    }
+  });
+
+  it.skipIf(shared.length === 0)(`reads every Brno day in ../shared/data as the JSON.parse path does (${shared.length} days)`, () => {
+    for (const [k, file] of shared.entries()) {
+      const bytes = gunzipSync(readFileSync(file));
+      same(bytes, [1 << 20, 65536, 4099][k % 3]!);
+      if (k % 8 === 0) same(Buffer.from(edited(bytes.toString("utf8"), k), "utf8"), 65536);
+    }
+  }, 600_000);
 });
