@@ -148,18 +148,17 @@ export {
 export type { PathLossSample, PathLossFit } from "./kernels/fitPathLoss.ts";
 export { fitPathLoss } from "./kernels/fitPathLoss.ts";
 export type { ProximitySlice, ProximityTimelineEntry, SensorZoneMs, SessionProximity } from "./kernels/SessionProximity.ts";
+export type { ProximityCalibration, ProximityOptions, ResolvedProximityOptions } from "./kernels/proximityOptions.ts";
 export type {
-  ProximityCalibration,
-  ProximityOptions,
   RssiSmoothing,
   EventTimeEngineOptions,
   ResolvedEventTimeEngineOptions,
-  ResolvedProximityOptions,
   EngineSink,
   EngineAccumulator,
   EventTimeEngineStats,
 } from "./kernels/EventTimeEngine.ts";
-export { EventTimeEngine, eventTimeEngineOptions, defaultEventTimeEngine, estimatedDwell } from "./kernels/EventTimeEngine.ts";
+export { EventTimeEngine, eventTimeEngineOptions, defaultEventTimeEngine } from "./kernels/EventTimeEngine.ts";
+export { estimatedDwell } from "./kernels/estimatedDwell.ts";
 export type { Sink, Kernel } from "./kernels/Sink.ts";
 export type { ZoneCounts, SensorZoneTime, ZoneOccupancyOptions, ZoneTimeOptions } from "./kernels/ZoneOccupancy.ts";
 export { ZoneOccupancy, zoneTimeBySensor, defaultZoneOccupancy } from "./kernels/ZoneOccupancy.ts";
@@ -196,8 +195,12 @@ export type { SessionWindow, WindowAggregate } from "./kernels/SessionWindows.ts
 export { SessionWindows } from "./kernels/SessionWindows.ts";
 export type { DwellMeterOptions, WindowDwell } from "./kernels/DwellMeter.ts";
 export { DwellMeter, dwellMeterOptions, defaultDwellMeter } from "./kernels/DwellMeter.ts";
-export type { PeopleEstimatorOptions, ResolvedPeopleEstimatorOptions, PeopleEstimate, PeopleSample, OccupancyInterval } from "./kernels/PeopleEstimator.ts";
-export { PeopleEstimator, peopleEstimatorOptions, defaultPeopleEstimator, linkedVisits, poolPeople } from "./kernels/PeopleEstimator.ts";
+export type { PeopleEstimatorOptions, ResolvedPeopleEstimatorOptions } from "./kernels/people/peopleEstimatorOptions.ts";
+export type { PeopleEstimate, PeopleSample, OccupancyInterval } from "./kernels/people/PeopleEstimate.ts";
+export { PeopleEstimator } from "./kernels/people/PeopleEstimator.ts";
+export { peopleEstimatorOptions, defaultPeopleEstimator } from "./kernels/people/peopleEstimatorOptions.ts";
+export { linkedVisits } from "./kernels/people/linkedVisits.ts";
+export { poolPeople } from "./kernels/people/poolPeople.ts";
 export type { BurstYardstick } from "./kernels/burstYardstick.ts";
 export { realPhonesPrior, medianPersons, burstYardstick, silentPersonsBound } from "./kernels/burstYardstick.ts";
 export { universalPersonWeight, PHONE_STAY_MS } from "./kernels/universalPersonWeight.ts";

@@ -11,7 +11,7 @@ import { measureDwell } from "../src/operators/measureDwell.ts";
 import { assessQuality } from "../src/operators/assessQuality.ts";
 import { estimateOccupancy } from "../src/operators/estimateOccupancy.ts";
 import { estimatePeople } from "../src/operators/estimatePeople.ts";
-import type { OccupancyInterval, PeopleEstimate } from "../src/kernels/PeopleEstimator.ts";
+import type { OccupancyInterval, PeopleEstimate } from "../src/kernels/people/PeopleEstimate.ts";
 import type { RawSignal } from "../src/contract/rawSignal.ts";
 import type { DataQualityReport } from "../src/kernels/dataQuality.ts";
 import type { WindowDwell } from "../src/kernels/DwellMeter.ts";

@@ -26,7 +26,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { analyze } from "../../src/analyze.ts";
-import { poolPeople } from "../../src/kernels/PeopleEstimator.ts";
+import { poolPeople } from "../../src/kernels/people/poolPeople.ts";
 import { scorePeople, type PeopleScore } from "../../src/kernels/scorePeople.ts";
 import { createWorld, type WorldOptions } from "../../src/sim/createWorld.ts";
 import { peopleTruth } from "../../src/sim/peopleTruth.ts";

@@ -24,7 +24,7 @@ import { analyze } from "../../src/analyze.ts";
 import { CALIBRATION_THRESHOLDS, calibrationFromCandidates } from "../../src/calibrate.ts";
 import { realPhonesPrior } from "../../src/kernels/burstYardstick.ts";
 import type { CalibrationFile } from "../../src/kernels/Calibration.ts";
-import type { OccupancyInterval, PeopleEstimate } from "../../src/kernels/PeopleEstimator.ts";
+import type { OccupancyInterval, PeopleEstimate } from "../../src/kernels/people/PeopleEstimate.ts";
 import type { CountedTruth } from "../../src/truth/CountedTruth.ts";
 import { parseTruth } from "../../src/truth/parseTruth.ts";
 import { truthInside } from "../../src/truth/truthInside.ts";

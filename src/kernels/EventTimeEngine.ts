@@ -1,18 +1,13 @@
 import type { Signal } from "../codec/Signal.ts";
 import { checkNumberOption } from "./checkNumberOption.ts";
 import { EventTimeReorder } from "./EventTimeReorder.ts";
-import { defaultKalmanFilter, kalmanFilter, kalmanFilterOptions, type KalmanFilterOptions, type KalmanState, type ResolvedKalmanFilterOptions } from "./kalmanFilter.ts";
-import { log10Distance, pathLossOptions, type PathLossModel, type PathLossOptions } from "./pathLoss.ts";
-import {
-  PROXIMITY_ZONES,
-  proximityZoneIndex,
-  proximityZoneOptions,
-  type ProximityZone,
-  type ProximityZoneOptions,
-  type ResolvedProximityZoneOptions,
-} from "./proximityZone.ts";
-import type { Session, SessionSensor } from "./Session.ts";
-import type { ProximitySlice, ProximityTimelineEntry, SensorZoneMs, SessionProximity } from "./SessionProximity.ts";
+import { defaultKalmanFilter, kalmanFilter, kalmanFilterOptions, type KalmanFilterOptions, type ResolvedKalmanFilterOptions } from "./kalmanFilter.ts";
+import { newSensorAcc, newSession, toSession, type OpenSession, type SensorAcc } from "./OpenSession.ts";
+import type { PathLossModel } from "./pathLoss.ts";
+import { defaultProximity, proximityOptions, type ProximityOptions, type ResolvedProximityOptions } from "./proximityOptions.ts";
+import type { Session } from "./Session.ts";
+import type { ProximitySlice } from "./SessionProximity.ts";
+import { SessionProximityAccumulator } from "./SessionProximityAccumulator.ts";
 import { checkSink, type Kernel, type Sink } from "./Sink.ts";
 import {
   createTrimmedMeanState,
@@ -20,25 +15,7 @@ import {
   runningTrimmedMeanOptions,
   type ResolvedRunningTrimmedMeanOptions,
   type RunningTrimmedMeanOptions,
-  type TrimmedMeanState,
 } from "./trimmedMean.ts";
-
-/**
- * Path-loss calibration: one model for every sensor, optionally overridden per sensor MAC
- * (e.g. with the result of `fitPathLoss` for that sensor).
- *
- * @example
- * const calibration: ProximityCalibration = {
- *   default: { rssiAt1m: -45, exponent: 2.7 },
- *   sensors: { "b8:27:eb:00:00:01": { rssiAt1m: -41, exponent: 3.1 } },
- * };
- */
-export interface ProximityCalibration {
-  /** Model of sensors not listed in `sensors`. @default defaultPathLoss (−45 dBm at 1 m, n = 2.7) */
-  readonly default?: PathLossOptions;
-  /** Per-sensor models keyed by sensor MAC (any case; normalised to lowercase). @default none */
-  readonly sensors?: ReadonlyMap<string, PathLossOptions> | Readonly<Record<string, PathLossOptions>>;
-}
 
 /**
  * How RSSI is smoothed per (session, sensor): the time-aware 1-D Kalman filter (the default;
@@ -52,35 +29,6 @@ export interface ProximityCalibration {
 export type RssiSmoothing =
   | ({ readonly method?: "kalman" } & KalmanFilterOptions)
   | ({ readonly method: "trimmedMean" } & RunningTrimmedMeanOptions);
-
-/**
- * Proximity options of {@link EventTimeEngine}.
- *
- * @example
- * const proximity: ProximityOptions = { sliceMs: 5_000, calibration: { default: { rssiAt1m: -43, exponent: 2.5 } } };
- */
-export interface ProximityOptions {
-  /** Path-loss models. @default every sensor uses defaultPathLoss */
-  readonly calibration?: ProximityCalibration;
-  /** Zone bounds, m. @default defaultProximityZones (1 m, 4 m) */
-  readonly zones?: ProximityZoneOptions;
-  /**
-   * Time slice, ms of event time, aligned to multiples of it since the epoch. Phones probe in
-   * bursts every few seconds to a minute; 10 s is short enough to see a walk past a display
-   * and long enough that a burst lands in one slice.
-   * @default 10_000
-   */
-  readonly sliceMs?: number;
-  /**
-   * A sensor competes for "nearest" in a slice only if it heard the device within this many ms
-   * of the slice end; older smoothed values describe where the device was, not where it is.
-   * At least `sliceMs`.
-   * @default 30_000
-   */
-  readonly sensorStaleMs?: number;
-  /** Most timeline entries kept per session. @default 64 */
-  readonly timelineLimit?: number;
-}
 
 /**
  * Options of {@link EventTimeEngine} (and of the `sessionize` and `estimateProximity` operators).
@@ -132,16 +80,6 @@ export interface ResolvedEventTimeEngineOptions {
   readonly proximity: ResolvedProximityOptions | false;
 }
 
-/** {@link ProximityOptions} resolved: numbers checked, models built. */
-export interface ResolvedProximityOptions {
-  readonly sliceMs: number;
-  readonly sensorStaleMs: number;
-  readonly timelineLimit: number;
-  readonly zones: ResolvedProximityZoneOptions;
-  readonly defaultModel: PathLossModel;
-  readonly models: ReadonlyMap<string, PathLossModel>;
-}
-
 /**
  * Defaults of {@link EventTimeEngineOptions} (numbers; smoothing and models default to their
  * kernels' defaults).
@@ -153,9 +91,7 @@ export const defaultEventTimeEngine = Object.freeze({
   gapMs: 300_000,
   allowedLatenessMs: 60_000,
   maxLeapMs: 86_400_000,
-  sliceMs: 10_000,
-  sensorStaleMs: 30_000,
-  timelineLimit: 64,
+  ...defaultProximity,
 });
 
 /**
@@ -185,25 +121,6 @@ export function eventTimeEngineOptions(options: EventTimeEngineOptions = {}): Re
     smoothing: Object.freeze(resolvedSmoothing),
     proximity: options.proximity === false ? false : proximityOptions(options.proximity ?? {}),
   });
-}
-
-function proximityOptions(options: ProximityOptions): ResolvedProximityOptions {
-  if (typeof options !== "object" || options === null) throw new TypeError("proximity must be an object or false");
-  const d = defaultEventTimeEngine;
-  const sliceMs = checkNumberOption("sliceMs", options.sliceMs ?? d.sliceMs, { min: 1, integer: true, unit: "ms" });
-  const sensorStaleMs = checkNumberOption("sensorStaleMs", options.sensorStaleMs ?? d.sensorStaleMs, { min: 0, unit: "ms" });
-  if (sensorStaleMs < sliceMs) throw new RangeError(`sensorStaleMs (${sensorStaleMs}) must be ≥ sliceMs (${sliceMs})`);
-  const timelineLimit = checkNumberOption("timelineLimit", options.timelineLimit ?? d.timelineLimit, { min: 0, integer: true });
-  const defaultModel = pathLossOptions(options.calibration?.default);
-  const models = new Map<string, PathLossModel>();
-  const sensors = options.calibration?.sensors;
-  if (sensors !== undefined) {
-    const entries = sensors instanceof Map ? sensors.entries() : Object.entries(sensors);
-    for (const [mac, model] of entries as Iterable<[string, PathLossOptions]>) {
-      models.set(mac.toLowerCase(), pathLossOptions({ ...options.calibration?.default, ...model }));
-    }
-  }
-  return Object.freeze({ sliceMs, sensorStaleMs, timelineLimit, zones: proximityZoneOptions(options.zones), defaultModel, models });
 }
 
 /**
@@ -291,70 +208,6 @@ const PROBE_MERGE_MS = 1000;
 /** Relative tolerance of a repeated probe gap (`Session.periodicGaps`). */
 const PERIODIC_TOLERANCE = 0.1;
 
-const NO_SLICE = Number.NaN;
-
-// Per (session, sensor): counts, peaks, the smoothing state (it is its own Kalman state: x, p,
-// t) and the path-loss model, so a sensor costs one allocation per session.
-interface SensorAcc extends KalmanState {
-  readonly sensor: string;
-  readonly model: PathLossModel;
-  readonly trimmed: TrimmedMeanState | null;
-  count: number;
-  first: number;
-  last: number;
-  peakRssi: number;
-  peakSmoothed: number;
-  /** Latest smoothed RSSI, dBm. */
-  smoothed: number;
-  /** log10 of the distance at the slice being finished (scratch of #finishSlice). */
-  logDistance: number;
-}
-
-// The open session of one device at one shop, linked into two intrusive lists of its shop:
-// by end (the order sessions close in) and by start (whose head bounds `complete`). It also
-// carries the session's proximity while it is open.
-interface OpenSession {
-  readonly device: string;
-  readonly start: number;
-  end: number;
-  count: number;
-  probes: number;
-  /** Start of the session's latest probe, and the gap before it (NaN before the second probe). */
-  probeStart: number;
-  lastGap: number;
-  /** Probe gaps that repeat the one before or a whole multiple of it (`Session.periodicGaps`). */
-  periodicGaps: number;
-  readonly randomized: boolean;
-  readonly local: boolean;
-  readonly vendor: string | undefined;
-  readonly sensors: SensorAcc[];
-  prevByEnd: OpenSession | undefined;
-  nextByEnd: OpenSession | undefined;
-  prevByStart: OpenSession | undefined;
-  nextByStart: OpenSession | undefined;
-  // Proximity (untouched when it is off).
-  slices: number;
-  sliceStart: number;
-  sliceSignals: number;
-  zone: number;
-  zoneFrom: number;
-  nearest: string;
-  zoneMs0: number;
-  zoneMs1: number;
-  zoneMs2: number;
-  /** Sensors that were nearest in this session, and their zone times (3 per sensor, zone order). */
-  readonly zoneSensors: string[];
-  readonly zoneSensorMs: number[];
-  closestSensor: string;
-  closestDistanceM: number;
-  /** log10 of `closestDistanceM`, the sensor's own (compared before raising a slice's distance). */
-  closestLog: number;
-  closestRssi: number;
-  closestTime: number;
-  readonly timeline: ProximityTimelineEntry[];
-  timelineTruncated: boolean;
-}
-
 interface ShopState {
   readonly shopId: number;
   /** Watermark and reorder buffer, in canonical order (see `canonicalSignalOrder`). */
@@ -397,7 +250,8 @@ interface ShopState {
  * 4. **Per-session accumulators**, all from one pass over the applied signals: counts and
  *    probes, per sensor the raw and smoothed RSSI peaks (one smoothing per device × sensor),
  *    and proximity — per time slice the nearest sensor, its distance and zone; per session
- *    the closest approach, time per zone (overall and per nearest sensor) and a timeline.
+ *    the closest approach, time per zone (overall and per nearest sensor) and a timeline
+ *    (worked out by a `SessionProximityAccumulator` the engine feeds in event time).
  *    The session is emitted with its proximity (`Session.proximity`).
  * 5. **Extension point**: {@link EngineAccumulator}s see every applied signal, every closed
  *    session and every watermark advance (see there).
@@ -427,12 +281,7 @@ export class EventTimeEngine implements Kernel<Signal> {
   readonly #lateness: number;
   readonly #kalman: ResolvedKalmanFilterOptions | null;
   readonly #trimmed: ResolvedRunningTrimmedMeanOptions | null;
-  readonly #proximity: ResolvedProximityOptions | null;
-  /** log10 of the zones' bounds (m), for zones decided from log-distances. */
-  readonly #immediateLog: number;
-  readonly #nearLog: number;
-  /** Whether slices go to the sink (then they are also swept out as the watermark passes them). */
-  readonly #slices: boolean;
+  readonly #proximity: SessionProximityAccumulator | null;
   readonly #shops = new Map<number, ShopState>();
   #lastShop: ShopState | undefined;
   #signals = 0;
@@ -464,11 +313,9 @@ export class EventTimeEngine implements Kernel<Signal> {
     const smoothing = this.options.smoothing;
     this.#kalman = smoothing.method === "kalman" ? smoothing.kalman : null;
     this.#trimmed = smoothing.method === "trimmedMean" ? smoothing.trimmed : null;
-    this.#proximity = this.options.proximity === false ? null : this.options.proximity;
-    this.#immediateLog = this.#proximity === null ? Number.NaN : Math.log10(this.#proximity.zones.immediateM);
-    this.#nearLog = this.#proximity === null ? Number.NaN : Math.log10(this.#proximity.zones.nearM);
-    this.#slices = this.#proximity !== null && sink.slice !== undefined;
-    if (sink.slice !== undefined && this.#proximity === null) throw new TypeError("EventTimeEngine: sink.slice needs proximity on");
+    const proximity = this.options.proximity;
+    if (sink.slice !== undefined && proximity === false) throw new TypeError("EventTimeEngine: sink.slice needs proximity on");
+    this.#proximity = proximity === false ? null : new SessionProximityAccumulator(proximity, sink);
   }
 
   /** Counters so far (a fresh snapshot object). */
@@ -592,14 +439,12 @@ export class EventTimeEngine implements Kernel<Signal> {
     const lane = shop.lane;
     for (let s = lane.take(watermark); s !== undefined; s = lane.take(watermark)) this.#apply(shop, s);
     this.#closeUntil(shop, watermark, watermark);
-    if (this.#slices) {
-      const slice = Math.floor(watermark / this.#proximity!.sliceMs);
+    const proximity = this.#proximity;
+    if (proximity !== null && proximity.slices) {
+      const slice = Math.floor(watermark / proximity.options.sliceMs);
       if (slice > shop.sweptSlice) {
         shop.sweptSlice = slice;
-        const sliceMs = this.#proximity!.sliceMs;
-        for (let open = shop.endHead; open !== undefined; open = open.nextByEnd) {
-          if (open.sliceStart === open.sliceStart && watermark >= open.sliceStart + sliceMs) this.#finishSlice(shop, open);
-        }
+        for (let open = shop.endHead; open !== undefined; open = open.nextByEnd) proximity.sweep(open.proximity!, watermark);
       }
     }
     const advance = this.#onAdvance;
@@ -616,7 +461,7 @@ export class EventTimeEngine implements Kernel<Signal> {
     let open = shop.recent;
     if (open === undefined || open.device !== s.device) open = shop.open.get(s.device);
     if (open === undefined) {
-      open = newSession(s, shop.endTail, shop.startTail);
+      open = newSession(s, shop.shopId, shop.endTail, shop.startTail, this.#proximity);
       shop.open.set(s.device, open);
       this.#openCount++;
       if (shop.endTail === undefined) shop.endHead = open;
@@ -658,18 +503,8 @@ export class EventTimeEngine implements Kernel<Signal> {
     }
     shop.recent = open;
     const proximity = this.#proximity;
-    if (proximity !== null) {
-      // A slice is finished by the first signal after it (before that signal changes any
-      // smoothed value), so it describes the device as it was at the slice's end.
-      // Signals come in time order, so one before the open slice's end is in it (no division);
-      // NaN, no open slice, compares false.
-      if (!(t < open.sliceStart + proximity.sliceMs)) {
-        if (open.sliceStart === open.sliceStart) this.#finishSlice(shop, open);
-        open.sliceStart = Math.floor(t / proximity.sliceMs) * proximity.sliceMs;
-        open.sliceSignals = 0;
-      }
-      open.sliceSignals++;
-    }
+    // Before the signal changes any smoothed value: it may finish the slice before it.
+    if (proximity !== null) proximity.signal(open.proximity!, t);
     const sensors = open.sensors;
     let acc: SensorAcc | undefined;
     for (let i = 0; i < sensors.length; i++) {
@@ -679,22 +514,8 @@ export class EventTimeEngine implements Kernel<Signal> {
       }
     }
     if (acc === undefined) {
-      acc = {
-        sensor: s.sensor,
-        model: proximity === null ? NO_MODEL : (proximity.models.get(s.sensor) ?? proximity.defaultModel),
-        trimmed: this.#trimmed === null ? null : createTrimmedMeanState(this.#trimmed),
-        count: 0,
-        first: t,
-        last: t,
-        peakRssi: Number.NEGATIVE_INFINITY,
-        peakSmoothed: Number.NEGATIVE_INFINITY,
-        smoothed: Number.NaN,
-        logDistance: Number.NaN,
-        // A fresh Kalman state (see createKalmanState); unused with the trimmed mean.
-        x: Number.NaN,
-        p: Number.NaN,
-        t: Number.NaN,
-      };
+      const model = proximity === null ? NO_MODEL : proximity.model(s.sensor);
+      acc = newSensorAcc(s.sensor, t, model, this.#trimmed === null ? null : createTrimmedMeanState(this.#trimmed));
       sensors.push(acc);
     }
     acc.count++;
@@ -726,112 +547,8 @@ export class EventTimeEngine implements Kernel<Signal> {
   #openSessions(shop: ShopState, frontier: number): Session[] {
     const out: Session[] = [];
     const complete = shop.startHead === undefined || shop.startHead.start > frontier ? frontier : shop.startHead.start;
-    for (let open = shop.startHead; open !== undefined; open = open.nextByStart) out.push(toSession(shop, open, complete, undefined));
+    for (let open = shop.startHead; open !== undefined; open = open.nextByStart) out.push(toSession(shop.shopId, shop.lane.watermark, open, complete, undefined));
     return out;
-  }
-
-  // Finishes the open slice of a session: the nearest fresh sensor, its distance and zone.
-  #finishSlice(shop: ShopState, d: OpenSession): void {
-    const p = this.#proximity!;
-    const sliceEnd = d.sliceStart + p.sliceMs;
-    const freshFrom = sliceEnd - p.sensorStaleMs;
-    let competing = 0;
-    let minLog = Number.POSITIVE_INFINITY;
-    const sensors = d.sensors;
-    for (let i = 0; i < sensors.length; i++) {
-      const s = sensors[i]!;
-      if (s.last < freshFrom) continue;
-      competing++;
-      const l = log10Distance(s.smoothed, s.model);
-      s.logDistance = l;
-      if (l < minLog) minLog = l;
-    }
-    // Only sensors whose log-distance is within rounding of the smallest can be nearest: any other
-    // is farther by a factor of at least 10^1e-9, far beyond the error of a power. Usually there
-    // is one: it is the nearest, and its distance is raised from its log only where an exact
-    // comparison below needs it (a power per slice was ~3 % of bench row 2). Several are raised
-    // to distances and compared exactly as distances, so the winner and its distance are those
-    // of converting every sensor.
-    const within = minLog + 1e-9 * (1 + Math.abs(minLog));
-    let best: SensorAcc | undefined;
-    let candidates = 0;
-    for (let i = 0; i < sensors.length; i++) {
-      const s = sensors[i]!;
-      if (s.last < freshFrom || s.logDistance > within) continue;
-      candidates++;
-      best = s;
-    }
-    // NaN until raised (by the exact path here, or where the distance is needed below).
-    let bestDistance = Number.NaN;
-    // Far from overflow and NaN, where logs and powers order alike.
-    if (candidates !== 1 || !(Math.abs(best!.logDistance) < LOG_DISTANCE_SAFE)) {
-      best = undefined;
-      bestDistance = Number.POSITIVE_INFINITY;
-      for (let i = 0; i < sensors.length; i++) {
-        const s = sensors[i]!;
-        if (s.last < freshFrom || s.logDistance > within) continue;
-        const distance = 10 ** s.logDistance;
-        // Ties go to the lexicographically smaller MAC so the result is independent of arrival order.
-        if (distance < bestDistance || (distance === bestDistance && best !== undefined && s.sensor < best.sensor)) {
-          best = s;
-          bestDistance = distance;
-        }
-      }
-    }
-    const start = d.sliceStart;
-    d.sliceStart = NO_SLICE;
-    // A slice always has a signal, and sensorStaleMs ≥ sliceMs, so `best` exists.
-    if (best === undefined) return;
-    const bestLog = best.logDistance;
-    // The distance itself is needed for a slice record, at a zone bound and for an approach that
-    // may be the closest so far; elsewhere the log decides, being clear of the bounds and of the
-    // closest approach's log by far more than a power's error.
-    if (
-      bestDistance !== bestDistance &&
-      (this.#slices ||
-        !(Math.abs(bestLog - this.#immediateLog) > LOG_MARGIN && Math.abs(bestLog - this.#nearLog) > LOG_MARGIN) ||
-        !(bestLog > d.closestLog + LOG_MARGIN))
-    ) {
-      bestDistance = 10 ** bestLog;
-    }
-    const raised = bestDistance === bestDistance;
-    const zone = raised ? proximityZoneIndex(bestDistance, p.zones) : bestLog < this.#immediateLog ? 0 : bestLog < this.#nearLog ? 1 : 2;
-    const from = start > d.start ? start : d.start;
-    if (d.zone >= 0) addZoneTime(d, from - d.zoneFrom);
-    if (zone !== d.zone || best.sensor !== d.nearest) {
-      if (d.timeline.length < p.timelineLimit) {
-        d.timeline.push({ time: start, sensor: best.sensor, zone: PROXIMITY_ZONES[zone]!, distanceM: raised ? bestDistance : 10 ** bestLog });
-      } else {
-        d.timelineTruncated = true;
-      }
-    }
-    d.zone = zone;
-    d.zoneFrom = from;
-    d.nearest = best.sensor;
-    d.slices++;
-    // Not raised: farther than the closest so far.
-    if (raised && bestDistance < d.closestDistanceM) {
-      d.closestDistanceM = bestDistance;
-      d.closestLog = bestLog;
-      d.closestSensor = best.sensor;
-      d.closestRssi = best.smoothed;
-      d.closestTime = best.last;
-    }
-    if (this.#slices) {
-      this.#sink.slice!({
-        type: "proximitySlice",
-        shopId: shop.shopId,
-        device: d.device,
-        start,
-        end: sliceEnd,
-        sensor: best.sensor,
-        rssi: best.smoothed,
-        distanceM: bestDistance,
-        zone: PROXIMITY_ZONES[zone]!,
-        signals: d.sliceSignals,
-        sensors: competing,
-      });
-    }
   }
 
   // Emits every open session with end + gap < limit; `frontier`: all signals before it are applied.
@@ -854,13 +571,8 @@ export class EventTimeEngine implements Kernel<Signal> {
       this.#openCount--;
       const oldest = shop.startHead;
       const complete = oldest === undefined || oldest.start > frontier ? frontier : oldest.start;
-      let proximity: SessionProximity | undefined;
-      if (this.#proximity !== null) {
-        if (open.sliceStart === open.sliceStart) this.#finishSlice(shop, open);
-        if (open.zone >= 0) addZoneTime(open, open.end - open.zoneFrom);
-        proximity = toProximity(open, this.#proximity.zones);
-      }
-      const session = toSession(shop, open, complete, proximity);
+      const proximity = this.#proximity === null ? undefined : this.#proximity.close(open.proximity!, open.end);
+      const session = toSession(shop.shopId, shop.lane.watermark, open, complete, proximity);
       this.#sessions++;
       const onSession = this.#onSession;
       for (let i = 0; i < onSession.length; i++) onSession[i]!.session!(session);
@@ -870,159 +582,5 @@ export class EventTimeEngine implements Kernel<Signal> {
   }
 }
 
-/**
- * How far apart (log10 m) two log-distances must be for their order to be their distances' order
- * without raising them: a factor of 10^1e-9, far beyond the error of a power or a log10.
- */
-const LOG_MARGIN = 1e-9;
-/** Log-distances of smaller magnitude (log10 m) are taken from their log: their powers are finite, not 0. */
-const LOG_DISTANCE_SAFE = 300;
-
 /** Stands in for the path-loss model when proximity is off (never read then). */
 const NO_MODEL: PathLossModel = Object.freeze({ rssiAt1m: Number.NaN, exponent: Number.NaN });
-
-function newSession(s: Signal, endTail: OpenSession | undefined, startTail: OpenSession | undefined): OpenSession {
-  return {
-    device: s.device,
-    start: s.time,
-    end: s.time,
-    count: 1,
-    probes: 1,
-    probeStart: s.time,
-    lastGap: Number.NaN,
-    periodicGaps: 0,
-    randomized: s.randomized,
-    local: s.local,
-    vendor: s.vendor,
-    sensors: [],
-    prevByEnd: endTail,
-    nextByEnd: undefined,
-    prevByStart: startTail,
-    nextByStart: undefined,
-    slices: 0,
-    sliceStart: NO_SLICE,
-    sliceSignals: 0,
-    zone: -1,
-    zoneFrom: 0,
-    nearest: "",
-    zoneMs0: 0,
-    zoneMs1: 0,
-    zoneMs2: 0,
-    zoneSensors: [],
-    zoneSensorMs: [],
-    closestSensor: "",
-    closestDistanceM: Number.POSITIVE_INFINITY,
-    closestLog: Number.POSITIVE_INFINITY,
-    closestRssi: Number.NaN,
-    closestTime: Number.NaN,
-    timeline: [],
-    timelineTruncated: false,
-  };
-}
-
-function addZoneTime(d: OpenSession, ms: number): void {
-  if (d.zone === 0) d.zoneMs0 += ms;
-  else if (d.zone === 1) d.zoneMs1 += ms;
-  else d.zoneMs2 += ms;
-  // The same interval, charged to the sensor that was nearest: one rule for both breakdowns.
-  const sensors = d.zoneSensors;
-  let i = 0;
-  while (i < sensors.length && sensors[i] !== d.nearest) i++;
-  if (i === sensors.length) {
-    sensors.push(d.nearest);
-    d.zoneSensorMs.push(0, 0, 0);
-  }
-  d.zoneSensorMs[i * 3 + d.zone]! += ms;
-}
-
-function toProximity(d: OpenSession, zones: ResolvedProximityZoneOptions): SessionProximity {
-  return {
-    slices: d.slices,
-    closestSensor: d.closestSensor,
-    closestDistanceM: d.closestDistanceM,
-    closestRssi: d.closestRssi,
-    closestTime: d.closestTime,
-    closestZone: PROXIMITY_ZONES[proximityZoneIndex(d.closestDistanceM, zones)] as ProximityZone,
-    zoneMs: { immediate: d.zoneMs0, near: d.zoneMs1, far: d.zoneMs2 },
-    zoneMsBySensor: sensorZoneList(d.zoneSensors, d.zoneSensorMs),
-    timeline: d.timeline,
-    timelineTruncated: d.timelineTruncated,
-  };
-}
-
-function sensorZoneList(sensors: readonly string[], ms: readonly number[]): SensorZoneMs[] {
-  // Sized up front: every session keeps this list, and a list grown by push from [] reserves 17
-  // slots for its first element.
-  const out: SensorZoneMs[] = new Array(sensors.length);
-  for (let i = 0; i < sensors.length; i++) {
-    out[i] = { sensor: sensors[i]!, immediate: ms[i * 3]!, near: ms[i * 3 + 1]!, far: ms[i * 3 + 2]! };
-  }
-  // Insertion sort by MAC (sensors are distinct): a session has one to a few nearest sensors, and
-  // Array.prototype.sort allocates a work copy and a comparator per session.
-  for (let i = 1; i < out.length; i++) {
-    const x = out[i]!;
-    let j = i;
-    while (j > 0 && out[j - 1]!.sensor > x.sensor) {
-      out[j] = out[j - 1]!;
-      j--;
-    }
-    out[j] = x;
-  }
-  return out;
-}
-
-function toSession(shop: ShopState, open: OpenSession, complete: number, proximity: SessionProximity | undefined): Session {
-  const accs = open.sensors;
-  const sensors: SessionSensor[] = new Array(accs.length);
-  let peakRssi = Number.NEGATIVE_INFINITY;
-  let peakSmoothed = Number.NEGATIVE_INFINITY;
-  let nearest = "";
-  for (let i = 0; i < accs.length; i++) {
-    const a = accs[i]!;
-    sensors[i] = {
-      sensor: a.sensor,
-      signalCount: a.count,
-      first: a.first,
-      last: a.last,
-      peakRssi: a.peakRssi,
-      peakSmoothedRssi: a.peakSmoothed,
-    };
-    if (a.peakRssi > peakRssi) peakRssi = a.peakRssi;
-    if (a.peakSmoothed > peakSmoothed) {
-      peakSmoothed = a.peakSmoothed;
-      nearest = a.sensor;
-    }
-  }
-  return {
-    shopId: shop.shopId,
-    device: open.device,
-    start: open.start,
-    end: open.end,
-    dwellMs: open.end - open.start,
-    estimatedDwellMs: estimatedDwell(open.end - open.start, open.probes),
-    signalCount: open.count,
-    probeCount: open.probes,
-    periodicGaps: open.periodicGaps,
-    randomized: open.randomized,
-    local: open.local,
-    vendor: open.vendor,
-    peakRssi,
-    peakSmoothedRssi: peakSmoothed,
-    nearestSensor: nearest,
-    sensors,
-    watermark: shop.lane.watermark,
-    complete,
-    proximity,
-  };
-}
-
-/**
- * Observed dwell (ms) corrected by one mean probe interval (see `Session.estimatedDwellMs`).
- *
- * @example
- * estimatedDwell(600_000, 11); // 660000: ten intervals of 60 s observed, one more missed at the edges
- * estimatedDwell(0, 1);        // 0
- */
-export function estimatedDwell(dwellMs: number, probeCount: number): number {
-  return probeCount > 1 ? dwellMs + dwellMs / (probeCount - 1) : dwellMs;
-}

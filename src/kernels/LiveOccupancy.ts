@@ -2,18 +2,11 @@ import { LocalCalendar, type LocalDay } from "../time/LocalCalendar.ts";
 import type { EngineAccumulator } from "./EventTimeEngine.ts";
 import { dwellStats, type DwellStats } from "./dwellStats.ts";
 import type { RateModel } from "./rateModel.ts";
-import {
-  dayModel,
-  intervalCount,
-  occupancyIntervals,
-  peopleOfDay,
-  type DayModel,
-  type PeopleEstimate,
-  peopleEstimatorOptions,
-  type OccupancyInterval,
-  type PeopleEstimatorOptions,
-  type ResolvedPeopleEstimatorOptions,
-} from "./PeopleEstimator.ts";
+import { dayModel, type DayModel } from "./people/dayModel.ts";
+import { intervalCount, occupancyIntervals } from "./people/occupancyIntervals.ts";
+import { peopleOfDay } from "./people/peopleOfDay.ts";
+import type { PeopleEstimate, OccupancyInterval } from "./people/PeopleEstimate.ts";
+import { peopleEstimatorOptions, type PeopleEstimatorOptions, type ResolvedPeopleEstimatorOptions } from "./people/peopleEstimatorOptions.ts";
 import type { Session } from "./Session.ts";
 import type { SessionWindow } from "./SessionWindows.ts";
 import { checkSink, type Sink } from "./Sink.ts";

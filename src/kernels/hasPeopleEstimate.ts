@@ -1,4 +1,4 @@
-import type { PeopleEstimate } from "./PeopleEstimator.ts";
+import type { PeopleEstimate } from "./people/PeopleEstimate.ts";
 
 /**
  * Whether a shop-day has a people estimate that stands: one was made (`people` on) and its

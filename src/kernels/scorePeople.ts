@@ -1,6 +1,6 @@
 import { dwellStats } from "./dwellStats.ts";
 import { hasPeopleEstimate } from "./hasPeopleEstimate.ts";
-import type { PeopleEstimate } from "./PeopleEstimator.ts";
+import type { PeopleEstimate } from "./people/PeopleEstimate.ts";
 
 /**
  * The person-level truth a people estimate is scored on, as questions (the simulator's

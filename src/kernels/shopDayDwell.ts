@@ -1,6 +1,6 @@
 import type { DwellStats } from "./dwellStats.ts";
 import { hasPeopleEstimate } from "./hasPeopleEstimate.ts";
-import type { PeopleEstimate } from "./PeopleEstimator.ts";
+import type { PeopleEstimate } from "./people/PeopleEstimate.ts";
 
 /**
  * The dwell of a shop-day (ms): with a people estimate (`hasPeopleEstimate`) the identity-known

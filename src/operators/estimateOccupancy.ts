@@ -1,5 +1,7 @@
 import type { OperatorFunction } from "rxjs";
-import { PeopleEstimator, peopleEstimatorOptions, type OccupancyInterval, type PeopleEstimatorOptions } from "../kernels/PeopleEstimator.ts";
+import { PeopleEstimator } from "../kernels/people/PeopleEstimator.ts";
+import { peopleEstimatorOptions, type PeopleEstimatorOptions } from "../kernels/people/peopleEstimatorOptions.ts";
+import type { OccupancyInterval } from "../kernels/people/PeopleEstimate.ts";
 import type { ClassifiedSession } from "../kernels/VisitClassifier.ts";
 import { kernelOperator } from "./kernelOperator.ts";
 

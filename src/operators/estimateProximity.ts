@@ -1,6 +1,7 @@
 import type { OperatorFunction } from "rxjs";
 import type { Signal } from "../codec/Signal.ts";
-import { EventTimeEngine, eventTimeEngineOptions, type EventTimeEngineOptions, type ProximityOptions } from "../kernels/EventTimeEngine.ts";
+import { EventTimeEngine, eventTimeEngineOptions, type EventTimeEngineOptions } from "../kernels/EventTimeEngine.ts";
+import type { ProximityOptions } from "../kernels/proximityOptions.ts";
 import type { ProximitySlice } from "../kernels/SessionProximity.ts";
 import { kernelOperator } from "./kernelOperator.ts";
 

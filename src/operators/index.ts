@@ -30,7 +30,7 @@ export type { VisitCounts, VisitSeries } from "../kernels/VisitCounter.ts";
 export type { CountVisitsOptions } from "./countVisits.ts";
 export { countVisits } from "./countVisits.ts";
 
-export type { OccupancyInterval, PeopleEstimate } from "../kernels/PeopleEstimator.ts";
+export type { OccupancyInterval, PeopleEstimate } from "../kernels/people/PeopleEstimate.ts";
 export type { EstimateOccupancyOptions } from "./estimateOccupancy.ts";
 export { estimateOccupancy } from "./estimateOccupancy.ts";
 export type { EstimatePeopleOptions } from "./estimatePeople.ts";

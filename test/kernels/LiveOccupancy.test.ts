@@ -3,7 +3,7 @@ import type { Signal } from "../../src/codec/Signal.ts";
 import { EventTimeEngine } from "../../src/kernels/EventTimeEngine.ts";
 import { LiveOccupancy, type LiveOccupancyInterval, type LiveOccupancyOptions } from "../../src/kernels/LiveOccupancy.ts";
 import { normalQuantile } from "../../src/kernels/normalQuantile.ts";
-import type { OccupancyInterval } from "../../src/kernels/PeopleEstimator.ts";
+import type { OccupancyInterval } from "../../src/kernels/people/PeopleEstimate.ts";
 import { HOUR, MIN, sig } from "./fixtures.ts";
 
 const UTC = "UTC";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { dwellStats } from "../../src/kernels/dwellStats.ts";
-import type { OccupancyInterval, PeopleEstimate } from "../../src/kernels/PeopleEstimator.ts";
+import type { OccupancyInterval, PeopleEstimate } from "../../src/kernels/people/PeopleEstimate.ts";
 import { scorePeople, type PeopleTruth } from "../../src/kernels/scorePeople.ts";
 
 const Q = 900_000;

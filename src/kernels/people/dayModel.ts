@@ -1,0 +1,99 @@
+import type { BurstYardstick } from "../burstYardstick.ts";
+import type { CalibrationRef } from "../Calibration.ts";
+import { rateModels, sampleSums, type RateModel, type SampleSums } from "../rateModel.ts";
+import type { SessionWindow } from "../SessionWindows.ts";
+import type { ClassifiedSession } from "../VisitClassifier.ts";
+import { knownVisits, type KnownVisit } from "./knownVisits.ts";
+import { linkedVisits } from "./linkedVisits.ts";
+import type { PeopleSample } from "./PeopleEstimate.ts";
+import type { ResolvedPeopleEstimatorOptions } from "./peopleEstimatorOptions.ts";
+import { withYardstick, yardstickFor } from "./yardstickFor.ts";
+
+/**
+ * Fewest universal-MAC visits a day for them alone to give the burst rate and mean dwell: below
+ * it their sampling error (a per-phone rate's coefficient of variation is ~0.7, so ~22 % at 10)
+ * outweighs the bias of the other identity-known visits.
+ */
+const MIN_UNIVERSAL_SAMPLE = 10;
+
+/**
+ * Most sessions (split by silences longer than the session gap, rejoined within `rejoinGapMs`)
+ * one shopper's visit is expected to make: even a phone with two-minute burst gaps splits a
+ * typical visit no more than a few times, while staff coming and going make many.
+ */
+const MAX_SHOPPER_SESSIONS = 4;
+
+// Canonical order of sessions (the estimate must not depend on the order they were classified in).
+function bySession(a: ClassifiedSession, b: ClassifiedSession): number {
+  return a.start - b.start || a.end - b.end || (a.device < b.device ? -1 : a.device > b.device ? 1 : 0);
+}
+
+/**
+ * What one shop-day's classified sessions (the whole day, or the day so far) say about its
+ * people: the identity-known visits (weighted), the yardstick the rest is counted by, and the
+ * stays' sample with the sampling variances the intervals and the Beale correction need. Internal:
+ * built by {@link dayModel}, read by {@link occupancyIntervals}.
+ *
+ * @example
+ * const model: DayModel = dayModel(classified, { shopId: 101, start: 0 }, peopleEstimatorOptions());
+ */
+export interface DayModel extends RateModel {
+  /**
+   * The sessions counted by burst rate, in canonical order: every session but the identity-known
+   * visits' (passers-by, and visitor sessions set aside as pieces of rotating phones' visits).
+   */
+  readonly rest: readonly ClassifiedSession[];
+  /** Visitor sessions set aside as possible pieces of a rotating phone's visit. */
+  readonly linked: ReadonlySet<ClassifiedSession>;
+  readonly known: readonly KnownVisit[];
+  /** The samples the mean dwell may come from; it came from `universal` when that holds at least 10 visits. */
+  readonly sample: PeopleSample;
+  /** The burst yardstick of the shop for this day (the prior, or its calibration's, aged). */
+  readonly yardstick: BurstYardstick;
+  /** The calibration behind `yardstick` (`null`: the prior). */
+  readonly calibration: CalibrationRef | null;
+}
+
+/**
+ * The {@link DayModel} of one shop-day's visitor and passer-by sessions (any order). Internal:
+ * `PeopleEstimator` builds it when a day closes, `LiveOccupancy` for the day so far.
+ *
+ * @example
+ * dayModel(classified, { shopId: 101, start: 0 }, peopleEstimatorOptions()).rate * 60_000; // bursts per minute per person
+ */
+export function dayModel(input: readonly ClassifiedSession[], w: Pick<SessionWindow, "shopId" | "start">, o: ResolvedPeopleEstimatorOptions): DayModel {
+  const sessions = [...input].sort(bySession);
+  const visits = sessions.filter((s) => s.kind === "visitor");
+  const linked = linkedVisits(sessions, o);
+
+  // Identity-known visits, per device: a phone silent for longer than the session gap splits its
+  // visit into sessions, which rejoin here when they are at most `rejoinGapMs` apart.
+  const { yardstick, calibration } = yardstickFor(o, w.shopId, w.start, sessions[0]?.visitorRssi);
+  const known = knownVisits(visits, linked, o.rejoinGapMs, yardstick.universalPersonShare);
+  // The sample that stands for the rest: universal MACs never rotate and are never set aside, so
+  // they are a sample of all phones (on the shop's Wi-Fi or not, long and short visits alike);
+  // randomized MACs that kept one MAC over a visit are not — a phone on the shop's Wi-Fi keeps
+  // its MAC and probes rarely, and a rotating phone keeps one only over a short visit. With too
+  // few universal visits, every identity-known visit (biased, see the README).
+  // A device heard in more than four separate sessions of one visit comes and goes (staff
+  // on a short shift, whom the classifier's 40 %-of-opening-hours rule does not catch): counted,
+  // but not a shopper whose burst rate and dwell stand for the others.
+  const shoppers = known.filter((k) => k.sessions <= MAX_SHOPPER_SESSIONS);
+  const sample: PeopleSample = { universal: sampleSums(shoppers.filter((k) => !k.randomized)), shoppers: sampleSums(shoppers) };
+  const model = withYardstick(rateModels([chosenSample(sample, sample.universal.visits)])[0]!, yardstick);
+  const rest = sessions.filter((s) => s.kind !== "visitor" || linked.has(s));
+  return { ...model, rest, linked, known, sample, yardstick, calibration };
+}
+
+/**
+ * The sample the mean stay is learned from: the universal-MAC visits when there are enough of
+ * them (`universalVisits`: the day's, or the pooled days'), else every identity-known visit.
+ * Internal: a day's model, and a day estimated again (pooled, or with a calibration).
+ *
+ * @example
+ * const { sample } = dayModel([], { shopId: 101, start: 0 }, peopleEstimatorOptions());
+ * chosenSample(sample, 0) === sample.shoppers; // true
+ */
+export function chosenSample(sample: PeopleSample, universalVisits: number): SampleSums {
+  return universalVisits >= MIN_UNIVERSAL_SAMPLE ? sample.universal : sample.shoppers;
+}

@@ -1,0 +1,79 @@
+import { estimatedDwell } from "../estimatedDwell.ts";
+import { universalPersonWeight } from "../universalPersonWeight.ts";
+import type { ClassifiedSession } from "../VisitClassifier.ts";
+
+/**
+ * One identity-known visit: a device's visitor sessions of the day, rejoined.
+ *
+ * @example
+ * const k: KnownVisit | undefined = dayModel(classified, { shopId: 101, start: 0 }, peopleEstimatorOptions()).known[0];
+ */
+export interface KnownVisit {
+  readonly device: string;
+  /** Locally administered MAC. */
+  readonly randomized: boolean;
+  /** How much of a person the device is: 1 for a randomized MAC that held (a phone), else `universalPersonWeight`. */
+  readonly weight: number;
+  /** Sessions rejoined into it. */
+  readonly sessions: number;
+  readonly start: number;
+  readonly end: number;
+  /** end − start, ms. */
+  readonly span: number;
+  /** Burst gaps observed (bursts − 1). */
+  readonly bursts: number;
+  /** span plus one mean burst gap (see `estimatedDwell`), ms. */
+  readonly estimated: number;
+}
+
+/**
+ * The identity-known visits of a shop-day: per device, its visitor sessions not set aside in
+ * `linked` (visits, in canonical order), rejoined when at most `rejoinGapMs` apart, each weighted
+ * by how much of a person it is (`universalShare`: see `universalPersonWeight`). Internal: part
+ * of the `dayModel`.
+ *
+ * @example
+ * knownVisits([], new Set(), 900_000, 0.3).length; // 0
+ */
+export function knownVisits(visits: readonly ClassifiedSession[], linked: ReadonlySet<ClassifiedSession>, rejoinGapMs: number, universalShare: number): KnownVisit[] {
+  const byDevice = new Map<string, ClassifiedSession[]>();
+  const randomized = new Set<string>();
+  for (const v of visits) {
+    if (linked.has(v)) continue;
+    if (v.randomized) randomized.add(v.device);
+    const list = byDevice.get(v.device);
+    if (list === undefined) byDevice.set(v.device, [v]);
+    else list.push(v);
+  }
+  const out: KnownVisit[] = [];
+  const close = (device: string, start: number, end: number, probes: number, sessions: number) => {
+    const span = end - start;
+    const isRandomized = randomized.has(device);
+    const estimated = estimatedDwell(span, probes);
+    const weight = isRandomized ? 1 : universalPersonWeight(device, estimated, universalShare);
+    out.push({ device, randomized: isRandomized, weight, sessions, start, end, span, bursts: probes - 1, estimated });
+  };
+  for (const [device, list] of byDevice) {
+    // Visits are sorted by start already (canonical order).
+    let start = list[0]!.start;
+    let end = list[0]!.end;
+    let probes = list[0]!.probeCount;
+    let sessions = 1;
+    for (let i = 1; i < list.length; i++) {
+      const s = list[i]!;
+      if (s.start - end <= rejoinGapMs) {
+        end = Math.max(end, s.end);
+        probes += s.probeCount;
+        sessions++;
+      } else {
+        close(device, start, end, probes, sessions);
+        start = s.start;
+        end = s.end;
+        probes = s.probeCount;
+        sessions = 1;
+      }
+    }
+    close(device, start, end, probes, sessions);
+  }
+  return out;
+}

@@ -1,0 +1,139 @@
+import { medianPersons, silentPersonsBound, type BurstYardstick } from "../burstYardstick.ts";
+import type { CalibrationRef } from "../Calibration.ts";
+import type { RateModel } from "../rateModel.ts";
+import type { SessionWindow } from "../SessionWindows.ts";
+import { band } from "./band.ts";
+import type { DayModel } from "./dayModel.ts";
+import { heardInside } from "./heardInside.ts";
+import type { OccupancyInterval } from "./PeopleEstimate.ts";
+import type { ResolvedPeopleEstimatorOptions } from "./peopleEstimatorOptions.ts";
+
+// Adds `amount`, spread uniformly over [from, to] (a point when equal), to the day's interval bins.
+function spread(bins: Float64Array, dayStart: number, intervalMs: number, from: number, to: number, amount: number): void {
+  const n = bins.length;
+  if (to <= from) {
+    const i = Math.floor((from - dayStart) / intervalMs);
+    if (i >= 0 && i < n) bins[i]! += amount;
+    return;
+  }
+  const first = Math.max(0, Math.floor((from - dayStart) / intervalMs));
+  const last = Math.min(n - 1, Math.floor((to - dayStart) / intervalMs));
+  for (let i = first; i <= last; i++) {
+    const a = Math.max(from, dayStart + i * intervalMs);
+    const b = Math.min(to, dayStart + (i + 1) * intervalMs);
+    if (b > a) bins[i]! += (amount * (b - a)) / (to - from);
+  }
+}
+
+/**
+ * Occupancy of the intervals `first` to `last − 1` of the day `w` (`intervalMs` each from the
+ * day's start, the last one cut at the day's end): the identity-known visits' weighted presence
+ * plus the persons behind the other randomized inside bursts (÷ (ρ · interval)), with its band.
+ * Internal: the one occupancy rule of `PeopleEstimator` and `LiveOccupancy`.
+ *
+ * @example
+ * const o = peopleEstimatorOptions();
+ * const start = Date.UTC(2026, 10, 15, 15); // 2026-11-16 00:00 in Seoul
+ * const day = { shopId: 101, window: "day" as const, label: "2026-11-16", start, end: start + 86_400_000 };
+ * occupancyIntervals(dayModel([], day, o), day, 40, 41, o)[0]?.inside; // 0 (10:00–10:15, no one heard)
+ */
+export function occupancyIntervals(model: DayModel, w: SessionWindow, first: number, last: number, o: ResolvedPeopleEstimatorOptions): OccupancyInterval[] {
+  const intervalMs = o.intervalMs;
+  const from = w.start + first * intervalMs;
+  const count = last - first;
+  const knownMs = new Float64Array(count);
+  const universalMs = new Float64Array(count);
+  const universalPersonMs = new Float64Array(count);
+  const inB = new Float64Array(count);
+  const outB = new Float64Array(count);
+  for (const k of model.known) {
+    // Present from half a burst gap before the first burst to half one after the last.
+    const half = (k.estimated - k.span) / 2;
+    spread(knownMs, from, intervalMs, k.start - half, k.end + half, k.estimated * k.weight);
+    if (!k.randomized) {
+      spread(universalMs, from, intervalMs, k.start - half, k.end + half, k.estimated);
+      spread(universalPersonMs, from, intervalMs, k.start - half, k.end + half, k.estimated * k.weight);
+    }
+  }
+  for (const s of model.rest) {
+    // Universal MACs do not probe as randomized phones do (laptops, PCs, phones on the Wi-Fi):
+    // their bursts are not persons' bursts inside.
+    if (heardInside(s)) {
+      if (s.randomized) spread(inB, from, intervalMs, s.start, s.end, s.probeCount);
+    } else spread(outB, from, intervalMs, s.start, s.end, s.probeCount);
+  }
+  const occupancy: OccupancyInterval[] = [];
+  for (let i = 0; i < count; i++) {
+    const start = from + i * intervalMs;
+    const end = Math.min(w.end, start + intervalMs);
+    const len = end - start;
+    const known = { inside: knownMs[i]! / len, universal: universalMs[i]! / len, universalPersons: universalPersonMs[i]! / len };
+    occupancy.push(intervalFigures(w.shopId, start, end, known, inB[i]!, outB[i]!, model, model.yardstick, model.calibration, o.level));
+  }
+  return occupancy;
+}
+
+/**
+ * One interval's occupancy from its data — the identity-known phones' mean presence and the other
+ * phones' inside and outside bursts — and a rate model: the one occupancy rule, for a day's own
+ * model and for a pooled one (`poolPeople`). Internal: {@link occupancyIntervals} and a day
+ * estimated again.
+ *
+ * @example
+ * const model = dayModel([], { shopId: 101, start: 0 }, peopleEstimatorOptions());
+ * const known = { inside: 2, universal: 0, universalPersons: 0 };
+ * intervalFigures(101, 0, 900_000, known, 0, 0, model, model.yardstick, null, 0.9).inside; // 2
+ */
+export function intervalFigures(
+  shopId: number,
+  start: number,
+  end: number,
+  known: { readonly inside: number; readonly universal: number; readonly universalPersons: number },
+  b: number,
+  out: number,
+  model: RateModel,
+  yardstick: BurstYardstick,
+  calibration: CalibrationRef | null,
+  level: number,
+): OccupancyInterval {
+  const { rate, phi, m, rateRelVar, meanDwell } = model;
+  const len = end - start;
+  // Persons behind the bursts, median-unbiased for the persons' spread of rates (a few phones'
+  // bursts fall short of their mean more often than not).
+  const rest = b > 0 ? medianPersons(b / (rate * len), Math.sqrt(phi)) : 0;
+  // Persons behind the count: those present at some point of the interval (the mean inside when
+  // no identity-known visit gives a stay to scale by).
+  const phones = Number.isFinite(meanDwell) && meanDwell > 0 ? Math.max(1, (rest * (len + meanDwell)) / meanDwell) : Math.max(1, rest);
+  // No burst heard is not no one there: persons whose phones slept through the interval.
+  const [low, high] =
+    b > 0 ? band(rest, [1 / b, phi / phones, rateRelVar], [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, m - 1], level) : [0, silentPersonsBound(yardstick, len / 60_000, level)];
+  // Whether an identity-known universal-MAC device is a person is not known (its weight is a
+  // share): the bounds take none of them, and all of them, as persons.
+  const certain = known.inside - known.universalPersons;
+  return {
+    shopId,
+    start,
+    end,
+    inside: known.inside + rest,
+    insideLow: certain + low,
+    insideHigh: certain + known.universal + high,
+    outside: out > 0 ? out / (rate * len) : 0,
+    knownInside: known.inside,
+    universalInside: known.universal,
+    universalPersons: known.universalPersons,
+    insideBursts: b,
+    outsideBursts: out,
+    calibration,
+  };
+}
+
+/**
+ * The number of occupancy intervals of the day `w` (`intervalMs` each from its start, the last
+ * one cut at its end). Internal: `PeopleEstimator` and `LiveOccupancy` lay out a day with it.
+ *
+ * @example
+ * intervalCount({ start: 0, end: 86_400_000 }, peopleEstimatorOptions()); // 96
+ */
+export function intervalCount(w: Pick<SessionWindow, "start" | "end">, o: ResolvedPeopleEstimatorOptions): number {
+  return Math.ceil((w.end - w.start) / o.intervalMs);
+}

@@ -1,0 +1,36 @@
+import type { Calibration, CalibrationFile } from "../Calibration.ts";
+import { rateModels } from "../rateModel.ts";
+import { chosenSample } from "./dayModel.ts";
+import type { PeopleEstimate } from "./PeopleEstimate.ts";
+import { peopleEstimatorOptions, type PeopleEstimatorOptions } from "./peopleEstimatorOptions.ts";
+import { reestimated } from "./reestimated.ts";
+import { yardstickFor } from "./yardstickFor.ts";
+
+/**
+ * The same days estimated again with calibrations: each estimate of a shop that `calibration`
+ * holds gets that calibration's yardstick (aged to its day) in place of the one it was made with,
+ * and its visitors, interval and occupancy worked out again from its own data (identity-known
+ * visits, bursts per interval), as `poolPeople` does with pooled figures. Estimates of other shops
+ * pass unchanged. For a calibration fitted after the estimates were made (a door count of the
+ * first hours, the demo), without analysing the signals again.
+ *
+ * @param estimates days of any shops, as `PeopleEstimator` gives them (not pooled)
+ * @param calibration a calibration file or list (`calibrate`)
+ * @param options `level` of the intervals and the analysis settings (0.9; the calibration's)
+ * @example
+ * const { people } = await analyze(records, { timeZone: "Asia/Seoul" });
+ * withCalibration(people, []).length === people.length; // true
+ */
+export function withCalibration(
+  estimates: readonly PeopleEstimate[],
+  calibration: CalibrationFile | readonly Calibration[],
+  options: Pick<PeopleEstimatorOptions, "level" | "intervalMs" | "timeZone"> = {},
+): PeopleEstimate[] {
+  const o = peopleEstimatorOptions({ ...options, calibration });
+  return estimates.map((p) => {
+    if (!o.calibrations.has(p.shopId)) return p;
+    if (p.pooledDays !== 1) throw new RangeError(`withCalibration: estimate of shop ${p.shopId} on ${p.label} is pooled; calibrate the days' own estimates`);
+    const { yardstick, calibration: ref } = yardstickFor(o, p.shopId, p.start);
+    return reestimated(p, rateModels([chosenSample(p.sample, p.sample.universal.visits)])[0]!, yardstick, ref, o.level);
+  });
+}
