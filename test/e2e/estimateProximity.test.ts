@@ -39,7 +39,8 @@ function median(values: number[]): number {
 }
 
 describe("proximity on a simulated shop", () => {
-  const world = createWorld({ seed: 3, shops: 1, openingHours: [10, 14], visitorsPerDay: 120, passersByPerDay: 800 });
+  // The simple world (one MAC per visit): each true presence is one device to follow.
+  const world = createWorld({ seed: 3, shops: 1, rotation: "off", openingHours: [10, 14], visitorsPerDay: 120, passersByPerDay: 800 });
   const shop = world.shops[0]!;
   const layout = world.layout(shop.id)!;
   const signals = signalsOf(world, shop.id);
