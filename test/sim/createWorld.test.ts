@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { createWorld, type WorldOptions } from "../../src/sim/createWorld.ts";
+import { createWorld as createDefaultWorld, type WorldOptions } from "../../src/sim/createWorld.ts";
+
+// These tests check the world's mechanics on the simple world they were written for (one MAC per
+// visit), unless a test asks for a phone model itself; test/sim/realPhones.test.ts checks the default.
+function createWorld(options: WorldOptions = {}) {
+  const asksForPhones = options.rotation !== undefined || options.phones !== undefined || options.macs !== undefined;
+  return createDefaultWorld(asksForPhones ? options : { ...options, rotation: "off" });
+}
 import { realisticMacBehaviour } from "../../src/sim/MacBehaviour.ts";
 import { epochDayOfDate } from "../../src/time/calendarDate.ts";
 import { localMidnight } from "../../src/time/timeZone.ts";
