@@ -1,12 +1,12 @@
 import { createReadStream, type Stats } from "node:fs";
-import { open, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { Analyzer, withAlignedClocks, type AnalyzeOptions, type AnalyzeResult } from "../analyze.ts";
 import { MAX_READINGS, secondReading } from "../secondReading.ts";
 import type { Client } from "../client/Client.ts";
 import type { InvalidRecord, SignalDecoderStats } from "../codec/decodeSignal.ts";
 import type { PresetRtsCodec } from "../codec/rts.ts";
 import { defaultInputThreads } from "../file/inputThreads.ts";
-import { gunzipIfCompressed, isGzip } from "../file/gunzipIfCompressed.ts";
+import { gunzipIfCompressed, startsLikeGzip } from "../file/gunzipIfCompressed.ts";
 import { DEFAULT_TIME_ZONE } from "../time/timeZone.ts";
 import { SignalLineReader } from "../file/SignalLineReader.ts";
 import { sensorSilences } from "../kernels/sensorSilences.ts";
@@ -495,17 +495,6 @@ async function inputFileStats(path: string): Promise<Stats> {
   return info;
 }
 
-// Whether the file at `path` starts with gzip's magic bytes (read before choosing threads).
-async function startsLikeGzip(path: string): Promise<boolean> {
-  const file = await open(path, "r");
-  try {
-    const head = Buffer.alloc(2);
-    const { bytesRead } = await file.read(head, 0, 2, 0);
-    return isGzip(head.subarray(0, bytesRead));
-  } finally {
-    await file.close();
-  }
-}
 
 // NDJSON rows joined into writes of about 64 KiB: one write per row is one system call per session.
 function writeNdjsonChunked(out: NodeJS.WritableStream, rows: Iterable<unknown>): void {

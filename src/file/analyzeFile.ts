@@ -1,9 +1,9 @@
 import { createReadStream } from "node:fs";
-import { open, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { Analyzer, type AnalyzeOptions, type AnalyzeResult } from "../analyze.ts";
 import type { InvalidRecord, SignalDecoderOptions, SignalDecoderStats } from "../codec/decodeSignal.ts";
 import { microsRts, millisRts, nanosRts, secondsRts, type RtsCodec } from "../codec/rts.ts";
-import { gunzipIfCompressed, isGzip } from "./gunzipIfCompressed.ts";
+import { gunzipIfCompressed, startsLikeGzip } from "./gunzipIfCompressed.ts";
 import { defaultInputThreads } from "./inputThreads.ts";
 import type { ThreadDecoderOptions } from "./RangeReader.ts";
 import { SignalLineReader } from "./SignalLineReader.ts";
@@ -123,17 +123,6 @@ async function readStream(path: string, reader: SignalLineReader, signal: AbortS
   }
 }
 
-// Whether the file at `path` starts with gzip's magic bytes (read before choosing threads).
-async function startsLikeGzip(path: string): Promise<boolean> {
-  const file = await open(path, "r");
-  try {
-    const head = Buffer.alloc(2);
-    const { bytesRead } = await file.read(head, 0, 2, 0);
-    return isGzip(head.subarray(0, bytesRead));
-  } finally {
-    await file.close();
-  }
-}
 
 const PRESET_CODECS: readonly RtsCodec[] = [secondsRts, millisRts, microsRts, nanosRts];
 

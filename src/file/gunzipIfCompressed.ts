@@ -1,3 +1,4 @@
+import { open } from "node:fs/promises";
 /** The two bytes every gzip stream starts with (RFC 1952: ID1 ID2). */
 const GZIP_MAGIC = [0x1f, 0x8b] as const;
 
@@ -74,4 +75,28 @@ export async function* gunzipIfCompressed(source: AsyncIterable<Uint8Array>): As
   };
   void feed();
   for await (const chunk of gunzip) yield chunk as Buffer;
+}
+
+/**
+ * Whether the file at `path` starts with gzip's magic bytes: read before choosing threads, since
+ * a compressed file is read on one.
+ *
+ * @example
+ * import { writeFile } from "node:fs/promises";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * import { gzipSync } from "node:zlib";
+ * const path = join(tmpdir(), "footfall-example.ndjson.gz");
+ * await writeFile(path, gzipSync("{}\n"));
+ * await startsLikeGzip(path); // true
+ */
+export async function startsLikeGzip(path: string): Promise<boolean> {
+  const file = await open(path, "r");
+  try {
+    const head = Buffer.alloc(2);
+    const { bytesRead } = await file.read(head, 0, 2, 0);
+    return isGzip(head.subarray(0, bytesRead));
+  } finally {
+    await file.close();
+  }
 }
