@@ -1,18 +1,26 @@
 import { describe, expect, it } from "vitest";
 import { createWorld as createDefaultWorld, type WorldOptions } from "../../src/sim/createWorld.ts";
-
-// These tests check the world's mechanics on the simple world they were written for (one MAC per
-// visit), unless a test asks for a phone model itself; test/sim/realPhones.test.ts checks the default.
-function createWorld(options: WorldOptions = {}) {
-  const asksForPhones = options.rotation !== undefined || options.phones !== undefined || options.macs !== undefined;
-  return createDefaultWorld(asksForPhones ? options : { ...options, rotation: "off" });
-}
 import { realisticMacBehaviour } from "../../src/sim/MacBehaviour.ts";
 import { epochDayOfDate } from "../../src/time/calendarDate.ts";
 import { localMidnight } from "../../src/time/timeZone.ts";
 import { PHONE_VENDORS, SENSOR_VENDORS, STATIONARY_VENDORS } from "../../src/sim/vendorOuis.ts";
 import type { TruthVisit, World } from "../../src/sim/World.ts";
-import { smallWorld, smallWorldOptions } from "./fixtures.ts";
+import { smallWorldOptions } from "./fixtures.ts";
+
+// These tests check the world's mechanics on the worlds they were written for: one MAC per visit
+// unless a test sets `rotation` or `macs`, and the burst model without real phones' second devices
+// unless it sets `phones`; test/sim/realPhones.test.ts checks the real-phones default.
+function createWorld(options: WorldOptions = {}) {
+  const rotates = options.rotation !== undefined || options.macs !== undefined;
+  return createDefaultWorld({ ...(rotates ? {} : { rotation: "off" as const }), phones: "off", ...options });
+}
+
+let small: World | undefined;
+/** fixtures' small world, built as above. */
+function smallWorld(): World {
+  small ??= createWorld(smallWorldOptions);
+  return small;
+}
 
 const HOUR = 3_600_000;
 const firstOctet = (mac: string) => Number.parseInt(mac.slice(0, 2), 16);
@@ -282,7 +290,7 @@ describe("createWorld: MAC behaviour and person-level truth", () => {
   const rotating: WorldOptions = { ...smallWorldOptions, rotation: "realistic" };
   const world = createWorld(rotating);
 
-  it("rotation off (the default) is today's world, byte for byte", () => {
+  it("rotation off without phones is the simple world, byte for byte", () => {
     const off = createWorld({ ...smallWorldOptions, rotation: "off" });
     const base = smallWorld();
     expect(tableSnapshot(off)).toEqual(tableSnapshot(base));
