@@ -47,7 +47,8 @@ export default async function analyzeCliBench(): Promise<BenchRow[]> {
   try {
     // The shop-day as `footfall signals` would save it: one raw service record per line.
     const file = join(dir, "shop-day.ndjson");
-    const world = createWorld({ seed: SEED, shops: 1 });
+    // The simple world the row was first measured on (see bench/operators.ts).
+    const world = createWorld({ seed: SEED, shops: 1, rotation: "off" });
     const out = createWriteStream(file);
     let records = 0;
     let bytes = 0;
