@@ -1,5 +1,5 @@
 import { DEFAULT_TIME_ZONE } from "./time/timeZone.ts";
-import { analyze, type AnalyzeOptions } from "./analyze.ts";
+import { analyze, type AnalyzeOptions } from "./analysis/analyze.ts";
 import { burstYardstick } from "./kernels/burstYardstick.ts";
 import { CALIBRATION_VERSION, type Calibration, type CalibrationFile } from "./kernels/Calibration.ts";
 import { fitCalibration, MIN_TRUSTED_INTERVALS, type CalibrationObservation, type FitCalibrationOptions } from "./kernels/fitCalibration.ts";

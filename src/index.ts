@@ -113,12 +113,12 @@ export { fileCursorStore, defaultFileCursorStoreOptions } from "./source/fileCur
 // The RxJS operators over the same kernels are `footfall/operators`. Kernels that are plain
 // functions over state keep their option resolvers (`xxxOptions`) and state constructors public,
 // since a caller driving them by hand needs both.
-export type { AnalyzeOptions, ShopDaySummary, AnalyzeResult } from "./analyze.ts";
-export { analyze, Analyzer, withAlignedClocks } from "./analyze.ts";
+export type { AnalyzeOptions, ShopDaySummary, AnalyzeResult } from "./analysis/analyze.ts";
+export { analyze, Analyzer, withAlignedClocks } from "./analysis/analyze.ts";
 // A file of signal records (NDJSON, gzip or not, on threads), read as `footfall analyze --input` reads it.
 export type { AnalyzeFileOptions } from "./file/analyzeFile.ts";
 export { analyzeFile } from "./file/analyzeFile.ts";
-export { MAX_READINGS, secondReading, type SecondReading, type SecondReadingFixes } from "./secondReading.ts";
+export { MAX_READINGS, secondReading, type SecondReading, type SecondReadingFixes } from "./analysis/secondReading.ts";
 // proximity, smoothing, calibration, data quality:
 export type { KalmanFilterOptions, ResolvedKalmanFilterOptions, KalmanState } from "./kernels/kalmanFilter.ts";
 export { kalmanFilter, kalmanFilterOptions, createKalmanState, defaultKalmanFilter } from "./kernels/kalmanFilter.ts";
@@ -269,6 +269,6 @@ export type { UploadSalesOptions } from "./sales/uploadSales.ts";
 export { uploadSales, readDailySales, defaultJournalPath } from "./sales/uploadSales.ts";
 export type { PseudonymizerOptions, PseudonymRotation } from "./privacy/Pseudonymizer.ts";
 export { Pseudonymizer, defaultPseudonymizer, MIN_KEY_BYTES } from "./privacy/Pseudonymizer.ts";
-export type { DeviceId, AnalysisRecordsOptions } from "./analysisRecords.ts";
-export { rawDevice } from "./analysisRecords.ts";
-export { suppressSmallCounts } from "./suppressSmallCounts.ts";
+export type { DeviceId, AnalysisRecordsOptions } from "./analysis/analysisRecords.ts";
+export { rawDevice } from "./analysis/analysisRecords.ts";
+export { suppressSmallCounts } from "./analysis/suppressSmallCounts.ts";

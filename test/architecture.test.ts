@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
  */
 const SRC = join(import.meta.dirname, "..", "src");
 
-/** Areas each area may import (besides itself). `analyze` is src/analyze.ts, the batch path. */
+/** Areas each area may import (besides itself). */
 const ALLOWED: Record<string, readonly string[]> = {
   contract: [],
   errors: [],
@@ -20,30 +20,26 @@ const ALLOWED: Record<string, readonly string[]> = {
   codec: ["contract", "errors", "text"],
   kernels: ["codec", "contract", "errors", "time"],
   operators: ["kernels", "codec", "contract", "errors"],
-  analyze: ["kernels", "codec", "contract", "errors", "time"],
+  // The batch path over the operators' kernels, its NDJSON lines (what analyze prints and the
+  // fleet stores), their small-count suppression and the second-reading rule: src/analysis/.
+  analysis: ["kernels", "codec", "contract", "errors", "time"],
   client: ["contract", "errors"],
   source: ["client", "codec", "contract", "errors", "text"],
   sales: ["client", "contract", "errors", "time", "text"],
   sim: ["contract", "codec", "errors", "time", "text"],
   report: ["kernels", "codec", "contract", "errors", "time"],
-  // The NDJSON lines of an analysis (src/analysisRecords.ts): what analyze prints and the fleet stores.
-  analysisRecords: ["analyze", "kernels", "codec", "contract", "errors", "suppressSmallCounts"],
-  // Whether a complete input is read a second time, and how (src/secondReading.ts): the CLI's and the fleet's one rule.
-  secondReading: ["analyze", "kernels", "codec", "contract", "errors"],
-  // Small-count suppression of the aggregate lines analysisRecords writes.
-  suppressSmallCounts: ["analysisRecords", "kernels"],
   // Keyed pseudonyms of MACs (node:crypto HMAC): what every writer puts where a device goes.
   privacy: ["errors"],
   // Scale-out runs the same pipeline: source → analyze → the same lines, stored in PostgreSQL.
-  fleet: ["analyze", "analysisRecords", "secondReading", "source", "kernels", "operators", "client", "codec", "contract", "errors", "time"],
+  fleet: ["analysis", "source", "kernels", "operators", "client", "codec", "contract", "errors", "time"],
   // Counted people (truth CSV files) for calibrations: read like sales files, no analytics.
   truth: ["errors", "time"],
   // Fitting a calibration (src/calibrate.ts): analyse, pair with the counted truth, fit.
-  calibrate: ["analyze", "truth", "kernels", "codec", "contract", "errors", "time"],
+  calibrate: ["analysis", "truth", "kernels", "codec", "contract", "errors", "time"],
   // Reading a signal file as the CLI does (gzip, decode threads) into an analysis: src/file/.
-  file: ["analyze", "codec", "contract", "errors", "text"],
+  file: ["analysis", "codec", "contract", "errors", "text"],
   // The demo application (src/demo/): the simulator, the service client and the whole pipeline, no CLI.
-  demo: ["analyze", "analysisRecords", "calibrate", "client", "codec", "contract", "errors", "kernels", "operators", "report", "sales", "sim", "source", "text", "time", "truth", "privacy"],
+  demo: ["analysis", "calibrate", "client", "codec", "contract", "errors", "kernels", "operators", "report", "sales", "sim", "source", "text", "time", "truth", "privacy"],
 };
 
 /** Packages an area must not import. */

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { analysisRecords } from "../src/analysisRecords.ts";
-import { analyze } from "../src/analyze.ts";
+import { analysisRecords } from "../src/analysis/analysisRecords.ts";
+import { analyze } from "../src/analysis/analyze.ts";
 import { CALIBRATION_THRESHOLDS, calibrate, calibrationFromCandidates, calibrationFromEstimates, type CalibrationFit } from "../src/calibrate.ts";
 import { realPhonesPrior } from "../src/kernels/burstYardstick.ts";
 import { CALIBRATION_VERSION, calibrationsByShop } from "../src/kernels/Calibration.ts";

@@ -1,7 +1,7 @@
 import { createReadStream, type Stats } from "node:fs";
 import { stat } from "node:fs/promises";
-import { Analyzer, withAlignedClocks, type AnalyzeOptions, type AnalyzeResult } from "../analyze.ts";
-import { MAX_READINGS, secondReading } from "../secondReading.ts";
+import { Analyzer, withAlignedClocks, type AnalyzeOptions, type AnalyzeResult } from "../analysis/analyze.ts";
+import { MAX_READINGS, secondReading } from "../analysis/secondReading.ts";
 import type { Client } from "../client/Client.ts";
 import type { InvalidRecord, SignalDecoderStats } from "../codec/decodeSignal.ts";
 import type { PresetRtsCodec } from "../codec/rts.ts";
@@ -33,8 +33,8 @@ import {
 // `--input` does not pay for loading it.
 import type { ThreadDecoderOptions } from "../file/RangeReader.ts";
 import type { ClientDeps } from "./serviceClient.ts";
-import { analysisRecords, recordsProximity, summaryRecord } from "../analysisRecords.ts";
-import { suppressSmallCounts } from "../suppressSmallCounts.ts";
+import { analysisRecords, recordsProximity, summaryRecord } from "../analysis/analysisRecords.ts";
+import { suppressSmallCounts } from "../analysis/suppressSmallCounts.ts";
 import { withholdSmallCounts, type SmallCountGroup } from "../kernels/withholdSmallCounts.ts";
 import { deviceIdFromFlags, privacyFlags, privacyHelp } from "./macKey.ts";
 import { calibrationFlag } from "./calibrationFlag.ts";

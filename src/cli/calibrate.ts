@@ -1,5 +1,5 @@
 import { rename, writeFile } from "node:fs/promises";
-import type { AnalyzeOptions } from "../analyze.ts";
+import type { AnalyzeOptions } from "../analysis/analyze.ts";
 import { calibrationFromEstimates } from "../calibrate.ts";
 import { isTruthInputError } from "../errors/TruthInputError.ts";
 import { burstYardstick } from "../kernels/burstYardstick.ts";

@@ -1,4 +1,4 @@
-import { rawDevice, sessionRecord, type DeviceId } from "../analysisRecords.ts";
+import { rawDevice, sessionRecord, type DeviceId } from "../analysis/analysisRecords.ts";
 import type { DemoShopResult } from "./DemoShopResult.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
-import { Analyzer, type AnalyzeOptions, type AnalyzeResult } from "../analyze.ts";
+import { Analyzer, type AnalyzeOptions, type AnalyzeResult } from "../analysis/analyze.ts";
 import type { InvalidRecord, SignalDecoderOptions, SignalDecoderStats } from "../codec/decodeSignal.ts";
 import { microsRts, millisRts, nanosRts, secondsRts, type RtsCodec } from "../codec/rts.ts";
 import { gunzipIfCompressed, startsLikeGzip } from "./gunzipIfCompressed.ts";

@@ -3,7 +3,7 @@ import { open } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import { addDecoderStats, type Analyzer } from "../analyze.ts";
+import { addDecoderStats, type Analyzer } from "../analysis/analyze.ts";
 import type { InvalidRecord, SignalDecoderStats } from "../codec/decodeSignal.ts";
 import { RangeReader, type ByteRange, type ThreadDecoderOptions } from "./RangeReader.ts";
 import { SignalBatchReader, type SignalBatch } from "./SignalBatch.ts";

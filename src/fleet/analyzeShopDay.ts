@@ -1,8 +1,8 @@
-import { analysisRecords, rawDevice, recordsProximity, type AnalysisRecord, type DeviceId } from "../analysisRecords.ts";
+import { analysisRecords, rawDevice, recordsProximity, type AnalysisRecord, type DeviceId } from "../analysis/analysisRecords.ts";
 import { dateOfEpochDay } from "../time/calendarDate.ts";
 import { localDayOf } from "../time/timeZone.ts";
-import { Analyzer, type AnalyzeOptions } from "../analyze.ts";
-import { MAX_READINGS, secondReading } from "../secondReading.ts";
+import { Analyzer, type AnalyzeOptions } from "../analysis/analyze.ts";
+import { MAX_READINGS, secondReading } from "../analysis/secondReading.ts";
 import { defaultSignalDecoderOptions, SignalDecoder, type SignalDecoderOptions } from "../codec/decodeSignal.ts";
 import type { RawSignal } from "../contract/rawSignal.ts";
 import type { Client } from "../client/Client.ts";

@@ -1,4 +1,4 @@
-import type { AnalyzeOptions } from "../analyze.ts";
+import type { AnalyzeOptions } from "../analysis/analyze.ts";
 
 /**
  * Name of the BullMQ queue every fleet job goes through (one queue: shop-day and tail jobs share

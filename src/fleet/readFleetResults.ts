@@ -1,5 +1,5 @@
 import type { Pool } from "pg";
-import { poolPeopleRecords, type AnalysisRecord } from "../analysisRecords.ts";
+import { poolPeopleRecords, type AnalysisRecord } from "../analysis/analysisRecords.ts";
 
 /**
  * Options of {@link readFleetResults}.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { analyze } from "../../src/analyze.ts";
+import { analyze } from "../../src/analysis/analyze.ts";
 import type { Signal } from "../../src/codec/Signal.ts";
 import { ShopLive } from "../../src/demo/ShopLive.ts";
 import { dwellStats } from "../../src/kernels/dwellStats.ts";

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { analyze } from "../../src/analyze.ts";
+import { analyze } from "../../src/analysis/analyze.ts";
 import type { DemoRun, DemoShopResult } from "../../src/demo/DemoShopResult.ts";
 import { scoreAgainstTruth } from "../../src/kernels/scoreAgainstTruth.ts";
 import { scorePeople } from "../../src/kernels/scorePeople.ts";

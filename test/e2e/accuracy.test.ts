@@ -11,7 +11,7 @@
  * `ACCURACY_FULL=1` prints every figure.
  */
 import { describe, expect, it } from "vitest";
-import { analyze } from "../../src/analyze.ts";
+import { analyze } from "../../src/analysis/analyze.ts";
 import { scoreAgainstTruth, type AccuracyScore } from "../../src/kernels/scoreAgainstTruth.ts";
 import type { ClassifiedSession } from "../../src/kernels/VisitClassifier.ts";
 import { createWorld, type WorldOptions } from "../../src/sim/createWorld.ts";

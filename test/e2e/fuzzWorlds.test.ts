@@ -13,8 +13,8 @@
  * read that had dropped the off clock's records — both pinned by their own tests since).
  */
 import { describe, expect, it } from "vitest";
-import { analyze, type AnalyzeOptions, type AnalyzeResult } from "../../src/analyze.ts";
-import { MAX_READINGS, secondReading } from "../../src/secondReading.ts";
+import { analyze, type AnalyzeOptions, type AnalyzeResult } from "../../src/analysis/analyze.ts";
+import { MAX_READINGS, secondReading } from "../../src/analysis/secondReading.ts";
 import { createWorld, type WorldOptions } from "../../src/sim/createWorld.ts";
 import { createRng, hashSeed } from "../../src/sim/prng.ts";
 

@@ -33,7 +33,7 @@
  * levels measured, with a margin, as regression guards, and that the 90 % interval holds the truth.
  */
 import { describe, expect, it } from "vitest";
-import { analyze } from "../../src/analyze.ts";
+import { analyze } from "../../src/analysis/analyze.ts";
 import { calibrate, calibrationFromEstimates } from "../../src/calibrate.ts";
 import { realPhonesPrior } from "../../src/kernels/burstYardstick.ts";
 import type { Calibration } from "../../src/kernels/Calibration.ts";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { asyncScheduler, from, of } from "rxjs";
-import { analyze, type AnalyzeResult } from "../../src/analyze.ts";
+import { analyze, type AnalyzeResult } from "../../src/analysis/analyze.ts";
 import { createClient } from "../../src/client/createClient.ts";
 import type { CliIo } from "../../src/cli/common.ts";
 import type { DashboardFrame } from "../../src/demo/dashboardText.ts";

@@ -4,7 +4,7 @@ import type { Pool } from "pg";
 import type { CliIo } from "../../src/cli/common.ts";
 import type { Client } from "../../src/client/Client.ts";
 import { createClient } from "../../src/client/createClient.ts";
-import { analyze } from "../../src/analyze.ts";
+import { analyze } from "../../src/analysis/analyze.ts";
 import { analyzeShopDay, type ShopDayAnalysis } from "../../src/fleet/analyzeShopDay.ts";
 import { claimFence } from "../../src/fleet/claimFence.ts";
 import type { LiveOccupancyInterval } from "../../src/kernels/LiveOccupancy.ts";

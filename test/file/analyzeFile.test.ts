@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { analyze } from "../../src/analyze.ts";
+import { analyze } from "../../src/analysis/analyze.ts";
 import { parseSignalLine } from "../../src/codec/parseSignalLine.ts";
 import { analyzeFile } from "../../src/file/analyzeFile.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";

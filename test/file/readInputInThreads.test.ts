@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Analyzer } from "../../src/analyze.ts";
+import { Analyzer } from "../../src/analysis/analyze.ts";
 import { readInputInThreads } from "../../src/file/readInputInThreads.ts";
 import { SignalLineReader } from "../../src/file/SignalLineReader.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";

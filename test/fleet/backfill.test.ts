@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
-import { poolPeopleRecords, type AnalysisRecord } from "../../src/analysisRecords.ts";
+import { poolPeopleRecords, type AnalysisRecord } from "../../src/analysis/analysisRecords.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";
 import { startSimulator, type RunningSimulator } from "../../src/sim/startSimulator.ts";
 import { fleetTestsSkipped, startPostgres, startRedis, type TestPostgres, type TestRedis } from "./fleetServers.ts";

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
-import { analyze } from "../../src/analyze.ts";
+import { analyze } from "../../src/analysis/analyze.ts";
 import { FencedCommitError } from "../../src/errors/FencedCommitError.ts";
 import { liveLine, storeLiveOccupancy, type LiveLine } from "../../src/fleet/storeLiveOccupancy.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";

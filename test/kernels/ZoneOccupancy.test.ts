@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import type { Signal } from "../../src/codec/Signal.ts";
-import { analyze } from "../../src/analyze.ts";
+import { analyze } from "../../src/analysis/analyze.ts";
 import { EventTimeEngine, type EventTimeEngineOptions } from "../../src/kernels/EventTimeEngine.ts";
 import { distanceToRssi } from "../../src/kernels/pathLoss.ts";
 import type { Session } from "../../src/kernels/Session.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { from, lastValueFrom, toArray } from "rxjs";
-import { analyze } from "../../src/analyze.ts";
+import { analyze } from "../../src/analysis/analyze.ts";
 import { estimateOccupancy } from "../../src/operators/estimateOccupancy.ts";
 import { estimatePeople } from "../../src/operators/estimatePeople.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { from, lastValueFrom, toArray } from "rxjs";
-import { analyze } from "../../src/analyze.ts";
+import { analyze } from "../../src/analysis/analyze.ts";
 import type { RawSignal } from "../../src/contract/rawSignal.ts";
 import { decodeSignals } from "../../src/operators/decodeSignals.ts";
 import { liveOccupancy } from "../../src/operators/liveOccupancy.ts";

@@ -28,7 +28,7 @@ describe("module graph of the entry points", () => {
 
   it("footfall loads no Plot, linkedom, HTTP server, simulator or report", () => {
     const loaded = loadedModules("src/index.ts");
-    expect(loaded.some((url) => url.endsWith("/src/analyze.ts"))).toBe(true);
+    expect(loaded.some((url) => url.endsWith("/src/analysis/analyze.ts"))).toBe(true);
     expect(offending(loaded, [PLOT, LINKEDOM, HTTP])).toEqual([]);
     expect(loaded.filter((url) => /\/src\/(sim|report|cli)\//.test(url))).toEqual([]);
   });

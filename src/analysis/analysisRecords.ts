@@ -1,13 +1,13 @@
 import type { AnalyzeResult, ShopDaySummary } from "./analyze.ts";
-import { realPhonesPrior, type BurstYardstick } from "./kernels/burstYardstick.ts";
-import type { CalibrationRef } from "./kernels/Calibration.ts";
-import { hasPeopleEstimate } from "./kernels/hasPeopleEstimate.ts";
-import { poolPeople } from "./kernels/people/poolPeople.ts";
-import type { OccupancyInterval, PeopleEstimate, PeopleSample } from "./kernels/people/PeopleEstimate.ts";
-import type { PeopleEstimatorOptions } from "./kernels/people/peopleEstimatorOptions.ts";
-import { shopDayDwell } from "./kernels/shopDayDwell.ts";
-import type { ClassifiedSession } from "./kernels/VisitClassifier.ts";
-import type { ProximityOptions } from "./kernels/proximityOptions.ts";
+import { realPhonesPrior, type BurstYardstick } from "../kernels/burstYardstick.ts";
+import type { CalibrationRef } from "../kernels/Calibration.ts";
+import { hasPeopleEstimate } from "../kernels/hasPeopleEstimate.ts";
+import { poolPeople } from "../kernels/people/poolPeople.ts";
+import type { OccupancyInterval, PeopleEstimate, PeopleSample } from "../kernels/people/PeopleEstimate.ts";
+import type { PeopleEstimatorOptions } from "../kernels/people/peopleEstimatorOptions.ts";
+import { shopDayDwell } from "../kernels/shopDayDwell.ts";
+import type { ClassifiedSession } from "../kernels/VisitClassifier.ts";
+import type { ProximityOptions } from "../kernels/proximityOptions.ts";
 import { suppressSmallCounts } from "./suppressSmallCounts.ts";
 
 /**

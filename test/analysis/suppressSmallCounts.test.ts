@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { suppressSmallCounts } from "../src/suppressSmallCounts.ts";
+import { suppressSmallCounts } from "../../src/analysis/suppressSmallCounts.ts";
 
 const summary = {
   type: "summary",

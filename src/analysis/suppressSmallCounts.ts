@@ -1,5 +1,5 @@
 import type { AnalysisRecord } from "./analysisRecords.ts";
-import { withholdSmallCounts, type SmallCountGroup } from "./kernels/withholdSmallCounts.ts";
+import { withholdSmallCounts, type SmallCountGroup } from "../kernels/withholdSmallCounts.ts";
 
 // The summary line's groups (top level, and each of `universal` / `randomized` / `macs`): a
 // capture rate goes with its visitors or devices; dwell statistics with the dwell count.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { analysisRecords, poolPeopleRecords, type AnalysisRecord } from "../src/analysisRecords.ts";
-import { analyze } from "../src/analyze.ts";
-import { createWorld } from "../src/sim/createWorld.ts";
+import { analysisRecords, poolPeopleRecords, type AnalysisRecord } from "../../src/analysis/analysisRecords.ts";
+import { analyze } from "../../src/analysis/analyze.ts";
+import { createWorld } from "../../src/sim/createWorld.ts";
 
 describe("poolPeopleRecords", () => {
   // Three days of two shops, analysed with and without pooling (the same sessions either way).

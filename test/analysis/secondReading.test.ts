@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { analyze, type AnalyzeOptions } from "../src/analyze.ts";
-import { MAX_READINGS, secondReading } from "../src/secondReading.ts";
-import { createWorld, type WorldOptions } from "../src/sim/createWorld.ts";
-import type { RawSignal } from "../src/contract/rawSignal.ts";
+import { analyze, type AnalyzeOptions } from "../../src/analysis/analyze.ts";
+import { MAX_READINGS, secondReading } from "../../src/analysis/secondReading.ts";
+import { createWorld, type WorldOptions } from "../../src/sim/createWorld.ts";
+import type { RawSignal } from "../../src/contract/rawSignal.ts";
 
 const worldOptions: WorldOptions = { seed: 13, shops: 1, rotation: "realistic", visitorsPerDay: 120, passersByPerDay: 800, openingHours: [10, 16] };
 const options: AnalyzeOptions = { timeZone: "Asia/Seoul" };

@@ -1,25 +1,25 @@
-import { DEFAULT_TIME_ZONE } from "./time/timeZone.ts";
-import { SignalDecoder, type InvalidRecord, type InvalidReason, type SignalDecoderOptions, type SignalDecoderStats } from "./codec/decodeSignal.ts";
-import type { Signal } from "./codec/Signal.ts";
-import { DataQuality, type DataQualityOptions, type DataQualityReport } from "./kernels/dataQuality.ts";
-import { DwellMeter, type DwellMeterOptions, type WindowDwell } from "./kernels/DwellMeter.ts";
-import type { DwellStats } from "./kernels/dwellStats.ts";
+import { DEFAULT_TIME_ZONE } from "../time/timeZone.ts";
+import { SignalDecoder, type InvalidRecord, type InvalidReason, type SignalDecoderOptions, type SignalDecoderStats } from "../codec/decodeSignal.ts";
+import type { Signal } from "../codec/Signal.ts";
+import { DataQuality, type DataQualityOptions, type DataQualityReport } from "../kernels/dataQuality.ts";
+import { DwellMeter, type DwellMeterOptions, type WindowDwell } from "../kernels/DwellMeter.ts";
+import type { DwellStats } from "../kernels/dwellStats.ts";
 import {
   EventTimeEngine,
   defaultEventTimeEngine,
   type EngineAccumulator,
   type EventTimeEngineOptions,
-} from "./kernels/EventTimeEngine.ts";
-import type { ProximityOptions } from "./kernels/proximityOptions.ts";
-import type { Calibration, CalibrationFile } from "./kernels/Calibration.ts";
-import { LiveOccupancy, type LiveOccupancyInterval } from "./kernels/LiveOccupancy.ts";
-import type { VisitHistoryStore } from "./kernels/MemoryVisitHistory.ts";
-import { PeopleEstimator } from "./kernels/people/PeopleEstimator.ts";
-import { poolPeople } from "./kernels/people/poolPeople.ts";
-import type { OccupancyInterval, PeopleEstimate } from "./kernels/people/PeopleEstimate.ts";
-import type { PeopleEstimatorOptions } from "./kernels/people/peopleEstimatorOptions.ts";
-import { VisitClassifier, visitClassifierOptions, type ClassifiedSession, type VisitClassifierOptions } from "./kernels/VisitClassifier.ts";
-import { VisitCounter, type VisitCounts } from "./kernels/VisitCounter.ts";
+} from "../kernels/EventTimeEngine.ts";
+import type { ProximityOptions } from "../kernels/proximityOptions.ts";
+import type { Calibration, CalibrationFile } from "../kernels/Calibration.ts";
+import { LiveOccupancy, type LiveOccupancyInterval } from "../kernels/LiveOccupancy.ts";
+import type { VisitHistoryStore } from "../kernels/MemoryVisitHistory.ts";
+import { PeopleEstimator } from "../kernels/people/PeopleEstimator.ts";
+import { poolPeople } from "../kernels/people/poolPeople.ts";
+import type { OccupancyInterval, PeopleEstimate } from "../kernels/people/PeopleEstimate.ts";
+import type { PeopleEstimatorOptions } from "../kernels/people/peopleEstimatorOptions.ts";
+import { VisitClassifier, visitClassifierOptions, type ClassifiedSession, type VisitClassifierOptions } from "../kernels/VisitClassifier.ts";
+import { VisitCounter, type VisitCounts } from "../kernels/VisitCounter.ts";
 
 /**
  * Options of {@link analyze} and {@link Analyzer}, grouped by stage. Every stage's own defaults
