@@ -24,7 +24,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { connect, from, ignoreElements, merge, type Observable } from "rxjs";
-import { analyze } from "../src/analyze.ts";
+import { analyze } from "../src/analysis/analyze.ts";
 import { createWorld } from "../src/sim/createWorld.ts";
 import type { RawSignal } from "../src/contract/rawSignal.ts";
 import { decodeSignals } from "../src/operators/decodeSignals.ts";

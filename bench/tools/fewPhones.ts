@@ -9,7 +9,7 @@
  *   npx tsx bench/tools/fewPhones.ts [SEEDS]
  */
 import { fileURLToPath } from "node:url";
-import { analyze } from "../../src/analyze.ts";
+import { analyze } from "../../src/analysis/analyze.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";
 import { peopleTruth } from "../../src/sim/peopleTruth.ts";
 

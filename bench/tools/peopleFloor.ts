@@ -25,7 +25,7 @@
  * A tool, not a bench: it lives under bench/tools/ so `npm run bench` does not run it.
  */
 import { fileURLToPath } from "node:url";
-import { analyze } from "../../src/analyze.ts";
+import { analyze } from "../../src/analysis/analyze.ts";
 import { poolPeople } from "../../src/kernels/people/poolPeople.ts";
 import { scorePeople, type PeopleScore } from "../../src/kernels/scorePeople.ts";
 import { createWorld, type WorldOptions } from "../../src/sim/createWorld.ts";

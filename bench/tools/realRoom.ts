@@ -20,7 +20,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
-import { analyze } from "../../src/analyze.ts";
+import { analyze } from "../../src/analysis/analyze.ts";
 import { CALIBRATION_THRESHOLDS, calibrationFromCandidates } from "../../src/calibrate.ts";
 import { realPhonesPrior } from "../../src/kernels/burstYardstick.ts";
 import type { CalibrationFile } from "../../src/kernels/Calibration.ts";
