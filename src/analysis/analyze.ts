@@ -2,7 +2,7 @@ import { DEFAULT_TIME_ZONE } from "../time/timeZone.ts";
 import { SignalDecoder, type InvalidRecord, type InvalidReason, type SignalDecoderOptions, type SignalDecoderStats } from "../codec/decodeSignal.ts";
 import type { Signal } from "../codec/Signal.ts";
 import { DataQuality, type DataQualityOptions, type DataQualityReport } from "../kernels/dataQuality.ts";
-import { DwellMeter, type DwellMeterOptions, type WindowDwell } from "../kernels/DwellMeter.ts";
+import type { DwellMeterOptions, WindowDwell } from "../kernels/DwellMeter.ts";
 import type { DwellStats } from "../kernels/dwellStats.ts";
 import {
   EventTimeEngine,
@@ -14,12 +14,12 @@ import type { ProximityOptions } from "../kernels/proximityOptions.ts";
 import type { Calibration, CalibrationFile } from "../kernels/Calibration.ts";
 import { LiveOccupancy, type LiveOccupancyInterval } from "../kernels/LiveOccupancy.ts";
 import type { VisitHistoryStore } from "../kernels/MemoryVisitHistory.ts";
-import { PeopleEstimator } from "../kernels/people/PeopleEstimator.ts";
 import { poolPeople } from "../kernels/people/poolPeople.ts";
 import type { OccupancyInterval, PeopleEstimate } from "../kernels/people/PeopleEstimate.ts";
 import type { PeopleEstimatorOptions } from "../kernels/people/peopleEstimatorOptions.ts";
 import { VisitClassifier, visitClassifierOptions, type ClassifiedSession, type VisitClassifierOptions } from "../kernels/VisitClassifier.ts";
-import { VisitCounter, type VisitCounts } from "../kernels/VisitCounter.ts";
+import type { VisitCounts } from "../kernels/VisitCounter.ts";
+import { SESSION_STAGES, type SessionConsumer, type SessionStageResults } from "./sessionStages.ts";
 
 /**
  * Options of {@link analyze} and {@link Analyzer}, grouped by stage. Every stage's own defaults
@@ -170,20 +170,13 @@ export class Analyzer {
   readonly #decoder: SignalDecoder;
   readonly #engine: EventTimeEngine;
   readonly #classifier: VisitClassifier;
-  readonly #days: VisitCounter;
-  readonly #hours: VisitCounter | undefined;
-  readonly #dwell: DwellMeter;
+  readonly #stages: readonly SessionConsumer[];
+  readonly #collected: SessionStageResults = { dayCounts: [], hourCounts: [], dayDwell: [], people: [], lateSessions: 0 };
+  readonly #options: AnalyzeOptions;
   readonly #quality: DataQuality | undefined;
-  readonly #people: PeopleEstimator | undefined;
-  readonly #peopleDays: PeopleEstimate[] = [];
-  readonly #poolDays: boolean;
   readonly #liveOccupancy: LiveOccupancyInterval[] = [];
   readonly #sessions: ClassifiedSession[] = [];
-  readonly #dayCounts: VisitCounts[] = [];
-  readonly #dayDwell = new Map<string, WindowDwell>();
   readonly #dayRssi = new Map<string, number>();
-  readonly #hourCounts: VisitCounts[] = [];
-  #lateSessions = 0;
   #finished: AnalyzeResult | undefined;
 
   /** @param options see {@link AnalyzeOptions}; validated here (TypeError/RangeError). */
@@ -193,32 +186,17 @@ export class Analyzer {
     // A calibrated shop is classified at its calibration's threshold.
     const classifyOptions: VisitClassifierOptions = { ...options.classify, timeZone, ...(options.calibration === undefined ? {} : { calibration: options.calibration }) };
     visitClassifierOptions(classifyOptions); // validates eagerly, before the other stages
+    if (options.poolDays !== undefined && typeof options.poolDays !== "boolean") throw new TypeError(`poolDays must be a boolean, got ${typeof options.poolDays}`);
+    this.#options = options;
     this.#decoder = new SignalDecoder(options.decode);
     if (options.quality !== false) this.#quality = new DataQuality(options.quality ?? {});
-    const lateSession = { emit: () => {}, late: () => void this.#lateSessions++ };
-    this.#days = new VisitCounter(
-      { window: "day", timeZone, ...(options.history === undefined ? {} : { history: options.history }) },
-      { emit: (c) => this.#dayCounts.push(c), late: lateSession.late },
-    );
-    if (options.hourly !== false) {
-      // Its own history: hourly "repeat" means seen before that hour, which must not consume the daily one.
-      this.#hours = new VisitCounter({ window: "hour", timeZone }, { emit: (c) => this.#hourCounts.push(c) });
-    }
-    this.#dwell = new DwellMeter({ ...options.dwell, window: "day", timeZone }, { emit: (d) => this.#dayDwell.set(`${d.shopId} ${d.start}`, d) });
-    if (options.people !== false) {
-      this.#people = new PeopleEstimator({ ...options.people, timeZone, calibration: options.calibration }, { emit: (p) => this.#peopleDays.push(p) });
-    }
-    if (options.poolDays !== undefined && typeof options.poolDays !== "boolean") throw new TypeError(`poolDays must be a boolean, got ${typeof options.poolDays}`);
-    this.#poolDays = options.poolDays === true;
-    const people = this.#people;
+    const stages = SESSION_STAGES.filter((stage) => stage.option === undefined || options[stage.option] !== false).map((stage) => stage.create(options, timeZone, this.#collected));
+    this.#stages = stages;
     this.#classifier = new VisitClassifier(classifyOptions, {
       emit: (s) => {
         this.#sessions.push(s);
         if (!s.late) this.#dayRssi.set(`${s.shopId} ${s.date}`, s.visitorRssi);
-        this.#days.push(s);
-        this.#hours?.push(s);
-        this.#dwell.push(s);
-        people?.push(s);
+        for (let i = 0; i < stages.length; i++) stages[i]!.push(s);
       },
     });
     const accumulators: EngineAccumulator[] = [...(this.#quality === undefined ? [] : [this.#quality]), ...(options.accumulators ?? [])];
@@ -305,16 +283,16 @@ export class Analyzer {
     if (this.#finished !== undefined) return this.#finished;
     this.#engine.flush();
     this.#classifier.flush();
-    this.#days.flush();
-    this.#hours?.flush();
-    this.#dwell.flush();
-    this.#people?.flush();
-    const people = this.#people;
-    const peopleDays = this.#poolDays && people !== undefined ? poolPeople(this.#peopleDays, { level: people.options.level }) : this.#peopleDays;
+    for (const stage of this.#stages) stage.flush();
+    const collected = this.#collected;
+    const options = this.#options;
+    const peopleDays = options.poolDays === true && options.people !== false ? poolPeople(collected.people, options.people ?? {}) : collected.people;
     const peopleByDay = new Map<string, PeopleEstimate>();
     for (const p of peopleDays) peopleByDay.set(`${p.shopId} ${p.start}`, p);
-    const days: ShopDaySummary[] = this.#dayCounts.map((c) => {
-      const dwell = this.#dayDwell.get(`${c.shopId} ${c.start}`);
+    const dwellByDay = new Map<string, WindowDwell>();
+    for (const d of collected.dayDwell) dwellByDay.set(`${d.shopId} ${d.start}`, d);
+    const days: ShopDaySummary[] = collected.dayCounts.map((c) => {
+      const dwell = dwellByDay.get(`${c.shopId} ${c.start}`);
       return {
         ...c,
         dwell:
@@ -330,7 +308,7 @@ export class Analyzer {
     this.#finished = {
       sessions: this.#sessions,
       days,
-      hours: this.#hourCounts,
+      hours: collected.hourCounts,
       people: peopleDays,
       occupancy: peopleDays.flatMap((p) => p.occupancy),
       liveOccupancy: this.#liveOccupancy,
@@ -339,7 +317,7 @@ export class Analyzer {
       late,
       maxLateMs,
       ahead,
-      lateSessions: this.#lateSessions,
+      lateSessions: collected.lateSessions,
     };
     return this.#finished;
   }

@@ -1,19 +1,10 @@
-import type { AnalysisRecord } from "./analysisRecords.ts";
-import { withholdSmallCounts, type SmallCountGroup } from "../kernels/withholdSmallCounts.ts";
-
-// The summary line's groups (top level, and each of `universal` / `randomized` / `macs`): a
-// capture rate goes with its visitors or devices; dwell statistics with the dwell count.
-const DAY: SmallCountGroup = {
-  counts: ["visitors", "visits", "passersBy", "uniqueDevices", "visitorsLow", "visitorsHigh", "newVisitors", "repeatVisitors", "staff", "stationary"],
-  triggers: ["visitors", "uniqueDevices"],
-  derived: ["captureRate"],
-};
-const SERIES: SmallCountGroup = { counts: ["visitors", "visits", "passersBy", "uniqueDevices"], triggers: ["visitors", "uniqueDevices"], derived: ["captureRate"] };
-const DWELL: SmallCountGroup = { counts: ["count"], triggers: ["count"], derived: ["meanMs", "medianMs", "p90Ms"] };
-const OCCUPANCY: SmallCountGroup = { counts: ["inside", "insideLow", "insideHigh", "outside"] };
+import type { AnalysisRecord } from "./AnalysisRecord.ts";
+import { ANALYSIS_LINES, type LineCounts } from "./analysisLines.ts";
+import { withholdSmallCounts } from "../kernels/withholdSmallCounts.ts";
 
 /**
- * Small-count suppression of one aggregate line (`summary` or `occupancy`): every count from 1 to
+ * Small-count suppression of one aggregate line (`summary` or `occupancy`; the fields its entry in
+ * `ANALYSIS_LINES` names as counts): every count from 1 to
  * `minCount − 1` becomes `null` and the line gets `suppressed: true`, so a small group of people
  * (who could be singled out) is shown as suppressed, never as zero. A zero is kept: it reveals no
  * one. What is computed from a suppressed count goes with it (capture rate with visitors or unique
@@ -28,38 +19,27 @@ const OCCUPANCY: SmallCountGroup = { counts: ["inside", "insideLow", "insideHigh
  */
 export function suppressSmallCounts(line: AnalysisRecord, minCount: number): AnalysisRecord {
   if (!Number.isInteger(minCount) || minCount < 0) throw new RangeError(`suppressSmallCounts: minCount must be an integer ≥ 0, got ${String(minCount)}`);
-  if (minCount <= 1 || (line.type !== "summary" && line.type !== "occupancy")) return line;
+  const kind = minCount <= 1 ? undefined : ANALYSIS_LINES.find((l) => l.type === line.type);
+  if (kind === undefined || (kind.counts.length === 0 && kind.withheld.length === 0)) return line;
   const out: Record<string, unknown> = { ...line };
-  const withhold = (obj: Record<string, unknown>, group: SmallCountGroup): boolean => withholdSmallCounts(obj, group, minCount, null, null);
   let suppressed = false;
-  if (line.type === "occupancy") {
-    suppressed = withhold(out, OCCUPANCY);
-  } else {
-    suppressed = withhold(out, DAY);
-    // The MAC-level counts beside the people estimate (`macs`) are counts like any other.
-    for (const series of ["universal", "randomized", "macs"] as const) {
-      const s = out[series];
-      if (s === null || typeof s !== "object") continue;
-      const copy: Record<string, unknown> = { ...(s as Record<string, unknown>) };
-      if (withhold(copy, SERIES)) suppressed = true;
-      out[series] = copy;
-    }
-    // The day's people sample is per-visit sums (a day of one universal visit is that visit's
-    // dwell): withheld whole whenever counts are suppressed; it is for pooling, not publishing.
-    if (out["peopleSample"] !== undefined) out["peopleSample"] = null;
-    const dwell = out["dwell"];
-    if (dwell !== null && typeof dwell === "object") {
-      const d: Record<string, unknown> = { ...(dwell as Record<string, unknown>) };
-      if (withhold(d, DWELL)) suppressed = true;
-      const buckets = d["buckets"];
-      if (buckets !== null && typeof buckets === "object") {
-        const b: Record<string, unknown> = { ...(buckets as Record<string, unknown>) };
-        if (withhold(b, { counts: Object.keys(b) })) suppressed = true;
-        d["buckets"] = b;
-      }
-      out["dwell"] = d;
-    }
-  }
+  for (const counts of kind.counts) if (withholdAt(out, counts, 0, minCount)) suppressed = true;
+  for (const field of kind.withheld) if (out[field] !== undefined) out[field] = null;
   if (suppressed) out["suppressed"] = true;
   return out as AnalysisRecord;
+}
+
+// Withholds the small counts of the group at `counts.path` below `obj` (from path index `i`),
+// copying each object on the way so the line given is never changed.
+function withholdAt(obj: Record<string, unknown>, counts: LineCounts, i: number, minCount: number): boolean {
+  if (i < counts.path.length) {
+    const key = counts.path[i]!;
+    const inner = obj[key];
+    if (inner === null || typeof inner !== "object") return false;
+    const copy: Record<string, unknown> = { ...(inner as Record<string, unknown>) };
+    obj[key] = copy;
+    return withholdAt(copy, counts, i + 1, minCount);
+  }
+  const group = counts.group.counts === "all" ? { counts: Object.keys(obj) } : counts.group;
+  return withholdSmallCounts(obj, group, minCount, null, null);
 }

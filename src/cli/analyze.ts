@@ -33,7 +33,8 @@ import {
 // `--input` does not pay for loading it.
 import type { ThreadDecoderOptions } from "../file/RangeReader.ts";
 import type { ClientDeps } from "./serviceClient.ts";
-import { analysisRecords, recordsProximity, summaryRecord } from "../analysis/analysisRecords.ts";
+import { analysisRecords, recordsProximity } from "../analysis/analysisRecords.ts";
+import { summaryRecord } from "../analysis/summaryRecord.ts";
 import { suppressSmallCounts } from "../analysis/suppressSmallCounts.ts";
 import { withholdSmallCounts, type SmallCountGroup } from "../kernels/withholdSmallCounts.ts";
 import { deviceIdFromFlags, privacyFlags, privacyHelp } from "./macKey.ts";

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { rawDevice, type DeviceId } from "../analysis/analysisRecords.ts";
+import { rawDevice, type DeviceId } from "../analysis/AnalysisRecord.ts";
 import { MIN_KEY_BYTES, Pseudonymizer, type PseudonymRotation } from "../privacy/Pseudonymizer.ts";
 import { UsageError, type CliIo } from "./common.ts";
 

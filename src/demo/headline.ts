@@ -1,4 +1,4 @@
-import { summaryRecord } from "../analysis/analysisRecords.ts";
+import { summaryRecord } from "../analysis/summaryRecord.ts";
 import { dwellStats, type DwellStats } from "../kernels/dwellStats.ts";
 import { hasPeopleEstimate } from "../kernels/hasPeopleEstimate.ts";
 import type { PeopleDayScore } from "../kernels/scorePeople.ts";

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Observable } from "rxjs";
-import type { DeviceId } from "../analysis/analysisRecords.ts";
+import type { DeviceId } from "../analysis/AnalysisRecord.ts";
 import type { Client } from "../client/Client.ts";
 import { createClient } from "../client/createClient.ts";
 import { scoreAgainstTruth, type AccuracyScore } from "../kernels/scoreAgainstTruth.ts";

@@ -1,4 +1,5 @@
-import { rawDevice, sessionRecord, type DeviceId } from "../analysis/analysisRecords.ts";
+import { rawDevice, type DeviceId } from "../analysis/AnalysisRecord.ts";
+import { sessionRecord } from "../analysis/sessionRecord.ts";
 import type { DemoShopResult } from "./DemoShopResult.ts";
 
 /**

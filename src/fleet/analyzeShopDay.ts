@@ -1,4 +1,5 @@
-import { analysisRecords, rawDevice, recordsProximity, type AnalysisRecord, type DeviceId } from "../analysis/analysisRecords.ts";
+import { analysisRecords, recordsProximity } from "../analysis/analysisRecords.ts";
+import { rawDevice, type AnalysisRecord, type DeviceId } from "../analysis/AnalysisRecord.ts";
 import { dateOfEpochDay } from "../time/calendarDate.ts";
 import { localDayOf } from "../time/timeZone.ts";
 import { Analyzer, type AnalyzeOptions } from "../analysis/analyze.ts";

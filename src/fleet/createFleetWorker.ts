@@ -8,7 +8,7 @@ import { epochDayOfDate, dateOfEpochDay } from "../time/calendarDate.ts";
 import { localMidnight } from "../time/timeZone.ts";
 import { analyzeShopDay } from "./analyzeShopDay.ts";
 import { retainFleet } from "./retainFleet.ts";
-import type { DeviceId } from "../analysis/analysisRecords.ts";
+import type { DeviceId } from "../analysis/AnalysisRecord.ts";
 import { claimFence, dayScope } from "./claimFence.ts";
 import { commitShopDay } from "./commitShopDay.ts";
 import { shopCalibration } from "./fleetCalibrations.ts";

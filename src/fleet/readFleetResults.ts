@@ -1,5 +1,6 @@
 import type { Pool } from "pg";
-import { poolPeopleRecords, type AnalysisRecord } from "../analysis/analysisRecords.ts";
+import { poolPeopleRecords } from "../analysis/analysisRecords.ts";
+import { type AnalysisRecord } from "../analysis/AnalysisRecord.ts";
 
 /**
  * Options of {@link readFleetResults}.

@@ -1,6 +1,6 @@
 import type { Pool } from "pg";
 import { FencedCommitError, isFencedCommitError } from "../errors/FencedCommitError.ts";
-import { occupancyRecord } from "../analysis/analysisRecords.ts";
+import { occupancyRecord } from "../analysis/occupancyRecord.ts";
 import type { LiveOccupancyInterval } from "../kernels/LiveOccupancy.ts";
 import type { CalibrationRef } from "../kernels/Calibration.ts";
 

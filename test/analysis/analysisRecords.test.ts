@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { analysisRecords, poolPeopleRecords, type AnalysisRecord } from "../../src/analysis/analysisRecords.ts";
+import { analysisRecords, poolPeopleRecords } from "../../src/analysis/analysisRecords.ts";
+import { type AnalysisRecord } from "../../src/analysis/AnalysisRecord.ts";
 import { analyze } from "../../src/analysis/analyze.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
-import { poolPeopleRecords, type AnalysisRecord } from "../../src/analysis/analysisRecords.ts";
+import { poolPeopleRecords } from "../../src/analysis/analysisRecords.ts";
+import { type AnalysisRecord } from "../../src/analysis/AnalysisRecord.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";
 import { startSimulator, type RunningSimulator } from "../../src/sim/startSimulator.ts";
 import { fleetTestsSkipped, startPostgres, startRedis, type TestPostgres, type TestRedis } from "./fleetServers.ts";
