@@ -11,6 +11,7 @@ import {
   type EventTimeEngineOptions,
 } from "../kernels/EventTimeEngine.ts";
 import type { ProximityOptions } from "../kernels/proximityOptions.ts";
+import type { ProximitySlice } from "../kernels/SessionProximity.ts";
 import type { Calibration, CalibrationFile } from "../kernels/Calibration.ts";
 import { LiveOccupancy, type LiveOccupancyInterval } from "../kernels/LiveOccupancy.ts";
 import type { VisitHistoryStore } from "../kernels/MemoryVisitHistory.ts";
@@ -89,6 +90,12 @@ export interface AnalyzeOptions {
   readonly accumulators?: readonly EngineAccumulator[];
   /** Receives each signal that came later than the allowed lateness (not used). @default undefined */
   readonly onLate?: (signal: Signal, watermark: number) => void;
+  /**
+   * Receives each finished proximity slice (nearest sensor, distance and zone of one device in one
+   * `proximity.sliceMs`), from the engine that builds the sessions — e.g. for a live "who is near
+   * which sensor now" view. Needs proximity on. @default undefined
+   */
+  readonly onSlice?: (slice: ProximitySlice) => void;
 }
 
 /**
@@ -156,8 +163,10 @@ export interface AnalyzeResult {
 
 /**
  * The batch engine: drives exactly the kernels the operator chain wraps (`decodeSignals` →
- * `sessionize` → `classifyVisits` → `countVisits` / `measureDwell` / `estimatePeople`, with data quality as an
- * accumulator of the engine), wired the same way, record by record, collecting the results.
+ * `sessionize` → `classifyVisits` → the stages of `SESSION_STAGES`: `countVisits` per day and
+ * hour, `measureDwell`, `estimatePeople`; data quality and live occupancy as accumulators of the
+ * one engine), wired the same way, record by record, collecting the results. The CLI, the fleet
+ * and the demo (one per shop) all run it.
  * {@link analyze} is this over an array or async iterable; use it directly to feed records from
  * anywhere, then call {@link Analyzer.finish}.
  *
@@ -209,12 +218,15 @@ export class Analyzer {
       const emit = live === true ? (o: LiveOccupancyInterval) => void this.#liveOccupancy.push(o) : live;
       accumulators.push(new LiveOccupancy({ ...people, timeZone, calibration: options.calibration, classify: options.classify ?? {} }, { emit }));
     }
+    if (options.onSlice !== undefined && typeof options.onSlice !== "function") throw new TypeError("Analyzer: onSlice must be a function");
+    if (options.onSlice !== undefined && options.proximity === false) throw new TypeError("Analyzer: onSlice needs proximity on");
     const classifier = this.#classifier;
     this.#engine = new EventTimeEngine(
       { ...options.sessions, proximity: options.proximity ?? {} },
       {
         emit: (s) => classifier.push(s),
         ...(options.onLate === undefined ? {} : { late: options.onLate }),
+        ...(options.onSlice === undefined ? {} : { slice: options.onSlice }),
       },
       accumulators,
     );

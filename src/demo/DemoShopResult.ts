@@ -1,4 +1,4 @@
-import type { WindowDwell } from "../kernels/DwellMeter.ts";
+import type { DwellStats } from "../kernels/dwellStats.ts";
 import type { PeopleEstimate } from "../kernels/people/PeopleEstimate.ts";
 import type { AccuracyScore } from "../kernels/scoreAgainstTruth.ts";
 import type { PeopleDayScore } from "../kernels/scorePeople.ts";
@@ -52,8 +52,8 @@ export interface DemoShopResult {
   readonly counts: VisitCounts | undefined;
   /** `countVisits` per hour. */
   readonly hours: readonly VisitCounts[];
-  /** `measureDwell` of the day's visits. */
-  readonly dwell: WindowDwell | undefined;
+  /** Dwell statistics of the day's visitor sessions (`DwellMeter`, as `ShopDaySummary.dwell`). */
+  readonly dwell: DwellStats | undefined;
   readonly sessions: readonly ClassifiedSession[];
   /** Visitors' device-time per sensor and zone. */
   readonly zones: readonly ZoneTimeRow[];

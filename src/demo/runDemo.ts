@@ -234,6 +234,7 @@ function scoreDay(c: DayContext, shops: readonly ServiceShop[], results: readonl
     const r = results[i]!;
     const snap = snaps[i]!;
     const truth = world.truth(shop.id).filter((t) => t.start <= cutoff(i));
+    const day = r.days.find((d) => d.label === date) ?? r.days[0];
     return {
       id: shop.id,
       name: shop.name,
@@ -245,9 +246,9 @@ function scoreDay(c: DayContext, shops: readonly ServiceShop[], results: readonl
       signals: snap.signals,
       invalid: snap.invalid,
       error: snap.error,
-      counts: r.day.find((d) => d.label === date) ?? r.day[0],
+      counts: day,
       hours: r.hours,
-      dwell: r.dwell.find((d) => d.label === date) ?? r.dwell[0],
+      dwell: day?.dwell,
       sessions: r.sessions,
       // The visitors' own sessions: a visitor's earlier walk past the window is not visitor time.
       zones: zoneTimeBySensor(r.sessions.filter((s) => s.kind === "visitor"), { sensors: shop.sensors }),

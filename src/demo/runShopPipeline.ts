@@ -1,34 +1,11 @@
-import {
-  EMPTY,
-  catchError,
-  connect,
-  ignoreElements,
-  lastValueFrom,
-  map,
-  merge,
-  mergeMap,
-  reduce,
-  takeUntil,
-  takeWhile,
-  tap,
-  toArray,
-  type Observable,
-} from "rxjs";
+import { EMPTY, catchError, lastValueFrom, takeUntil, takeWhile, tap, type Observable } from "rxjs";
+import { Analyzer, type ShopDaySummary } from "../analysis/analyze.ts";
 import type { Client } from "../client/Client.ts";
-import type { WindowDwell } from "../kernels/DwellMeter.ts";
 import type { PeopleEstimate } from "../kernels/people/PeopleEstimate.ts";
 import type { ClassifiedSession, VisitClassifierOptions } from "../kernels/VisitClassifier.ts";
 import type { VisitCounts } from "../kernels/VisitCounter.ts";
-import { classifyVisits } from "../operators/classifyVisits.ts";
-import { countVisits } from "../operators/countVisits.ts";
-import { decodeSignals } from "../operators/decodeSignals.ts";
-import { estimatePeople } from "../operators/estimatePeople.ts";
-import { liveOccupancy } from "../operators/liveOccupancy.ts";
-import { measureDwell } from "../operators/measureDwell.ts";
-import { sessionize } from "../operators/sessionize.ts";
 import { signalPagesObservable } from "../source/signalPagesObservable.ts";
 import type { ShopLive } from "./ShopLive.ts";
-
 /**
  * Options of {@link runShopPipeline}.
  *
@@ -46,48 +23,56 @@ export interface ShopPipelineOptions {
   readonly stop$: Observable<unknown>;
   /** IANA time zone of the shop. */
   readonly timeZone: string;
-  /** Options of the visit classifier (opening hours, thresholds). @default {} */
-  readonly classify?: VisitClassifierOptions;
+  /** Options of the visit classifier (opening hours, thresholds; the time zone is `timeZone`). @default {} */
+  readonly classify?: Omit<VisitClassifierOptions, "timeZone">;
   /** Wait between polls once caught up, real ms. @default 200 */
   readonly pollIntervalMs?: number;
 }
 
 /**
- * The day's analytics of one shop, from the real operators.
+ * The day's analytics of one shop, from one `Analyzer` fed by the real source.
  *
  * @example
  * const r: ShopPipelineResult = await runShopPipeline({ client, live, since: world.startMs, simNow, stop$, timeZone: "Asia/Seoul" });
- * r.day[0]?.visitors;
+ * r.days[0]?.visitors;
  */
 export interface ShopPipelineResult {
   /** Every classified session, in the classifier's order. */
   readonly sessions: readonly ClassifiedSession[];
-  /** `countVisits({ window: "day" })`. */
-  readonly day: readonly VisitCounts[];
-  /** `countVisits({ window: "hour" })`. */
+  /** Per local day: visit counts, visitor dwell and the people estimate (`AnalyzeResult.days`). */
+  readonly days: readonly ShopDaySummary[];
+  /** Visit counts per local hour. */
   readonly hours: readonly VisitCounts[];
-  /** `measureDwell({ window: "day" })` of visitors. */
-  readonly dwell: readonly WindowDwell[];
-  /** `estimatePeople()`: people, not MACs, per local day (visitors with their interval, occupancy). */
+  /** People, not MACs, per local day (visitors with their interval, occupancy). */
   readonly people: readonly PeopleEstimate[];
 }
 
 /**
- * Tails one shop's signals through the real source and operators until the day is read (see
- * {@link ShopLive.onPage}) or `stop$` emits: `signalPagesObservable` (tail) → `decodeSignals` →
- * `sessionize` (sessions with proximity; its slices feed the zones now) → `classifyVisits` →
- * `countVisits` (day, hour), `measureDwell`, `estimatePeople` (people, not MACs), and beside them
- * `liveOccupancy` (people inside and the day so far, as the day goes on), with taps feeding
- * `live`. Stopping completes the source, so every operator flushes what it holds and the result
- * covers the day up to then. A failing source (the service gave up) also ends the reading; the
- * error is kept in `live`.
+ * Tails one shop's signals through the real source into one `Analyzer` — the batch engine the
+ * CLI and the fleet run, with its one event-time engine — until the day is read (see
+ * {@link ShopLive.onPage}) or `stop$` emits: `signalPagesObservable` (tail) → the analyzer's
+ * decoder, engine (sessions with proximity; its slices feed the zones now, its live occupancy the
+ * people inside as the day goes on, every signal the counts and devices in range) and the stages
+ * after classification (`SESSION_STAGES`: visits per day and hour, dwell, people). Stopping
+ * completes the source, so the analyzer flushes what it holds and the result covers the day up
+ * to then. A failing source (the service gave up) also ends the reading; the error is kept in
+ * `live`.
  *
  * @example
  * const result = await runShopPipeline({ client, live, since: world.startMs, simNow, stop$, timeZone: "Asia/Seoul" });
  */
-export function runShopPipeline(options: ShopPipelineOptions): Promise<ShopPipelineResult> {
+export async function runShopPipeline(options: ShopPipelineOptions): Promise<ShopPipelineResult> {
   const { client, live, simNow, timeZone } = options;
-  const classify: VisitClassifierOptions = { timeZone, ...options.classify };
+  const analyzer = new Analyzer({
+    timeZone,
+    decode: { shopId: live.shopId, onInvalid: () => live.onInvalid() },
+    ...(options.classify === undefined ? {} : { classify: options.classify }),
+    quality: false,
+    // The dashboard's signal counts and devices in range: a plug-in of the engine, fed every signal it applies.
+    accumulators: [{ signal: (s) => live.onSignal(s) }],
+    onSlice: (slice) => live.onSlice(slice),
+    liveOccupancy: (o) => live.onOccupancy(o),
+  });
   const pages$ = signalPagesObservable(client, {
     shopId: live.shopId,
     mode: "tail",
@@ -102,45 +87,11 @@ export function runShopPipeline(options: ShopPipelineOptions): Promise<ShopPipel
       return EMPTY;
     }),
   );
-  const empty: ShopPipelineResult = { sessions: [], day: [], hours: [], dwell: [], people: [] };
-  const result$ = pages$.pipe(
-    mergeMap((page) => page.records),
-    decodeSignals({ shopId: live.shopId, onInvalid: () => live.onInvalid() }),
-    connect((signals$) =>
-      merge(
-        signals$.pipe(
-          tap((s) => live.onSignal(s)),
-          ignoreElements(),
-        ),
-        // People inside and the day so far, as the day goes on (the dashboard's people figures).
-        // A second engine beside sessionize's, where Analyzer runs LiveOccupancy in its one
-        // engine: Analyzer hands out no proximity slices (the engine's `slice` sink, sessionize's
-        // `onSlice`), and the dashboard's zones now need them.
-        signals$.pipe(
-          // The classifier's options as the final figures use them (LiveOccupancy sets their time zone to its own).
-          liveOccupancy({ timeZone: classify.timeZone ?? timeZone, classify }),
-          tap((o) => live.onOccupancy(o)),
-          ignoreElements(),
-        ),
-        signals$.pipe(
-          // One engine: sessions carry their proximity, and its slices feed the zones now.
-          sessionize({ onSlice: (slice) => live.onSlice(slice) }),
-          classifyVisits(classify),
-          connect((classified$) =>
-            merge(
-              classified$.pipe(toArray(), map((sessions): Partial<ShopPipelineResult> => ({ sessions }))),
-              classified$.pipe(countVisits({ window: "day", timeZone }), toArray(), map((day): Partial<ShopPipelineResult> => ({ day }))),
-              classified$.pipe(countVisits({ window: "hour", timeZone }), toArray(), map((hours): Partial<ShopPipelineResult> => ({ hours }))),
-              classified$.pipe(measureDwell({ window: "day", timeZone }), toArray(), map((dwell): Partial<ShopPipelineResult> => ({ dwell }))),
-              // People, not MACs: the estimator analyze() uses, as its operator.
-              classified$.pipe(estimatePeople({ timeZone }), toArray(), map((people): Partial<ShopPipelineResult> => ({ people }))),
-            ),
-          ),
-        ),
-      ),
-    ),
-    reduce((acc: ShopPipelineResult, part: Partial<ShopPipelineResult>) => ({ ...acc, ...part }), empty),
-    tap({ finalize: () => live.onEnd() }),
-  );
-  return lastValueFrom(result$, { defaultValue: empty });
+  try {
+    await lastValueFrom(pages$.pipe(tap((page) => page.records.forEach((r) => analyzer.push(r)))), { defaultValue: undefined });
+    const result = analyzer.finish();
+    return { sessions: result.sessions, days: result.days, hours: result.hours, people: result.people };
+  } finally {
+    live.onEnd();
+  }
 }

@@ -40,7 +40,7 @@ export async function rotatingDayResults(): Promise<{ results: DemoShopResult[];
       invalid: 0,
       counts: day,
       hours: [],
-      dwell: { ...day, ...day.dwell },
+      dwell: day.dwell,
       sessions: a.sessions,
       zones: [],
       sales: undefined,
