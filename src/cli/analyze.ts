@@ -35,6 +35,7 @@ import type { ThreadDecoderOptions } from "../file/RangeReader.ts";
 import type { ClientDeps } from "./serviceClient.ts";
 import { analysisRecords, recordsProximity } from "../analysis/analysisRecords.ts";
 import { summaryRecord } from "../analysis/summaryRecord.ts";
+import { INTERVAL_MS_LIMITS } from "../kernels/people/peopleEstimatorOptions.ts";
 import { suppressSmallCounts } from "../analysis/suppressSmallCounts.ts";
 import { withholdSmallCounts, type SmallCountGroup } from "../kernels/withholdSmallCounts.ts";
 import { deviceIdFromFlags, privacyFlags, privacyHelp } from "./macKey.ts";
@@ -407,12 +408,14 @@ function clockOffsetsFlag(value: string | undefined): Record<string, number> | "
   return out;
 }
 
-// `--interval`: a duration with s / m / h (a bare number is minutes), 1 min to 1 day in whole ms.
+// `--interval`: a duration with s / m / h (a bare number is minutes), within the estimator's
+// INTERVAL_MS_LIMITS (1 min to 1 day, whole ms).
 function intervalFlag(value: string): number {
   const m = /^(\d+(?:\.\d+)?)(s|m|h)?$/.exec(value.trim());
   const ms = m === null ? Number.NaN : Number(m[1]) * (m[2] === "s" ? 1000 : m[2] === "h" ? 3_600_000 : 60_000);
-  if (!Number.isInteger(ms) || ms < 60_000 || ms > 86_400_000) {
-    throw new UsageError(`--interval must be a duration from 1m to 24h such as 15m, 1h or 900s, got ${JSON.stringify(value)}`);
+  const { min, max } = INTERVAL_MS_LIMITS;
+  if (!Number.isInteger(ms) || ms < min || ms > max) {
+    throw new UsageError(`--interval must be a duration from ${min / 60_000}m to ${max / 3_600_000}h such as 15m, 1h or 900s, got ${JSON.stringify(value)}`);
   }
   return ms;
 }

@@ -1,3 +1,4 @@
+import { markResolved, resolvedBy } from "./resolvedOptions.ts";
 import { dwellStats, type DwellStats } from "./dwellStats.ts";
 import { DEFAULT_TIME_ZONE, assertTimeZone } from "../time/timeZone.ts";
 import type { WindowUnit } from "../time/LocalCalendar.ts";
@@ -56,6 +57,7 @@ const KINDS: ReadonlySet<string> = new Set(["visitor", "passerby", "staff", "sta
  * dwellMeterOptions({ window: "hour" }).kinds; // ["visitor"]
  */
 export function dwellMeterOptions(options: DwellMeterOptions = {}): Required<DwellMeterOptions> {
+  if (resolvedBy("dwellMeterOptions", options)) return options as unknown as ReturnType<typeof dwellMeterOptions>;
   if (typeof options !== "object" || options === null) throw new TypeError("DwellMeter options must be an object");
   const d = defaultDwellMeter;
   const window = options.window ?? d.window;
@@ -68,7 +70,7 @@ export function dwellMeterOptions(options: DwellMeterOptions = {}): Required<Dwe
   }
   const dwell = options.dwell ?? d.dwell;
   if (dwell !== "estimated" && dwell !== "observed") throw new RangeError(`dwell must be "estimated" or "observed", got ${String(dwell)}`);
-  return Object.freeze({ window, timeZone, kinds: Object.freeze([...kinds]), dwell });
+  return markResolved("dwellMeterOptions", { window, timeZone, kinds: Object.freeze([...kinds]), dwell });
 }
 
 interface DwellAcc {

@@ -1,3 +1,4 @@
+import { markResolved, resolvedBy } from "./resolvedOptions.ts";
 import type { Signal } from "../codec/Signal.ts";
 import { checkNumberOption } from "./checkNumberOption.ts";
 import { EventTimeReorder } from "./EventTimeReorder.ts";
@@ -101,6 +102,7 @@ export const defaultEventTimeEngine = Object.freeze({
  * eventTimeEngineOptions({ gapMs: 60_000 }).allowedLatenessMs; // 60000
  */
 export function eventTimeEngineOptions(options: EventTimeEngineOptions = {}): ResolvedEventTimeEngineOptions {
+  if (resolvedBy("eventTimeEngineOptions", options)) return options as unknown as ReturnType<typeof eventTimeEngineOptions>;
   if (typeof options !== "object" || options === null) throw new TypeError("engine options must be an object");
   const d = defaultEventTimeEngine;
   const smoothing = options.smoothing ?? {};
@@ -114,7 +116,7 @@ export function eventTimeEngineOptions(options: EventTimeEngineOptions = {}): Re
   } else {
     throw new TypeError(`smoothing.method must be "kalman" or "trimmedMean", got ${String((smoothing as { method: unknown }).method)}`);
   }
-  return Object.freeze({
+  return markResolved("eventTimeEngineOptions", {
     gapMs: checkNumberOption("gapMs", options.gapMs ?? d.gapMs, { min: 0, unit: "ms" }),
     allowedLatenessMs: checkNumberOption("allowedLatenessMs", options.allowedLatenessMs ?? d.allowedLatenessMs, { min: 0, unit: "ms" }),
     maxLeapMs: checkNumberOption("maxLeapMs", options.maxLeapMs ?? d.maxLeapMs, { min: 0, unit: "ms", finite: false }),

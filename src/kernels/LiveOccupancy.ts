@@ -1,3 +1,4 @@
+import { markResolved, resolvedBy } from "./resolvedOptions.ts";
 import { LocalCalendar, type LocalDay } from "../time/LocalCalendar.ts";
 import type { EngineAccumulator } from "./EventTimeEngine.ts";
 import { dwellStats, type DwellStats } from "./dwellStats.ts";
@@ -84,6 +85,34 @@ interface LiveShop {
 }
 
 /**
+ * {@link LiveOccupancyOptions} resolved: the estimate's and the classification's.
+ *
+ * @example
+ * const o: ResolvedLiveOccupancyOptions = liveOccupancyOptions({ timeZone: "Asia/Seoul" });
+ */
+export interface ResolvedLiveOccupancyOptions {
+  readonly people: ResolvedPeopleEstimatorOptions;
+  readonly classify: ResolvedVisitClassifierOptions;
+}
+
+/**
+ * Validates {@link LiveOccupancyOptions} eagerly (TypeError/RangeError) and resolves them; an
+ * operator resolves them once and builds a `LiveOccupancy` from the result at each subscription.
+ *
+ * @example
+ * liveOccupancyOptions({ timeZone: "Asia/Seoul" }).people.intervalMs; // 900000
+ */
+export function liveOccupancyOptions(options: LiveOccupancyOptions | ResolvedLiveOccupancyOptions): ResolvedLiveOccupancyOptions {
+  if (resolvedBy("liveOccupancyOptions", options)) return options as ResolvedLiveOccupancyOptions;
+  if (typeof options !== "object" || options === null) throw new TypeError("live occupancy options must be an object");
+  const { classify, ...estimate } = options as LiveOccupancyOptions;
+  const people = peopleEstimatorOptions(estimate);
+  // The shops' calibrations pin their thresholds for the classification as for the estimate.
+  const classification = visitClassifierOptions({ ...classify, timeZone: people.timeZone, calibration: classify?.calibration ?? [...people.calibrations.values()] });
+  return markResolved("liveOccupancyOptions", { people, classify: classification });
+}
+
+/**
  * Live occupancy: the estimated mean number of phones inside and outside each shop per interval
  * (15 min by default), emitted as soon as the shop's event time passes the interval's end —
  * while the day goes on, where `PeopleEstimator` can only estimate a day once it is over. An
@@ -135,15 +164,13 @@ export class LiveOccupancy implements EngineAccumulator {
   readonly #classifiedCache = new WeakMap<Session, ClassifiedSession>();
 
   /**
-   * @param options see {@link LiveOccupancyOptions}; validated here (TypeError/RangeError)
+   * @param options see {@link LiveOccupancyOptions}; validated here (TypeError/RangeError), unless resolved already ({@link liveOccupancyOptions})
    * @param sink receives each interval once, in order per shop
    */
-  constructor(options: LiveOccupancyOptions, sink: Sink<LiveOccupancyInterval>) {
-    if (typeof options !== "object" || options === null) throw new TypeError("live occupancy options must be an object");
-    const { classify, ...people } = options;
-    this.options = peopleEstimatorOptions(people);
-    // The shops' calibrations pin their thresholds for the classification as for the estimate.
-    this.classify = visitClassifierOptions({ ...classify, timeZone: this.options.timeZone, calibration: classify?.calibration ?? [...this.options.calibrations.values()] });
+  constructor(options: LiveOccupancyOptions | ResolvedLiveOccupancyOptions, sink: Sink<LiveOccupancyInterval>) {
+    const resolved = liveOccupancyOptions(options);
+    this.options = resolved.people;
+    this.classify = resolved.classify;
     this.#sink = checkSink("LiveOccupancy", sink);
     this.#calendar = new LocalCalendar(this.options.timeZone);
   }

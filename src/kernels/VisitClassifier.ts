@@ -1,3 +1,4 @@
+import { markResolved, resolvedBy } from "./resolvedOptions.ts";
 import { calibrationsByShop, type Calibration, type CalibrationFile } from "./Calibration.ts";
 import { isPeriodicProber } from "./isPeriodicProber.ts";
 import { checkNumberOption } from "./checkNumberOption.ts";
@@ -168,6 +169,7 @@ export const defaultVisitClassifier: ResolvedVisitClassifierOptions = Object.fre
  * visitClassifierOptions({ visitorRssi: "loud" as never });  // TypeError
  */
 export function visitClassifierOptions(options: VisitClassifierOptions = {}): ResolvedVisitClassifierOptions {
+  if (resolvedBy("visitClassifierOptions", options)) return options as unknown as ReturnType<typeof visitClassifierOptions>;
   if (typeof options !== "object" || options === null) throw new TypeError("VisitClassifier options must be an object");
   const d = defaultVisitClassifier;
   const timeZone = options.timeZone ?? d.timeZone;
@@ -178,7 +180,7 @@ export function visitClassifierOptions(options: VisitClassifierOptions = {}): Re
   const open = checkNumberOption("openingHours[0]", hours[0], { min: 0, max: 24, unit: "h" });
   const close = checkNumberOption("openingHours[1]", hours[1], { min: 0, max: 24, unit: "h" });
   if (!(close > open)) throw new RangeError(`openingHours must close after it opens, got [${open}, ${close}]`);
-  return Object.freeze({
+  return markResolved("visitClassifierOptions", {
     minDwellMs: checkNumberOption("minDwellMs", options.minDwellMs ?? d.minDwellMs, { min: 0, unit: "ms" }),
     visitorRssi: visitorRssi === "auto" ? "auto" : checkNumberOption("visitorRssi", visitorRssi, { min: -127, max: 0, unit: "dBm" }),
     fallbackVisitorRssi: checkNumberOption("fallbackVisitorRssi", options.fallbackVisitorRssi ?? d.fallbackVisitorRssi, {

@@ -1,3 +1,4 @@
+import { markResolved, resolvedBy } from "./resolvedOptions.ts";
 import { DEFAULT_TIME_ZONE, assertTimeZone } from "../time/timeZone.ts";
 import type { WindowUnit } from "../time/LocalCalendar.ts";
 import { MemoryVisitHistory, type VisitHistoryStore } from "./MemoryVisitHistory.ts";
@@ -81,6 +82,7 @@ export interface VisitCounts extends SessionWindow, VisitSeries {
  * visitCounterOptions({ window: "hour" }).timeZone; // "Asia/Seoul"
  */
 export function visitCounterOptions(options: VisitCounterOptions = {}): Required<VisitCounterOptions> {
+  if (resolvedBy("visitCounterOptions", options)) return options as unknown as ReturnType<typeof visitCounterOptions>;
   if (typeof options !== "object" || options === null) throw new TypeError("VisitCounter options must be an object");
   const window = options.window ?? defaultVisitCounter.window;
   if (window !== "hour" && window !== "day") throw new RangeError(`window must be "hour" or "day", got ${String(window)}`);
@@ -90,7 +92,7 @@ export function visitCounterOptions(options: VisitCounterOptions = {}): Required
   if (typeof history.lastVisit !== "function" || typeof history.recordVisit !== "function") {
     throw new TypeError("history must implement lastVisit() and recordVisit()");
   }
-  return Object.freeze({ window, timeZone, history });
+  return markResolved("visitCounterOptions", { window, timeZone, history });
 }
 
 interface CountAcc {

@@ -36,6 +36,6 @@ export type ClassifyVisitsOptions = VisitClassifierOptions;
  *   .subscribe((s) => console.log(s.date, s.kind, s.device));
  */
 export function classifyVisits(options: ClassifyVisitsOptions = {}): OperatorFunction<Session, ClassifiedSession> {
-  visitClassifierOptions(options); // validates eagerly
-  return kernelOperator<Session, ClassifiedSession>((emit) => new VisitClassifier(options, { emit }));
+  const resolved = visitClassifierOptions(options); // validates once, here
+  return kernelOperator<Session, ClassifiedSession>((emit) => new VisitClassifier(resolved, { emit }));
 }

@@ -41,9 +41,9 @@ export interface CountVisitsOptions extends VisitCounterOptions {
  */
 export function countVisits(options: CountVisitsOptions = {}): OperatorFunction<ClassifiedSession, VisitCounts> {
   const { onLate, ...counterOptions } = options;
-  visitCounterOptions(counterOptions); // validates eagerly
+  const resolved = visitCounterOptions(counterOptions); // validates once, here
   if (onLate !== undefined && typeof onLate !== "function") throw new TypeError("onLate must be a function");
   return kernelOperator<ClassifiedSession, VisitCounts>(
-    (emit) => new VisitCounter(counterOptions, onLate === undefined ? { emit } : { emit, late: (s) => onLate(s) }),
+    (emit) => new VisitCounter(resolved, onLate === undefined ? { emit } : { emit, late: (s) => onLate(s) }),
   );
 }

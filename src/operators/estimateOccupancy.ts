@@ -43,7 +43,7 @@ export interface EstimateOccupancyOptions extends PeopleEstimatorOptions {
  */
 export function estimateOccupancy(options: EstimateOccupancyOptions = {}): OperatorFunction<ClassifiedSession, OccupancyInterval> {
   const { onLate, ...estimatorOptions } = options;
-  peopleEstimatorOptions(estimatorOptions); // validates eagerly
+  const resolved = peopleEstimatorOptions(estimatorOptions); // validates once, here
   if (onLate !== undefined && typeof onLate !== "function") throw new TypeError("onLate must be a function");
   return kernelOperator<ClassifiedSession, OccupancyInterval>((emit) => {
     const sink = {
@@ -51,6 +51,6 @@ export function estimateOccupancy(options: EstimateOccupancyOptions = {}): Opera
         for (const interval of day.occupancy) emit(interval);
       },
     };
-    return new PeopleEstimator(estimatorOptions, onLate === undefined ? sink : { ...sink, late: (s: ClassifiedSession) => onLate(s) });
+    return new PeopleEstimator(resolved, onLate === undefined ? sink : { ...sink, late: (s: ClassifiedSession) => onLate(s) });
   });
 }

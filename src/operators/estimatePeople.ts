@@ -36,9 +36,9 @@ export interface EstimatePeopleOptions extends PeopleEstimatorOptions {
  */
 export function estimatePeople(options: EstimatePeopleOptions = {}): OperatorFunction<ClassifiedSession, PeopleEstimate> {
   const { onLate, ...estimatorOptions } = options;
-  peopleEstimatorOptions(estimatorOptions); // validates eagerly
+  const resolved = peopleEstimatorOptions(estimatorOptions); // validates once, here
   if (onLate !== undefined && typeof onLate !== "function") throw new TypeError("onLate must be a function");
   return kernelOperator<ClassifiedSession, PeopleEstimate>(
-    (emit) => new PeopleEstimator(estimatorOptions, onLate === undefined ? { emit } : { emit, late: (s) => onLate(s) }),
+    (emit) => new PeopleEstimator(resolved, onLate === undefined ? { emit } : { emit, late: (s) => onLate(s) }),
   );
 }

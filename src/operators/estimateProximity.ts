@@ -53,9 +53,9 @@ export function estimateProximity(options: EstimateProximityOptions = {}): Opera
     ...(smoothing === undefined ? {} : { smoothing }),
     proximity,
   };
-  eventTimeEngineOptions(engineOptions); // validates eagerly
+  const resolved = eventTimeEngineOptions(engineOptions); // validates once, here
   if (onLate !== undefined && typeof onLate !== "function") throw new TypeError("onLate must be a function");
   return kernelOperator<Signal, ProximitySlice>(
-    (emit) => new EventTimeEngine(engineOptions, { emit: () => {}, slice: emit, ...(onLate === undefined ? {} : { late: onLate }) }),
+    (emit) => new EventTimeEngine(resolved, { emit: () => {}, slice: emit, ...(onLate === undefined ? {} : { late: onLate }) }),
   );
 }

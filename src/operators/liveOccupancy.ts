@@ -1,7 +1,7 @@
 import type { OperatorFunction } from "rxjs";
 import type { Signal } from "../codec/Signal.ts";
 import { EventTimeEngine, eventTimeEngineOptions, type EventTimeEngineOptions } from "../kernels/EventTimeEngine.ts";
-import { LiveOccupancy, type LiveOccupancyInterval, type LiveOccupancyOptions } from "../kernels/LiveOccupancy.ts";
+import { LiveOccupancy, liveOccupancyOptions, type LiveOccupancyInterval, type LiveOccupancyOptions } from "../kernels/LiveOccupancy.ts";
 import { kernelOperator } from "./kernelOperator.ts";
 
 /**
@@ -52,10 +52,10 @@ export interface LiveOccupancyOperatorOptions extends LiveOccupancyOptions {
 export function liveOccupancy(options: LiveOccupancyOperatorOptions = {}): OperatorFunction<Signal, LiveOccupancyInterval> {
   if (typeof options !== "object" || options === null) throw new TypeError("liveOccupancy options must be an object");
   const { sessions, ...estimate } = options;
-  const engineOptions = { ...sessions, proximity: false as const };
-  eventTimeEngineOptions(engineOptions); // validates eagerly
-  new LiveOccupancy(estimate, { emit: () => {} }); // validates eagerly
+  // Validated once, here; each subscription builds its kernels from the resolved options.
+  const engineOptions = eventTimeEngineOptions({ ...sessions, proximity: false });
+  const occupancyOptions = liveOccupancyOptions(estimate);
   return kernelOperator<Signal, LiveOccupancyInterval>(
-    (emit) => new EventTimeEngine(engineOptions, { emit: () => {} }, [new LiveOccupancy(estimate, { emit })]),
+    (emit) => new EventTimeEngine(engineOptions, { emit: () => {} }, [new LiveOccupancy(occupancyOptions, { emit })]),
   );
 }

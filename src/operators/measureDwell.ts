@@ -35,9 +35,9 @@ export interface MeasureDwellOptions extends DwellMeterOptions {
  */
 export function measureDwell(options: MeasureDwellOptions = {}): OperatorFunction<ClassifiedSession, WindowDwell> {
   const { onLate, ...meterOptions } = options;
-  dwellMeterOptions(meterOptions); // validates eagerly
+  const resolved = dwellMeterOptions(meterOptions); // validates once, here
   if (onLate !== undefined && typeof onLate !== "function") throw new TypeError("onLate must be a function");
   return kernelOperator<ClassifiedSession, WindowDwell>(
-    (emit) => new DwellMeter(meterOptions, onLate === undefined ? { emit } : { emit, late: (s) => onLate(s) }),
+    (emit) => new DwellMeter(resolved, onLate === undefined ? { emit } : { emit, late: (s) => onLate(s) }),
   );
 }

@@ -56,13 +56,13 @@ export interface SessionizeOptions extends EventTimeEngineOptions {
  */
 export function sessionize(options: SessionizeOptions = {}): OperatorFunction<Signal, Session> {
   const { onLate, onSlice, ...engineOptions } = options;
-  const resolved = eventTimeEngineOptions(engineOptions); // validates eagerly
+  const resolved = eventTimeEngineOptions(engineOptions); // validates once, here
   if (onLate !== undefined && typeof onLate !== "function") throw new TypeError("onLate must be a function");
   if (onSlice !== undefined && typeof onSlice !== "function") throw new TypeError("onSlice must be a function");
   if (onSlice !== undefined && resolved.proximity === false) throw new TypeError("onSlice needs proximity on");
   return kernelOperator<Signal, Session>(
     (emit) =>
-      new EventTimeEngine(engineOptions, {
+      new EventTimeEngine(resolved, {
         emit,
         ...(onLate === undefined ? {} : { late: onLate }),
         ...(onSlice === undefined ? {} : { slice: onSlice }),

@@ -287,6 +287,22 @@ describe("analyze", () => {
   });
 
 
+  it("hands out the engine's proximity slices (onSlice), the ones sessionize hands out", async () => {
+    const records: RawSignal[] = [];
+    for (let d = 0; d < 4; d++) for (let m = 0; m <= 6; m++) records.push(raw(D0 + d * 10 * MIN + m * MIN, `f0:18:98:00:00:0${d}`, -50 - 5 * d, 1));
+    records.sort((a, b) => a.ts - b.ts);
+    const slices: unknown[] = [];
+    const analyzer = new Analyzer({ timeZone: TZ, onSlice: (slice) => void slices.push(slice) });
+    for (const r of records) analyzer.push(r);
+    analyzer.finish();
+    const streamed: unknown[] = [];
+    await lastValueFrom(from(records).pipe(decodeSignals(), sessionize({ onSlice: (slice) => void streamed.push(slice) }), toArray()));
+    expect(slices.length).toBeGreaterThan(0);
+    expect(slices).toEqual(streamed);
+    expect(() => new Analyzer({ onSlice: "yes" as never })).toThrow(TypeError);
+    expect(() => new Analyzer({ onSlice: () => {}, proximity: false })).toThrow(/onSlice needs proximity on/);
+  });
+
   it("hands each live interval to a liveOccupancy function while records are still pushed", async () => {
     // A device every 10 min from 10:00 to 12:00, each heard for 6 min.
     const records: RawSignal[] = [];

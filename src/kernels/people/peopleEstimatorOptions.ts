@@ -1,3 +1,4 @@
+import { markResolved, resolvedBy } from "../resolvedOptions.ts";
 import { assertTimeZone } from "../../time/timeZone.ts";
 import { burstYardstick, type BurstYardstick } from "../burstYardstick.ts";
 import { calibrationsByShop, type Calibration, type CalibrationFile } from "../Calibration.ts";
@@ -97,20 +98,30 @@ export type ResolvedPeopleEstimatorOptions = { readonly [K in keyof typeof defau
 };
 
 /**
+ * The bounds of `intervalMs`, whole ms: one minute to one day. The one statement of them; the
+ * CLI's `--interval` parses its duration against the same.
+ *
+ * @example
+ * INTERVAL_MS_LIMITS.max / 3_600_000; // 24
+ */
+export const INTERVAL_MS_LIMITS = Object.freeze({ min: 60_000, max: 86_400_000, integer: true, unit: "ms" });
+
+/**
  * Validates {@link PeopleEstimatorOptions} eagerly (TypeError/RangeError) and fills in defaults.
  *
  * @example
  * peopleEstimatorOptions({ intervalMs: 600_000 }).linkGapMs; // 120000
  */
 export function peopleEstimatorOptions(options: PeopleEstimatorOptions = {}): ResolvedPeopleEstimatorOptions {
+  if (resolvedBy("peopleEstimatorOptions", options)) return options as unknown as ReturnType<typeof peopleEstimatorOptions>;
   if (typeof options !== "object" || options === null) throw new TypeError("people estimator options must be an object");
   const d = defaultPeopleEstimator;
   const timeZone = options.timeZone ?? d.timeZone;
   assertTimeZone(timeZone);
   const level = checkNumberOption("level", options.level ?? d.level, { min: 0.5 });
   if (!(level < 1)) throw new RangeError(`level must be < 1, got ${level}`);
-  return Object.freeze({
-    intervalMs: checkNumberOption("intervalMs", options.intervalMs ?? d.intervalMs, { min: 60_000, max: 86_400_000, integer: true, unit: "ms" }),
+  return markResolved("peopleEstimatorOptions", {
+    intervalMs: checkNumberOption("intervalMs", options.intervalMs ?? d.intervalMs, INTERVAL_MS_LIMITS),
     timeZone,
     linkGapMs: checkNumberOption("linkGapMs", options.linkGapMs ?? d.linkGapMs, { min: 0, unit: "ms" }),
     linkRssiDb: checkNumberOption("linkRssiDb", options.linkRssiDb ?? d.linkRssiDb, { min: 0, unit: "dB" }),
