@@ -6,7 +6,8 @@ import type { Client } from "../client/Client.ts";
 import type { InvalidRecord, SignalDecoderStats } from "../codec/decodeSignal.ts";
 import type { PresetRtsCodec } from "../codec/rts.ts";
 import { defaultInputThreads } from "../file/inputThreads.ts";
-import { gunzipIfCompressed, startsLikeGzip } from "../file/gunzipIfCompressed.ts";
+import { startsLikeGzip } from "../file/gunzipIfCompressed.ts";
+import { readSignalStream } from "../file/readSignalStream.ts";
 import { DEFAULT_TIME_ZONE } from "../time/timeZone.ts";
 import { SignalLineReader } from "../file/SignalLineReader.ts";
 import { sensorSilences } from "../kernels/sensorSilences.ts";
@@ -26,6 +27,7 @@ import {
   rtsUnitFlag,
   timeFlag,
   timeZoneFlag,
+  writeNdjson,
   type CliIo,
   type Command,
 } from "./common.ts";
@@ -198,7 +200,7 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
   const minCount = integerFlag("--min-count", values["min-count"], 1, 1_000_000) ?? 0;
   const result = await analyzeFlags(values, options, rtsCodec, io, deps, "analyze");
   if (typeof result === "number") return result;
-  if (format === "ndjson") writeNdjsonChunked(io.stdout, analysisRecords(result, {
+  if (format === "ndjson") writeNdjson(io.stdout, analysisRecords(result, {
       minCount,
       linkedAcrossDays: values["pseudonym-rotation"] !== "daily",
       ...(device === undefined ? {} : { device }),
@@ -472,11 +474,7 @@ async function readInput(
   io.signal.addEventListener("abort", abort, { once: true });
   try {
     // Exported days are often gzip-compressed (day.ndjson.gz): read decompressed, file or stdin.
-    for await (const chunk of gunzipIfCompressed(stream as AsyncIterable<Buffer>)) {
-      if (io.signal.aborted) break;
-      lines.push(chunk);
-    }
-    if (!io.signal.aborted) lines.end();
+    await readSignalStream(stream as AsyncIterable<Buffer>, lines, io.signal);
   } catch (error) {
     // Destroyed by Ctrl-C: reported as interrupted below.
     if (!io.signal.aborted) throw new Error(`--input ${path === "-" ? "(standard input)" : path}: ${error instanceof Error ? error.message : String(error)}`);
@@ -499,19 +497,6 @@ async function inputFileStats(path: string): Promise<Stats> {
   return info;
 }
 
-
-// NDJSON rows joined into writes of about 64 KiB: one write per row is one system call per session.
-function writeNdjsonChunked(out: NodeJS.WritableStream, rows: Iterable<unknown>): void {
-  let buffer = "";
-  for (const row of rows) {
-    buffer += `${JSON.stringify(row)}\n`;
-    if (buffer.length >= 1 << 16) {
-      out.write(buffer);
-      buffer = "";
-    }
-  }
-  if (buffer !== "") out.write(buffer);
-}
 
 async function readService(
   values: Readonly<Record<string, string | undefined>>,

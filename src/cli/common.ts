@@ -149,7 +149,16 @@ export function connectionSettings(
  * writeNdjson(process.stdout, [{ id: 1, name: "Cafe Mori" }]);
  */
 export function writeNdjson(out: NodeJS.WritableStream, rows: Iterable<unknown>): void {
-  for (const row of rows) out.write(`${JSON.stringify(row)}\n`);
+  // Rows joined into writes of about 64 KiB: one write per row is one system call per session.
+  let buffer = "";
+  for (const row of rows) {
+    buffer += `${JSON.stringify(row)}\n`;
+    if (buffer.length >= 1 << 16) {
+      out.write(buffer);
+      buffer = "";
+    }
+  }
+  if (buffer !== "") out.write(buffer);
 }
 
 /**

@@ -3,7 +3,8 @@ import { stat } from "node:fs/promises";
 import { Analyzer, type AnalyzeOptions, type AnalyzeResult } from "../analysis/analyze.ts";
 import type { InvalidRecord, SignalDecoderOptions, SignalDecoderStats } from "../codec/decodeSignal.ts";
 import { microsRts, millisRts, nanosRts, secondsRts, type RtsCodec } from "../codec/rts.ts";
-import { gunzipIfCompressed, startsLikeGzip } from "./gunzipIfCompressed.ts";
+import { startsLikeGzip } from "./gunzipIfCompressed.ts";
+import { readSignalStream } from "./readSignalStream.ts";
 import { defaultInputThreads } from "./inputThreads.ts";
 import type { ThreadDecoderOptions } from "./RangeReader.ts";
 import { SignalLineReader } from "./SignalLineReader.ts";
@@ -112,11 +113,7 @@ async function readStream(path: string, reader: SignalLineReader, signal: AbortS
   const abort = (): void => void file.destroy();
   signal?.addEventListener("abort", abort, { once: true });
   try {
-    for await (const chunk of gunzipIfCompressed(file)) {
-      if (signal?.aborted === true) return;
-      reader.push(chunk);
-    }
-    reader.end();
+    await readSignalStream(file, reader, signal);
   } finally {
     signal?.removeEventListener("abort", abort);
     file.destroy();

@@ -106,8 +106,12 @@ function listen(handler: SimHandler, part: SimPart, port: number, host: string):
       res.end(JSON.stringify({ error: `simulator failure: ${error instanceof Error ? error.message : String(error)}` }));
     });
   });
-  // Clients keep connections alive between pages; close() drops them.
-  server.keepAliveTimeout = 5_000;
+  // Clients keep connections alive between pages; close() drops them. Longer than a client's own
+  // idle timeout (undici's fetch closes an idle socket after the server's hint less a second), so
+  // the client, not the server, ends an idle connection: a server that drops it as the client
+  // reuses it gives that request ECONNRESET, which fetch does not retry — likely when the process
+  // is busy (a test analysing in the same event loop fires both timers late).
+  server.keepAliveTimeout = 65_000;
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {
