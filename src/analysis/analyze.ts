@@ -20,7 +20,8 @@ import type { OccupancyInterval, PeopleEstimate } from "../kernels/people/People
 import type { PeopleEstimatorOptions } from "../kernels/people/peopleEstimatorOptions.ts";
 import { VisitClassifier, visitClassifierOptions, type ClassifiedSession, type VisitClassifierOptions } from "../kernels/VisitClassifier.ts";
 import type { VisitCounts } from "../kernels/VisitCounter.ts";
-import { SESSION_STAGES, type SessionConsumer, type SessionStageResults } from "./sessionStages.ts";
+import { sessionStages } from "../kernels/sessionStages.ts";
+import type { Kernel } from "../kernels/Sink.ts";
 
 /**
  * Options of {@link analyze} and {@link Analyzer}, grouped by stage. Every stage's own defaults
@@ -179,8 +180,12 @@ export class Analyzer {
   readonly #decoder: SignalDecoder;
   readonly #engine: EventTimeEngine;
   readonly #classifier: VisitClassifier;
-  readonly #stages: readonly SessionConsumer[];
-  readonly #collected: SessionStageResults = { dayCounts: [], hourCounts: [], dayDwell: [], people: [], lateSessions: 0 };
+  readonly #stages: Kernel<ClassifiedSession>;
+  readonly #dayCounts: VisitCounts[] = [];
+  readonly #hourCounts: VisitCounts[] = [];
+  readonly #dayDwell: WindowDwell[] = [];
+  readonly #peopleDays: PeopleEstimate[] = [];
+  #lateSessions = 0;
   readonly #options: AnalyzeOptions;
   readonly #quality: DataQuality | undefined;
   readonly #liveOccupancy: LiveOccupancyInterval[] = [];
@@ -199,13 +204,25 @@ export class Analyzer {
     this.#options = options;
     this.#decoder = new SignalDecoder(options.decode);
     if (options.quality !== false) this.#quality = new DataQuality(options.quality ?? {});
-    const stages = SESSION_STAGES.filter((stage) => stage.option === undefined || options[stage.option] !== false).map((stage) => stage.create(options, timeZone, this.#collected));
+    // The stages after classification, from the one list (SESSION_STAGES), each result collected by its tag.
+    const stages = sessionStages(
+      { ...options, timeZone },
+      {
+        emit: (out) => {
+          if (out.stage === "days") this.#dayCounts.push(out.value);
+          else if (out.stage === "hours") this.#hourCounts.push(out.value);
+          else if (out.stage === "dwell") this.#dayDwell.push(out.value);
+          else this.#peopleDays.push(out.value);
+        },
+        late: () => void this.#lateSessions++,
+      },
+    );
     this.#stages = stages;
     this.#classifier = new VisitClassifier(classifyOptions, {
       emit: (s) => {
         this.#sessions.push(s);
         if (!s.late) this.#dayRssi.set(`${s.shopId} ${s.date}`, s.visitorRssi);
-        for (let i = 0; i < stages.length; i++) stages[i]!.push(s);
+        stages.push(s);
       },
     });
     const accumulators: EngineAccumulator[] = [...(this.#quality === undefined ? [] : [this.#quality]), ...(options.accumulators ?? [])];
@@ -295,15 +312,14 @@ export class Analyzer {
     if (this.#finished !== undefined) return this.#finished;
     this.#engine.flush();
     this.#classifier.flush();
-    for (const stage of this.#stages) stage.flush();
-    const collected = this.#collected;
+    this.#stages.flush();
     const options = this.#options;
-    const peopleDays = options.poolDays === true && options.people !== false ? poolPeople(collected.people, options.people ?? {}) : collected.people;
+    const peopleDays = options.poolDays === true && options.people !== false ? poolPeople(this.#peopleDays, options.people ?? {}) : this.#peopleDays;
     const peopleByDay = new Map<string, PeopleEstimate>();
     for (const p of peopleDays) peopleByDay.set(`${p.shopId} ${p.start}`, p);
     const dwellByDay = new Map<string, WindowDwell>();
-    for (const d of collected.dayDwell) dwellByDay.set(`${d.shopId} ${d.start}`, d);
-    const days: ShopDaySummary[] = collected.dayCounts.map((c) => {
+    for (const d of this.#dayDwell) dwellByDay.set(`${d.shopId} ${d.start}`, d);
+    const days: ShopDaySummary[] = this.#dayCounts.map((c) => {
       const dwell = dwellByDay.get(`${c.shopId} ${c.start}`);
       return {
         ...c,
@@ -320,7 +336,7 @@ export class Analyzer {
     this.#finished = {
       sessions: this.#sessions,
       days,
-      hours: collected.hourCounts,
+      hours: this.#hourCounts,
       people: peopleDays,
       occupancy: peopleDays.flatMap((p) => p.occupancy),
       liveOccupancy: this.#liveOccupancy,
@@ -329,7 +345,7 @@ export class Analyzer {
       late,
       maxLateMs,
       ahead,
-      lateSessions: collected.lateSessions,
+      lateSessions: this.#lateSessions,
     };
     return this.#finished;
   }

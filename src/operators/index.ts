@@ -30,6 +30,10 @@ export type { VisitCounts, VisitSeries } from "../kernels/VisitCounter.ts";
 export type { CountVisitsOptions } from "./countVisits.ts";
 export { countVisits } from "./countVisits.ts";
 
+export type { SessionStageOptions, SessionStageOutput } from "../kernels/sessionStages.ts";
+export type { AnalyzeSessionsOptions } from "./analyzeSessions.ts";
+export { analyzeSessions } from "./analyzeSessions.ts";
+
 export type { OccupancyInterval, PeopleEstimate } from "../kernels/people/PeopleEstimate.ts";
 export type { EstimateOccupancyOptions } from "./estimateOccupancy.ts";
 export { estimateOccupancy } from "./estimateOccupancy.ts";
