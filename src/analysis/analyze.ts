@@ -199,7 +199,7 @@ export class Analyzer {
     const timeZone = options.timeZone ?? DEFAULT_TIME_ZONE;
     // A calibrated shop is classified at its calibration's threshold.
     const classifyOptions: VisitClassifierOptions = { ...options.classify, timeZone, ...(options.calibration === undefined ? {} : { calibration: options.calibration }) };
-    visitClassifierOptions(classifyOptions); // validates eagerly, before the other stages
+    const classify = visitClassifierOptions(classifyOptions); // validated once, here, before the other stages
     if (options.poolDays !== undefined && typeof options.poolDays !== "boolean") throw new TypeError(`poolDays must be a boolean, got ${typeof options.poolDays}`);
     this.#options = options;
     this.#decoder = new SignalDecoder(options.decode);
@@ -218,7 +218,7 @@ export class Analyzer {
       },
     );
     this.#stages = stages;
-    this.#classifier = new VisitClassifier(classifyOptions, {
+    this.#classifier = new VisitClassifier(classify, {
       emit: (s) => {
         this.#sessions.push(s);
         if (!s.late) this.#dayRssi.set(`${s.shopId} ${s.date}`, s.visitorRssi);
