@@ -41,5 +41,5 @@ function withholdAt(obj: Record<string, unknown>, counts: LineCounts, i: number,
     return withholdAt(copy, counts, i + 1, minCount);
   }
   const group = counts.group.counts === "all" ? { counts: Object.keys(obj) } : counts.group;
-  return withholdSmallCounts(obj, group, minCount, null, null);
+  return withholdSmallCounts(obj, group, minCount);
 }

@@ -18,7 +18,6 @@ import {
   EXIT_OK,
   UsageError,
   connectionFlags,
-  formatTable,
   integerFlag,
   numberFlag,
   oneLine,
@@ -36,10 +35,8 @@ import {
 import type { ThreadDecoderOptions } from "../file/RangeReader.ts";
 import type { ClientDeps } from "./serviceClient.ts";
 import { analysisRecords, recordsProximity } from "../analysis/analysisRecords.ts";
-import { summaryRecord } from "../analysis/summaryRecord.ts";
 import { INTERVAL_MS_LIMITS } from "../kernels/people/peopleEstimatorOptions.ts";
-import { suppressSmallCounts } from "../analysis/suppressSmallCounts.ts";
-import { withholdSmallCounts, type SmallCountGroup } from "../kernels/withholdSmallCounts.ts";
+import { writeAnalyzeTable } from "./analyzeTable.ts";
 import { deviceIdFromFlags, privacyFlags, privacyHelp } from "./macKey.ts";
 import { calibrationFlag } from "./calibrationFlag.ts";
 
@@ -205,7 +202,7 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
       linkedAcrossDays: values["pseudonym-rotation"] !== "daily",
       ...(device === undefined ? {} : { device }),
     }));
-  else writeTables(io, result, minCount, values["pseudonym-rotation"] !== "daily");
+  else writeAnalyzeTable(io, result, minCount, values["pseudonym-rotation"] !== "daily");
   warnSilences(io, result, options);
   warnCalibrations(io, result);
   return summarize(io, result);
@@ -544,61 +541,6 @@ async function readService(
   }
 }
 
-function writeTables(io: CliIo, result: AnalyzeResult, minCount: number, linkedAcrossDays: boolean): void {
-  if (result.days.length === 0) {
-    io.stdout.write("no sessions\n");
-    return;
-  }
-  const minutes = (ms: number) => (Number.isNaN(ms) ? null : Math.round(ms / 6_000) / 10);
-  const rows = result.days.map((d) => {
-    // People, not MACs: the summary line's estimates (one formatting, small counts suppressed as
-    // in NDJSON), MAC-level counts beside them.
-    const line = suppressSmallCounts(summaryRecord(d), minCount);
-    const capture = line.captureRate as number | null;
-    // null: suppressed (a small count, "<K"), or, unsuppressed, unknown (no burst rate: at least
-    // the low bound); an infinite bound (a rate learnt from too few visits to bound it) is unknown too.
-    const bound = (x: unknown, unknown: string) =>
-      x === null ? (line.suppressed === true ? `<${minCount}` : unknown) : typeof x === "number" && !Number.isFinite(x) ? unknown : String(x);
-    const people =
-      line.visitors === null && line.suppressed !== true
-        ? `unknown (≥${bound(line.visitorsLow, "?")})`
-        : line.visitors === null
-          ? `<${minCount}`
-          : `${line.visitors as number} [${bound(line.visitorsLow, "?")}–${bound(line.visitorsHigh, "?")}]`;
-    return {
-      shop: d.shopId,
-      date: d.label,
-      visitors: people,
-      "MAC visitors": d.visitors,
-      visits: d.visits,
-      "passers-by": line.passersBy as number | null,
-      devices: d.uniqueDevices,
-      "capture %": capture === null || Number.isNaN(capture) ? null : Math.round(capture * 1000) / 10,
-      // Daily rotation: new vs repeat is unavailable (blank), not zero.
-      new: linkedAcrossDays ? d.newVisitors : null,
-      repeat: linkedAcrossDays ? d.repeatVisitors : null,
-      "random %": d.visitors === 0 ? null : Math.round((d.randomized.visitors / d.visitors) * 1000) / 10,
-      "dwell med min": minutes(d.dwell.medianMs),
-      "mean min": minutes(d.dwell.meanMs),
-      "p90 min": minutes(d.dwell.p90Ms),
-      "<5m": d.dwell.buckets.lt5m,
-      "5-20m": d.dwell.buckets.m5to20,
-      "20-60m": d.dwell.buckets.m20to60,
-      "1-6h": d.dwell.buckets.h1to6,
-      ">=6h": d.dwell.buckets.ge6h,
-      staff: d.staff,
-      stationary: d.stationary,
-      "rssi dBm": d.visitorRssi,
-    };
-  });
-  io.stdout.write(formatTable(minCount > 1 ? rows.map((r) => suppressTableRow(r, minCount)) : rows));
-  const kinds = { visitor: 0, passerby: 0, staff: 0, stationary: 0 };
-  for (const s of result.sessions) kinds[s.kind]++;
-  io.stdout.write(
-    `\n${result.sessions.length} sessions: ${kinds.visitor} visitor, ${kinds.passerby} passer-by, ${kinds.staff} staff, ${kinds.stationary} stationary\n`,
-  );
-}
-
 function summarize(io: CliIo, result: AnalyzeResult): number {
   const invalid = result.decoder.invalid;
   const parts: string[] = [];
@@ -617,18 +559,4 @@ function summarize(io: CliIo, result: AnalyzeResult): number {
   if (parts.length === 0) return EXIT_OK;
   io.stderr.write(`footfall analyze: ${parts.join("; ")}\n`);
   return EXIT_FAILED;
-}
-
-
-// The table's form of --min-count (`withholdSmallCounts`): its counts shown as "<K", and what is
-// computed from small visitors or devices (percentages, dwell) left blank with them.
-const TABLE_COUNTS: SmallCountGroup = {
-  counts: ["MAC visitors", "visits", "passers-by", "devices", "new", "repeat", "staff", "stationary", "<5m", "5-20m", "20-60m", "1-6h", ">=6h"],
-  triggers: ["visitors", "MAC visitors", "devices", "visits"],
-  derived: ["capture %", "random %", "dwell med min", "mean min", "p90 min"],
-};
-function suppressTableRow(row: Record<string, string | number | null>, minCount: number): Record<string, string | number | null> {
-  const out = { ...row };
-  withholdSmallCounts(out, TABLE_COUNTS, minCount, `<${minCount}`, null);
-  return out;
 }

@@ -1,9 +1,9 @@
 import { conversionRate } from "../kernels/conversionRate.ts";
 import { DWELL_BUCKETS } from "../kernels/dwellStats.ts";
-import { withholdSmallCounts, type SmallCountGroup } from "../kernels/withholdSmallCounts.ts";
+import { withheldFigures, type WithheldFigures } from "../analysis/withheldFigures.ts";
 import { csvCell } from "../text/csvCell.ts";
 import type { DemoShopResult } from "./DemoShopResult.ts";
-import { absDwellError, dwellOf, headlineOf } from "./headline.ts";
+import { absDwellError, dwellOf, headlineOf, summaryLineOf } from "./headline.ts";
 
 const CSV_COLUMNS = [
   "shop_id",
@@ -107,16 +107,38 @@ export function dailyCsv(results: readonly DemoShopResult[], minCount = 0): stri
       visitor_f1: num(r.score?.visitor.f1, 4),
       passerby_f1: num(r.score?.passerby.f1, 4),
     };
-    withholdSmallCounts(row, CSV_COUNTS, minCount, `<${minCount}`, "");
+    const line = summaryLineOf(r);
+    if (line !== undefined) withhold(row, withheldFigures(line, minCount), minCount);
     lines.push(CSV_COLUMNS.map((k) => csvCell(row[k] ?? "")).join(","));
   }
   return `${lines.join("\n")}\n`;
 }
 
-// `--min-count` in daily.csv (`withholdSmallCounts`): a count from 1 to K − 1 is written "<K"
-// (suppressed, not zero), and with small visitors or devices what is computed from them is empty.
-const CSV_COUNTS: SmallCountGroup = {
-  counts: ["visitors", "visitors_low", "visitors_high", "mac_visitors", "visits", "passers_by", "unique_devices", "universal_visitors", "randomized_visitors", "dwell_lt5m", "dwell_m5to20", "dwell_m20to60", "dwell_h1to6", "dwell_ge6h"],
-  triggers: ["visitors", "mac_visitors", "unique_devices", "visits"],
-  derived: ["capture_rate", "dwell_median_s", "dwell_mean_s", "dwell_p90_s", "conversion", "amount_per_visitor", "visitor_count_error", "visitors_in_interval", "occupancy_error", "median_abs_dwell_error_s"],
+// `--min-count` in daily.csv: the summary line's rule (`withheldFigures`), so the CSV withholds
+// what the NDJSON line does. A withheld count is written "<K" (suppressed, not zero); a figure
+// computed from it is empty, and so is every figure the CSV computes from the people counts.
+const LINE_FIGURES: Partial<Record<(typeof CSV_COLUMNS)[number], readonly string[]>> = {
+  visitors: ["visitors"],
+  visitors_low: ["visitorsLow"],
+  visitors_high: ["visitorsHigh"],
+  mac_visitors: ["macs", "visitors"],
+  visits: ["visits"],
+  passers_by: ["passersBy"],
+  unique_devices: ["uniqueDevices"],
+  capture_rate: ["captureRate"],
+  universal_visitors: ["universal", "visitors"],
+  randomized_visitors: ["randomized", "visitors"],
+  dwell_median_s: ["dwell", "medianMs"],
+  dwell_mean_s: ["dwell", "meanMs"],
+  dwell_p90_s: ["dwell", "p90Ms"],
+  ...Object.fromEntries(DWELL_BUCKETS.map((b) => [`dwell_${b.key}`, ["dwell", "buckets", b.key]])),
 };
+const FROM_PEOPLE = ["conversion", "amount_per_visitor", "visitor_count_error", "visitors_in_interval", "occupancy_error", "median_abs_dwell_error_s"] as const;
+
+function withhold(row: Record<(typeof CSV_COLUMNS)[number], string>, w: WithheldFigures, minCount: number): void {
+  for (const [column, path] of Object.entries(LINE_FIGURES) as [(typeof CSV_COLUMNS)[number], readonly string[]][]) {
+    const state = w.state(path);
+    if (state !== "kept") row[column] = state === "withheld" ? `<${minCount}` : "";
+  }
+  if (w.peopleWithheld) for (const column of FROM_PEOPLE) row[column] = "";
+}

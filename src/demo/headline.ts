@@ -1,3 +1,4 @@
+import type { AnalysisRecord } from "../analysis/AnalysisRecord.ts";
 import { summaryRecord } from "../analysis/summaryRecord.ts";
 import { dwellStats, type DwellStats } from "../kernels/dwellStats.ts";
 import { hasPeopleEstimate } from "../kernels/hasPeopleEstimate.ts";
@@ -33,14 +34,8 @@ export interface Headline {
  * h.visitorsLow <= h.visitors; // true
  */
 export function headlineOf(r: DemoShopResult): Headline {
-  const c = r.counts;
-  if (c === undefined) return { visitors: 0, visitorsLow: 0, visitorsHigh: 0, passersBy: 0, captureRate: Number.NaN, estimated: false };
-  const line = summaryRecord({
-    ...c,
-    dwell: r.dwell ?? dwellStats([]),
-    visitorRssi: r.sessions[0]?.visitorRssi ?? Number.NaN,
-    people: r.people,
-  });
+  const line = summaryLineOf(r);
+  if (line === undefined) return { visitors: 0, visitorsLow: 0, visitorsHigh: 0, passersBy: 0, captureRate: Number.NaN, estimated: false };
   // null in the line: unknown (see summaryRecord), NaN here, an empty cell or "unknown" when shown.
   const figure = (x: unknown): number => (typeof x === "number" ? x : x === null ? Number.NaN : Number(x));
   return {
@@ -51,6 +46,19 @@ export function headlineOf(r: DemoShopResult): Headline {
     captureRate: figure(line.captureRate),
     estimated: hasPeopleEstimate(r.people),
   };
+}
+
+/**
+ * The shop-day's `summary` line, as `footfall analyze` writes it (`summaryRecord`), or `undefined`
+ * when the shop-day has no counts.
+ *
+ * @example
+ * summaryLineOf(results[0]!)?.type; // "summary"
+ */
+export function summaryLineOf(r: DemoShopResult): AnalysisRecord | undefined {
+  const c = r.counts;
+  if (c === undefined) return undefined;
+  return summaryRecord({ ...c, dwell: r.dwell ?? dwellStats([]), visitorRssi: r.sessions[0]?.visitorRssi ?? Number.NaN, people: r.people });
 }
 
 /**
