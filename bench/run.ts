@@ -7,7 +7,7 @@
  *
  * Usage: `npm run bench` (all) or `npm run bench -- decode sim` (a subset, by file name; a
  * subset prints its table but leaves RESULTS.md alone). `BENCH_TIMEOUT_S` caps each bench file
- * (default 300 s) so a full run cannot hang.
+ * (default 600 s) so a full run cannot hang.
  */
 import { spawn } from "node:child_process";
 import { readdir, writeFile } from "node:fs/promises";
@@ -23,7 +23,7 @@ const here = dirname(fileURLToPath(import.meta.url));
  * issue 13's: the line reader (beside decoding, row 1) and the big shop-day (row 8).
  */
 const ORDER = ["decode", "parse-line", "operators", "analyze-cli", "backfill", "memory", "sim", "big-shop-day"];
-const TIMEOUT_MS = Number(process.env["BENCH_TIMEOUT_S"] ?? 300) * 1000;
+const TIMEOUT_MS = Number(process.env["BENCH_TIMEOUT_S"] ?? 600) * 1000;
 
 /**
  * Issue 9's row of a figure that does not say (`BenchRow.row`), from its wording; the most
