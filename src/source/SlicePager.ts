@@ -1,6 +1,6 @@
 import type { SchedulerLike } from "rxjs";
 import type { Client } from "../client/Client.ts";
-import type { RawSignal } from "../contract/rawSignal.ts";
+import type { RawSignal, SignalsResponse } from "../contract/rawSignal.ts";
 import type { RejectedRecord } from "./SignalPage.ts";
 import { SIGNALS_LIMIT_MAX } from "../contract/paths.ts";
 import { parseRowKey } from "../codec/rowKey.ts";
@@ -11,6 +11,7 @@ import { toEpochMillis } from "../codec/inferEpochUnit.ts";
 import { ContractError } from "../errors/ContractError.ts";
 import { isHttpError } from "../errors/HttpError.ts";
 import { TieOverflowError } from "../errors/TieOverflowError.ts";
+import { linkAbort } from "./linkAbort.ts";
 import { recordIdentity } from "./recordIdentity.ts";
 import { countsOf, multisetOf, type IdentityCounts, type SignalCursor } from "./SignalCursor.ts";
 import type { SignalPage } from "./SignalPage.ts";
@@ -58,6 +59,34 @@ export interface SlicePagerConfig {
    * read (slices), so that one learns it for all. @default a fresh {@link learntSpelling}
    */
   readonly spelling?: LearntSpelling;
+  /**
+   * Whether a full page that moves the boundary sends the request its next page will need (the
+   * same `since` and `limit`) before the cursor rule runs over it, so the service prepares that
+   * page while this one is checked and delivered. A page that turns out otherwise (invalid
+   * records, a stop, a re-ask) asks anew and the early request is aborted. Only where one
+   * reader asks for pages one after the other (one slice): slices bound their requests in
+   * flight themselves. @default false
+   */
+  readonly readAhead?: boolean;
+}
+
+/** A request sent ahead for the next page (see `SlicePagerConfig.readAhead`). */
+interface EarlyRequest {
+  readonly sent: string;
+  readonly limit: number;
+  readonly sendTime: number;
+  readonly response: Promise<SignalsResponse>;
+}
+
+/**
+ * What aborts early requests: a controller that follows the caller's signal, kept from page to
+ * page (a controller and a listener per page were a measurable part of a page's cost) until one
+ * is aborted or the read stops asking.
+ */
+interface EarlyAbort {
+  readonly parent: AbortSignal;
+  readonly controller: AbortController;
+  readonly unlink: () => void;
 }
 
 /**
@@ -102,8 +131,8 @@ const STOP_HORIZON: Stop = 2;
 /**
  * The cursor rule for one shop and one time range, as a state machine: each `nextPage` call
  * sends one request (a few when stuck; see below), drops what was already delivered and
- * returns the new records. It never waits on a timer and never runs ahead: the caller decides
- * when to ask for the next page. Internal to the source (exported for tests).
+ * returns the new records. It never waits on a timer and never runs ahead of the caller by more
+ * than the one request `readAhead` sends: the caller decides when to ask for the next page. Internal to the source (exported for tests).
  *
  * Rule: request `since = boundary − 1 unit`, so the boundary's whole tie group returns whether
  * the service's `since` is inclusive or exclusive; drop records before the boundary and, at
@@ -159,6 +188,9 @@ export class SlicePager {
   private readonly spelling: LearntSpelling;
   /** Whether this range has asked for the oldest records to learn the service's case. */
   private caseAsked = false;
+  /** The request sent ahead for the next page, if any (`readAhead`), and what aborts it. */
+  private early: EarlyRequest | undefined;
+  private earlyAbort: EarlyAbort | undefined;
   /** Requests sent so far. */
   requests = 0;
 
@@ -192,11 +224,17 @@ export class SlicePager {
       // `since + 1` asks for exactly what an exclusive `since` would.
       const since = attempt === 2 ? stepRts(baseSince, 1) : baseSince;
       const limit = attempt === 0 ? this.config.limit : SIGNALS_LIMIT_MAX;
-      const sendTime = scheduler.now();
       const sent = this.spell(since);
-      const response = await client.getSignalsPage(shopId, { since: sent, limit, signal });
+      const early = this.takeEarly(sent, limit);
+      const sendTime = early?.sendTime ?? scheduler.now();
+      let response: SignalsResponse;
+      if (early === undefined) {
+        response = await client.getSignalsPage(shopId, { since: sent, limit, signal });
+        this.requests++;
+      } else {
+        response = await early.response;
+      }
       requests++;
-      this.requests++;
       const page: unknown = response?.signals;
       if (!Array.isArray(page)) throw new ContractError("signals", "expected an array");
       this.learnSpelling(page as readonly unknown[]);
@@ -223,6 +261,7 @@ export class SlicePager {
       // went out: asked again in its spelling, before anything of the answer is used.
       if (this.spell(since) !== sent) continue;
       const full = page.length >= limit;
+      if (full && this.config.readAhead === true) this.sendEarly(page as readonly unknown[], limit, signal);
       const result = this.consume(page as readonly unknown[], since, full, sendTime, scheduler.now());
       if (page.length > this.largestPage) this.largestPage = page.length;
       if (
@@ -290,6 +329,8 @@ export class SlicePager {
         }
         throw new TieOverflowError(shopId, this.rts, limit);
       }
+      // A page that ends the read, or has the caller wait, needs no next page yet.
+      if (caughtUp || result.stop !== STOP_NONE) this.dropEarly();
       return {
         shopId,
         records: result.records,
@@ -408,6 +449,54 @@ export class SlicePager {
       const key = this.keyOf(record);
       return typeof key === "string" && key > boundary;
     });
+  }
+
+  /**
+   * Sends the request for the page after `page` (full, at `limit`) now, when the page moves the
+   * boundary: its last record has a usable key past the boundary and before the range's end, so
+   * the cursor rule will ask next for `since` = that key's RTS − 1 (unless something in the page
+   * stops it first: then the request goes unused). Not in tail mode's settle window, whose
+   * horizon depends on when the next request is sent.
+   */
+  private sendEarly(page: readonly unknown[], limit: number, signal: AbortSignal): void {
+    const { endRts, settleMs, client, shopId, scheduler } = this.config;
+    if (settleMs > 0 || this.early !== undefined || page.length === 0) return;
+    const key = this.keyOf(page[page.length - 1]);
+    if (typeof key !== "string" || key <= this.prefix + this.rts) return;
+    const rts = this.rtsOfKey(key);
+    if (endRts !== undefined && rts >= endRts) return;
+    const sent = this.spell(stepRts(rts, -1));
+    let abort = this.earlyAbort;
+    if (abort === undefined || abort.parent !== signal) {
+      abort?.unlink();
+      const [controller, unlink] = linkAbort(signal);
+      this.earlyAbort = abort = { parent: signal, controller, unlink };
+    }
+    this.requests++;
+    const response = client.getSignalsPage(shopId, { since: sent, limit, signal: abort.controller.signal });
+    // Settled when taken; one dropped unused must not surface as an unhandled rejection.
+    response.catch(() => undefined);
+    this.early = { sent, limit, sendTime: scheduler.now(), response };
+  }
+
+  /** The early request, if it is the one for `sent` and `limit`; any other is aborted. */
+  private takeEarly(sent: string, limit: number): EarlyRequest | undefined {
+    const early = this.early;
+    if (early === undefined) return undefined;
+    this.early = undefined;
+    if (early.sent === sent && early.limit === limit) return early;
+    this.dropEarly(early);
+    return undefined;
+  }
+
+  /** Aborts `early` (when given: one nothing will ask for) and lets go of the caller's signal. */
+  private dropEarly(early = this.early): void {
+    this.early = undefined;
+    const abort = this.earlyAbort;
+    if (abort === undefined) return;
+    this.earlyAbort = undefined;
+    if (early !== undefined) abort.controller.abort(new Error("footfall: a request sent ahead was not needed"));
+    abort.unlink();
   }
 
   /** One request for `limit` records at or after `since` (counted): the checks above and the settle probe. */

@@ -64,7 +64,7 @@ export async function openSignalPages(
   }
 
   if (o.slices === 1) {
-    const pager = new SlicePager({ ...base, start, endRts: o.untilRts, slice: 0 });
+    const pager = new SlicePager({ ...base, start, endRts: o.untilRts, slice: 0, readAhead: true });
     const pages = async function* (): AsyncGenerator<SignalPage, void, undefined> {
       let ahead: Promise<SignalPage> | undefined;
       for (;;) {
@@ -72,8 +72,9 @@ export async function openSignalPages(
         ahead = undefined;
         if (!page.done && !page.caughtUp) {
           // More is waiting: request it while the consumer handles this page, so the service's
-          // work and ours overlap. One page ahead at most; an abandoned request is aborted
-          // with `signal` by whoever stops the stream (hence the no-op catch).
+          // work and ours overlap. One page ahead at most (and, read ahead, the request for
+          // the one after it); an abandoned request is aborted with `signal` by whoever stops
+          // the stream (hence the no-op catch).
           ahead = pager.nextPage(signal);
           ahead.catch(() => undefined);
         }
