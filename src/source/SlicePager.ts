@@ -60,12 +60,12 @@ export interface SlicePagerConfig {
    */
   readonly spelling?: LearntSpelling;
   /**
-   * Whether a full page that moves the boundary sends the request its next page will need (the
-   * same `since` and `limit`) before the cursor rule runs over it, so the service prepares that
-   * page while this one is checked and delivered. A page that turns out otherwise (invalid
-   * records, a stop, a re-ask) asks anew and the early request is aborted. Only where one
-   * reader asks for pages one after the other (one slice): slices bound their requests in
-   * flight themselves. @default false
+   * Whether a full page whose last record moves the boundary sends the request its next page
+   * will need (the same `since` and `limit`) before the cursor rule runs over it, so the service
+   * prepares that page while this one is checked and delivered. When the rule then refuses the
+   * page, or the next call asks for another request, the early one is aborted. Only where one
+   * reader asks for pages one after the other (one slice): slices bound the pages they hold
+   * themselves. @default false
    */
   readonly readAhead?: boolean;
 }
@@ -131,8 +131,9 @@ const STOP_HORIZON: Stop = 2;
 /**
  * The cursor rule for one shop and one time range, as a state machine: each `nextPage` call
  * sends one request (a few when stuck; see below), drops what was already delivered and
- * returns the new records. It never waits on a timer and never runs ahead of the caller by more
- * than the one request `readAhead` sends: the caller decides when to ask for the next page. Internal to the source (exported for tests).
+ * returns the new records. It never waits on a timer and runs ahead of the caller by at most the
+ * one request `readAhead` sends: the caller decides when to ask for the next page. Internal to
+ * the source (exported for tests).
  *
  * Rule: request `since = boundary − 1 unit`, so the boundary's whole tie group returns whether
  * the service's `since` is inclusive or exclusive; drop records before the boundary and, at
