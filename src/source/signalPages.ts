@@ -9,8 +9,9 @@ import { resolveSignalsOptions, type ResolvedSignalsOptions, type SignalsOptions
 /**
  * A shop's signal pages as an async iterable: the pull-based core under {@link signals}.
  * The first page is requested when the loop first asks (`next()`); when a page is full
- * (more data follows), the next one is requested as it is handed to the loop, so at most
- * one request is in flight and at most one page is fetched ahead (parallel `slices`: see
+ * (more data follows), the next one is requested as it is handed to the loop (and a full
+ * page sends the request for the one after it as it arrives), so at most one request is in
+ * flight and at most two pages are fetched ahead (parallel `slices`: see
  * `SignalsOptions.sliceBufferPages`). Leaving the loop early aborts the request in flight.
  *
  * Checkpoint (`options.checkpoint`): a page's cursor is saved when the loop asks for the

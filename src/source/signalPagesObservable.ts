@@ -7,7 +7,7 @@ import { sourceObservable } from "./sourceObservable.ts";
 /**
  * The page-level form of {@link signals}: one emission per page, `{ records, cursor, … }`,
  * for consumers that batch (writers, bulk decoders) or want the cursor. Same options, pull
- * semantics and checkpointing as `signals`: at most one page is fetched ahead while the
+ * semantics and checkpointing as `signals`: at most two pages are fetched ahead while the
  * consumer's `next(page)` runs, and the checkpoint is saved after each emitted page, before
  * the page after it is emitted. Pages with no new records are emitted too (e.g. every
  * caught-up poll of a tail).

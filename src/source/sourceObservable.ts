@@ -19,7 +19,7 @@ export type DeliverPage<T> = (subscriber: Subscriber<T>, page: SignalPage, repor
 
 /**
  * The Observable behind {@link signals} and {@link signalPagesObservable}: pulls pages
- * from the core one at a time (the core fetches at most one page ahead), hands each to
+ * from the core one at a time (the core fetches at most two pages ahead), hands each to
  * `deliver`, saves the checkpoint once `deliver` has returned (a synchronous subscriber has
  * consumed the page) and only then takes the next page; aborts the request in flight or
  * the pending wait on unsubscribe. Internal.
