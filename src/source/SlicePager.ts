@@ -461,7 +461,7 @@ export class SlicePager {
    */
   private sendEarly(page: readonly unknown[], limit: number, signal: AbortSignal): void {
     const { endRts, settleMs, client, shopId, scheduler } = this.config;
-    if (settleMs > 0 || this.early !== undefined || page.length === 0) return;
+    if (settleMs > 0) return;
     const key = this.keyOf(page[page.length - 1]);
     if (typeof key !== "string" || key <= this.prefix + this.rts) return;
     const rts = this.rtsOfKey(key);
