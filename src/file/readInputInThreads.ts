@@ -110,11 +110,6 @@ export async function readInputInThreads(
       let current = 0; // the range being applied
       let lineOffset = 0;
       let ahead = false; // whether this thread has claimed a range after the current one
-      // Time this thread waited since it last claimed a range, and what reading one of its own
-      // ranges took (ms): it claims one each time it has waited that long.
-      let waited = 0;
-      let waitFrom = Number.NaN;
-      let ownCost = Number.POSITIVE_INFINITY;
       let settled = false;
       const fail = (error: unknown): void => {
         settled = true;
@@ -128,9 +123,7 @@ export async function readInputInThreads(
         while (!settled && current < ranges.length) {
           if (mine[current]) {
             const offset = lineOffset;
-            const from = performance.now();
             lineOffset += file.read(ranges[current]!, push, (line, x) => onInvalid(x, offset + line));
-            ownCost = performance.now() - from;
             ahead = false;
             current++;
             continue;
@@ -138,20 +131,18 @@ export async function readInputInThreads(
           const message = queues[current]!.shift();
           if (message === undefined) {
             // The range is nobody's yet (the decode threads are between ranges): read it now.
-            // Else, waiting for a decode thread: once it has waited as long as a range of its own
-            // takes, this thread takes on the next free range (read when its turn comes).
-            // Claiming at every wait would take on too much: a thread that reads a range also
-            // applies it.
-            if (Atomics.load(claimed, 0) === current || (!ahead && waited >= ownCost)) {
+            // Else this thread waits for a decode thread, which is then the slower side: it takes
+            // on the next free range (read when its turn comes), one at a time. Each wait moves a
+            // range's decoding to this thread until it no longer waits: then the decode threads
+            // fill their read-ahead and this thread has work at every turn.
+            if (Atomics.load(claimed, 0) === current || !ahead) {
               const r = Atomics.add(claimed, 0, 1);
               if (r < ranges.length) {
                 mine[r] = true;
                 if (r === current) continue;
                 ahead = true;
-                waited -= ownCost;
               }
             }
-            waitFrom = performance.now();
             return;
           }
           const part = owner.get(current)!;
@@ -184,8 +175,6 @@ export async function readInputInThreads(
           queues[message.range]!.push(message);
           owner.set(message.range, part);
           if (message.range !== current) return;
-          if (waitFrom === waitFrom) waited += performance.now() - waitFrom;
-          waitFrom = Number.NaN;
           guarded();
         });
         part.worker.once("error", fail);
