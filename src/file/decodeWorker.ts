@@ -9,12 +9,12 @@ import { RangeReader } from "./RangeReader.ts";
 import { SignalBatchWriter } from "./SignalBatch.ts";
 
 /**
- * The decode thread's work: every range it claims, one after another, until none is
+ * The decode thread's work: its first range, then every range it claims next, until none is
  * left; each range's batches, then its `end`. Runs when this module is a worker started by
  * readInputInThreads (its workerData says so); imported anywhere else it does nothing.
  */
 function decodeRanges(data: DecodeWorkerData, port: MessagePort): void {
-  const { path, ranges, next, credit, maxOutstanding, decode } = data;
+  const { path, ranges, first, next, credit, maxOutstanding, decode } = data;
   const claimed = new Int32Array(next);
   const outstanding = new Int32Array(credit);
   const file = new RangeReader(path, decode);
@@ -27,7 +27,7 @@ function decodeRanges(data: DecodeWorkerData, port: MessagePort): void {
     for (let n = Atomics.load(outstanding, 0); n >= maxOutstanding; n = Atomics.load(outstanding, 0)) Atomics.wait(outstanding, 0, n, 1000);
   };
   try {
-    for (let r = Atomics.add(claimed, 0, 1); r < ranges.length; r = Atomics.add(claimed, 0, 1)) {
+    for (let r = first; r < ranges.length; r = Atomics.add(claimed, 0, 1)) {
       const lines = file.read(
         ranges[r]!,
         (signal) => {

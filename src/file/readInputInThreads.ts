@@ -18,6 +18,8 @@ export interface DecodeWorkerData {
    * byte after a LF, or to the end of the file.
    */
   readonly ranges: readonly ByteRange[];
+  /** The thread's first range (each decode thread is given one, so each starts at once). */
+  readonly first: number;
   /** One Int32: the next range nobody has claimed (`Atomics.add` claims it). */
   readonly next: SharedArrayBuffer;
   /** One Int32: batches posted and not yet applied (the read-ahead bound). */
@@ -52,8 +54,7 @@ const RANGE_BYTES = 4 * 1024 * 1024;
  * one at a time. A decode thread reads, splits, parses and decodes its range (`RangeReader`: the
  * `SignalLineReader` + `SignalDecoder` work, about two fifths of a one-thread run) and posts the
  * signals in columns. This thread applies range after range in file order; it reads range 0
- * itself, and every range after it that no decode thread has claimed yet (while they load), and
- * whenever it has to wait for a decode thread with no range of its own ahead, it
+ * itself (while the decode threads load), and whenever it has to wait for a decode thread it
  * claims the next free range for itself, which it reads straight into the engine when its turn
  * comes. So the work balances between decoding and the engine whatever their costs on the
  * machine and the data. The analyzer sees exactly the signals, in exactly the order, that reading
@@ -85,19 +86,20 @@ export async function readInputInThreads(
   const ranges = await lineRanges(path, rangeBytes);
   const workers = Math.max(0, Math.min(threads - 1, ranges.length - 1));
   const url = workerUrl();
-  // Range 0 is this thread's; the rest are claimed, by each decode thread once it has loaded (a
-  // range given to one beforehand would keep this thread waiting for it meanwhile: it takes the
-  // ranges nobody has claimed yet itself).
+  // Range 0 is this thread's; decode thread i starts with range i + 1; the rest are claimed.
+  // Given beforehand, not claimed once the thread has loaded: this thread would then read on
+  // without it, which on a file it reads faster than a thread loads (a test's) leaves the decode
+  // threads nothing to do, and on the bench file gained ~50 ms of the ~200 ms it waits at first.
   const next = new SharedArrayBuffer(4);
   const claimed = new Int32Array(next);
-  claimed[0] = 1;
+  claimed[0] = workers + 1;
   const mine = ranges.map((_, r) => r === 0);
   // What each range's decode thread has posted so far.
   const queues: RangeMessage[][] = ranges.map(() => []);
-  const parts = Array.from({ length: workers }, () => {
+  const parts = Array.from({ length: workers }, (_, i) => {
     const credit = new SharedArrayBuffer(4);
     const worker = new Worker(url, {
-      workerData: { decodeWorker: true, path, ranges, next, credit, maxOutstanding: MAX_OUTSTANDING, decode } satisfies DecodeWorkerData,
+      workerData: { decodeWorker: true, path, ranges, first: i + 1, next, credit, maxOutstanding: MAX_OUTSTANDING, decode } satisfies DecodeWorkerData,
     });
     // Each decode thread interns its own strings: one reader (string table) per thread, which
     // reads that thread's batches in the order they were posted (its ranges are applied in order).
