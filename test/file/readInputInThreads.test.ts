@@ -1,13 +1,27 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Analyzer } from "../../src/analysis/analyze.ts";
 import { readInputInThreads } from "../../src/file/readInputInThreads.ts";
 import { SignalLineReader } from "../../src/file/SignalLineReader.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";
 
 const H = 3_600_000;
+
+// Ranges the decode threads finished: a read whose engine thread read every range itself would
+// give the same results and test nothing of the hand-over.
+const decoded = vi.hoisted(() => ({ ranges: 0 }));
+vi.mock("node:worker_threads", async (importOriginal) => {
+  const real = await importOriginal<typeof import("node:worker_threads")>();
+  class CountingWorker extends real.Worker {
+    constructor(...args: ConstructorParameters<typeof real.Worker>) {
+      super(...args);
+      this.on("message", (m: { type?: string }) => void (m.type === "end" && decoded.ranges++));
+    }
+  }
+  return { ...real, Worker: CountingWorker };
+});
 
 describe("readInputInThreads", () => {
   let dir: string;
@@ -55,8 +69,12 @@ describe("readInputInThreads", () => {
     const expected = oneThread();
     const analyzer = new Analyzer();
     const invalid: string[] = [];
+    decoded.ranges = 0;
     const stats = await readInputInThreads(file, threads, analyzer, (x, line) => invalid.push(`${line} ${x.reason}`), new AbortController().signal, {}, rangeBytes);
     const result = analyzer.finish(stats);
+    // (A range of 1 GiB is the whole file: one range, this thread's.)
+    if (rangeBytes < bytes.length) expect(decoded.ranges).toBeGreaterThan(0);
+    else expect(decoded.ranges).toBe(0);
     expect(expected.invalid.length).toBeGreaterThan(3);
     expect(invalid).toEqual(expected.invalid);
     expect(result).toEqual(expected.result);
