@@ -1,5 +1,5 @@
 import { byteLiteral, literalAt } from "./byteWords.ts";
-import type { SignalFields } from "./decodeSignal.ts";
+import type { SignalFields } from "./SignalDecoderCore.ts";
 import { macOfBytes, type MacCursor } from "./macOfBytes.ts";
 import { RTS_UPPERCASE, rtsValueAt, rtsValueOfBytes } from "./rts.ts";
 import { skipPlainFields } from "./skipPlainFields.ts";

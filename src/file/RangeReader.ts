@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync } from "node:fs";
-import { SignalDecoder, type InvalidRecord, type SignalDecoderStats } from "../codec/decodeSignal.ts";
+import { SignalDecoderCore, type InvalidRecord, type SignalDecoderStats, type VendorLookup } from "../codec/SignalDecoderCore.ts";
 import type { EpochUnit } from "../codec/inferEpochUnit.ts";
 import { rtsCodecForUnit } from "../codec/rts.ts";
 import type { Signal } from "../codec/Signal.ts";
@@ -31,25 +31,28 @@ const READ_BYTES = 1 << 20;
 /**
  * Reads byte ranges of an NDJSON file of signal records with one decoder: splits lines, parses
  * and decodes each record (`SignalLineReader` + `SignalDecoder`), synchronously. One per decode
- * thread, and one on the thread that runs the engine (see `readInputInThreads`).
+ * thread, and one on the thread that runs the engine (see `readInputInThreads`). Vendors are
+ * looked up with `vendorOf` (the IEEE list's `vendorOfNormal`) unless `options.vendors` is false;
+ * a decode thread gives none, so it does not load the list: its signals get their vendors where
+ * they are applied ({@link vendorOfDevice}).
  *
  * @example
- * const file = new RangeReader("day.ndjson", {});
+ * const file = new RangeReader("day.ndjson", {}, vendorOfNormal);
  * const lines = file.read([0, undefined], (s) => analyzer.pushSignal(s), (line, x) => console.error(line, x.reason));
  * file.stats.decoded; // signals decoded so far, over every range read
  * file.close();
  */
 export class RangeReader {
   readonly #fd: number;
-  readonly #decoder: SignalDecoder;
+  readonly #decoder: SignalDecoderCore;
   #onInvalid: (line: number, invalid: InvalidRecord) => void = () => {};
   #reader: SignalLineReader | undefined;
   /** One buffer for every read: the line reader keeps nothing of a chunk once it has read it. */
   readonly #chunk = Buffer.allocUnsafe(READ_BYTES);
 
-  constructor(path: string, options: ThreadDecoderOptions) {
+  constructor(path: string, options: ThreadDecoderOptions, vendorOf: VendorLookup | undefined) {
     this.#fd = openSync(path, "r");
-    this.#decoder = new SignalDecoder({
+    this.#decoder = new SignalDecoderCore({
       onInvalid: (invalid: InvalidRecord) => this.#onInvalid(this.#reader!.line, invalid),
       clockOffsetsMs: options.clockOffsetsMs,
       ...(options.rtsUnit === undefined ? {} : { rtsCodec: rtsCodecForUnit(options.rtsUnit) }),
@@ -58,7 +61,12 @@ export class RangeReader {
       ...(options.tsUnit === undefined ? {} : { tsUnit: options.tsUnit }),
       ...(options.vendors === undefined ? {} : { vendors: options.vendors }),
       ...(options.tsToleranceMs === undefined ? {} : { tsToleranceMs: options.tsToleranceMs }),
-    });
+    }, vendorOf);
+  }
+
+  /** The vendor this reader's decoder gives a signal of `device` (see `SignalDecoderCore#vendorOfDevice`). */
+  vendorOfDevice(device: string): string | null | undefined {
+    return this.#decoder.vendorOfDevice(device);
   }
 
   /** The decoder's counters, over every range read so far (a snapshot). */

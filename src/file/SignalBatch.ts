@@ -5,7 +5,8 @@ import type { Signal } from "../codec/Signal.ts";
  * Decoded signals in columns, as a decode thread posts them to the thread that runs the engine:
  * typed arrays (moved, not copied) and strings interned once per thread (a device's MAC crosses
  * once, then travels as an index), so a batch costs the receiver one `Signal` literal per record
- * and no parsing. Batches of one input are in input order; `invalid` lists the records rejected
+ * and no parsing. No vendor crosses: it is a function of the device, which the receiver looks up
+ * once per device (a decode thread decodes without the OUI list). Batches of one input are in input order; `invalid` lists the records rejected
  * among them, with their 1-based line numbers.
  *
  * @example
@@ -24,14 +25,11 @@ export interface SignalBatch {
   readonly bits: Uint8Array;
   readonly device: Int32Array;
   readonly sensor: Int32Array;
-  /** Index into the vendor table, −1 for none. */
-  readonly vendor: Int32Array;
   /** The RTS of every signal, 16 characters each, concatenated. */
   readonly rts: string;
   /** Strings first used in this batch, appended to the receiver's tables in order. */
   readonly newDevices: readonly string[];
   readonly newSensors: readonly string[];
-  readonly newVendors: readonly string[];
   readonly invalid: readonly { readonly line: number; readonly invalid: InvalidRecord }[];
 }
 
@@ -53,26 +51,21 @@ const BATCH = 8192;
 export class SignalBatchWriter {
   readonly #devices = new Map<string, number>();
   readonly #sensors = new Map<string, number>();
-  readonly #vendors = new Map<string, number>();
   #time = new Float64Array(BATCH);
   #shopId = new Float64Array(BATCH);
   #rssi = new Int8Array(BATCH);
   #bits = new Uint8Array(BATCH);
   #device = new Int32Array(BATCH);
   #sensor = new Int32Array(BATCH);
-  #vendor = new Int32Array(BATCH);
   // Built by `+=`, a rope that postMessage flattens once, rather than an array joined at `take`:
   // measured, add + take went from ~165 to ~60 ns per signal.
   #rts = "";
   #newDevices: string[] = [];
   #newSensors: string[] = [];
-  #newVendors: string[] = [];
   #invalid: { line: number; invalid: InvalidRecord }[] = [];
   #count = 0;
   #lastSensor: string | undefined = undefined;
   #lastSensorIndex = -1;
-  #lastVendor: string | undefined = undefined;
-  #lastVendorIndex = -1;
 
   /** Signals in the batch being filled. */
   get count(): number {
@@ -87,20 +80,14 @@ export class SignalBatchWriter {
     this.#rssi[i] = s.rssi;
     this.#bits[i] = (s.local ? 1 : 0) | (s.randomized ? 2 : 0) | ((s.flags ?? 0) << 2);
     this.#device[i] = intern(this.#devices, this.#newDevices, s.device);
-    // A shop has a few sensors and its devices few vendors: the last one's index is usually the
-    // one (a string compare, where the table is a hash lookup).
+    // A shop has a few sensors: the last one's index is usually the one (a string compare, where
+    // the table is a hash lookup).
     const sensor = s.sensor;
     if (sensor !== this.#lastSensor) {
       this.#lastSensor = sensor;
       this.#lastSensorIndex = intern(this.#sensors, this.#newSensors, sensor);
     }
     this.#sensor[i] = this.#lastSensorIndex;
-    const vendor = s.vendor;
-    if (vendor !== this.#lastVendor) {
-      this.#lastVendor = vendor;
-      this.#lastVendorIndex = vendor === undefined ? -1 : intern(this.#vendors, this.#newVendors, vendor);
-    }
-    this.#vendor[i] = this.#lastVendorIndex;
     this.#rts += s.rts;
     return this.#count === BATCH;
   }
@@ -121,25 +108,21 @@ export class SignalBatchWriter {
       bits: this.#bits,
       device: this.#device,
       sensor: this.#sensor,
-      vendor: this.#vendor,
       rts: this.#rts,
       newDevices: this.#newDevices,
       newSensors: this.#newSensors,
-      newVendors: this.#newVendors,
       invalid: this.#invalid,
     };
-    const transfer = [batch.time, batch.shopId, batch.rssi, batch.bits, batch.device, batch.sensor, batch.vendor].map((a) => a.buffer as ArrayBuffer);
+    const transfer = [batch.time, batch.shopId, batch.rssi, batch.bits, batch.device, batch.sensor].map((a) => a.buffer as ArrayBuffer);
     this.#time = new Float64Array(BATCH);
     this.#shopId = new Float64Array(BATCH);
     this.#rssi = new Int8Array(BATCH);
     this.#bits = new Uint8Array(BATCH);
     this.#device = new Int32Array(BATCH);
     this.#sensor = new Int32Array(BATCH);
-    this.#vendor = new Int32Array(BATCH);
     this.#rts = "";
     this.#newDevices = [];
     this.#newSensors = [];
-    this.#newVendors = [];
     this.#invalid = [];
     this.#count = 0;
     return { batch, transfer };
@@ -148,34 +131,55 @@ export class SignalBatchWriter {
 
 /**
  * Turns {@link SignalBatch}es back into `Signal`s on the receiving side, keeping the string
- * tables of one writer.
+ * tables of one writer. Each device's vendor comes from `vendorOfDevice` once, when the device
+ * first crosses (`SignalDecoderCore#vendorOfDevice` of the receiver's decoder: `null` for a
+ * universal MAC with no vendor, counted in {@link vendorless}).
  *
  * @example
- * import { decodeSignal, type Signal } from "footfall";
+ * import { decodeSignal, SignalDecoder, type Signal } from "footfall";
  * const decodedSignals = [0, 1, 2].map((i) => decodeSignal({ row_key: `101:${(1763600000016 + i).toString(16).padStart(16, "0")}`, device_id: "f0:18:98:12:34:56", rssi: -61 - i, square_mac: "b8:27:eb:00:00:01", ts: 1763600000016 + i, local: false }) as Signal);
  * const writer = new SignalBatchWriter();
  * for (const s of decodedSignals) writer.add(s);
+ * const decoder = new SignalDecoder();
  * const out: Signal[] = [];
- * new SignalBatchReader().read(structuredClone(writer.take().batch), (s) => out.push(s));
+ * new SignalBatchReader((d) => decoder.vendorOfDevice(d)).read(structuredClone(writer.take().batch), (s) => out.push(s));
  * out.length === decodedSignals.length; // true
+ * out[0]?.vendor; // "Apple, Inc."
  */
 export class SignalBatchReader {
+  readonly #vendorOfDevice: (device: string) => string | null | undefined;
   readonly #devices: string[] = [];
+  /** By device index: its vendor, `null` for none found, `undefined` for none looked up. */
+  readonly #vendors: (string | null | undefined)[] = [];
   readonly #sensors: string[] = [];
-  readonly #vendors: string[] = [];
+  #vendorless = 0;
+
+  constructor(vendorOfDevice: (device: string) => string | null | undefined) {
+    this.#vendorOfDevice = vendorOfDevice;
+  }
+
+  /** Signals read so far whose universal device MAC has no vendor (the decoder's `vendorless` for them). */
+  get vendorless(): number {
+    return this.#vendorless;
+  }
 
   /** Calls `each` with every signal of the batch, in order. */
   read(batch: SignalBatch, each: (signal: Signal) => void): void {
-    for (const d of batch.newDevices) this.#devices.push(d);
+    for (const d of batch.newDevices) {
+      this.#devices.push(d);
+      this.#vendors.push(this.#vendorOfDevice(d));
+    }
     for (const d of batch.newSensors) this.#sensors.push(d);
-    for (const d of batch.newVendors) this.#vendors.push(d);
-    const { time, shopId, rssi, bits, device, sensor, vendor, rts } = batch;
+    const { time, shopId, rssi, bits, device, sensor, rts } = batch;
     const devices = this.#devices;
     const sensors = this.#sensors;
     const vendors = this.#vendors;
+    let vendorless = 0;
     for (let i = 0; i < batch.count; i++) {
       const b = bits[i]!;
-      const v = vendor[i]!;
+      const d = device[i]!;
+      const v = vendors[d];
+      if (v === null) vendorless++;
       // A Float64Array element is a double; the decoder's SHOP ID is a small integer. Stored as
       // it comes, it gave these Signals a map of their own (the field a double), so the engine
       // saw two maps in every threaded read (3 % more CPU on the big shop-day). Integers of
@@ -186,15 +190,16 @@ export class SignalBatchReader {
         shopId: (id | 0) === id ? id | 0 : id,
         rts: rts.slice(i * 16, i * 16 + 16),
         time: time[i]!,
-        device: devices[device[i]!]!,
+        device: devices[d]!,
         rssi: rssi[i]!,
         sensor: sensors[sensor[i]!]!,
         local: (b & 1) !== 0,
         randomized: (b & 2) !== 0,
-        vendor: v < 0 ? undefined : vendors[v],
+        vendor: v ?? undefined,
         flags: b >> 2,
       });
     }
+    this.#vendorless += vendorless;
   }
 }
 

@@ -1,5 +1,5 @@
 import { Buffer } from "node:buffer";
-import type { SignalDecoder, SignalFields } from "../codec/decodeSignal.ts";
+import type { SignalDecoderCore, SignalFields } from "../codec/SignalDecoderCore.ts";
 import { notJson, parseSignalLine, recordsOfLine } from "../codec/parseSignalLine.ts";
 import { readSignalRecord } from "../codec/readSignalRecord.ts";
 import type { Signal } from "../codec/Signal.ts";
@@ -48,7 +48,7 @@ export type SignalLineReaderOptions = LineSplitterOptions;
  * [got.length, got[0]?.rssi, decoder.stats.invalidByReason["not-json"]]; // [1, -61, 1]
  */
 export class SignalLineReader {
-  readonly #decoder: SignalDecoder;
+  readonly #decoder: SignalDecoderCore;
   readonly #onSignal: (signal: Signal) => void;
   readonly #dropBom: boolean;
   // One object, refilled for every record the byte reader takes.
@@ -57,7 +57,7 @@ export class SignalLineReader {
   #rest: Buffer = Buffer.alloc(0);
   #line = 0;
 
-  constructor(decoder: SignalDecoder, onSignal: (signal: Signal) => void, options: SignalLineReaderOptions = {}) {
+  constructor(decoder: SignalDecoderCore, onSignal: (signal: Signal) => void, options: SignalLineReaderOptions = {}) {
     this.#decoder = decoder;
     this.#onSignal = onSignal;
     this.#dropBom = dropsByteOrderMark(options);

@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { addDecoderStats, type Analyzer } from "../analysis/analyze.ts";
 import type { InvalidRecord, SignalDecoderStats } from "../codec/decodeSignal.ts";
+import { vendorOfNormal } from "../codec/oui.ts";
 import { RangeReader, type ByteRange, type ThreadDecoderOptions } from "./RangeReader.ts";
 import { SignalBatchReader, type SignalBatch } from "./SignalBatch.ts";
 
@@ -94,6 +95,8 @@ export async function readInputInThreads(
   const claimed = new Int32Array(next);
   claimed[0] = workers + 1;
   const mine = ranges.map((_, r) => r === 0);
+  // This thread's reader, whose decoder also gives the decode threads' signals their vendors.
+  const file = new RangeReader(path, decode, vendorOfNormal);
   // What each range's decode thread has posted so far.
   const queues: RangeMessage[][] = ranges.map(() => []);
   const parts = Array.from({ length: workers }, (_, i) => {
@@ -103,10 +106,9 @@ export async function readInputInThreads(
     });
     // Each decode thread interns its own strings: one reader (string table) per thread, which
     // reads that thread's batches in the order they were posted (its ranges are applied in order).
-    return { worker, reader: new SignalBatchReader(), outstanding: new Int32Array(credit), stats: undefined as SignalDecoderStats | undefined };
+    return { worker, reader: new SignalBatchReader((device) => file.vendorOfDevice(device)), outstanding: new Int32Array(credit), stats: undefined as SignalDecoderStats | undefined };
   });
   const owner = new Map<number, (typeof parts)[number]>();
-  const file = new RangeReader(path, decode);
   const push = (s: Parameters<Analyzer["pushSignal"]>[0]): void => analyzer.pushSignal(s);
   try {
     return await new Promise<SignalDecoderStats>((resolve, reject) => {
@@ -164,7 +166,9 @@ export async function readInputInThreads(
         if (settled) return;
         settled = true;
         signal.removeEventListener("abort", abort);
-        resolve([file.stats, ...parts.flatMap((p) => (p.stats === undefined ? [] : [p.stats]))].reduce(addDecoderStats));
+        // A decode thread looks up no vendors: its signals' vendorless are counted where they were read.
+        const threads = parts.flatMap((p) => (p.stats === undefined ? [] : [{ ...p.stats, vendorless: p.stats.vendorless + p.reader.vendorless }]));
+        resolve([file.stats, ...threads].reduce(addDecoderStats));
       };
       const guarded = (): void => {
         try {

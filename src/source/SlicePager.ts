@@ -4,7 +4,7 @@ import type { RawSignal, SignalsResponse } from "../contract/rawSignal.ts";
 import type { RejectedRecord } from "./SignalPage.ts";
 import { SIGNALS_LIMIT_MAX } from "../contract/paths.ts";
 import { parseRowKey } from "../codec/rowKey.ts";
-import { fieldsInvalid, MIN_TIME_MS, rowKeyInvalid, tsNumber, type InvalidRecord } from "../codec/decodeSignal.ts";
+import { fieldsInvalid, MIN_TIME_MS, rowKeyInvalid, tsNumber, type InvalidRecord } from "../codec/SignalDecoderCore.ts";
 import { inferRtsCodec, rtsValueAt, stepRts, type RtsCodec } from "../codec/rts.ts";
 import { footfallSpelling, rtsSpellingOf, spellRts, type RtsSpelling } from "../codec/rtsSpelling.ts";
 import { toEpochMillis } from "../codec/inferEpochUnit.ts";

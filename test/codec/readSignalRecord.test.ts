@@ -8,7 +8,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SignalDecoder, type SignalFields } from "../../src/codec/decodeSignal.ts";
+import { SignalDecoder } from "../../src/codec/decodeSignal.ts";
+import type { SignalFields } from "../../src/codec/SignalDecoderCore.ts";
 import { readSignalRecord } from "../../src/codec/readSignalRecord.ts";
 import type { Signal } from "../../src/codec/Signal.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";

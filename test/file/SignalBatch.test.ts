@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeSignal, type InvalidRecord } from "../../src/codec/decodeSignal.ts";
+import { decodeSignal, SignalDecoder, type InvalidRecord } from "../../src/codec/decodeSignal.ts";
 import type { Signal } from "../../src/codec/Signal.ts";
 import { SignalBatchReader, SignalBatchWriter } from "../../src/file/SignalBatch.ts";
 
@@ -35,12 +35,18 @@ const signalArb = fc
     return s as Signal;
   });
 
+/** A reader that looks vendors up as the thread applying a decode thread's batches does. */
+const newReader = (): SignalBatchReader => {
+  const decoder = new SignalDecoder();
+  return new SignalBatchReader((device) => decoder.vendorOfDevice(device));
+};
+
 describe("SignalBatch", () => {
-  it("a signal comes out of writer → reader exactly as the decoder made it, across batches", () => {
+  it("a signal comes out of writer → reader exactly as the decoder made it, across batches, vendor included", () => {
     fc.assert(
       fc.property(fc.array(signalArb, { maxLength: 20_000 }), (signals) => {
         const writer = new SignalBatchWriter();
-        const reader = new SignalBatchReader();
+        const reader = newReader();
         const out: Signal[] = [];
         const flush = (): void => {
           // Through structured clone, as postMessage does.
@@ -49,6 +55,10 @@ describe("SignalBatch", () => {
         for (const s of signals) if (writer.add(s)) flush();
         flush();
         expect(out).toStrictEqual(signals);
+        // The vendorless signals the receiver counts are those the decoder counts.
+        const decoder = new SignalDecoder();
+        for (const s of signals) decoder.decodeFields({ ...s, ts: s.time, rtsValue: Number.parseInt(s.rts, 16) });
+        expect(reader.vendorless).toBe(decoder.stats.vendorless);
         for (let i = 0; i < out.length; i++) expect(Object.keys(out[i]!)).toStrictEqual(Object.keys(signals[i]!));
       }),
       { numRuns: 15 },
@@ -79,6 +89,7 @@ describe("SignalBatch", () => {
       writeFileSync(
         script,
         `import { decodeSignal } from ${src("codec/decodeSignal.ts")};
+         import { SignalDecoder } from ${src("codec/decodeSignal.ts")};
          import { SignalBatchReader, SignalBatchWriter } from ${src("file/SignalBatch.ts")};
          const sameMap = new Function("a", "b", "return %HaveSameMap(a, b)");
          const answers = [];
@@ -87,7 +98,8 @@ describe("SignalBatch", () => {
            const writer = new SignalBatchWriter();
            writer.add(decoded);
            const read = [];
-           new SignalBatchReader().read(structuredClone(writer.take().batch), (s) => read.push(s));
+           const receiver = new SignalDecoder();
+           new SignalBatchReader((d) => receiver.vendorOfDevice(d)).read(structuredClone(writer.take().batch), (s) => read.push(s));
            answers.push(sameMap(decoded, read[0]));
          }
          console.log(answers.join(","));`,

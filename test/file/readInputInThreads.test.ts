@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Analyzer } from "../../src/analysis/analyze.ts";
+import type { SignalDecoderStats } from "../../src/codec/decodeSignal.ts";
 import { readInputInThreads } from "../../src/file/readInputInThreads.ts";
 import { SignalLineReader } from "../../src/file/SignalLineReader.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";
@@ -32,7 +33,10 @@ describe("readInputInThreads", () => {
     dir = await mkdtemp(join(tmpdir(), "footfall-threads-"));
     const world = createWorld({ seed: 11, days: 1 });
     const shop = world.shops[0]!;
-    const lines = [...world.rawSignals(shop.id, world.startMs + 10 * H, world.startMs + 12 * H)].map((r) => JSON.stringify(r));
+    // Every 500th record from a universal MAC the IEEE list does not have: a vendorless signal.
+    const lines = [...world.rawSignals(shop.id, world.startMs + 10 * H, world.startMs + 12 * H)].map((r, i) =>
+      JSON.stringify(i % 500 === 3 ? { ...r, device_id: `fc:ff:ff:00:${(i >> 8).toString(16).padStart(2, "0")}:${(i & 255).toString(16).padStart(2, "0")}`, local: false } : r),
+    );
     // Rejections spread over the file (so over many ranges), a blank line, a BOM, CRLF line ends,
     // and a last line without its line end.
     for (let at = 7; at < lines.length; at += 997) lines.splice(at, 0, at % 2 === 0 ? "{not json" : JSON.stringify({ row_key: "garbage" }));
@@ -47,14 +51,14 @@ describe("readInputInThreads", () => {
   });
 
   // What one thread gives: the CLI's own path (SignalLineReader straight into the analyzer).
-  function oneThread(): { result: ReturnType<Analyzer["finish"]>; invalid: string[] } {
+  function oneThread(): { result: ReturnType<Analyzer["finish"]>; invalid: string[]; stats: SignalDecoderStats } {
     const invalid: string[] = [];
     let reader: SignalLineReader | undefined;
     const analyzer = new Analyzer({ decode: { onInvalid: (x) => invalid.push(`${reader!.line} ${x.reason}`) } });
     reader = new SignalLineReader(analyzer.decoder, (s) => analyzer.pushSignal(s));
     reader.push(bytes);
     reader.end();
-    return { result: analyzer.finish(), invalid };
+    return { result: analyzer.finish(), invalid, stats: analyzer.decoder.stats };
   }
 
   // Ranges of a few lines each: thousands of hand-overs between the threads, where a race in
@@ -78,6 +82,10 @@ describe("readInputInThreads", () => {
     expect(expected.invalid.length).toBeGreaterThan(3);
     expect(invalid).toEqual(expected.invalid);
     expect(result).toEqual(expected.result);
+    // The counters too: a decode thread looks up no vendors, so its signals' vendorless are counted
+    // on the engine's thread.
+    expect(stats).toStrictEqual(expected.stats);
+    expect(stats.vendorless).toBeGreaterThan(0);
     expect(result.sessions.length).toBeGreaterThan(0);
   });
 });

@@ -47,6 +47,16 @@ describe("module graph of the entry points", () => {
     expect(loaded.filter((url) => /\/src\/(sim|report|cli)\//.test(url))).toEqual([]);
   });
 
+  it("a decode thread loads the file reader but not the OUI list, which the engine's thread applies", () => {
+    // The list's 5.6 MB of JSON cost a decode thread ~0.2 s of CPU; its signals get their vendors
+    // where they are applied. The engine's thread still loads it, which shows it would be seen.
+    const OUI = /[\\/]node_modules[\\/]oui-data[\\/]/;
+    const thread = loadedModules("src/file/decodeWorker.ts");
+    expect(thread.some((url) => url.endsWith("/src/file/RangeReader.ts"))).toBe(true);
+    expect(offending(thread, [OUI])).toEqual([]);
+    expect(offending(loadedModules("src/file/readInputInThreads.ts"), [OUI])).not.toEqual([]);
+  });
+
   it("reports a leak when an entry reaches the charts and the file system", () => {
     const loaded = loadedModules("test/package/fixtures/leakyEntry.ts");
     const leaks = offending(loaded, [PLOT, LINKEDOM, HTTP, FS]);
