@@ -37,7 +37,8 @@ import type { ClientDeps } from "./serviceClient.ts";
 import { analysisRecords, recordsProximity } from "../analysis/analysisRecords.ts";
 import { INTERVAL_MS_LIMITS } from "../kernels/people/peopleEstimatorOptions.ts";
 import { writeAnalyzeTable } from "./analyzeTable.ts";
-import { deviceIdFromFlags, privacyFlags, privacyHelp } from "./macKey.ts";
+import type { Pseudonymizer } from "../privacy/Pseudonymizer.ts";
+import { deviceIdOf, privacyFlags, privacyHelp, pseudonymizerFromFlags } from "./macKey.ts";
 import { calibrationFlag } from "./calibrationFlag.ts";
 
 const flags = {
@@ -193,10 +194,14 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
   // Key problems are usage errors found before any reading. The table prints no devices, so it
   // needs no key (and generates none) unless privacy flags were given, which are then checked.
   const privacyGiven = values["mac-key-file"] !== undefined || values["pseudonym-rotation"] !== undefined || rawMacs !== undefined;
-  const device = format === "ndjson" || privacyGiven ? deviceIdFromFlags({ ...values, "raw-macs": rawMacs }, io, "analyze") : undefined;
+  const writesDevices = format === "ndjson" || privacyGiven;
+  const pseudonymizer = writesDevices ? pseudonymizerFromFlags({ ...values, "raw-macs": rawMacs }, io, "analyze") : undefined;
+  const device = writesDevices ? deviceIdOf(pseudonymizer) : undefined;
   const minCount = integerFlag("--min-count", values["min-count"], 1, 1_000_000) ?? 0;
-  const result = await analyzeFlags(values, options, rtsCodec, io, deps, "analyze");
+  // The lines' pseudonyms: decode threads hash their devices while this thread closes the day.
+  const result = await analyzeFlags(values, options, rtsCodec, io, deps, "analyze", format === "ndjson" ? pseudonymizer : undefined);
   if (typeof result === "number") return result;
+  await pseudonymizer?.ready();
   if (format === "ndjson") writeNdjson(io.stdout, analysisRecords(result, {
       minCount,
       linkedAcrossDays: values["pseudonym-rotation"] !== "daily",
@@ -215,6 +220,7 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
  * Shared by `footfall analyze` and `footfall calibrate`, which analyse their input alike.
  *
  * @param name the command, in messages (`footfall NAME: …`)
+ * @param pseudonymizer the one the output will use, for decode threads to hash devices with (see `readInputInThreads`)
  * @returns the result, or the exit status when reading failed
  * @example
  * const problem = await analyzeFlags({ input: "missing-day.ndjson" }, { timeZone: "Europe/Prague" }, rtsUnitFlag(undefined), io, undefined, "calibrate").catch((e: Error) => e.message);
@@ -227,6 +233,7 @@ export async function analyzeFlags(
   io: CliIo,
   deps: ClientDeps | undefined,
   name: string,
+  pseudonymizer?: Pseudonymizer,
 ): Promise<AnalyzeResult | number> {
   const timeZone = options.timeZone ?? DEFAULT_TIME_ZONE;
   const fromService = values.shop !== undefined || values.since !== undefined || values.until !== undefined;
@@ -258,7 +265,7 @@ export async function analyzeFlags(
     let decodedElsewhere: SignalDecoderStats | undefined;
     try {
       if (values.input !== undefined) {
-        decodedElsewhere = await readInput(values.input, inputFile, threads, analyzer, io, show, at, { clockOffsetsMs, rtsUnit: rtsCodec.unit });
+        decodedElsewhere = await readInput(values.input, inputFile, threads, analyzer, io, show, at, { clockOffsetsMs, rtsUnit: rtsCodec.unit }, pseudonymizer);
       } else {
         if (threads !== undefined) throw new UsageError("--threads applies to --input");
         await readService(values, timeZone, rtsCodec, analyzer, io, deps);
@@ -431,6 +438,8 @@ async function readInput(
   at: { line: () => number },
   // The analyzer's decoder options, for decode threads (which build their own decoders).
   decode: ThreadDecoderOptions,
+  // The output's, for decode threads to hash their devices with.
+  pseudonymizer: Pseudonymizer | undefined,
 ): Promise<SignalDecoderStats | undefined> {
   let stream: NodeJS.ReadableStream & { destroy?: () => void } = process.stdin;
   if (info !== undefined) {
@@ -449,7 +458,7 @@ async function readInput(
       const n = gzip ? 1 : (threads ?? defaultInputThreads(info.size));
       if (n > 1) {
         const { readInputInThreads } = await import("../file/readInputInThreads.ts");
-        return readInputInThreads(path, n, analyzer, show, io.signal, decode);
+        return readInputInThreads(path, n, analyzer, show, io.signal, { decode, pseudonymizer });
       }
     } else if (threads !== undefined && threads > 1) {
       throw new UsageError(`--threads above 1 needs a regular file (${path} is a stream, read on one thread)`);

@@ -54,17 +54,42 @@ export type PrivacyFlagValues = {
  * device("a4:5e:60:00:00:01", "2026-11-16") === device("a4:5e:60:00:00:01", "2026-11-17"); // false
  */
 export function deviceIdFromFlags(values: PrivacyFlagValues, io: CliIo, command: string): DeviceId {
+  return deviceIdOf(pseudonymizerFromFlags(values, io, command));
+}
+
+/**
+ * The {@link Pseudonymizer} of {@link deviceIdFromFlags}, or `undefined` with `--raw-macs`: for a
+ * command that also lets decode threads hash devices (`readInputInThreads`). Same checks.
+ *
+ * @example
+ * const withKey = { ...io, env: { FOOTFALL_MAC_KEY: "00112233445566778899aabbccddeeff" } };
+ * pseudonymizerFromFlags({}, withKey, "analyze")?.rotation; // "none"
+ * pseudonymizerFromFlags({ "raw-macs": true }, withKey, "analyze"); // undefined
+ */
+export function pseudonymizerFromFlags(values: PrivacyFlagValues, io: CliIo, command: string): Pseudonymizer | undefined {
   const rotation = values["pseudonym-rotation"] ?? "none";
   if (rotation !== "none" && rotation !== "daily") throw new UsageError(`--pseudonym-rotation must be none or daily, got ${JSON.stringify(rotation)}`);
   if (values["raw-macs"] === true) {
     if (values["mac-key-file"] !== undefined || values["pseudonym-rotation"] !== undefined) {
       throw new UsageError("--raw-macs writes MACs: it takes no --mac-key-file or --pseudonym-rotation");
     }
-    return rawDevice;
+    return undefined;
   }
   const key = readMacKey(values["mac-key-file"], io, command);
-  const p = new Pseudonymizer({ key, rotation: rotation as PseudonymRotation });
-  return (mac, date) => p.pseudonym(mac, date);
+  return new Pseudonymizer({ key, rotation: rotation as PseudonymRotation });
+}
+
+/**
+ * How a writer names devices with `p`: its pseudonym per device (and local date, for daily
+ * rotation); the MAC without one (`--raw-macs`).
+ *
+ * @example
+ * const device = deviceIdOf(new Pseudonymizer({ key: new Uint8Array(16).fill(1) }));
+ * device("a4:5e:60:00:00:01", "2026-11-16").length; // 32
+ * deviceIdOf(undefined)("a4:5e:60:00:00:01", "2026-11-16"); // "a4:5e:60:00:00:01"
+ */
+export function deviceIdOf(p: Pseudonymizer | undefined): DeviceId {
+  return p === undefined ? rawDevice : (mac, date) => p.pseudonym(mac, date);
 }
 
 /**

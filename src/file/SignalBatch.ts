@@ -72,6 +72,11 @@ export class SignalBatchWriter {
     return this.#count;
   }
 
+  /** Every device MAC added so far, in the order of their indices (the receiver's `devices`). */
+  devices(): IterableIterator<string> {
+    return this.#devices.keys();
+  }
+
   /** Adds one signal; returns true when the batch is full (then {@link take} it). */
   add(s: Signal): boolean {
     const i = this.#count++;
@@ -156,6 +161,11 @@ export class SignalBatchReader {
 
   constructor(vendorOfDevice: (device: string) => string | null | undefined) {
     this.#vendorOfDevice = vendorOfDevice;
+  }
+
+  /** Every device MAC read so far, by index: the writer's `devices()` once every batch is read. */
+  get devices(): readonly string[] {
+    return this.#devices;
   }
 
   /** Signals read so far whose universal device MAC has no vendor (the decoder's `vendorless` for them). */

@@ -91,7 +91,7 @@ export async function analyzeFile(path: string, options: AnalyzeFileOptions = {}
     if (n > 1) {
       // Loaded only for a threaded read (worker_threads and the thread's module).
       const { readInputInThreads } = await import("./readInputInThreads.ts");
-      decoded = await readInputInThreads(path, n, analyzer, both, signal ?? new AbortController().signal, crossing);
+      decoded = await readInputInThreads(path, n, analyzer, both, signal ?? new AbortController().signal, { decode: crossing });
     } else {
       const reader = new SignalLineReader(analyzer.decoder, (s) => analyzer.pushSignal(s));
       line = () => reader.line;

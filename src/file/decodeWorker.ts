@@ -4,17 +4,19 @@
 // stays beside readInputInThreads (here in src/file/, and as dist/file/decodeWorker.js); not a
 // public module.
 import { parentPort, workerData, type MessagePort } from "node:worker_threads";
-import type { DecodeWorkerData, RangeMessage } from "./readInputInThreads.ts";
+import { Pseudonymizer } from "../privacy/Pseudonymizer.ts";
+import type { DecodeThreadMessage, DecodeWorkerData, RangeMessage } from "./readInputInThreads.ts";
 import { RangeReader } from "./RangeReader.ts";
 import { SignalBatchWriter } from "./SignalBatch.ts";
 
 /**
  * The decode thread's work: its first range, then every range it claims next, until none is
- * left; each range's batches, then its `end`. Runs when this module is a worker started by
+ * left; each range's batches, then its `end`; then, when asked, the pseudonyms of every device it
+ * decoded, while the engine's thread applies the last batches and closes the day. Runs when this module is a worker started by
  * readInputInThreads (its workerData says so); imported anywhere else it does nothing.
  */
 function decodeRanges(data: DecodeWorkerData, port: MessagePort): void {
-  const { path, ranges, first, next, credit, maxOutstanding, decode } = data;
+  const { path, ranges, first, next, credit, maxOutstanding, decode, pseudonyms } = data;
   const claimed = new Int32Array(next);
   const outstanding = new Int32Array(credit);
   // No vendor lookup: the thread that applies the signals looks each device's up once, so this
@@ -42,6 +44,12 @@ function decodeRanges(data: DecodeWorkerData, port: MessagePort): void {
     }
   } finally {
     file.close();
+  }
+  if (pseudonyms !== undefined) {
+    const p = new Pseudonymizer(pseudonyms);
+    const out: string[] = [];
+    for (const device of writer.devices()) out.push(p.pseudonym(device));
+    port.postMessage({ type: "pseudonyms", pseudonyms: out } satisfies DecodeThreadMessage);
   }
 }
 

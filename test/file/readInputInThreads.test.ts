@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Analyzer } from "../../src/analysis/analyze.ts";
 import type { SignalDecoderStats } from "../../src/codec/decodeSignal.ts";
 import { readInputInThreads } from "../../src/file/readInputInThreads.ts";
+import { Pseudonymizer } from "../../src/privacy/Pseudonymizer.ts";
 import { SignalLineReader } from "../../src/file/SignalLineReader.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";
 
@@ -74,7 +75,7 @@ describe("readInputInThreads", () => {
     const analyzer = new Analyzer();
     const invalid: string[] = [];
     decoded.ranges = 0;
-    const stats = await readInputInThreads(file, threads, analyzer, (x, line) => invalid.push(`${line} ${x.reason}`), new AbortController().signal, {}, rangeBytes);
+    const stats = await readInputInThreads(file, threads, analyzer, (x, line) => invalid.push(`${line} ${x.reason}`), new AbortController().signal, { rangeBytes });
     const result = analyzer.finish(stats);
     // (A range of 1 GiB is the whole file: one range, this thread's.)
     if (rangeBytes < bytes.length) expect(decoded.ranges).toBeGreaterThan(0);
@@ -87,5 +88,20 @@ describe("readInputInThreads", () => {
     expect(stats).toStrictEqual(expected.stats);
     expect(stats.vendorless).toBeGreaterThan(0);
     expect(result.sessions.length).toBeGreaterThan(0);
+  });
+
+  it("has the decode threads hash their devices for the output's pseudonymizer, the same pseudonyms as hashed here", async () => {
+    const key = new Uint8Array(16).fill(7);
+    const pseudonymizer = new Pseudonymizer({ key });
+    const analyzer = new Analyzer();
+    const stats = await readInputInThreads(file, 2, analyzer, () => {}, new AbortController().signal, { rangeBytes: 4096, pseudonymizer });
+    const { sessions } = analyzer.finish(stats);
+    await pseudonymizer.ready();
+    const adopted = pseudonymizer.computed;
+    expect(adopted).toBeGreaterThan(10);
+    const fresh = new Pseudonymizer({ key });
+    for (const s of sessions) expect(pseudonymizer.pseudonym(s.device)).toBe(fresh.pseudonym(s.device));
+    // Some devices only the engine's thread read were hashed on demand; most came from the thread.
+    expect(pseudonymizer.computed).toBeLessThan(adopted + new Set(sessions.map((s) => s.device)).size);
   });
 });
