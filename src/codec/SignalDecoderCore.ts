@@ -591,12 +591,9 @@ export class SignalDecoderCore {
   };
   #invalid = 0;
 
-  /**
-   * @param vendorOf the vendor lookup (used unless `options.vendors` is false); `undefined` looks up none
-   * @param what the class, in messages about bad options
-   */
-  constructor(options: SignalDecoderOptions | undefined, vendorOf: VendorLookup | undefined, what = "SignalDecoder") {
-    this.#config = configOf(options, what, vendorOf);
+  /** @param vendorOf the vendor lookup (used unless `options.vendors` is false); `undefined` looks up none */
+  constructor(options: SignalDecoderOptions | undefined, vendorOf: VendorLookup | undefined) {
+    this.#config = configOf(options, "SignalDecoder", vendorOf);
     this.#onInvalid = options?.onInvalid;
   }
 

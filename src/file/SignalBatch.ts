@@ -6,8 +6,8 @@ import type { Signal } from "../codec/Signal.ts";
  * typed arrays (moved, not copied) and strings interned once per thread (a device's MAC crosses
  * once, then travels as an index), so a batch costs the receiver one `Signal` literal per record
  * and no parsing. No vendor crosses: it is a function of the device, which the receiver looks up
- * once per device (a decode thread decodes without the OUI list). Batches of one input are in input order; `invalid` lists the records rejected
- * among them, with their 1-based line numbers.
+ * once per device (a decode thread decodes without the OUI list). Batches of one input are in
+ * input order; `invalid` lists the records rejected among them, with their 1-based line numbers.
  *
  * @example
  * import { decodeSignal, type Signal } from "footfall";

@@ -69,8 +69,8 @@ describe("SignalDecoderCore", () => {
     expect(decodeSignalWith(record, undefined, vendorOfNormal)).toStrictEqual(decodeSignal(record));
   });
 
-  it("names the class that was given bad options", () => {
+  it("checks its options as SignalDecoder does, with or without a lookup", () => {
     expect(() => new SignalDecoderCore({ vendors: "yes" as unknown as boolean }, undefined)).toThrow("SignalDecoder: vendors must be a boolean");
-    expect(() => new SignalDecoderCore({ tsToleranceMs: -1 }, undefined, "RangeReader")).toThrow(/^RangeReader: tsToleranceMs/);
+    expect(() => new SignalDecoderCore({ tsToleranceMs: -1 }, vendorOfNormal)).toThrow(/^SignalDecoder: tsToleranceMs/);
   });
 });
