@@ -36,8 +36,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   truth: ["errors", "time"],
   // Fitting a calibration (src/calibrate.ts): analyse, pair with the counted truth, fit.
   calibrate: ["analysis", "truth", "kernels", "codec", "contract", "errors", "time"],
-  // Reading a signal file as the CLI does (gzip, decode threads) into an analysis: src/file/.
-  file: ["analysis", "codec", "contract", "errors", "text"],
+  // Reading a signal file as the CLI does (gzip, decode threads) into an analysis: src/file/. Its
+  // decode threads also hash the output's pseudonyms once they have no range left (privacy).
+  file: ["analysis", "codec", "contract", "errors", "text", "privacy"],
   // The demo application (src/demo/): the simulator, the service client and the whole pipeline, no CLI.
   demo: ["analysis", "calibrate", "client", "codec", "contract", "errors", "kernels", "operators", "report", "sales", "sim", "source", "text", "time", "truth", "privacy"],
 };

@@ -12,8 +12,9 @@ import { SignalBatchWriter } from "./SignalBatch.ts";
 /**
  * The decode thread's work: its first range, then every range it claims next, until none is
  * left; each range's batches, then its `end`; then, when asked, the pseudonyms of every device it
- * decoded, while the engine's thread applies the last batches and closes the day. Runs when this module is a worker started by
- * readInputInThreads (its workerData says so); imported anywhere else it does nothing.
+ * decoded, while the engine's thread applies the last batches and closes the day. Runs when this
+ * module is a worker started by readInputInThreads (its workerData says so); imported anywhere
+ * else it does nothing.
  */
 function decodeRanges(data: DecodeWorkerData, port: MessagePort): void {
   const { path, ranges, first, next, credit, maxOutstanding, decode, pseudonyms } = data;
