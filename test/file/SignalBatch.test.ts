@@ -88,8 +88,7 @@ describe("SignalBatch", () => {
       const script = join(dir, "maps.mts");
       writeFileSync(
         script,
-        `import { decodeSignal } from ${src("codec/decodeSignal.ts")};
-         import { SignalDecoder } from ${src("codec/decodeSignal.ts")};
+        `import { decodeSignal, SignalDecoder } from ${src("codec/decodeSignal.ts")};
          import { SignalBatchReader, SignalBatchWriter } from ${src("file/SignalBatch.ts")};
          const sameMap = new Function("a", "b", "return %HaveSameMap(a, b)");
          const answers = [];
