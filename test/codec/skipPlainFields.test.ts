@@ -31,13 +31,14 @@ const valueOf = fc.oneof(
   fc.double({ noNaN: true, noDefaultInfinity: true }).map((x) => JSON.stringify(x)),
   fc.string({ unit: fc.constantFrom("a", "\u00e9", "\u4e2d", '"', "\\", "\t", " ", ":", ",", "}", "\u007f", "0"), maxLength: 20 }).map((v) => `"${v}"`),
 );
-const tail = fc.tuple(fc.array(fc.tuple(keyOf, valueOf), { maxLength: 8 }), fc.constantFrom("}", "}", "", " }", "},", "}\n")).map(([fields, end]) => `${fields.map(([k, v]) => `,"${k}":${v}`).join("")}${end}`);
+const tail = fc.tuple(fc.array(fc.tuple(keyOf, valueOf), { maxLength: 12 }), fc.constantFrom("}", "}", "", " }", "},", "}\n")).map(([fields, end]) => `${fields.map(([k, v]) => `,"${k}":${v}`).join("")}${end}`);
 
 describe("skipPlainFields", () => {
   it("accepts exactly its rule, for any further fields", () => {
     fc.assert(fc.property(tail, (t) => check(t)), { numRuns: 5000 });
   });
 
+  // Up to 12 fields: more than its table of learned keys starts with (8), so it grows too.
   it("keeps to its rule when the keys repeat from record to record (the ones it learns) and then change", () => {
     fc.assert(
       fc.property(fc.array(tail, { minLength: 2, maxLength: 8 }), fc.nat(), (tails, k) => {
