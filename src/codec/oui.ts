@@ -158,8 +158,9 @@ export function vendorOfNormal(mac: string): string | undefined {
  * the one 36-bit block it assigned to itself (there it is the assignee, not a pointer).
  *
  * Accepts any layout {@link normalizeMac} accepts; throws a {@link DecodeError} otherwise.
- * The first call finds the subdivided blocks in one pass over the list's keys (a few ms); each
- * prefix is then read from the list once and remembered, so a lookup costs a map read.
+ * The first call finds the subdivided blocks in one pass over the list's keys (15–50 ms, by
+ * machine); each prefix is then read from the list once and remembered, so a lookup costs a map
+ * read.
  *
  * @example
  * vendorOf("F0-18-98-12-34-56"); // "Apple, Inc." (24-bit MA-L)
