@@ -56,7 +56,7 @@ const TWO_POW_32 = 2 ** 32;
 const TWO_POW_64 = 2 ** 64;
 
 /**
- * What {@link rtsValueAt} and {@link rtsValueOfBytes} return for 16 hex digits spelled with
+ * What {@link rtsValueAt} returns for 16 hex digits spelled with
  * uppercase letters: an RTS, in a spelling other than footfall's canonical lowercase one
  * (the interface's sample is lowercase; a service formatting with `%016X` is not). The caller
  * reads it through `canonicalRts` instead (`rowKey` and the source do), which is rare and off
@@ -94,35 +94,6 @@ export function rtsValueAt(text: string, start: number): number {
   }
   for (let i = start + 8; i < start + 16; i++) {
     const d = HEX_CASED[text.charCodeAt(i)]!;
-    bad |= d;
-    lo = (lo << 4) | d;
-  }
-  return bad < 0 ? -1 : bad > 15 ? RTS_UPPERCASE : (hi >>> 0) * TWO_POW_32 + (lo >>> 0);
-}
-
-/**
- * {@link rtsValueAt} over bytes: the value of the RTS spelled by the 16 bytes of `bytes` at
- * `start` (ASCII), −1 when they are not 16 hex digits (or `bytes` ends before),
- * {@link RTS_UPPERCASE} when some are uppercase. The byte reader's twin (tests hold the two
- * equal on any input): reading the bytes is ~60 ns a record faster than `charCodeAt` on the
- * Latin-1 text of a 1 MiB chunk. Internal.
- *
- * @example
- * rtsValueOfBytes(new TextEncoder().encode("101:00000000000000ff"), 4); // 255
- * rtsValueOfBytes(new TextEncoder().encode("101:00000000000000FF"), 4); // -2 (RTS_UPPERCASE)
- */
-export function rtsValueOfBytes(bytes: Uint8Array, start: number): number {
-  if (!(start >= 0) || bytes.length - start < RTS_LENGTH) return -1;
-  let hi = 0;
-  let lo = 0;
-  let bad = 0;
-  for (let i = start; i < start + 8; i++) {
-    const d = HEX_CASED[bytes[i]!]!;
-    bad |= d;
-    hi = (hi << 4) | d;
-  }
-  for (let i = start + 8; i < start + 16; i++) {
-    const d = HEX_CASED[bytes[i]!]!;
     bad |= d;
     lo = (lo << 4) | d;
   }

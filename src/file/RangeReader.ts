@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync } from "node:fs";
+import { SignalRecordReader } from "../codec/SignalRecordReader.ts";
 import { SignalDecoderCore, type InvalidRecord, type SignalDecoderStats, type VendorLookup } from "../codec/SignalDecoderCore.ts";
 import type { EpochUnit } from "../codec/inferEpochUnit.ts";
 import { rtsCodecForUnit } from "../codec/rts.ts";
@@ -47,8 +48,8 @@ export class RangeReader {
   readonly #decoder: SignalDecoderCore;
   #onInvalid: (line: number, invalid: InvalidRecord) => void = () => {};
   #reader: SignalLineReader | undefined;
-  /** One buffer for every read: the line reader keeps nothing of a chunk once it has read it. */
-  readonly #chunk = Buffer.allocUnsafe(READ_BYTES);
+  /** One record reader for every range: the file is read into its memory, and it keeps the keys it learns. */
+  readonly #records = new SignalRecordReader();
 
   constructor(path: string, options: ThreadDecoderOptions, vendorOf: VendorLookup | undefined) {
     this.#fd = openSync(path, "r");
@@ -82,13 +83,14 @@ export class RangeReader {
   read([start, end]: ByteRange, onSignal: (signal: Signal) => void, onInvalid: (line: number, invalid: InvalidRecord) => void): number {
     this.#onInvalid = onInvalid;
     // Only the range that starts the file drops a byte order mark: later on it is content.
-    const reader = new SignalLineReader(this.#decoder, onSignal, { byteOrderMark: start === 0 ? "drop" : "keep" });
+    const reader = new SignalLineReader(this.#decoder, onSignal, { byteOrderMark: start === 0 ? "drop" : "keep", records: this.#records });
     this.#reader = reader;
-    const chunk = this.#chunk;
+    const fd = this.#fd;
     for (let at = start; end === undefined || at < end; ) {
-      const read = readSync(this.#fd, chunk, 0, end === undefined ? READ_BYTES : Math.min(READ_BYTES, end - at), at);
+      const into = reader.reserve(end === undefined ? READ_BYTES : Math.min(READ_BYTES, end - at));
+      const read = readSync(fd, into, 0, into.length, at);
       if (read === 0) break;
-      reader.push(chunk.subarray(0, read));
+      reader.commit(read);
       at += read;
     }
     reader.end();

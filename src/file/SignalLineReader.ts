@@ -1,18 +1,21 @@
 import { Buffer } from "node:buffer";
 import type { SignalDecoderCore, SignalFields } from "../codec/SignalDecoderCore.ts";
 import { notJson, parseSignalLine, recordsOfLine } from "../codec/parseSignalLine.ts";
-import { readSignalRecord } from "../codec/readSignalRecord.ts";
 import type { Signal } from "../codec/Signal.ts";
+import { SignalRecordReader } from "../codec/SignalRecordReader.ts";
 import { dropsByteOrderMark, type LineSplitterOptions } from "../text/LineSplitter.ts";
 
 /**
  * Options of {@link SignalLineReader}: those of `LineSplitter` (`byteOrderMark`: `"drop"` when the
- * bytes start a file, `"keep"` for a part read from its middle).
+ * bytes start a file, `"keep"` for a part read from its middle), and the `SignalRecordReader` to
+ * read with (default: one of its own). A caller that reads many inputs one after another, as a
+ * decode thread reads its ranges, passes one reader to each line reader in turn and so keeps one
+ * memory and the keys it learned; two line readers in use at once must not share one.
  *
  * @example
- * const options: SignalLineReaderOptions = { byteOrderMark: "keep" };
+ * const options: SignalLineReaderOptions = { byteOrderMark: "keep", records: new SignalRecordReader() };
  */
-export type SignalLineReaderOptions = LineSplitterOptions;
+export type SignalLineReaderOptions = LineSplitterOptions & { readonly records?: SignalRecordReader | undefined };
 
 /**
  * Reads an NDJSON input of signal records from its bytes (chunks of a file or of standard input)
@@ -21,8 +24,8 @@ export type SignalLineReaderOptions = LineSplitterOptions;
  * decoder's one invalid-record channel (`not-json` for a line that is not JSON), and {@link line}
  * tells which line is being read while it reports them.
  *
- * Why bytes: a line of the service's usual shape is read by `readSignalRecord` straight from the
- * chunk's bytes into the decoder (`SignalDecoder.decodeFields`) — no UTF-8 decoding, no string for
+ * Why bytes: a line of the service's usual shape is read by `SignalRecordReader` straight from the
+ * input's bytes into the decoder (`SignalDecoder.decodeFields`) — no UTF-8 decoding, no string for
  * the line or its fields, one pass over each MAC — and its end found on the way (the line ends
  * right after the record's `}`). Any other line is found by the line rule and read the general
  * way: decoded from UTF-8, `parseSignalLine` (`JSON.parse`) and `SignalDecoder.decode`; so is a
@@ -34,8 +37,10 @@ export type SignalLineReaderOptions = LineSplitterOptions;
  * big shop-day's lines (bench row 8) this takes ~0.68× the CPU time a line of the Latin-1 text and
  * regular expressions it replaced took (docs/performance.md, "The byte reader").
  *
- * A chunk is not kept once `push` returns (the unfinished last line is copied), so a caller may
- * read the next chunk into the same buffer.
+ * The input is read from the record reader's memory: `push` copies a chunk there (so the caller
+ * may reuse its chunk once `push` returns), and {@link reserve} and {@link commit} let a caller
+ * read the next bytes straight into it, as `RangeReader` does from a file. The unfinished last line
+ * stays there, before the next bytes.
  *
  * @example
  * import { SignalDecoder, type Signal } from "footfall";
@@ -51,16 +56,18 @@ export class SignalLineReader {
   readonly #decoder: SignalDecoderCore;
   readonly #onSignal: (signal: Signal) => void;
   readonly #dropBom: boolean;
+  readonly #records: SignalRecordReader;
   // One object, refilled for every record the byte reader takes.
   readonly #fields: SignalFields = { shopId: 0, rts: "", rtsValue: 0, device: "", rssi: 0, sensor: "", ts: 0, local: false };
-  /** The unfinished last line of the chunks so far (a copy: the caller may reuse its chunks). */
-  #rest: Buffer = Buffer.alloc(0);
+  /** Bytes of the unfinished last line, at the start of the record reader's input. */
+  #rest = 0;
   #line = 0;
 
   constructor(decoder: SignalDecoderCore, onSignal: (signal: Signal) => void, options: SignalLineReaderOptions = {}) {
     this.#decoder = decoder;
     this.#onSignal = onSignal;
     this.#dropBom = dropsByteOrderMark(options);
+    this.#records = options.records ?? new SignalRecordReader();
   }
 
   /** The 1-based number of the line being read (after {@link end}: of the last line; 0 before the first). */
@@ -73,25 +80,44 @@ export class SignalLineReader {
    * its memory once `push` returns.
    */
   push(chunk: Uint8Array): void {
-    let bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    if (this.#rest.length > 0) {
-      // Only the line that spans the two chunks is copied (not the whole chunk): up to the chunk's
-      // first LF, after which every line lies in the chunk (an LF always ends a line, and the CR of
-      // a CRLF comes before it).
-      const lf = bytes.indexOf(LF);
-      if (lf < 0) bytes = Buffer.concat([this.#rest, bytes]);
-      else {
-        this.#read(Buffer.concat([this.#rest, bytes.subarray(0, lf + 1)]), false);
-        bytes = bytes.subarray(lf + 1);
-      }
-    }
-    this.#rest = Buffer.from(bytes.subarray(this.#read(bytes, false)));
+    this.reserve(chunk.length).set(chunk);
+    this.commit(chunk.length);
+  }
+
+  /**
+   * Room for the next `size` bytes of the input in the reader's own memory, to read them into
+   * straight from a file (no copy); then {@link commit} the bytes written. Valid until the next
+   * call of any other method.
+   *
+   * @example
+   * const got: Signal[] = [];
+   * const lines = new SignalLineReader(new SignalDecoder(), (s) => got.push(s));
+   * const into = lines.reserve(1 << 20); // as readSync(fd, into, 0, into.length, position) would fill it:
+   * const written = into.write('{"row_key":"101:0000019a9ec06410","device_id":"f0:18:98:12:34:56","rssi":-61,' +
+   *   '"square_mac":"b8:27:eb:00:00:01","ts":1763600000016,"local":false}\n', "latin1");
+   * lines.commit(written);
+   * got.length; // 1
+   */
+  reserve(size: number): Buffer {
+    const input = this.#records.input(this.#rest + size);
+    return Buffer.from(input.buffer, input.byteOffset + this.#rest, size);
+  }
+
+  /** Reads the lines of the first `written` bytes of the room {@link reserve} gave. */
+  commit(written: number): void {
+    const length = this.#rest + written;
+    const input = this.#records.input(length);
+    const bytes = Buffer.from(input.buffer, input.byteOffset, length);
+    const at = this.#read(bytes, false);
+    bytes.copyWithin(0, at, length);
+    this.#rest = length - at;
   }
 
   /** Reads the last line (one without a line end). */
   end(): void {
-    this.#read(this.#rest, true);
-    this.#rest = Buffer.alloc(0);
+    const input = this.#records.input(this.#rest);
+    this.#read(Buffer.from(input.buffer, input.byteOffset, this.#rest), true);
+    this.#rest = 0;
   }
 
   /**
@@ -101,6 +127,7 @@ export class SignalLineReader {
    */
   #read(bytes: Buffer, final: boolean): number {
     const decoder = this.#decoder;
+    const records = this.#records;
     const fields = this.#fields;
     const length = bytes.length;
     // The next LF and CR at or after `at` (−1: none), each searched (natively) only once passed,
@@ -113,7 +140,7 @@ export class SignalLineReader {
       if (this.#line === 0 && this.#dropBom && length - start >= 3 && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf) start += 3;
       // A record of the usual shape is read from its bytes, and its end found on the way: the
       // line ends right after its `}`, or it is not a line of that shape.
-      const end = readSignalRecord(bytes, start, length, fields);
+      const end = records.read(start, length, fields);
       if (end >= 0) {
         const next = end < length ? lineAfter(bytes, end, final) : final ? length : HELD;
         if (next === HELD) return at;

@@ -1,5 +1,5 @@
 /**
- * readSignalRecord, the byte reader of signal records, must never contradict the general path
+ * SignalRecordReader, the byte reader of signal records, must never contradict the general path
  * (`JSON.parse` + `SignalDecoder.decode`): whenever it takes a record, the bytes it took are a JSON
  * object that the decoder turns into the same signal, or rejects where `decodeFields` refuses — for
  * any bytes. And it must take the records of the usual shape (else the fast path would be dead code
@@ -10,11 +10,26 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SignalDecoder } from "../../src/codec/decodeSignal.ts";
 import type { SignalFields } from "../../src/codec/SignalDecoderCore.ts";
-import { readSignalRecord } from "../../src/codec/readSignalRecord.ts";
+import { toNormalMac } from "../../src/codec/mac.ts";
+import { rtsValueAt } from "../../src/codec/rts.ts";
+import { SignalRecordReader } from "../../src/codec/SignalRecordReader.ts";
 import type { Signal } from "../../src/codec/Signal.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";
 
 const FIELDS = ["row_key", "device_id", "rssi", "square_mac", "ts", "local"] as const;
+
+/** One reader for the file, as a line reader keeps one: the keys it learns carry from test to test. */
+const reader = new SignalRecordReader();
+
+/**
+ * The reader on `bytes` (copied into its input) from `start`, with the limit `limit`. The input's
+ * bytes after the limit stay what they are, and after the input those of earlier lines remain:
+ * reading either would be seen.
+ */
+function readBytes(bytes: Uint8Array, start: number, limit: number, out: SignalFields): number {
+  reader.input(bytes.length).set(bytes);
+  return reader.read(start, limit, out);
+}
 
 const fresh = (): SignalFields => ({ shopId: 0, rts: "", rtsValue: 0, device: "", rssi: 0, sensor: "", ts: 0, local: false });
 
@@ -22,7 +37,7 @@ const fresh = (): SignalFields => ({ shopId: 0, rts: "", rtsValue: 0, device: ""
 function compare(line: string | Uint8Array, shopId?: number): { taken: boolean; end: number; length: number } {
   const bytes = typeof line === "string" ? Buffer.from(line, "utf8") : line;
   const fields = fresh();
-  const end = readSignalRecord(bytes, 0, bytes.length, fields);
+  const end = readBytes(bytes, 0, bytes.length, fields);
   if (end < 0) return { taken: false, end, length: bytes.length };
   // What it took must be JSON, and the general path must agree on it: same signal, counted alike,
   // or a rejection where decodeFields refused.
@@ -30,6 +45,8 @@ function compare(line: string | Uint8Array, shopId?: number): { taken: boolean; 
   const raw: unknown = JSON.parse(text);
   const fast = new SignalDecoder({ shopId });
   const general = new SignalDecoder({ shopId });
+  // The RTS's value is the codec's (rtsValueAt's one rounding above 2^53), its text lowercase.
+  expect(fields.rtsValue).toBe(rtsValueAt(fields.rts, 0));
   const a: Signal | undefined = fast.decodeFields(fields);
   const b = general.decode(raw);
   if (a === undefined) {
@@ -176,7 +193,7 @@ const brokenBytes = fc
     return Uint8Array.from([...bytes.slice(0, i), ...bad, ...bytes.slice(i)]);
   });
 
-describe("readSignalRecord: never contradicts JSON.parse and the decoder", () => {
+describe("SignalRecordReader: never contradicts JSON.parse and the decoder", () => {
   it("takes every record of the usual shape, whole, with the general path's signal or rejection", () => {
     fc.assert(
       fc.property(usualLine, fc.constantFrom(undefined, 101), (line, shopId) => {
@@ -244,10 +261,131 @@ describe("readSignalRecord: never contradicts JSON.parse and the decoder", () =>
         const bytes = Buffer.from(line, "utf8");
         const cut = at % bytes.length;
         // The bytes after the cut stay in the view: reading them would take the record.
-        expect(readSignalRecord(bytes, 0, cut, fresh())).toBe(-1);
+        expect(readBytes(bytes, 0, cut, fresh())).toBe(-1);
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+// --- its parts, each against an oracle --------------------------------------------------------
+
+/** The record's six service fields, without the closing brace: what a MAC or a tail is read after. */
+const head = (device = "f0:18:98:12:34:56"): string =>
+  `{"row_key":"101:0000019a9ec06410","device_id":"${device}","rssi":-61,"square_mac":"b8:27:eb:00:00:01","ts":1763600000016,"local":false`;
+
+/**
+ * The further fields' rule as a regular expression on the bytes read as Latin-1 (one character per
+ * byte): `,"key":value` fields — the key a plain string that is not a service key, the value a
+ * plain string, a JSON number, true, false or null — then `}`.
+ */
+const CHARS = String.raw`[^"\\\x00-\x1f]`;
+const PLAIN = String.raw`(?:"${CHARS}*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)`;
+const TAIL_RULE = new RegExp(String.raw`^(?:,"(?!(?:row_key|device_id|rssi|square_mac|ts|local)")${CHARS}*":${PLAIN})*\}`);
+
+/** The reader on a record of the usual shape ending in `tail` must take exactly what TAIL_RULE takes of it. */
+function checkTail(tail: string | Uint8Array): void {
+  const bytes = Buffer.concat([Buffer.from(head(), "latin1"), typeof tail === "string" ? Buffer.from(tail, "utf8") : tail]);
+  const end = readBytes(bytes, 0, bytes.length, fresh());
+  const m = TAIL_RULE.exec(bytes.subarray(head().length).toString("latin1"));
+  expect(end).toBe(m === null ? -1 : head().length + m[0].length);
+  if (end >= 0) expect(() => JSON.parse(bytes.subarray(0, end).toString("utf8"))).not.toThrow();
+}
+
+const keyOf = fc.oneof(
+  fc.constantFrom("shopId", "rts", "time", "device", "sensor", "randomized", "vendor", "", "x", "ts", "tsx", "rssi", "rssi2", "local", "locals", "row_key", "device_id", "square_mac", "square_macs", "abcdefghijkl", "abcdefghijklm", "abcdefghijklmnop"),
+  fc.string({ unit: fc.constantFrom("a", "é", "\\", '"', "\t", " ", ":", "漢"), maxLength: 6 }),
+);
+const valueOf = fc.oneof(
+  fc.constantFrom("null", "true", "false", "tru", "nul", "fals", "falsey", "0", "-0", "01", "1.5", "1.", ".5", "-", "1e3", "1E+3", "2e-7", "1e", "-1.25E-10", "[]", "{}", '{"a":1}', " 1", "1 "),
+  fc.integer().map(String),
+  fc.double({ noNaN: true, noDefaultInfinity: true }).map((x) => JSON.stringify(x)),
+  fc.string({ unit: fc.constantFrom("a", "\u00e9", "\u4e2d", '"', "\\", "\t", " ", ":", ",", "}", "\u007f", "0"), maxLength: 40 }).map((v) => `"${v}"`),
+);
+const fieldsOf = (maxLength: number): fc.Arbitrary<string> =>
+  fc.array(fc.tuple(keyOf, valueOf), { maxLength }).map((fields) => fields.map(([k, v]) => `,"${k}":${v}`).join(""));
+const tailOf = fc.tuple(fieldsOf(12), fc.constantFrom("}", "}", "", " }", "},", "}\n")).map(([fields, end]) => fields + end);
+
+/** MAC-like strings in every layout, with a character swapped now and then, and others. */
+const hexChar = fc.constantFrom(..."0123456789abcdefABCDEF");
+const nearMac = fc.oneof(hexChar, fc.constantFrom(":", "-", ".", "g", "G", " ", "é", "\u0000", "/", "@", "`", "F", "0"));
+const macLike = fc
+  .tuple(fc.array(hexChar, { minLength: 12, maxLength: 12 }), fc.constantFrom("colon", "dash", "dot", "bare", "mixed"), fc.array(fc.tuple(fc.nat(), nearMac), { maxLength: 2 }))
+  .map(([d, layout, edits]) => {
+    const o = [0, 2, 4, 6, 8, 10].map((k) => d[k]! + d[k + 1]!);
+    let text =
+      layout === "colon" ? o.join(":") : layout === "dash" ? o.join("-") : layout === "dot" ? `${o[0]}${o[1]}.${o[2]}${o[3]}.${o[4]}${o[5]}` : layout === "bare" ? o.join("") : `${o.slice(0, 3).join(":")}-${o.slice(3).join(":")}`;
+    for (const [at, c] of edits) {
+      const i = at % text.length;
+      text = text.slice(0, i) + c + text.slice(i + 1);
+    }
+    return text;
+  });
+const macBody = fc.oneof({ weight: 4, arbitrary: macLike }, fc.string({ unit: nearMac, maxLength: 20 }), fc.string({ maxLength: 20 }).filter((s) => !s.includes('"') && !s.includes("\\")));
+
+describe("SignalRecordReader: its parts against their oracles", () => {
+  it("reads a MAC exactly where toNormalMac reads one, as its normal form, the same string for every spelling", () => {
+    fc.assert(
+      fc.property(macBody, (text) => {
+        const fields = fresh();
+        const bytes = Buffer.from(`${head(text)}}`, "utf8");
+        const end = readBytes(bytes, 0, bytes.length, fields);
+        const expected = toNormalMac(text);
+        expect(end >= 0 ? fields.device : undefined).toBe(expected);
+      }),
+      { numRuns: 5000 },
+    );
+    const spellings = ["f0:18:98:12:34:56", "F0:18:98:12:34:56", "f0-18-98-12-34-56", "f018.9812.3456", "F01898123456"];
+    const got = spellings.map((s) => {
+      const fields = fresh();
+      const bytes = Buffer.from(`${head(s)}}`);
+      expect(readBytes(bytes, 0, bytes.length, fields)).toBe(bytes.length);
+      return fields.device;
+    });
+    expect(new Set(got)).toEqual(new Set(["f0:18:98:12:34:56"]));
+  });
+
+  it("takes exactly the further fields its rule takes", () => {
+    fc.assert(fc.property(tailOf, (tail) => checkTail(tail)), { numRuns: 5000 });
+  });
+
+  // Up to 40 fields: past the 32 whose keys it learns.
+  it("keeps to that rule when the keys repeat from record to record (the ones it learns) and then change", () => {
+    const tails = fc.oneof(tailOf, fieldsOf(40).map((fields) => `${fields}}`));
+    fc.assert(
+      fc.property(fc.array(tails, { minLength: 2, maxLength: 8 }), fc.nat(), (run, k) => {
+        for (const tail of [...run, run[k % run.length]!, ...run]) checkTail(tail);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("keeps to that rule on broken bytes", () => {
+    const bytes = fc.tuple(tailOf, fc.nat(), fc.constantFrom<number[]>([0xe4, 0xb8], [0xff], [0x80], [0x00], [0x1f], [0x22], [0x5c], [0x0a])).map(([t, at, bad]) => {
+      const b = [...Buffer.from(t, "utf8")];
+      const i = at % (b.length + 1);
+      return Uint8Array.from([...b.slice(0, i), ...bad, ...b.slice(i)]);
+    });
+    fc.assert(fc.property(bytes, (b) => checkTail(b)), { numRuns: 3000 });
+  });
+
+  it("says what it cannot read: a limit past its input, a length that is no byte count", () => {
+    const small = new SignalRecordReader();
+    const input = small.input(10);
+    expect(input.length).toBe(10);
+    expect(() => small.read(0, 1 << 30, fresh())).toThrow(RangeError);
+    expect(() => small.input(-1)).toThrow(RangeError);
+    expect(() => small.input(1.5)).toThrow(RangeError);
+  });
+
+  it("keeps its input when it grows", () => {
+    const small = new SignalRecordReader();
+    new TextEncoder().encodeInto(head(), small.input(head().length));
+    const grown = small.input(4 << 20);
+    grown[head().length] = "}".charCodeAt(0);
+    const fields = fresh();
+    expect(small.read(0, head().length + 1, fields)).toBe(head().length + 1);
+    expect(fields.device).toBe("f0:18:98:12:34:56");
   });
 });
 
@@ -260,10 +398,10 @@ const BACKFILL = `${RAW.slice(0, -1)},"shopId":101,"rts":"0000019a9ec06410","tim
 function read(line: string, start = 0): { end: number; fields: SignalFields } {
   const bytes = Buffer.from(line, "utf8");
   const fields = fresh();
-  return { end: readSignalRecord(bytes, start, bytes.length, fields), fields };
+  return { end: readBytes(bytes, start, bytes.length, fields), fields };
 }
 
-describe("readSignalRecord: known answers", () => {
+describe("SignalRecordReader: known answers", () => {
   it("reads a raw service record and a backfill line", () => {
     for (const line of [RAW, BACKFILL]) {
       const { end, fields } = read(line);
