@@ -55,5 +55,6 @@ function decodeRanges(data: DecodeWorkerData, port: MessagePort): void {
 }
 
 if (parentPort !== null && (workerData as Partial<DecodeWorkerData> | null)?.decodeWorker === true) {
-  decodeRanges(workerData as DecodeWorkerData, parentPort);
+  const data = workerData as DecodeWorkerData;
+  decodeRanges(data, data.port);
 }

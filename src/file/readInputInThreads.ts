@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { addDecoderStats, type Analyzer } from "../analysis/analyze.ts";
 import type { InvalidRecord, SignalDecoderStats } from "../codec/decodeSignal.ts";
 import { vendorOfNormal } from "../codec/oui.ts";
@@ -31,6 +31,11 @@ export interface DecodeWorkerData {
   readonly decode: ThreadDecoderOptions;
   /** When set, the thread's last work: the pseudonyms of the devices it decoded, with these options. */
   readonly pseudonyms: Required<PseudonymizerOptions> | undefined;
+  /**
+   * Where the thread posts its messages: a channel of its own rather than the worker's port, so
+   * that the engine's thread can take what has arrived synchronously (`receiveMessageOnPort`).
+   */
+  readonly port: MessagePort;
 }
 
 /**
@@ -135,17 +140,19 @@ export async function readInputInThreads(
   const pseudonyms = pseudonymizer?.rotation === "none" ? pseudonymizer.copyOptions() : undefined;
   const parts = Array.from({ length: workers }, (_, i) => {
     const credit = new SharedArrayBuffer(4);
+    const { port1: port, port2 } = new MessageChannel();
     const worker = new Worker(url, {
-      workerData: { decodeWorker: true, path, ranges, first: i + 1, next, credit, maxOutstanding: MAX_OUTSTANDING, decode, pseudonyms } satisfies DecodeWorkerData,
+      workerData: { decodeWorker: true, path, ranges, first: i + 1, next, credit, maxOutstanding: MAX_OUTSTANDING, decode, pseudonyms, port: port2 } satisfies DecodeWorkerData,
+      transferList: [port2],
     });
     // The thread's pseudonyms (undefined when it ends without them).
     let hashed: (list: readonly string[] | undefined) => void = () => {};
     const pseudonymsOfThread = new Promise<readonly string[] | undefined>((resolve) => (hashed = resolve));
-    worker.once("exit", () => hashed(undefined));
     // Each decode thread interns its own strings: one reader (string table) per thread, which
     // reads that thread's batches in the order they were posted (its ranges are applied in order).
     return {
       worker,
+      port,
       reader: new SignalBatchReader((device) => file.vendorOfDevice(device)),
       outstanding: new Int32Array(credit),
       stats: undefined as SignalDecoderStats | undefined,
@@ -153,8 +160,37 @@ export async function readInputInThreads(
       hashed,
     };
   });
+  type Part = (typeof parts)[number];
+  // What each range's decode thread has posted so far, and whose thread that is.
+  const owner = new Map<number, Part>();
+  const accept = (part: Part, message: DecodeThreadMessage): void => {
+    if (message.type === "pseudonyms") return part.hashed(message.pseudonyms);
+    queues[message.range]!.push(message);
+    owner.set(message.range, part);
+  };
+  /** Takes every message the decode threads have posted and this thread has not yet received; true when there was one. */
+  const receivePending = (): boolean => {
+    let any = false;
+    for (const part of parts) {
+      for (let got = receiveMessageOnPort(part.port); got !== undefined; got = receiveMessageOnPort(part.port)) {
+        accept(part, got.message as DecodeThreadMessage);
+        any = true;
+      }
+    }
+    return any;
+  };
+  // Applies what has come, while reading (set below).
+  let wake = (): void => {};
+  for (const part of parts) {
+    part.worker.once("exit", () => {
+      // What the thread posted before it ended (its last batches, its pseudonyms), then nothing more.
+      receivePending();
+      part.port.close();
+      part.hashed(undefined);
+      wake();
+    });
+  }
   let read = false;
-  const owner = new Map<number, (typeof parts)[number]>();
   const push = (s: Parameters<Analyzer["pushSignal"]>[0]): void => analyzer.pushSignal(s);
   try {
     const stats = await new Promise<SignalDecoderStats>((resolve, reject) => {
@@ -179,7 +215,10 @@ export async function readInputInThreads(
             current++;
             continue;
           }
-          const message = queues[current]!.shift();
+          let message = queues[current]!.shift();
+          // Messages posted but not yet dispatched to this thread (it has been busy, as with a
+          // range of its own) are taken now: only when there are none does this thread wait.
+          if (message === undefined && receivePending()) message = queues[current]!.shift();
           if (message === undefined) {
             // The range is nobody's yet (the decode threads are between ranges): read it now.
             // Else this thread waits for a decode thread, which is then the slower side: it takes
@@ -223,13 +262,11 @@ export async function readInputInThreads(
           fail(error);
         }
       };
+      wake = guarded;
       for (const part of parts) {
-        part.worker.on("message", (message: DecodeThreadMessage) => {
-          if (message.type === "pseudonyms") return part.hashed(message.pseudonyms);
-          queues[message.range]!.push(message);
-          owner.set(message.range, part);
-          if (message.range !== current) return;
-          guarded();
+        part.port.on("message", (message: DecodeThreadMessage) => {
+          accept(part, message);
+          if (message.type !== "pseudonyms" && message.range === current) guarded();
         });
         part.worker.once("error", fail);
         part.worker.once("exit", (code) => {
