@@ -7,6 +7,7 @@ import type { InvalidRecord, SignalDecoderStats } from "../codec/decodeSignal.ts
 import type { PresetRtsCodec } from "../codec/rts.ts";
 import { defaultInputThreads } from "../file/inputThreads.ts";
 import { startsLikeGzip } from "../file/gunzipIfCompressed.ts";
+import { readSignalFile } from "../file/readSignalFile.ts";
 import { readSignalStream } from "../file/readSignalStream.ts";
 import { DEFAULT_TIME_ZONE } from "../time/timeZone.ts";
 import { SignalLineReader } from "../file/SignalLineReader.ts";
@@ -442,6 +443,8 @@ async function readInput(
   pseudonymizer: Pseudonymizer | undefined,
 ): Promise<SignalDecoderStats | undefined> {
   let stream: NodeJS.ReadableStream & { destroy?: () => void } = process.stdin;
+  // A regular file that is not gzip: read without a stream.
+  let plain = false;
   if (info !== undefined) {
     // A regular file can be read at any offset: sniffed for gzip, split among threads. Anything
     // else (a named pipe, `--input <(zcat day.gz)`, a device) is one stream, read as standard
@@ -460,16 +463,19 @@ async function readInput(
         const { readInputInThreads } = await import("../file/readInputInThreads.ts");
         return readInputInThreads(path, n, analyzer, show, io.signal, { decode, pseudonymizer });
       }
+      plain = !gzip;
     } else if (threads !== undefined && threads > 1) {
       throw new UsageError(`--threads above 1 needs a regular file (${path} is a stream, read on one thread)`);
     }
-    // Large reads: the file is split into lines here, synchronously per chunk, not one await per line.
-    const file = createReadStream(path, { highWaterMark: 1 << 20 });
-    await new Promise<void>((resolve, reject) => {
-      file.once("open", () => resolve());
-      file.once("error", (e: Error) => reject(new UsageError(`--input: cannot read ${path}: ${e.message}`)));
-    });
-    stream = file;
+    if (!plain) {
+      // Large reads: the file is split into lines here, synchronously per chunk, not one await per line.
+      const file = createReadStream(path, { highWaterMark: 1 << 20 });
+      await new Promise<void>((resolve, reject) => {
+        file.once("open", () => resolve());
+        file.once("error", (e: Error) => reject(new UsageError(`--input: cannot read ${path}: ${e.message}`)));
+      });
+      stream = file;
+    }
   } else if (threads !== undefined && threads > 1) {
     throw new UsageError("--threads above 1 needs a file (--input -, standard input, is read on one thread)");
   }
@@ -479,8 +485,10 @@ async function readInput(
   const abort = (): void => stream.destroy?.();
   io.signal.addEventListener("abort", abort, { once: true });
   try {
-    // Exported days are often gzip-compressed (day.ndjson.gz): read decompressed, file or stdin.
-    await readSignalStream(stream as AsyncIterable<Buffer>, lines, io.signal);
+    // A regular file straight into the reader's memory; exported days are often gzip-compressed
+    // (day.ndjson.gz): read decompressed, file or stdin.
+    if (plain) await readSignalFile(path, lines, io.signal);
+    else await readSignalStream(stream as AsyncIterable<Buffer>, lines, io.signal);
   } catch (error) {
     // Destroyed by Ctrl-C: reported as interrupted below.
     if (!io.signal.aborted) throw new Error(`--input ${path === "-" ? "(standard input)" : path}: ${error instanceof Error ? error.message : String(error)}`);

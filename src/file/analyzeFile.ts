@@ -4,6 +4,7 @@ import { Analyzer, type AnalyzeOptions, type AnalyzeResult } from "../analysis/a
 import type { InvalidRecord, SignalDecoderOptions, SignalDecoderStats } from "../codec/decodeSignal.ts";
 import { microsRts, millisRts, nanosRts, secondsRts, type RtsCodec } from "../codec/rts.ts";
 import { startsLikeGzip } from "./gunzipIfCompressed.ts";
+import { readSignalFile } from "./readSignalFile.ts";
 import { readSignalStream } from "./readSignalStream.ts";
 import { defaultInputThreads } from "./inputThreads.ts";
 import type { ThreadDecoderOptions } from "./RangeReader.ts";
@@ -83,7 +84,8 @@ export async function analyzeFile(path: string, options: AnalyzeFileOptions = {}
   const info = await stat(path);
   const crossing = threadDecoderOptions(analysis.decode);
   // A gzip file is one stream: it cannot be cut into ranges for threads.
-  const n = !info.isFile() || crossing === undefined || (await startsLikeGzip(path)) ? 1 : (threads ?? defaultInputThreads(info.size));
+  const plain = info.isFile() && !(await startsLikeGzip(path));
+  const n = !plain || crossing === undefined ? 1 : (threads ?? defaultInputThreads(info.size));
   // An abort from here on stops the read; one before it would not be heard by the readers.
   signal?.throwIfAborted();
   let decoded: SignalDecoderStats | undefined;
@@ -95,7 +97,8 @@ export async function analyzeFile(path: string, options: AnalyzeFileOptions = {}
     } else {
       const reader = new SignalLineReader(analyzer.decoder, (s) => analyzer.pushSignal(s));
       line = () => reader.line;
-      await readStream(path, reader, signal);
+      if (plain) await readSignalFile(path, reader, signal);
+      else await readStream(path, reader, signal);
     }
   } catch (error) {
     // Both readers stop on an abort with an error of their own; the caller's reason is the one to give.
@@ -106,8 +109,8 @@ export async function analyzeFile(path: string, options: AnalyzeFileOptions = {}
   return analyzer.finish(decoded);
 }
 
-// Feeds the file's bytes, decompressed when it is gzip, to `reader` on this thread (large reads:
-// the reader splits each chunk into lines synchronously, not one await per line).
+// Feeds a file that is not a regular uncompressed one (gzip, a named pipe) to `reader` on this
+// thread, decompressed (large reads: the reader splits each chunk into lines synchronously).
 async function readStream(path: string, reader: SignalLineReader, signal: AbortSignal | undefined): Promise<void> {
   const file = createReadStream(path, { highWaterMark: 1 << 20 });
   const abort = (): void => void file.destroy();

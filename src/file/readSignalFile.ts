@@ -1,0 +1,41 @@
+import { open } from "node:fs/promises";
+import type { SignalLineReader } from "./SignalLineReader.ts";
+
+/** Bytes read at a time. */
+const READ_BYTES = 1 << 20;
+
+/**
+ * Feeds an uncompressed file to a `SignalLineReader` on this thread, reading it straight into the
+ * reader's memory (`reserve` and `commit`: no chunk allocated per read and no copy), and ends the
+ * reader at the file's end. Stops, without ending the reader, once `signal` is aborted (checked
+ * between reads of 1 MiB). What `readSignalStream` does for a stream (standard input, a pipe, a
+ * gzip file), for a regular file: on the big shop-day's 495 MiB it spares ~0.2 s of allocating,
+ * faulting in and copying a fresh megabyte a read (docs/performance.md).
+ *
+ * @returns whether the file was read to its end (false: aborted)
+ * @example
+ * import { writeFileSync } from "node:fs";
+ * writeFileSync("shop-day.ndjson", [...world.rawSignals(101)].map((r) => JSON.stringify(r)).join("\n"));
+ * const analyzer = new Analyzer({ timeZone: "Asia/Seoul" });
+ * const reader = new SignalLineReader(analyzer.decoder, (s) => analyzer.pushSignal(s));
+ * await readSignalFile("shop-day.ndjson", reader); // true
+ * analyzer.finish().days[0]!.shopId; // 101
+ */
+export async function readSignalFile(path: string, reader: SignalLineReader, signal?: AbortSignal): Promise<boolean> {
+  const aborted = (): boolean => signal?.aborted === true;
+  const file = await open(path, "r");
+  try {
+    for (;;) {
+      if (aborted()) return false;
+      const into = reader.reserve(READ_BYTES);
+      const { bytesRead } = await file.read(into, 0, into.length, null);
+      if (bytesRead === 0) break;
+      reader.commit(bytesRead);
+    }
+  } finally {
+    await file.close();
+  }
+  if (aborted()) return false;
+  reader.end();
+  return true;
+}
