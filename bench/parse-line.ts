@@ -1,5 +1,5 @@
 /**
- * Signal line reader (issues 13 and 36): the byte reader (`SignalLineReader`: `readSignalRecord`
+ * Signal line reader (issues 13 and 36): the byte reader (`SignalLineReader`: `SignalRecordReader`
  * straight from the bytes, one pass over each MAC) against the general path (`JSON.parse` of each
  * line + `SignalDecoder.decode`) on the same 200 k NDJSON lines as `footfall signals backfill`
  * writes them for simulated shop-days (the service's record plus the decoded fields). Both end in

@@ -2,7 +2,7 @@ import type { InvalidRecord } from "./decodeSignal.ts";
 
 /**
  * Parses one NDJSON line of signal records the general way: `JSON.parse`, the one path every
- * line that the byte reader (`readSignalRecord`, through `SignalLineReader`) does not take is
+ * line that the byte reader (`SignalRecordReader`, through `SignalLineReader`) does not take is
  * read by — escapes, whitespace, another key order, numbers in other forms, page bodies … — so
  * a line means what JSON says it means. Throws `JSON.parse`'s `SyntaxError` for a line that is
  * not JSON (readers report it with {@link notJson}). Kept for code that reads lines as text;

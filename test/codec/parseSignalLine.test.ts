@@ -1,6 +1,6 @@
 /**
  * The general path of signal lines: parseSignalLine is JSON.parse (the byte reader's tests,
- * test/codec/readSignalRecord.test.ts and test/file/SignalLineReader.test.ts, hold the fast path to
+ * test/codec/SignalRecordReader.test.ts and test/file/SignalLineReader.test.ts, hold the fast path to
  * it), recordsOfLine tells a record from a page body or array of records, notJson is the rejection
  * of a line that is not JSON.
  */
