@@ -33,9 +33,9 @@ export type SignalLineReaderOptions = LineSplitterOptions & { readonly records?:
  * then rejects with its reason, message and record. The line rule is `splitLines`': LF, CRLF and a
  * lone CR end a line, blank lines count and are skipped. So the results, rejections and line
  * numbers included, are those of reading the input as UTF-8 text line by line with `JSON.parse`
- * (a property test compares the two on arbitrary bytes and chunking, and on real captures). On the
- * big shop-day's lines (bench row 8) this takes ~0.68× the CPU time a line of the Latin-1 text and
- * regular expressions it replaced took (docs/performance.md, "The byte reader").
+ * (a property test compares the two on arbitrary bytes and chunking, and on real captures). A
+ * backfill line of the big shop-day (bench row 8) takes ~0.35 µs in the record reader
+ * (docs/performance.md, "The byte reader").
  *
  * The input is read from the record reader's memory: `push` copies a chunk there (so the caller
  * may reuse its chunk once `push` returns), and {@link reserve} and {@link commit} let a caller
@@ -61,6 +61,8 @@ export class SignalLineReader {
   readonly #fields: SignalFields = { shopId: 0, rts: "", rtsValue: 0, device: "", rssi: 0, sensor: "", ts: 0, local: false };
   /** Bytes of the unfinished last line, at the start of the record reader's input. */
   #rest = 0;
+  /** Bytes of the room the last `reserve` gave, until it is committed. */
+  #reserved = 0;
   #line = 0;
 
   constructor(decoder: SignalDecoderCore, onSignal: (signal: Signal) => void, options: SignalLineReaderOptions = {}) {
@@ -100,11 +102,16 @@ export class SignalLineReader {
    */
   reserve(size: number): Buffer {
     const input = this.#records.input(this.#rest + size);
+    this.#reserved = size;
     return Buffer.from(input.buffer, input.byteOffset + this.#rest, size);
   }
 
   /** Reads the lines of the first `written` bytes of the room {@link reserve} gave. */
   commit(written: number): void {
+    if (!(Number.isSafeInteger(written) && written >= 0 && written <= this.#reserved)) {
+      throw new RangeError(`SignalLineReader.commit: ${written} bytes written in a room of ${this.#reserved}`);
+    }
+    this.#reserved = 0;
     const length = this.#rest + written;
     const input = this.#records.input(length);
     const bytes = Buffer.from(input.buffer, input.byteOffset, length);

@@ -56,12 +56,19 @@ function asBytes(bytes: Uint8Array, cuts: number[], shopId: number | undefined):
   let reader: SignalLineReader | undefined;
   const decoder = new SignalDecoder({ shopId, onInvalid: (invalid) => rejected.push({ line: reader?.line ?? -1, invalid }) });
   reader = new SignalLineReader(decoder, (s) => signals.push(s));
+  // Every other piece written straight into a room larger than it (reserve and commit), as a file is read.
+  const give = (piece: Uint8Array, k: number): void => {
+    if (k % 2 === 0) return reader!.push(piece);
+    reader!.reserve(piece.length + 7).set(piece);
+    reader!.commit(piece.length);
+  };
   let from = 0;
+  let k = 0;
   for (const cut of [...cuts.map((c) => c % (bytes.length + 1))].sort((a, b) => a - b)) {
-    reader.push(bytes.subarray(from, cut));
+    give(bytes.subarray(from, cut), k++);
     from = cut;
   }
-  reader.push(bytes.subarray(from));
+  give(bytes.subarray(from), k);
   reader.end();
   return { signals, rejected, stats: decoder.stats };
 }
@@ -233,6 +240,17 @@ describe("SignalLineReader", () => {
       expect([decoder.stats.decoded, decoder.stats.invalid]).toEqual([decoded, 1 - decoded]);
     }
     expect(() => new SignalLineReader(new SignalDecoder(), () => {}, { byteOrderMark: "strip" as "drop" })).toThrow(RangeError);
+  });
+
+  it("refuses to commit more bytes than the room it gave, or any without one", () => {
+    const reader = new SignalLineReader(new SignalDecoder(), () => {});
+    expect(() => reader.commit(1)).toThrow(RangeError);
+    reader.reserve(10);
+    expect(() => reader.commit(11)).toThrow(RangeError);
+    expect(() => reader.commit(-1)).toThrow(RangeError);
+    reader.commit(0);
+    expect(() => reader.commit(0)).not.toThrow();
+    expect(() => reader.commit(1)).toThrow(RangeError);
   });
 });
 
