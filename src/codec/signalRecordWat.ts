@@ -1,3 +1,5 @@
+// The byte reader's WebAssembly text, SIGNAL_RECORD_WAT: exported at the end, once the helpers it
+// is built from are defined.
 import { RECORD_LAYOUT as L, RECORD_OUT as O } from "./signalRecordLayout.ts";
 
 const QUOTE = 34;
