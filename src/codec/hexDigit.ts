@@ -6,14 +6,8 @@
  * not exported from the package.
  */
 
-/**
- * `HEX_ANY[code]` is the value (0–15) of hex digit `code`, either case, or −1. −1 has every
- * bit set, so OR-ing several reads is negative exactly when one of them is not a digit.
- *
- * @example
- * HEX_ANY["F".charCodeAt(0)]; // 15
- */
-export const HEX_ANY: Int8Array = new Int8Array(65536).fill(-1);
+/** `HEX_ANY[code]` is the value (0–15) of hex digit `code`, either case, or −1 ({@link hexDigit}'s table). */
+const HEX_ANY: Int8Array = new Int8Array(65536).fill(-1);
 /**
  * `HEX_LOWER[code]` is the value (0–15) of lowercase hex digit `code`, or −1 (uppercase
  * included: RTS and normalised MACs are lowercase by definition).

@@ -1,10 +1,10 @@
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, openSync } from "node:fs";
 import { SignalRecordReader } from "../codec/SignalRecordReader.ts";
 import { SignalDecoderCore, type InvalidRecord, type SignalDecoderStats, type VendorLookup } from "../codec/SignalDecoderCore.ts";
 import type { EpochUnit } from "../codec/inferEpochUnit.ts";
 import { rtsCodecForUnit } from "../codec/rts.ts";
 import type { Signal } from "../codec/Signal.ts";
-import { SignalLineReader } from "./SignalLineReader.ts";
+import { READ_BYTES, SignalLineReader } from "./SignalLineReader.ts";
 
 /** A byte range of a file: first byte, and the byte after its last (undefined: the end of the file). */
 export type ByteRange = readonly [start: number, end: number | undefined];
@@ -25,9 +25,6 @@ export interface ThreadDecoderOptions {
   readonly vendors?: boolean | undefined;
   readonly tsToleranceMs?: number | undefined;
 }
-
-/** Bytes read from the file at a time. */
-const READ_BYTES = 1 << 20;
 
 /**
  * Reads byte ranges of an NDJSON file of signal records with one decoder: splits lines, parses
@@ -85,12 +82,9 @@ export class RangeReader {
     // Only the range that starts the file drops a byte order mark: later on it is content.
     const reader = new SignalLineReader(this.#decoder, onSignal, { byteOrderMark: start === 0 ? "drop" : "keep", records: this.#records });
     this.#reader = reader;
-    const fd = this.#fd;
     for (let at = start; end === undefined || at < end; ) {
-      const into = reader.reserve(end === undefined ? READ_BYTES : Math.min(READ_BYTES, end - at));
-      const read = readSync(fd, into, 0, into.length, at);
+      const read = reader.readFrom(this.#fd, at, end === undefined ? READ_BYTES : Math.min(READ_BYTES, end - at));
       if (read === 0) break;
-      reader.commit(read);
       at += read;
     }
     reader.end();

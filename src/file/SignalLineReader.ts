@@ -1,4 +1,5 @@
 import { Buffer } from "node:buffer";
+import { readSync } from "node:fs";
 import type { SignalDecoderCore, SignalFields } from "../codec/SignalDecoderCore.ts";
 import { notJson, parseSignalLine, recordsOfLine } from "../codec/parseSignalLine.ts";
 import type { Signal } from "../codec/Signal.ts";
@@ -106,6 +107,30 @@ export class SignalLineReader {
     return Buffer.from(input.buffer, input.byteOffset + this.#rest, size);
   }
 
+  /**
+   * Reads up to `size` bytes of the file `fd` at `position` (null: where the file is) straight into
+   * the reader's memory ({@link reserve}, `readSync`, {@link commit}) and reads the lines they
+   * complete; returns the bytes read (0: the end of the file).
+   *
+   * @example
+   * import { closeSync, openSync, writeFileSync } from "node:fs";
+   * writeFileSync("one.ndjson", '{"row_key":"101:0000019a9ec06410","device_id":"f0:18:98:12:34:56","rssi":-61,' +
+   *   '"square_mac":"b8:27:eb:00:00:01","ts":1763600000016,"local":false}\n');
+   * const got: Signal[] = [];
+   * const lines = new SignalLineReader(new SignalDecoder(), (s) => got.push(s));
+   * const fd = openSync("one.ndjson", "r");
+   * while (lines.readFrom(fd, null) > 0);
+   * closeSync(fd);
+   * lines.end();
+   * got.length; // 1
+   */
+  readFrom(fd: number, position: number | null, size: number = READ_BYTES): number {
+    const into = this.reserve(size);
+    const read = readSync(fd, into, 0, size, position);
+    this.commit(read);
+    return read;
+  }
+
   /** Reads the lines of the first `written` bytes of the room {@link reserve} gave. */
   commit(written: number): void {
     if (!(Number.isSafeInteger(written) && written >= 0 && written <= this.#reserved)) {
@@ -203,6 +228,15 @@ export class SignalLineReader {
     }
   }
 }
+
+/**
+ * Bytes {@link SignalLineReader.readFrom} reads at a time unless told: a megabyte, which the
+ * reader's memory holds once however many reads there are.
+ *
+ * @example
+ * READ_BYTES; // 1048576
+ */
+export const READ_BYTES = 1 << 20;
 
 const LF = 10;
 const CR = 13;

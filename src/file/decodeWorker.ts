@@ -3,7 +3,7 @@
 // (SignalBatch) to the thread that runs the engine. Started by readInputInThreads, by URL: it
 // stays beside readInputInThreads (here in src/file/, and as dist/file/decodeWorker.js); not a
 // public module.
-import { parentPort, workerData, type MessagePort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import { Pseudonymizer } from "../privacy/Pseudonymizer.ts";
 import type { DecodeThreadMessage, DecodeWorkerData, RangeMessage } from "./readInputInThreads.ts";
 import { RangeReader } from "./RangeReader.ts";
@@ -16,8 +16,8 @@ import { SignalBatchWriter } from "./SignalBatch.ts";
  * module is a worker started by readInputInThreads (its workerData says so); imported anywhere
  * else it does nothing.
  */
-function decodeRanges(data: DecodeWorkerData, port: MessagePort): void {
-  const { path, ranges, first, next, credit, maxOutstanding, decode, pseudonyms } = data;
+function decodeRanges(data: DecodeWorkerData): void {
+  const { path, ranges, first, next, credit, maxOutstanding, decode, pseudonyms, port } = data;
   const claimed = new Int32Array(next);
   const outstanding = new Int32Array(credit);
   // No vendor lookup: the thread that applies the signals looks each device's up once, so this
@@ -55,6 +55,5 @@ function decodeRanges(data: DecodeWorkerData, port: MessagePort): void {
 }
 
 if (parentPort !== null && (workerData as Partial<DecodeWorkerData> | null)?.decodeWorker === true) {
-  const data = workerData as DecodeWorkerData;
-  decodeRanges(data, data.port);
+  decodeRanges(workerData as DecodeWorkerData);
 }

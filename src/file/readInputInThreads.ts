@@ -161,7 +161,7 @@ export async function readInputInThreads(
     };
   });
   type Part = (typeof parts)[number];
-  // What each range's decode thread has posted so far, and whose thread that is.
+  // Whose decode thread posted each range's messages.
   const owner = new Map<number, Part>();
   const accept = (part: Part, message: DecodeThreadMessage): void => {
     if (message.type === "pseudonyms") return part.hashed(message.pseudonyms);

@@ -1,15 +1,13 @@
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, openSync } from "node:fs";
 import { setImmediate as turn } from "node:timers/promises";
 import type { SignalLineReader } from "./SignalLineReader.ts";
 
-/** Bytes read at a time. */
-const READ_BYTES = 1 << 20;
 /** Reads between two turns of the event loop (where an abort, a timer or a progress bar runs). */
 const READS_A_TURN = 8;
 
 /**
  * Feeds an uncompressed file to a `SignalLineReader` on this thread, reading it straight into the
- * reader's memory (`reserve` and `commit`: no chunk allocated per read and no copy), and ends the
+ * reader's memory (`readFrom`: no chunk allocated per read and no copy), and ends the
  * reader at the file's end. Stops, without ending the reader, once `signal` is aborted (checked
  * every 8 MiB, where the event loop takes a turn). What `readSignalStream` does for a stream
  * (standard input, a pipe, a gzip file), for a regular file: on the big shop-day's 495 MiB it
@@ -32,10 +30,7 @@ export async function readSignalFile(path: string, reader: SignalLineReader, sig
     for (let reads = 1; ; reads++) {
       if (reads % READS_A_TURN === 0) await turn();
       if (aborted()) return false;
-      const into = reader.reserve(READ_BYTES);
-      const read = readSync(fd, into, 0, into.length, null);
-      if (read === 0) break;
-      reader.commit(read);
+      if (reader.readFrom(fd, null) === 0) break;
     }
   } finally {
     closeSync(fd);

@@ -21,7 +21,7 @@ export async function compileSignalRecordWat(wat: string = SIGNAL_RECORD_WAT): P
 }
 
 /** The text of `signalRecordWasm.ts` for `bytes`. */
-export function signalRecordWasmSource(bytes: Uint8Array): string {
+function signalRecordWasmSource(bytes: Uint8Array): string {
   const base64 = Buffer.from(bytes).toString("base64");
   const lines = base64.match(/.{1,100}/g) ?? [];
   return `/**
