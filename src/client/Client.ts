@@ -26,6 +26,13 @@ export interface SignalsPageRequest extends CallOptions {
   readonly since?: string;
   /** Records per page, 1…200. @default 200 */
   readonly limit?: number;
+  /**
+   * Called with a successful response's body text just before it is parsed, so a caller can act
+   * on the text while the page is parsed: the source reads the last `row_key` from it and sends
+   * its next request then. Called again for each attempt that gets a body; must not throw. A
+   * client may ignore it (the source then sends its next request once the page is parsed).
+   */
+  readonly onBody?: (text: string) => void;
 }
 
 /**

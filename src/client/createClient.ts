@@ -362,12 +362,15 @@ class FootfallClient implements Client {
     if (since !== undefined) query.set("since", since);
     query.set("limit", String(limit));
     const url = `${this.#signalUrl}${wifiSignalsPath(shopId)}?${query}`;
-    return this.#call({ method: "GET", url }, request, (text, res) =>
+    const onBody = request.onBody;
+    if (onBody !== undefined && typeof onBody !== "function") throw new TypeError("Expected `onBody` to be a function.");
+    return this.#call({ method: "GET", url }, request, (text, res) => {
+      onBody?.(text);
       // 204 No Content is how some services say "no records", and a 200 that declares an empty
       // body (`Content-Length: 0`, Express's `res.end()`) too: an empty page, not a bad body. An
       // empty 200 that declares nothing could be a body cut short, and is retried as one.
-      validateSignalsResponse(text === "" && isDeclaredEmpty(res) ? { signals: [] } : this.#json(text, res, url), limit, since ?? "", url),
-    );
+      return validateSignalsResponse(text === "" && isDeclaredEmpty(res) ? { signals: [] } : this.#json(text, res, url), limit, since ?? "", url);
+    });
   }
 
   /** Safe summary for `JSON.stringify(client)`: URLs, masked e-mail, limits; never the token. */

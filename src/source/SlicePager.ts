@@ -1,5 +1,5 @@
 import type { SchedulerLike } from "rxjs";
-import type { Client } from "../client/Client.ts";
+import type { Client, SignalsPageRequest } from "../client/Client.ts";
 import type { RawSignal, SignalsResponse } from "../contract/rawSignal.ts";
 import type { RejectedRecord } from "./SignalPage.ts";
 import { SIGNALS_LIMIT_MAX } from "../contract/paths.ts";
@@ -11,6 +11,7 @@ import { toEpochMillis } from "../codec/inferEpochUnit.ts";
 import { ContractError } from "../errors/ContractError.ts";
 import { isHttpError } from "../errors/HttpError.ts";
 import { TieOverflowError } from "../errors/TieOverflowError.ts";
+import { lastRowKey } from "./lastRowKey.ts";
 import { linkAbort } from "./linkAbort.ts";
 import { recordIdentity } from "./recordIdentity.ts";
 import { countsOf, multisetOf, type IdentityCounts, type SignalCursor } from "./SignalCursor.ts";
@@ -60,11 +61,17 @@ export interface SlicePagerConfig {
    */
   readonly spelling?: LearntSpelling;
   /**
-   * Whether a full page whose last record moves the boundary sends the request its next page
-   * will need (the same `since` and `limit`) before the cursor rule runs over it, so the service
-   * prepares that page while this one is checked and delivered. When the rule then refuses the
-   * page, or the next call asks for another request, the early one is aborted. Only where one
-   * reader asks for pages one after the other (one slice): slices bound the pages they hold
+   * Whether a page whose last record moves the boundary sends the request its next page will
+   * need (the same `since` and `limit`) before the page is delivered, so the service prepares
+   * that page meanwhile:
+   * - in a backfill, as soon as the page's body has arrived, before it is parsed: the client
+   *   hands over the text (`SignalsPageRequest.onBody`) and its last `row_key`
+   *   ({@link lastRowKey}) gives the next `since` (a backfill asks after a short page too);
+   * - in a tail, or with a client that does not hand the text over, once a full page is parsed
+   *   (a tail's short page has it wait, so a request sent from its body would be wasted).
+   * When the page, parsed, needs another request, or the next call asks for another, or the
+   * page ends the read or has the caller wait, the early one is aborted. Only where one reader
+   * asks for pages one after the other (one slice): slices bound the pages they hold
    * themselves. @default false
    */
   readonly readAhead?: boolean;
@@ -76,6 +83,8 @@ interface EarlyRequest {
   readonly limit: number;
   readonly sendTime: number;
   readonly response: Promise<SignalsResponse>;
+  /** Identifies the request to its body's callback. */
+  readonly ticket: object;
 }
 
 /**
@@ -192,6 +201,11 @@ export class SlicePager {
   /** The request sent ahead for the next page, if any (`readAhead`), and what aborts it. */
   private early: EarlyRequest | undefined;
   private earlyAbort: EarlyAbort | undefined;
+  /**
+   * The page request `nextPage` is awaiting (its ticket) and the caller's signal of that call:
+   * only that request's body sends one ahead, aborted with that signal.
+   */
+  private awaited: { readonly ticket: object; readonly signal: AbortSignal } | undefined;
   /** Requests sent so far. */
   requests = 0;
 
@@ -230,11 +244,15 @@ export class SlicePager {
       const sendTime = early?.sendTime ?? scheduler.now();
       let response: SignalsResponse;
       if (early === undefined) {
-        response = await client.getSignalsPage(shopId, { since: sent, limit, signal });
+        const ticket = {};
+        this.awaited = { ticket, signal };
+        response = await client.getSignalsPage(shopId, this.pageRequest(sent, limit, signal, ticket));
         this.requests++;
       } else {
+        this.awaited = { ticket: early.ticket, signal };
         response = await early.response;
       }
+      this.awaited = undefined;
       requests++;
       const page: unknown = response?.signals;
       if (!Array.isArray(page)) throw new ContractError("signals", "expected an array");
@@ -262,7 +280,7 @@ export class SlicePager {
       // went out: asked again in its spelling, before anything of the answer is used.
       if (this.spell(since) !== sent) continue;
       const full = page.length >= limit;
-      if (full && this.config.readAhead === true) this.sendEarly(page as readonly unknown[], limit, signal);
+      if (full && this.config.readAhead === true) this.sendEarly(page[page.length - 1], signal);
       const result = this.consume(page as readonly unknown[], since, full, sendTime, scheduler.now());
       if (page.length > this.largestPage) this.largestPage = page.length;
       if (
@@ -459,14 +477,41 @@ export class SlicePager {
    * stops it first: then the request goes unused). Not in tail mode's settle window, whose
    * horizon depends on when the next request is sent.
    */
-  private sendEarly(page: readonly unknown[], limit: number, signal: AbortSignal): void {
-    const { endRts, settleMs, client, shopId, scheduler } = this.config;
+  /**
+   * A page request; with `readAhead` in a backfill, one whose body, when it arrives while
+   * `nextPage` awaits it, sends the request for the page after it (guessed from the text,
+   * checked once parsed).
+   */
+  private pageRequest(since: string, limit: number, signal: AbortSignal, ticket: object): SignalsPageRequest {
+    const { readAhead, settleMs, mode } = this.config;
+    if (readAhead !== true || settleMs > 0 || mode !== "backfill") return { since, limit, signal };
+    const onBody = (text: string): void => {
+      // Not for a request sent ahead whose page no one awaits yet: one page ahead at most.
+      const awaited = this.awaited;
+      if (awaited?.ticket !== ticket || this.early !== undefined) return;
+      const rowKey = lastRowKey(text);
+      if (rowKey !== undefined) this.sendEarly({ row_key: rowKey }, awaited.signal);
+    };
+    return { since, limit, signal, onBody };
+  }
+
+  /**
+   * Sends the request for the page after one whose last record is `last`, if that record moves
+   * the boundary and the range goes on; a request sent ahead for another `since` is aborted.
+   */
+  private sendEarly(last: unknown, signal: AbortSignal): void {
+    const { endRts, settleMs, client, shopId, scheduler, limit } = this.config;
     if (settleMs > 0) return;
-    const key = this.keyOf(page[page.length - 1]);
+    const key = this.keyOf(last);
     if (typeof key !== "string" || key <= this.prefix + this.rts) return;
     const rts = this.rtsOfKey(key);
     if (endRts !== undefined && rts >= endRts) return;
     const sent = this.spell(stepRts(rts, -1));
+    const sentAlready = this.early;
+    if (sentAlready !== undefined) {
+      if (sentAlready.sent === sent && sentAlready.limit === limit) return;
+      this.dropEarly(sentAlready);
+    }
     let abort = this.earlyAbort;
     if (abort === undefined || abort.parent !== signal) {
       abort?.unlink();
@@ -474,10 +519,11 @@ export class SlicePager {
       this.earlyAbort = abort = { parent: signal, controller, unlink };
     }
     this.requests++;
-    const response = client.getSignalsPage(shopId, { since: sent, limit, signal: abort.controller.signal });
+    const ticket = {};
+    const response = client.getSignalsPage(shopId, this.pageRequest(sent, limit, abort.controller.signal, ticket));
     // Settled when taken; one dropped unused must not surface as an unhandled rejection.
     response.catch(() => undefined);
-    this.early = { sent, limit, sendTime: scheduler.now(), response };
+    this.early = { sent, limit, sendTime: scheduler.now(), response, ticket };
   }
 
   /** The early request, if it is the one for `sent` and `limit`; any other is aborted. */

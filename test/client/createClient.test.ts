@@ -174,6 +174,19 @@ describe("createClient: requests", () => {
     expect(page.signals).toHaveLength(1);
   });
 
+  it("hands onBody each body it got, as text, before parsing it; not a failed status's", async () => {
+    const body = JSON.stringify({ signals: [signal()], since: "" });
+    const { client: c } = client([status(500, "busy"), status(200, body.slice(0, 20), { "content-type": "application/json" }), json(JSON.parse(body))], {
+      retry: { ...exact, minTimeout: 0, maxTimeout: 0 },
+    });
+    const seen: string[] = [];
+    const page = await c.getSignalsPage(101, { onBody: (text) => void seen.push(text) });
+    expect(page.signals).toHaveLength(1);
+    // The cut-short body too: the callback sees the text before the parse judges it.
+    expect(seen).toEqual([body.slice(0, 20), body]);
+    await expect(c.getSignalsPage(101, { onBody: "yes" as unknown as () => void })).rejects.toThrow(TypeError);
+  });
+
   it("needs a signalUrl only for signals", async () => {
     const fake = fakeFetch(json({ brands: BRANDS }));
     const c = createClient({ baseUrl: SETTINGS.baseUrl, email: SETTINGS.email, token: SETTINGS.token, fetch: fake.fetch });

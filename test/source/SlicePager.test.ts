@@ -8,14 +8,14 @@ import { fakeClient, makeRecord, rtsOf, type FakeClient, type FakeRecord } from 
 
 const SHOP = 7;
 
-function pager(client: FakeClient, readAhead: boolean, limit = 3, endRts?: string): SlicePager {
+function pager(client: FakeClient, readAhead: boolean, limit = 3, endRts?: string, mode: SlicePagerConfig["mode"] = "backfill"): SlicePager {
   const config: SlicePagerConfig = {
     client,
     shopId: SHOP,
     limit,
     start: { rts: rtsOf(1), delivered: [] },
     endRts,
-    mode: "backfill",
+    mode,
     settleMs: 0,
     codec: millisRts,
     scheduler: asyncScheduler,
@@ -102,5 +102,53 @@ describe("SlicePager readAhead", () => {
     await new Promise((r) => setTimeout(r, 0));
     expect(client.requests[3]!.aborted).toBe(true);
     expect(client.inFlight()).toBe(0);
+  });
+
+  for (const sinceMode of ["inclusive", "exclusive"] as const) {
+    it(`sends the next page's request as soon as a page's body arrives, before it is parsed (${sinceMode})`, async () => {
+      const data = series([1, 2, 2, 3, 4, 5, 5, 5, 6, 7, 8, 9, 9, 10, 11]);
+      const plain = fakeClient(data, { sinceMode });
+      const bodies = fakeClient(data, { sinceMode, body: true });
+      const signal = new AbortController().signal;
+      const without = await readAll(pager(plain, false), signal);
+      expect(await readAll(pager(bodies, true), signal)).toEqual(without);
+      // The first page's body sent the second page's request: two were out when it was handed over.
+      expect(bodies.requests[0]!.afterBody).toBe(2);
+      expect(bodies.requests.filter((r) => r.aborted)).toEqual([]);
+      expect(bodies.requests.map((r) => [r.since, r.limit])).toEqual(plain.requests.map((r) => [r.since, r.limit]));
+      expect(bodies.inFlight()).toBe(0);
+    });
+  }
+
+  it("drops a request guessed from a body whose last row_key is not the page's last record, and sends the right one", async () => {
+    const data = series([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    // A member after the records that reads like one: the guess from the text is wrong every time.
+    const wrong = stepRts(rtsOf(99), -1);
+    const misleading = fakeClient(data, {
+      sinceMode: "exclusive",
+      body: (answer) => JSON.stringify({ ...answer, note: { row_key: `${SHOP}:${rtsOf(99)}` } }),
+    });
+    const plain = fakeClient(data, { sinceMode: "exclusive" });
+    const signal = new AbortController().signal;
+    expect(await readAll(pager(misleading, true), signal)).toEqual(await readAll(pager(plain, false), signal));
+    expect(misleading.requests.some((r) => r.since === wrong)).toBe(true);
+    const needed = misleading.requests.filter((r) => r.since !== wrong);
+    expect(needed.map((r) => [r.since, r.limit, r.aborted])).toEqual(plain.requests.map((r) => [r.since, r.limit, false]));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(misleading.inFlight()).toBe(0);
+  });
+
+  it("in a tail, sends nothing from a page's body: a short page has it wait, a full one sends once parsed", async () => {
+    const client = fakeClient(series([1, 2]), { sinceMode: "exclusive", body: true });
+    const p = pager(client, true, 3, undefined, "tail");
+    expect((await p.nextPage(new AbortController().signal)).caughtUp).toBe(true);
+    expect(client.requests).toHaveLength(1);
+    client.add(series([3, 4, 5]));
+    expect((await p.nextPage(new AbortController().signal)).caughtUp).toBe(false);
+    expect(client.requests.map((r) => [r.since, r.afterBody])).toEqual([
+      [stepRts(rtsOf(1), -1), 1],
+      [stepRts(rtsOf(2), -1), 2],
+      [stepRts(rtsOf(4), -1), undefined],
+    ]);
   });
 });

@@ -18,10 +18,16 @@ export interface FakeServiceOptions {
   readonly beforeAnswer?: (request: { since: string; limit: number; index: number }) => void;
   /** Return a page that is not yet settled: keep the promise pending until aborted. */
   readonly hang?: (index: number) => boolean;
+  /**
+   * Hand each answer's body text to the request's `onBody` before answering, as `createClient`
+   * does: `true` for the answer as JSON, or a function that writes the text.
+   */
+  readonly body?: true | ((answer: SignalsResponse) => string);
 }
 
 export interface FakeClient extends Client {
-  readonly requests: { since: string; limit: number; shopId: number; aborted: boolean }[];
+  /** Every request; `afterBody`: how many had been sent once its body was handed over (with `body`). */
+  readonly requests: { since: string; limit: number; shopId: number; aborted: boolean; afterBody?: number }[];
   /** Adds records (kept sorted by rts, stable for equal rts). */
   add(records: readonly FakeRecord[]): void;
   /** Requests currently awaiting an answer. */
@@ -61,7 +67,7 @@ export function fakeClient(initial: readonly FakeRecord[], options: FakeServiceO
       const since = request.since ?? "0000000000000000";
       const limit = request.limit ?? 20;
       const signal = request.signal;
-      const entry = { since, limit, shopId, aborted: false };
+      const entry: FakeClient["requests"][number] = { since, limit, shopId, aborted: false };
       const index = requests.push(entry) - 1;
       signal?.throwIfAborted();
       inFlight++;
@@ -88,7 +94,12 @@ export function fakeClient(initial: readonly FakeRecord[], options: FakeServiceO
           if (options.sinceMode === "inclusive" ? r.rts < since : r.rts <= since) continue;
           out.push(r.record);
         }
-        return { signals: out, since };
+        const answer = { signals: out, since };
+        if (options.body !== undefined) {
+          request.onBody?.(options.body === true ? JSON.stringify(answer) : options.body(answer));
+          entry.afterBody = requests.length;
+        }
+        return answer;
       } finally {
         inFlight--;
       }
