@@ -1,13 +1,11 @@
-import { createReadStream, type Stats } from "node:fs";
+import type { Stats } from "node:fs";
 import { stat } from "node:fs/promises";
 import { Analyzer, withAlignedClocks, type AnalyzeOptions, type AnalyzeResult } from "../analysis/analyze.ts";
 import { MAX_READINGS, secondReading } from "../analysis/secondReading.ts";
 import type { Client } from "../client/Client.ts";
 import type { InvalidRecord, SignalDecoderStats } from "../codec/decodeSignal.ts";
 import type { PresetRtsCodec } from "../codec/rts.ts";
-import { defaultInputThreads } from "../file/inputThreads.ts";
-import { startsLikeGzip } from "../file/gunzipIfCompressed.ts";
-import { readSignalFile } from "../file/readSignalFile.ts";
+import { readSignalInput, type OneThreadReason } from "../file/readSignalInput.ts";
 import { readSignalStream } from "../file/readSignalStream.ts";
 import { DEFAULT_TIME_ZONE } from "../time/timeZone.ts";
 import { SignalLineReader } from "../file/SignalLineReader.ts";
@@ -427,7 +425,7 @@ function intervalFlag(value: string): number {
   return ms;
 }
 
-// Returns the counters of the decode thread when one was used (else the analyzer decoded).
+// Returns the counters of the decode threads when they were used (else the analyzer decoded).
 async function readInput(
   path: string,
   // The file's stats (undefined for standard input).
@@ -442,62 +440,43 @@ async function readInput(
   // The output's, for decode threads to hash their devices with.
   pseudonymizer: Pseudonymizer | undefined,
 ): Promise<SignalDecoderStats | undefined> {
-  let stream: NodeJS.ReadableStream & { destroy?: () => void } = process.stdin;
-  // A regular file that is not gzip: read without a stream.
-  let plain = false;
-  if (info !== undefined) {
-    // A regular file can be read at any offset: sniffed for gzip, split among threads. Anything
-    // else (a named pipe, `--input <(zcat day.gz)`, a device) is one stream, read as standard
-    // input is.
-    if (info.isFile()) {
-      // A gzip file is one stream: it cannot be split among threads.
-      let gzip: boolean;
-      try {
-        gzip = await startsLikeGzip(path);
-      } catch (e) {
-        throw new UsageError(`--input: cannot read ${path}: ${(e as Error).message}`);
-      }
-      if (gzip && threads !== undefined && threads > 1) throw new UsageError("--threads above 1 needs an uncompressed file (a gzip file is read on one thread)");
-      const n = gzip ? 1 : (threads ?? defaultInputThreads(info.size));
-      if (n > 1) {
-        const { readInputInThreads } = await import("../file/readInputInThreads.ts");
-        return readInputInThreads(path, n, analyzer, show, io.signal, { decode, pseudonymizer });
-      }
-      plain = !gzip;
-    } else if (threads !== undefined && threads > 1) {
-      throw new UsageError(`--threads above 1 needs a regular file (${path} is a stream, read on one thread)`);
-    }
-    if (!plain) {
-      // Large reads: the file is split into lines here, synchronously per chunk, not one await per line.
-      const file = createReadStream(path, { highWaterMark: 1 << 20 });
-      await new Promise<void>((resolve, reject) => {
-        file.once("open", () => resolve());
-        file.once("error", (e: Error) => reject(new UsageError(`--input: cannot read ${path}: ${e.message}`)));
-      });
-      stream = file;
-    }
-  } else if (threads !== undefined && threads > 1) {
-    throw new UsageError("--threads above 1 needs a file (--input -, standard input, is read on one thread)");
-  }
-  // Bytes, not text: the reader decodes UTF-8 only for lines it cannot read from their bytes.
-  const lines = new SignalLineReader(analyzer.decoder, (s) => analyzer.pushSignal(s));
-  at.line = () => lines.line;
-  const abort = (): void => stream.destroy?.();
-  io.signal.addEventListener("abort", abort, { once: true });
+  const name = path === "-" ? "(standard input)" : path;
+  let decoded: SignalDecoderStats | undefined;
   try {
-    // A regular file straight into the reader's memory; exported days are often gzip-compressed
-    // (day.ndjson.gz): read decompressed, file or stdin.
-    if (plain) await readSignalFile(path, lines, io.signal);
-    else await readSignalStream(stream as AsyncIterable<Buffer>, lines, io.signal);
+    if (info !== undefined) {
+      decoded = await readSignalInput(path, info, analyzer, {
+        threads,
+        decode,
+        pseudonymizer,
+        signal: io.signal,
+        onInvalidLine: show,
+        onReader: (reader) => (at.line = () => reader.line),
+        onOneThread: (why) => {
+          throw new UsageError(`--threads above 1 needs ${ONE_THREAD_WHY[why](path)}`);
+        },
+      });
+    } else {
+      if (threads !== undefined && threads > 1) throw new UsageError("--threads above 1 needs a file (--input -, standard input, is read on one thread)");
+      const lines = new SignalLineReader(analyzer.decoder, (s) => analyzer.pushSignal(s));
+      at.line = () => lines.line;
+      // Exported days are often gzip-compressed (day.ndjson.gz): read decompressed.
+      await readSignalStream(process.stdin, lines, io.signal);
+    }
   } catch (error) {
-    // Destroyed by Ctrl-C: reported as interrupted below.
-    if (!io.signal.aborted) throw new Error(`--input ${path === "-" ? "(standard input)" : path}: ${error instanceof Error ? error.message : String(error)}`);
-  } finally {
-    io.signal.removeEventListener("abort", abort);
+    // Stopped by Ctrl-C: reported as interrupted below.
+    if (error instanceof UsageError) throw error;
+    if (!io.signal.aborted) throw new Error(`--input ${name}: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (io.signal.aborted) throw new Error("interrupted");
-  return undefined;
+  return decoded;
 }
+
+// What --threads above 1 needs, by why the input is read on one thread (the CLI's codecs are all presets).
+const ONE_THREAD_WHY: Record<OneThreadReason, (path: string) => string> = {
+  gzip: () => "an uncompressed file (a gzip file is read on one thread)",
+  stream: (path) => `a regular file (${path} is a stream, read on one thread)`,
+  codec: () => "a preset RTS unit (a codec of its own is read on one thread)",
+};
 
 // The stats of the file --input names: a usage error when it cannot be read or is a directory.
 async function inputFileStats(path: string): Promise<Stats> {

@@ -1,14 +1,9 @@
-import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { Analyzer, type AnalyzeOptions, type AnalyzeResult } from "../analysis/analyze.ts";
 import type { InvalidRecord, SignalDecoderOptions, SignalDecoderStats } from "../codec/decodeSignal.ts";
 import { microsRts, millisRts, nanosRts, secondsRts, type RtsCodec } from "../codec/rts.ts";
-import { startsLikeGzip } from "./gunzipIfCompressed.ts";
-import { readSignalFile } from "./readSignalFile.ts";
-import { readSignalStream } from "./readSignalStream.ts";
-import { defaultInputThreads } from "./inputThreads.ts";
 import type { ThreadDecoderOptions } from "./RangeReader.ts";
-import { SignalLineReader } from "./SignalLineReader.ts";
+import { readSignalInput } from "./readSignalInput.ts";
 
 /**
  * Options of {@link analyzeFile}: those of `analyze` (`AnalyzeOptions`), and how the file is read.
@@ -82,24 +77,17 @@ export async function analyzeFile(path: string, options: AnalyzeFileOptions = {}
     onInvalidLine === undefined ? analysis : { ...analysis, decode: { ...analysis.decode, onInvalid: (x: InvalidRecord) => both(x, line()) } },
   );
   const info = await stat(path);
-  const crossing = threadDecoderOptions(analysis.decode);
-  // A gzip file is one stream: it cannot be cut into ranges for threads.
-  const plain = info.isFile() && !(await startsLikeGzip(path));
-  const n = !plain || crossing === undefined ? 1 : (threads ?? defaultInputThreads(info.size));
   // An abort from here on stops the read; one before it would not be heard by the readers.
   signal?.throwIfAborted();
   let decoded: SignalDecoderStats | undefined;
   try {
-    if (n > 1) {
-      // Loaded only for a threaded read (worker_threads and the thread's module).
-      const { readInputInThreads } = await import("./readInputInThreads.ts");
-      decoded = await readInputInThreads(path, n, analyzer, both, signal ?? new AbortController().signal, { decode: crossing });
-    } else {
-      const reader = new SignalLineReader(analyzer.decoder, (s) => analyzer.pushSignal(s));
-      line = () => reader.line;
-      if (plain) await readSignalFile(path, reader, signal);
-      else await readStream(path, reader, signal);
-    }
+    decoded = await readSignalInput(path, info, analyzer, {
+      threads,
+      decode: threadDecoderOptions(analysis.decode),
+      signal: signal ?? new AbortController().signal,
+      onInvalidLine: both,
+      onReader: (reader) => (line = () => reader.line),
+    });
   } catch (error) {
     // Both readers stop on an abort with an error of their own; the caller's reason is the one to give.
     if (signal?.aborted === true) throw signal.reason;
@@ -108,21 +96,6 @@ export async function analyzeFile(path: string, options: AnalyzeFileOptions = {}
   signal?.throwIfAborted();
   return analyzer.finish(decoded);
 }
-
-// Feeds a file that is not a regular uncompressed one (gzip, a named pipe) to `reader` on this
-// thread, decompressed (large reads: the reader splits each chunk into lines synchronously).
-async function readStream(path: string, reader: SignalLineReader, signal: AbortSignal | undefined): Promise<void> {
-  const file = createReadStream(path, { highWaterMark: 1 << 20 });
-  const abort = (): void => void file.destroy();
-  signal?.addEventListener("abort", abort, { once: true });
-  try {
-    await readSignalStream(file, reader, signal);
-  } finally {
-    signal?.removeEventListener("abort", abort);
-    file.destroy();
-  }
-}
-
 
 const PRESET_CODECS: readonly RtsCodec[] = [secondsRts, millisRts, microsRts, nanosRts];
 

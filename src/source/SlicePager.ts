@@ -471,13 +471,6 @@ export class SlicePager {
   }
 
   /**
-   * Sends the request for the page after `page` (full, at `limit`) now, when the page moves the
-   * boundary: its last record has a usable key past the boundary and before the range's end, so
-   * the cursor rule will ask next for `since` = that key's RTS − 1 (unless something in the page
-   * stops it first: then the request goes unused). Not in tail mode's settle window, whose
-   * horizon depends on when the next request is sent.
-   */
-  /**
    * A page request; with `readAhead` in a backfill, one whose body, when it arrives while
    * `nextPage` awaits it, sends the request for the page after it (guessed from the text,
    * checked once parsed).
@@ -496,8 +489,12 @@ export class SlicePager {
   }
 
   /**
-   * Sends the request for the page after one whose last record is `last`, if that record moves
-   * the boundary and the range goes on; a request sent ahead for another `since` is aborted.
+   * Sends the request for the page after one whose last record is `last` now, when that record
+   * moves the boundary: it has a usable key past the boundary and before the range's end, so the
+   * cursor rule will ask next for `since` = that key's RTS − 1 and the configured `limit` (unless
+   * something in the page stops it first: then the request goes unused). A request sent ahead for
+   * another `since` is aborted. Not in tail mode's settle window, whose horizon depends on when
+   * the next request is sent.
    */
   private sendEarly(last: unknown, signal: AbortSignal): void {
     const { endRts, settleMs, client, shopId, scheduler, limit } = this.config;

@@ -1,0 +1,92 @@
+import { createReadStream, type Stats } from "node:fs";
+import type { Analyzer } from "../analysis/analyze.ts";
+import type { InvalidRecord, SignalDecoderStats } from "../codec/decodeSignal.ts";
+import type { Pseudonymizer } from "../privacy/Pseudonymizer.ts";
+import { startsLikeGzip } from "./gunzipIfCompressed.ts";
+import { defaultInputThreads } from "./inputThreads.ts";
+import type { ThreadDecoderOptions } from "./RangeReader.ts";
+import { readSignalFile } from "./readSignalFile.ts";
+import { readSignalStream } from "./readSignalStream.ts";
+import { SignalLineReader } from "./SignalLineReader.ts";
+
+/**
+ * Why a file asked to be read on several threads is read on one: `"gzip"` (one compressed
+ * stream), `"stream"` (not a regular file: a named pipe, `<(zcat day.gz)`), `"codec"` (an RTS
+ * codec of the caller's own, which cannot be copied to a thread).
+ *
+ * @example
+ * const why: OneThreadReason = "gzip";
+ */
+export type OneThreadReason = "gzip" | "stream" | "codec";
+
+/**
+ * Options of {@link readSignalInput}.
+ *
+ * @example
+ * const options: ReadSignalInputOptions = { threads: 2, decode: {}, signal: new AbortController().signal, onInvalidLine: () => {} };
+ */
+export interface ReadSignalInputOptions {
+  /** Threads in all, this one included; `undefined` → `defaultInputThreads(size)`. */
+  readonly threads?: number | undefined;
+  /** The decoder options decode threads build their decoders from; `undefined`: none can be (one thread). */
+  readonly decode: ThreadDecoderOptions | undefined;
+  /** What decode threads hash devices with, for the output (`readInputInThreads`). */
+  readonly pseudonymizer?: Pseudonymizer | undefined;
+  /** Stops the read (the readers then stop with an error of their own, or return early). */
+  readonly signal: AbortSignal;
+  /**
+   * The decode threads' rejected records, each with its 1-based line. On one thread the
+   * analyzer's own decoder reports them; `onReader` hands over the reader whose `line` they are at.
+   */
+  readonly onInvalidLine: (invalid: InvalidRecord, line: number) => void;
+  /** Receives the line reader when the file is read on this thread (its `line` is the line being read). */
+  readonly onReader?: ((reader: SignalLineReader) => void) | undefined;
+  /** Told why, when `threads` above 1 were asked and the file is read on one; throw to refuse. */
+  readonly onOneThread?: ((why: OneThreadReason) => void) | undefined;
+}
+
+/**
+ * Feeds the signal records of the file at `path` to `analyzer`, read the one way footfall reads a
+ * file (`footfall analyze --input`, `analyzeFile`):
+ * - a regular uncompressed file on several threads, decode threads reading ranges of it beside
+ *   this one (`readInputInThreads`), or on this one straight into the reader's memory
+ *   (`readSignalFile`);
+ * - a gzip file (told by its first two bytes) or anything that is not a regular file: one stream,
+ *   decompressed, on this thread (`readSignalStream`).
+ *
+ * @param info  the file's `stat`, taken once by the caller (which reports a missing file its way)
+ * @returns     the decode threads' counters when threads decoded (for `analyzer.finish`), else
+ *              `undefined` (the analyzer's decoder did)
+ *
+ * @example
+ * const analyzer = new Analyzer({ timeZone: "Asia/Seoul" });
+ * const decoded = await readSignalInput("shop-day.ndjson", await stat("shop-day.ndjson"), analyzer,
+ *   { decode: {}, signal: new AbortController().signal, onInvalidLine: (x, line) => console.error(line, x.message) });
+ * analyzer.finish(decoded).days[0]!.shopId; // 101
+ */
+export async function readSignalInput(
+  path: string,
+  info: Stats,
+  analyzer: Analyzer,
+  options: ReadSignalInputOptions,
+): Promise<SignalDecoderStats | undefined> {
+  const { threads, decode, signal } = options;
+  const gzip = info.isFile() && (await startsLikeGzip(path));
+  const plain = info.isFile() && !gzip;
+  if (threads !== undefined && threads > 1) {
+    const why = !info.isFile() ? "stream" : gzip ? "gzip" : decode === undefined ? "codec" : undefined;
+    if (why !== undefined) options.onOneThread?.(why);
+  }
+  const n = !plain || decode === undefined ? 1 : (threads ?? defaultInputThreads(info.size));
+  if (n > 1) {
+    // Loaded only for a threaded read (worker_threads and the thread's module).
+    const { readInputInThreads } = await import("./readInputInThreads.ts");
+    return readInputInThreads(path, n, analyzer, options.onInvalidLine, signal, { decode, pseudonymizer: options.pseudonymizer });
+  }
+  const reader = new SignalLineReader(analyzer.decoder, (s) => analyzer.pushSignal(s));
+  options.onReader?.(reader);
+  if (plain) await readSignalFile(path, reader, signal);
+  // Large reads: the reader splits each chunk into lines synchronously, not one await per line.
+  else await readSignalStream(createReadStream(path, { highWaterMark: 1 << 20 }), reader, signal);
+  return undefined;
+}
