@@ -59,6 +59,9 @@ export interface ReadSignalInputOptions {
  *              `undefined` (the analyzer's decoder did)
  *
  * @example
+ * import { writeFileSync } from "node:fs";
+ * import { stat } from "node:fs/promises";
+ * writeFileSync("shop-day.ndjson", [...world.rawSignals(101)].map((r) => JSON.stringify(r)).join("\n"));
  * const analyzer = new Analyzer({ timeZone: "Asia/Seoul" });
  * const decoded = await readSignalInput("shop-day.ndjson", await stat("shop-day.ndjson"), analyzer,
  *   { decode: {}, signal: new AbortController().signal, onInvalidLine: (x, line) => console.error(line, x.message) });

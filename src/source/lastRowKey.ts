@@ -18,8 +18,8 @@ const KEY = '"row_key"';
  * @returns     the string between the quotes, unescaped text only
  *
  * @example
- * lastRowKey('{"signals":[{"row_key":"7:0000019a8f3c2e10","rssi":-60},{"row_key" : "7:0000019a8f3c2e11"}]}');
- * // "7:0000019a8f3c2e11"
+ * const page = '{"signals":[{"row_key":"7:0000019a8f3c2e10","rssi":-60},{"row_key" : "7:0000019a8f3c2e11"}]}';
+ * lastRowKey(page); // "7:0000019a8f3c2e11"
  * lastRowKey('{"signals":[]}');                  // undefined
  * lastRowKey('{"signals":[{"row_key":null}]}');  // undefined
  */
