@@ -6,9 +6,7 @@ import type { Client } from "../client/Client.ts";
 import type { InvalidRecord, SignalDecoderStats } from "../codec/decodeSignal.ts";
 import type { PresetRtsCodec } from "../codec/rts.ts";
 import { readSignalInput, type OneThreadReason } from "../file/readSignalInput.ts";
-import { readSignalStream } from "../file/readSignalStream.ts";
 import { DEFAULT_TIME_ZONE } from "../time/timeZone.ts";
-import { SignalLineReader } from "../file/SignalLineReader.ts";
 import { sensorSilences } from "../kernels/sensorSilences.ts";
 import { TZDate } from "@date-fns/tz";
 import { format as formatDate } from "date-fns/format";
@@ -443,25 +441,17 @@ async function readInput(
   const name = path === "-" ? "(standard input)" : path;
   let decoded: SignalDecoderStats | undefined;
   try {
-    if (info !== undefined) {
-      decoded = await readSignalInput(path, info, analyzer, {
-        threads,
-        decode,
-        pseudonymizer,
-        signal: io.signal,
-        onInvalidLine: show,
-        onReader: (reader) => (at.line = () => reader.line),
-        onOneThread: (why) => {
-          throw new UsageError(`--threads above 1 needs ${ONE_THREAD_WHY[why](path)}`);
-        },
-      });
-    } else {
-      if (threads !== undefined && threads > 1) throw new UsageError("--threads above 1 needs a file (--input -, standard input, is read on one thread)");
-      const lines = new SignalLineReader(analyzer.decoder, (s) => analyzer.pushSignal(s));
-      at.line = () => lines.line;
-      // Exported days are often gzip-compressed (day.ndjson.gz): read decompressed.
-      await readSignalStream(process.stdin, lines, io.signal);
-    }
+    decoded = await readSignalInput(info === undefined ? { stream: process.stdin } : { path, info }, analyzer, {
+      threads,
+      decode,
+      pseudonymizer,
+      signal: io.signal,
+      onInvalidLine: show,
+      onReader: (reader) => (at.line = () => reader.line),
+      onOneThread: (why) => {
+        throw new UsageError(`--threads above 1 needs ${ONE_THREAD_WHY[why](path)}`);
+      },
+    });
   } catch (error) {
     // Stopped by Ctrl-C: reported as interrupted below.
     if (error instanceof UsageError) throw error;
@@ -474,7 +464,7 @@ async function readInput(
 // What --threads above 1 needs, by why the input is read on one thread (the CLI's codecs are all presets).
 const ONE_THREAD_WHY: Record<OneThreadReason, (path: string) => string> = {
   gzip: () => "an uncompressed file (a gzip file is read on one thread)",
-  stream: (path) => `a regular file (${path} is a stream, read on one thread)`,
+  stream: (path) => (path === "-" ? "a file (--input -, standard input, is read on one thread)" : `a regular file (${path} is a stream, read on one thread)`),
   codec: () => "a preset RTS unit (a codec of its own is read on one thread)",
 };
 

@@ -81,7 +81,7 @@ export async function analyzeFile(path: string, options: AnalyzeFileOptions = {}
   signal?.throwIfAborted();
   let decoded: SignalDecoderStats | undefined;
   try {
-    decoded = await readSignalInput(path, info, analyzer, {
+    decoded = await readSignalInput({ path, info }, analyzer, {
       threads,
       decode: threadDecoderOptions(analysis.decode),
       signal: signal ?? new AbortController().signal,

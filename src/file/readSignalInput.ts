@@ -20,6 +20,15 @@ import { SignalLineReader } from "./SignalLineReader.ts";
 export type OneThreadReason = "gzip" | "stream" | "codec";
 
 /**
+ * What {@link readSignalInput} reads: a file, by its path and its `stat` (taken once by the caller,
+ * which reports a missing file its way), or a stream (standard input).
+ *
+ * @example
+ * const input: SignalInput = { stream: process.stdin };
+ */
+export type SignalInput = { readonly path: string; readonly info: Stats } | { readonly stream: AsyncIterable<Buffer> & { destroy?: () => unknown } };
+
+/**
  * Options of {@link readSignalInput}.
  *
  * @example
@@ -41,55 +50,54 @@ export interface ReadSignalInputOptions {
   readonly onInvalidLine: (invalid: InvalidRecord, line: number) => void;
   /** Receives the line reader when the file is read on this thread (its `line` is the line being read). */
   readonly onReader?: ((reader: SignalLineReader) => void) | undefined;
-  /** Told why, when `threads` above 1 were asked and the file is read on one; throw to refuse. */
+  /** Told why, when `threads` above 1 were asked and the input is read on one; throw to refuse. */
   readonly onOneThread?: ((why: OneThreadReason) => void) | undefined;
 }
 
 /**
- * Feeds the signal records of the file at `path` to `analyzer`, read the one way footfall reads a
- * file (`footfall analyze --input`, `analyzeFile`):
+ * Feeds the signal records of `input` to `analyzer`, read the one way footfall reads a file or
+ * standard input (`footfall analyze --input`, `analyzeFile`):
  * - a regular uncompressed file on several threads, decode threads reading ranges of it beside
  *   this one (`readInputInThreads`), or on this one straight into the reader's memory
  *   (`readSignalFile`);
- * - a gzip file (told by its first two bytes) or anything that is not a regular file: one stream,
- *   decompressed, on this thread (`readSignalStream`).
+ * - a gzip file (told by its first two bytes), anything that is not a regular file, or a stream:
+ *   one stream, decompressed, on this thread (`readSignalStream`).
  *
- * @param info  the file's `stat`, taken once by the caller (which reports a missing file its way)
- * @returns     the decode threads' counters when threads decoded (for `analyzer.finish`), else
- *              `undefined` (the analyzer's decoder did)
+ * @returns the decode threads' counters when threads decoded (for `analyzer.finish`), else
+ *          `undefined` (the analyzer's decoder did)
  *
  * @example
  * import { writeFileSync } from "node:fs";
  * import { stat } from "node:fs/promises";
  * writeFileSync("shop-day.ndjson", [...world.rawSignals(101)].map((r) => JSON.stringify(r)).join("\n"));
  * const analyzer = new Analyzer({ timeZone: "Asia/Seoul" });
- * const decoded = await readSignalInput("shop-day.ndjson", await stat("shop-day.ndjson"), analyzer,
+ * const decoded = await readSignalInput({ path: "shop-day.ndjson", info: await stat("shop-day.ndjson") }, analyzer,
  *   { decode: {}, signal: new AbortController().signal, onInvalidLine: (x, line) => console.error(line, x.message) });
  * analyzer.finish(decoded).days[0]!.shopId; // 101
  */
-export async function readSignalInput(
-  path: string,
-  info: Stats,
-  analyzer: Analyzer,
-  options: ReadSignalInputOptions,
-): Promise<SignalDecoderStats | undefined> {
+export async function readSignalInput(input: SignalInput, analyzer: Analyzer, options: ReadSignalInputOptions): Promise<SignalDecoderStats | undefined> {
   const { threads, decode, signal } = options;
-  const gzip = info.isFile() && (await startsLikeGzip(path));
-  const plain = info.isFile() && !gzip;
+  const file = "path" in input ? input : undefined;
+  // A regular file can be read at any offset: sniffed for gzip, split among threads.
+  const regular = file !== undefined && file.info.isFile();
+  const gzip = regular && (await startsLikeGzip(file.path));
+  const plain = regular && !gzip;
   if (threads !== undefined && threads > 1) {
-    const why = !info.isFile() ? "stream" : gzip ? "gzip" : decode === undefined ? "codec" : undefined;
+    const why = !regular ? "stream" : gzip ? "gzip" : decode === undefined ? "codec" : undefined;
     if (why !== undefined) options.onOneThread?.(why);
   }
-  const n = !plain || decode === undefined ? 1 : (threads ?? defaultInputThreads(info.size));
-  if (n > 1) {
-    // Loaded only for a threaded read (worker_threads and the thread's module).
-    const { readInputInThreads } = await import("./readInputInThreads.ts");
-    return readInputInThreads(path, n, analyzer, options.onInvalidLine, signal, { decode, pseudonymizer: options.pseudonymizer });
+  if (plain && decode !== undefined) {
+    const n = threads ?? defaultInputThreads(file.info.size);
+    if (n > 1) {
+      // Loaded only for a threaded read (worker_threads and the thread's module).
+      const { readInputInThreads } = await import("./readInputInThreads.ts");
+      return readInputInThreads(file.path, n, analyzer, options.onInvalidLine, signal, { decode, pseudonymizer: options.pseudonymizer });
+    }
   }
   const reader = new SignalLineReader(analyzer.decoder, (s) => analyzer.pushSignal(s));
   options.onReader?.(reader);
-  if (plain) await readSignalFile(path, reader, signal);
+  if (plain) await readSignalFile(file.path, reader, signal);
   // Large reads: the reader splits each chunk into lines synchronously, not one await per line.
-  else await readSignalStream(createReadStream(path, { highWaterMark: 1 << 20 }), reader, signal);
+  else await readSignalStream("stream" in input ? input.stream : createReadStream(input.path, { highWaterMark: 1 << 20 }), reader, signal);
   return undefined;
 }

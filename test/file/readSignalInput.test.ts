@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Analyzer } from "../../src/analysis/analyze.ts";
-import { readSignalInput, type OneThreadReason, type ReadSignalInputOptions } from "../../src/file/readSignalInput.ts";
+import { readSignalInput, type OneThreadReason, type ReadSignalInputOptions, type SignalInput } from "../../src/file/readSignalInput.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";
 
 describe("readSignalInput", () => {
@@ -41,11 +41,12 @@ describe("readSignalInput", () => {
   });
 
   /** One read of `path`: the analyzer's days, and what the read said about itself. */
-  async function read(path: string, options: Partial<ReadSignalInputOptions> = {}) {
+  async function read(path: string | SignalInput, options: Partial<ReadSignalInputOptions> = {}) {
     const analyzer = new Analyzer({ timeZone: "Asia/Seoul" });
     const why: OneThreadReason[] = [];
     let onThisThread = false;
-    const decoded = await readSignalInput(path, await stat(path), analyzer, {
+    const input = typeof path === "string" ? { path, info: await stat(path) } : path;
+    const decoded = await readSignalInput(input, analyzer, {
       decode: {},
       signal: new AbortController().signal,
       onInvalidLine: () => {},
@@ -68,7 +69,7 @@ describe("readSignalInput", () => {
     expect(two.days).toEqual(one.days);
   });
 
-  it("says why, and reads on this thread, a file that cannot be split: gzip, a stream, decoder options that cannot cross", async () => {
+  it("says why, and reads on this thread, input that cannot be split: gzip, a named pipe or a stream, decoder options that cannot cross", async () => {
     const one = await read(plain, { threads: 1 });
     const gz = await read(gzip, { threads: 2 });
     expect([gz.why, gz.onThisThread, gz.days]).toEqual([["gzip"], true, one.days]);
@@ -79,6 +80,9 @@ describe("readSignalInput", () => {
     createReadStream(plain).pipe((await import("node:fs")).createWriteStream(fifo));
     const piped = await reading;
     expect([piped.why, piped.onThisThread, piped.days]).toEqual([["stream"], true, one.days]);
+    // A stream handed over (standard input), gzip-compressed.
+    const stream = await read({ stream: createReadStream(gzip) }, { threads: 2 });
+    expect([stream.why, stream.onThisThread, stream.days]).toEqual([["stream"], true, one.days]);
   });
 
   it("refuses when onOneThread throws, before reading anything", async () => {
@@ -93,7 +97,7 @@ describe("readSignalInput", () => {
         throw refusal;
       },
     };
-    await expect(readSignalInput(gzip, await stat(gzip), analyzer, options)).rejects.toBe(refusal);
+    await expect(readSignalInput({ path: gzip, info: await stat(gzip) }, analyzer, options)).rejects.toBe(refusal);
     expect(analyzer.finish().days).toEqual([]);
   });
 });
