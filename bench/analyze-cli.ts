@@ -19,7 +19,7 @@
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { handWrittenLoop, type HandDay } from "./baselines/handWrittenLoop.ts";
-import type { BenchRow, Timing } from "./lib.ts";
+import type { BenchRow } from "./lib.ts";
 
 const RUNS = 7;
 const WARMUP = 1;
@@ -38,7 +38,7 @@ export default async function analyzeCliBench(): Promise<BenchRow[]> {
   const { tmpdir } = await import("node:os");
   const { join } = await import("node:path");
   const { createWorld } = await import("../src/sim/createWorld.ts");
-  const { compileForBench, rate, runNode } = await import("./lib.ts");
+  const { compileForBench, rate, runNode, summarize, timeRatio } = await import("./lib.ts");
 
   const { js, buildMs } = await compileForBench("footfall-bench", { cli: "src/cli/main.ts", baseline: "bench/analyze-cli.ts" });
   const { cli: cliJs, baseline: baselineJs } = js;
@@ -86,10 +86,10 @@ export default async function analyzeCliBench(): Promise<BenchRow[]> {
       aCpu.push(x.cpuMs);
       bCpu.push(y.cpuMs);
     }
-    const c = summary(a);
-    const p = summary(b);
-    const ratio = c.median / p.median;
-    const cpuRatio = summary(aCpu).median / summary(bCpu).median;
+    const c = summarize(a);
+    const p = summarize(b);
+    const ratio = timeRatio(a, b);
+    const cpuRatio = timeRatio(aCpu, bCpu);
     return [
       {
         row: 4,
@@ -103,7 +103,7 @@ export default async function analyzeCliBench(): Promise<BenchRow[]> {
           `${records} records, ${(bytes / 1048576).toFixed(0)} MiB; whole processes incl. startup; ` +
           `CLI min ${c.min.toFixed(0)} / median ${c.median.toFixed(0)} / max ${c.max.toFixed(0)} ms, ` +
           `baseline min ${p.min.toFixed(0)} / median ${p.median.toFixed(0)} / max ${p.max.toFixed(0)} ms; ` +
-          `CPU time ${cpuRatio.toFixed(2)}× (median ${summary(aCpu).median.toFixed(0)} vs ${summary(bCpu).median.toFixed(0)} ms); ` +
+          `CPU time ${cpuRatio.toFixed(2)}× (median ${summarize(aCpu).median.toFixed(0)} vs ${summarize(bCpu).median.toFixed(0)} ms); ` +
           `CLI also writes sessions, hourly counts and quality; daily counts ${agree}; tsc build ${(buildMs / 1000).toFixed(0)} s`,
       },
     ];
@@ -112,10 +112,6 @@ export default async function analyzeCliBench(): Promise<BenchRow[]> {
   }
 }
 
-function summary(samples: number[]): Timing {
-  samples.sort((x, y) => x - y);
-  return { min: samples[0]!, median: samples[Math.floor(samples.length / 2)]!, max: samples[samples.length - 1]! };
-}
 
 /** "agree", or what differs between the CLI's summary lines and the baseline's days. */
 function sameDailyCounts(cliStdout: string, baselineStdout: string): string {

@@ -19,7 +19,7 @@ import { createClient } from "../src/client/createClient.ts";
 import { millisToRts, stepRts } from "../src/codec/rts.ts";
 import type { Client } from "../src/client/Client.ts";
 import { signals } from "../src/source/signals.ts";
-import { rate, timePair, type BenchRow, type Timing } from "./lib.ts";
+import { rate, timePair, timeRatio, type BenchRow, type Timing } from "./lib.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SEED = 7;
@@ -132,7 +132,7 @@ export default async function backfillBench(): Promise<BenchRow[]> {
       const [two, one2] = await timePair(day(2), day(1), { runs: RUNS, warmup: 1 });
       const [four, one4] = await timePair(day(4), day(1), { runs: RUNS, warmup: 1 });
       const pages = Math.ceil(info.count / 200);
-      const r1 = perSec(info.count, src) / perSec(info.count, base);
+      const r1 = 1 / timeRatio(src.samples, base.samples);
       rows.push({
         figure: "Backfill over loopback (records/s): source vs fetch + JSON.parse loop",
         footfall: rate(perSec(info.count, src), "rec/s"),
@@ -146,7 +146,7 @@ export default async function backfillBench(): Promise<BenchRow[]> {
         [2, two, one2],
         [4, four, one4],
       ] as const) {
-        const r = perSec(info.count, t) / perSec(info.count, ref);
+        const r = 1 / timeRatio(t.samples, ref.samples);
         rows.push({
           figure: `Backfill over loopback (records/s): slices ${k} vs 1`,
           footfall: rate(perSec(info.count, t), "rec/s"),
@@ -174,7 +174,7 @@ export default async function backfillBench(): Promise<BenchRow[]> {
         runs: 3,
         warmup: 1,
       });
-      const r = perSec(count, four) / perSec(count, one);
+      const r = 1 / timeRatio(four.samples, one.samples);
       rows.push({
         figure: `Backfill over loopback (records/s): slices 4 vs 1, ${latencyMs} ms service latency`,
         footfall: rate(perSec(count, four), "rec/s"),

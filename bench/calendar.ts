@@ -12,7 +12,7 @@ import { format, parseISO, startOfHour } from "date-fns";
 import { pathToFileURL } from "node:url";
 import { parseSalesTimestamp } from "../src/sales/parseSalesTimestamp.ts";
 import { LocalCalendar } from "../src/time/LocalCalendar.ts";
-import { prng, rate, timePair, type BenchRow } from "./lib.ts";
+import { prng, rate, timePair, timeRatio, type BenchRow } from "./lib.ts";
 
 // date-fns takes ~50–70 µs per record here, so a small sample already gives a steady ratio.
 const ROWS = 20_000;
@@ -37,7 +37,7 @@ export default async function calendarBench(): Promise<BenchRow[]> {
 
   const rows: BenchRow[] = [];
   const add = (figure: string, unit: string, [cached, dateFns]: Awaited<ReturnType<typeof timePair>>, baseline: string): void => {
-    const ratio = dateFns.median / cached.median;
+    const ratio = timeRatio(dateFns.samples, cached.samples);
     rows.push({
       figure,
       footfall: rate((ROWS / cached.median) * 1000, unit),

@@ -8,7 +8,7 @@
 import ouiData from "oui-data" with { type: "json" };
 import { pathToFileURL } from "node:url";
 import { SignalDecoder } from "../src/codec/decodeSignal.ts";
-import { hex2, prng, rate, timePair, type BenchRow } from "./lib.ts";
+import { hex2, prng, rate, timePair, timeRatio, type BenchRow } from "./lib.ts";
 
 const PAGES = 1000;
 const PAGE_SIZE = 200;
@@ -81,7 +81,7 @@ export default async function decodeBench(): Promise<BenchRow[]> {
 
   const [d, p] = await timePair(decode, parse, { runs: 15, warmup: 3 });
   if (sink === 0) throw new Error("nothing measured");
-  const ratio = d.median / p.median;
+  const ratio = timeRatio(d.samples, p.samples);
   return [
     {
       figure: "Decode with vendor lookup (records/s)",

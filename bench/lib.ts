@@ -47,6 +47,8 @@ export interface Timing {
 export interface Measured extends Timing {
   /** CPU time of the same runs, ms. */
   readonly cpu: Timing;
+  /** The wall times themselves, ms, in the order they ran (for {@link timeRatio}). */
+  readonly samples: readonly number[];
 }
 
 /** Options of {@link time} and {@link timePair}. */
@@ -67,9 +69,31 @@ export interface TimeOptions {
 
 const forceGc = (globalThis as { gc?: () => void }).gc;
 
-function summarize(samples: number[]): Timing {
-  samples.sort((a, b) => a - b);
-  return { min: samples[0]!, median: samples[Math.floor(samples.length / 2)]!, max: samples[samples.length - 1]! };
+/**
+ * Min, median and max of timings, ms (the input is left as it is).
+ *
+ * @example
+ * summarize([120, 100, 110]).median; // 110
+ */
+export function summarize(samples: readonly number[]): Timing {
+  const s = samples.toSorted((a, b) => a - b);
+  return { min: s[0]!, median: s[Math.floor(s.length / 2)]!, max: s[s.length - 1]! };
+}
+
+/**
+ * How long A took against B, from runs made side by side: the median over i of `a[i] / b[i]`
+ * (run i of each ran next to the other). On a machine whose speed drifts by tens of per cent
+ * within minutes (a shared VM), a slow minute slows both runs of a pair alike, so their ratio
+ * keeps steady where the ratio of the two medians, taken from runs minutes apart, does not. A
+ * rate ratio is its inverse (exact for an odd number of runs).
+ *
+ * @example
+ * timeRatio([100, 150, 110], [200, 290, 230]); // 0.5 (the ratio of medians would say 110 / 230 = 0.48)
+ */
+export function timeRatio(a: readonly number[], b: readonly number[]): number {
+  if (a.length !== b.length || a.length === 0) throw new RangeError(`timeRatio: runs must pair up, got ${a.length} and ${b.length}`);
+  const ratios = a.map((x, i) => x / b[i]!).sort((x, y) => x - y);
+  return ratios[Math.floor(ratios.length / 2)]!;
 }
 
 /** One timed run: a full GC first when `--expose-gc` is on (run.ts sets it), so the run pays for its own garbage only. */
@@ -97,7 +121,7 @@ export async function time(fn: () => unknown, options: TimeOptions = {}): Promis
   const wall: number[] = [];
   const cpu: number[] = [];
   for (let i = 0; i < runs; i++) await sample(fn, wall, cpu, options.forceGc ?? true);
-  return { ...summarize(wall), cpu: summarize(cpu) };
+  return { ...summarize(wall), cpu: summarize(cpu), samples: wall };
 }
 
 /**
@@ -108,7 +132,7 @@ export async function time(fn: () => unknown, options: TimeOptions = {}): Promis
  *
  * @example
  * const [a, b] = await timePair(() => decode(pages), () => parse(pages));
- * const ratio = a.median / b.median; // wall time; a.cpu.median / b.cpu.median for CPU time
+ * const ratio = timeRatio(a.samples, b.samples); // wall time, pair by pair; a.cpu.median / b.cpu.median for CPU time
  */
 export async function timePair(a: () => unknown, b: () => unknown, options: TimeOptions = {}): Promise<[Measured, Measured]> {
   const runs = options.runs ?? 7;
@@ -132,8 +156,8 @@ export async function timePair(a: () => unknown, b: () => unknown, options: Time
     }
   }
   return [
-    { ...summarize(wa), cpu: summarize(ca) },
-    { ...summarize(wb), cpu: summarize(cb) },
+    { ...summarize(wa), cpu: summarize(ca), samples: wa },
+    { ...summarize(wb), cpu: summarize(cb), samples: wb },
   ];
 }
 

@@ -14,7 +14,7 @@ import { pathToFileURL } from "node:url";
 import { SignalDecoder, decodeSignal, isInvalidRecord } from "../src/codec/decodeSignal.ts";
 import { SignalLineReader } from "../src/file/SignalLineReader.ts";
 import { createWorld } from "../src/sim/createWorld.ts";
-import { rate, timePair, type BenchRow } from "./lib.ts";
+import { rate, timePair, timeRatio, type BenchRow } from "./lib.ts";
 
 const LINES = 200_000;
 
@@ -74,8 +74,8 @@ export default async function parseLineBench(): Promise<BenchRow[]> {
   const [fb, pb] = await timePair(reader(backfillBytes), parse(backfill), { runs: 11, warmup: 3 });
   const [fr, pr] = await timePair(reader(rawBytes), parse(raw), { runs: 11, warmup: 3 });
   if (sink === 0) throw new Error("nothing measured");
-  const ratio = pb.median / fb.median;
-  const rawRatio = pr.median / fr.median;
+  const ratio = timeRatio(pb.samples, fb.samples);
+  const rawRatio = timeRatio(pr.samples, fr.samples);
   const bytes = backfill.reduce((n, l) => n + l.length, 0) / backfill.length;
   return [
     {

@@ -17,7 +17,7 @@ import { parseRowKey } from "../src/codec/rowKey.ts";
 import { millisToRts } from "../src/codec/rts.ts";
 import { createSimHandler, type SimHandler } from "../src/sim/createSimHandler.ts";
 import { createWorld } from "../src/sim/createWorld.ts";
-import { rate, timePair, type BenchRow } from "./lib.ts";
+import { rate, timePair, timeRatio, type BenchRow } from "./lib.ts";
 
 const PAGES = 300;
 const LIMIT = 200;
@@ -63,8 +63,8 @@ export default async function simBench(): Promise<BenchRow[]> {
   if (sink === 0) throw new Error("nothing measured");
   const served = (PAGES / s.median) * 1000;
   const parsed = (PAGES / p.median) * 1000;
-  const ratio = served / parsed;
-  const coldRatio = cp.median / cs.median;
+  const ratio = timeRatio(p.samples, s.samples);
+  const coldRatio = timeRatio(cp.samples, cs.samples);
   return [
     {
       figure: "Simulator pages served (200-record pages/s)",
