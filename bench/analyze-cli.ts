@@ -4,8 +4,9 @@
  * reads the same file at once, `JSON.parse`s each line and runs bench/baselines/handWrittenLoop.ts
  * on the records. Both are separate `node` processes running JavaScript that tsc compiled from
  * this checkout (neither pays for a TypeScript loader), timed from spawn to exit with stdout on
- * /dev/null, interleaved, medians of several runs. The warm-up runs' outputs are compared, so the
- * row says whether both computed the same daily counts.
+ * /dev/null, interleaved; the ratio is the median of the pairs' ratios (`timeRatio`), times are
+ * medians. The warm-up runs' outputs are compared, so the row says whether both computed the
+ * same daily counts.
  *
  * The CLI does more than the baseline, and the ratio includes it: it streams the file line by
  * line, also computes hourly counts and the data-quality report, and writes one NDJSON line per

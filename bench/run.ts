@@ -133,8 +133,9 @@ if (filter.length === 0) {
   const cpu = cpus()[0]?.model ?? "unknown CPU";
   const header =
     `# Benchmark results\n\n${new Date().toISOString().slice(0, 10)} · ${cpu} × ${cpus().length} · Node ${process.version}\n\n` +
-    "Produced by `npm run bench`. Every ratio compares two things measured in the same run, interleaved, " +
-    "as medians of several runs (absolute rates on a shared machine drift; the ratios much less).\n\n";
+    "Produced by `npm run bench`. Every ratio compares two things measured in the same run, interleaved: " +
+    "the median of the ratios of runs made side by side (absolute rates on a shared machine drift; such ratios much less). " +
+    "Rates and times are medians.\n\n";
   await writeFile(join(here, "RESULTS.md"), `${header}${text}\n\n${footer}\n`);
 }
 process.exitCode = failures.length > 0 ? 1 : 0;
