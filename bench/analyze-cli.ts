@@ -113,7 +113,6 @@ export default async function analyzeCliBench(): Promise<BenchRow[]> {
   }
 }
 
-
 /** "agree", or what differs between the CLI's summary lines and the baseline's days. */
 function sameDailyCounts(cliStdout: string, baselineStdout: string): string {
   // The loop counts MACs: compare with the summary's MAC-level counts (`macs`), not the people estimate.

@@ -14,8 +14,8 @@
  * Runs are interleaved (the order rotates each round); a ratio is the median of the rounds' own
  * ratios (`timeRatio`: the contenders of a round ran within seconds of each other), times are
  * medians. The warm-up round's outputs are compared: the loop and DuckDB must count the same
- * sessions and visitors, or the bench fails. Goals: footfall (1 thread) ≤ 1.0× the loop's wall time; footfall (default
- * threads, the machine's 2 cores) ≤ 1.0× DuckDB's.
+ * sessions and visitors, or the bench fails. Goals: footfall (1 thread) ≤ 1.0× the loop's wall
+ * time; footfall (default threads, the machine's 2 cores) ≤ 1.0× DuckDB's.
  *
  * JavaScript compiled by tsc from this checkout (no TypeScript loader in any contender).
  * `BIG_SHOP_RUNS` sets the timed rounds (default 5). Run alone: `npx tsx bench/big-shop-day.ts`
@@ -149,7 +149,6 @@ export default async function bigShopDayBench(): Promise<BenchRow[]> {
     },
   ];
 }
-
 
 /** footfall's own counts from its NDJSON output: sessions and, per day, visitors and visits. */
 function footfallCounts(stdout: string): string {
