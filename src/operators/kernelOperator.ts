@@ -20,6 +20,10 @@ import type { Kernel } from "../kernels/Sink.ts";
  * output:    -----x-----y-(z|)      (whatever the kernel emits, when it emits it)
  * ```
  *
+ * Kernel operators piped one after another run as one: one observer feeds the first kernel, and
+ * each kernel emits straight into the next one's `push` (see `KernelObservable`), with the same
+ * results and the same rules as the operators kept apart.
+ *
  * How it subscribes relies on RxJS 7 behaviour that is not public API: the source is
  * subscribed with an object that is both a `Subscription` and an `Observer`, which
  * `Observable.subscribe` takes as the subscriber itself (its `isSubscriber` check) instead of
@@ -41,26 +45,62 @@ import type { Kernel } from "../kernels/Sink.ts";
 export function kernelOperator<T, R>(create: (emit: (value: R) => void) => Kernel<T>): OperatorFunction<T, R> {
   if (typeof create !== "function") throw new TypeError("kernelOperator needs a function that creates the kernel");
   return (source) =>
-    new Observable<R>((subscriber) => {
-      const observer = new KernelObserver<T, R>(subscriber);
-      observer.kernel = create((value) => {
-        if (!observer.stopped) subscriber.next(value);
-      });
+    source instanceof KernelObservable
+      ? new KernelObservable<R>(source.upstream, [...source.stages, create as KernelFactory])
+      : new KernelObservable<R>(source, [create as KernelFactory]);
+}
+
+/** One stage's `create`, as a chain of stages holds it. */
+type KernelFactory = (emit: (value: unknown) => void) => Kernel<unknown>;
+
+/**
+ * The output of kernel operators applied one after another to `upstream`: one subscriber feeds
+ * the first stage's kernel, and each kernel emits straight into the next one's `push`. Kernel
+ * operators piped one after another (decode → sessionize → classify) are fused so: a value
+ * crosses from one kernel to the next in one call, where a `Subscriber` between them cost a hop
+ * and a check per value. Each subscription still gets its own kernels, made in the order
+ * separate operators would make them (the last stage's first), and the state rules of
+ * {@link kernelOperator} hold for the whole chain as they hold for each of its operators: a
+ * throw anywhere ends it with one error; a stage emits into the next only while the output has
+ * not stopped and downstream is subscribed; completion flushes the stages in order, each before
+ * the next, so what one emits while flushing reaches the next before it flushes.
+ */
+class KernelObservable<R> extends Observable<R> {
+  constructor(
+    readonly upstream: Observable<unknown>,
+    readonly stages: readonly KernelFactory[],
+  ) {
+    super((subscriber) => {
+      const observer = new KernelObserver<unknown, R>(subscriber);
+      const kernels: Kernel<unknown>[] = new Array(stages.length);
+      let emit = (value: unknown): void => {
+        if (!observer.stopped) subscriber.next(value as R);
+      };
+      for (let i = stages.length - 1; i >= 0; i--) {
+        const kernel = stages[i]!(emit);
+        kernels[i] = kernel;
+        emit = (value) => {
+          if (!observer.stopped && !observer.closed) kernel.push(value);
+        };
+      }
+      observer.kernels = kernels;
       // Added before subscribing, so a downstream that unsubscribes while a synchronous source
       // is still emitting (take(1) on an array) ends the source subscription at once.
       subscriber.add(observer);
-      source.subscribe(observer);
+      upstream.subscribe(observer);
     });
+  }
 }
 
 /**
  * The observer {@link kernelOperator} subscribes its source with: a `Subscription` that is also
- * an `Observer` (see there for why), feeding one kernel.
+ * an `Observer` (see there for why), feeding the first of its chain's kernels.
  */
 class KernelObserver<T, R> extends Subscription implements Observer<T> {
   /** True once an error or completion went downstream. */
   stopped = false;
-  kernel!: Kernel<T>;
+  /** The chain's kernels, in order: values go to the first. */
+  kernels!: readonly Kernel<unknown>[];
   readonly #destination: Subscriber<R>;
 
   constructor(destination: Subscriber<R>) {
@@ -71,7 +111,7 @@ class KernelObserver<T, R> extends Subscription implements Observer<T> {
   next(value: T): void {
     if (this.stopped || this.closed) return;
     try {
-      this.kernel.push(value);
+      this.kernels[0]!.push(value);
     } catch (error) {
       this.error(error);
     }
@@ -85,13 +125,18 @@ class KernelObserver<T, R> extends Subscription implements Observer<T> {
   }
 
   complete(): void {
-    if (this.stopped || this.closed) return;
-    try {
-      this.kernel.flush();
-    } catch (error) {
-      this.error(error);
-      return;
+    const kernels = this.kernels;
+    for (let i = 0; i < kernels.length; i++) {
+      // A stage's flush may have ended the output (downstream unsubscribed): the rest stay unflushed.
+      if (this.stopped || this.closed) return;
+      try {
+        kernels[i]!.flush();
+      } catch (error) {
+        this.error(error);
+        return;
+      }
     }
+    if (this.stopped || this.closed) return;
     this.stopped = true;
     this.#destination.complete();
     this.unsubscribe();

@@ -52,14 +52,14 @@ describe("kernelOperator", () => {
     const { events } = collect(source.pipe(summing({ kernels })));
     expect(events).toEqual([3, "complete"]);
     expect(seen).toHaveLength(1);
-    const observer = seen[0] as Subscription & Observer<number> & { kernel?: unknown };
+    const observer = seen[0] as Subscription & Observer<number> & { kernels?: readonly unknown[] };
     // If a future RxJS wraps the object (a SafeSubscriber is a Subscriber), results stay right
     // but each value pays for the wrappers again: this must fail then.
     expect(observer).not.toBeInstanceOf(Subscriber);
     expect(observer).toBeInstanceOf(Subscription);
     // It is the very object kernelOperator created: the one holding the kernel it made.
     expect(kernels).toHaveLength(1);
-    expect(observer.kernel).toBe(kernels[0]);
+    expect(observer.kernels).toEqual([kernels[0]]);
     // Completion went through it, and it closed itself.
     expect(observer.closed).toBe(true);
   });
@@ -229,5 +229,101 @@ describe("kernelOperator", () => {
     expect(sessions).toHaveLength(1);
     expect(raw.observed).toBe(false);
     expect(sub.closed).toBe(true);
+  });
+  describe("kernel operators piped one after another (fused)", () => {
+    /** Doubles each value; its flush emits -1 (or throws). Logs when it is made and flushed. */
+    const doubling = (log: string[], name: string, failOnFlush = false) =>
+      kernelOperator<number, number>((emit) => {
+        log.push(`create ${name}`);
+        return {
+          push: (x) => emit(x * 2),
+          flush: () => {
+            log.push(`flush ${name}`);
+            if (failOnFlush) throw new Error(`${name} flush failed`);
+            emit(-1);
+          },
+        };
+      });
+    // The same stages kept apart by an operator that is not a kernel operator.
+    const apart = <T>(x: T): T => x;
+
+    it("subscribes the source once, with one observer holding every stage's kernel", () => {
+      const seen: unknown[] = [];
+      const source = new Observable<number>((subscriber) => {
+        seen.push(subscriber);
+        subscriber.next(1);
+        subscriber.complete();
+      });
+      const log: string[] = [];
+      const { events } = collect(source.pipe(doubling(log, "a"), doubling(log, "b"), doubling(log, "c")));
+      // 1 through a, b and c; then each stage's flush (-1) through the stages after it.
+      expect(events).toEqual([8, -4, -2, -1, "complete"]);
+      expect(seen).toHaveLength(1);
+      expect((seen[0] as { kernels?: readonly unknown[] }).kernels).toHaveLength(3);
+    });
+
+    it("gives what the same operators give kept apart: values, flush order, kernels made last stage first", () => {
+      const cases: (readonly number[])[] = [[], [1], [1, 2, 3], [5, 100, 7]];
+      for (const values of cases) {
+        const fusedLog: string[] = [];
+        const apartLog: string[] = [];
+        const fused = collect(from(values).pipe(doubling(fusedLog, "a"), doubling(fusedLog, "b"))).events;
+        const kept = collect(from(values).pipe(doubling(apartLog, "a"), map(apart), doubling(apartLog, "b"))).events;
+        expect(fused).toEqual(kept);
+        expect(fusedLog).toEqual(apartLog);
+      }
+      // a flushes first, and what it emits then reaches b before b flushes.
+      const log: string[] = [];
+      expect(collect(from([1]).pipe(doubling(log, "a"), doubling(log, "b"))).events).toEqual([4, -2, -1, "complete"]);
+      expect(log).toEqual(["create b", "create a", "flush a", "flush b"]);
+    });
+
+    it("a throw in a later stage ends the chain with one error and leaves the source", () => {
+      for (const failing of ["push", "flush"] as const) {
+        const s = new Subject<number>();
+        const log: string[] = [];
+        const a = doubling(log, "a");
+        const b = failing === "push" ? kernelOperator<number, number>(() => ({ push: (x) => { if (x === 6) throw new RangeError("b refuses 6"); }, flush: () => {} })) : doubling(log, "b", true);
+        const { events, subscription } = collect(s.pipe(a, b));
+        s.next(1);
+        if (failing === "push") s.next(3);
+        else s.complete();
+        // Flushing, a's -1 reaches b (as -2) before b's flush throws.
+        expect(events).toEqual(failing === "push" ? ["error b refuses 6"] : [4, -2, "error b flush failed"]);
+        expect(s.observed).toBe(false);
+        expect(subscription.closed).toBe(true);
+        const before = events.length;
+        s.next(4); // ignored
+        expect(events).toHaveLength(before);
+      }
+    });
+
+    it("a downstream unsubscribing mid-push stops every stage at once (no more pushes, no flush)", () => {
+      const pushes: string[] = [];
+      let flushed = 0;
+      const stage = (name: string) =>
+        kernelOperator<number, number>((emit) => ({
+          push: (x) => {
+            pushes.push(`${name}${x}`);
+            emit(x);
+            emit(x + 10); // after take(1) has unsubscribed: must not reach the next stage
+          },
+          flush: () => void flushed++,
+        }));
+      const out: number[] = [];
+      from([1, 2, 3]).pipe(stage("a"), stage("b"), take(1)).subscribe((x) => out.push(x));
+      expect(out).toEqual([1]);
+      expect(pushes).toEqual(["a1", "b1"]);
+      expect(flushed).toBe(0);
+    });
+
+    it("keeps one kernel per stage and subscription, and a shared head unfused stays cold", async () => {
+      const kernels: Kernel<number>[] = [];
+      const head = from([1, 2, 3]).pipe(summing({ kernels }));
+      const [one, two] = await Promise.all([lastValueFrom(head.pipe(summing(), toArray())), lastValueFrom(head.pipe(toArray()))]);
+      expect(one).toEqual([6]);
+      expect(two).toEqual([6]);
+      expect(kernels).toHaveLength(2);
+    });
   });
 });
