@@ -71,17 +71,17 @@ class KernelObservable<R> extends Observable<R> {
     readonly stages: readonly KernelFactory[],
   ) {
     super((subscriber) => {
-      const observer = new KernelObserver<unknown, R>(subscriber);
+      const observer = new KernelObserver<R>(subscriber);
       const kernels: Kernel<unknown>[] = new Array(stages.length);
-      let emit = (value: unknown): void => {
+      // The last stage emits downstream; each other stage into the next one's kernel.
+      kernels[stages.length - 1] = stages[stages.length - 1]!((value) => {
         if (!observer.stopped) subscriber.next(value as R);
-      };
-      for (let i = stages.length - 1; i >= 0; i--) {
-        const kernel = stages[i]!(emit);
-        kernels[i] = kernel;
-        emit = (value) => {
-          if (!observer.stopped && !observer.closed) kernel.push(value);
-        };
+      });
+      for (let i = stages.length - 2; i >= 0; i--) {
+        const next = kernels[i + 1]!;
+        kernels[i] = stages[i]!((value) => {
+          if (!observer.stopped && !observer.closed) next.push(value);
+        });
       }
       observer.kernels = kernels;
       // Added before subscribing, so a downstream that unsubscribes while a synchronous source
@@ -96,7 +96,7 @@ class KernelObservable<R> extends Observable<R> {
  * The observer {@link kernelOperator} subscribes its source with: a `Subscription` that is also
  * an `Observer` (see there for why), feeding the first of its chain's kernels.
  */
-class KernelObserver<T, R> extends Subscription implements Observer<T> {
+class KernelObserver<R> extends Subscription implements Observer<unknown> {
   /** True once an error or completion went downstream. */
   stopped = false;
   /** The chain's kernels, in order: values go to the first. */
@@ -108,7 +108,7 @@ class KernelObserver<T, R> extends Subscription implements Observer<T> {
     this.#destination = destination;
   }
 
-  next(value: T): void {
+  next(value: unknown): void {
     if (this.stopped || this.closed) return;
     try {
       this.kernels[0]!.push(value);
