@@ -1,5 +1,6 @@
 import type { Signal } from "../codec/Signal.ts";
 import { estimatedDwell } from "./estimatedDwell.ts";
+import { compactNumber } from "./compactNumber.ts";
 import type { KalmanState } from "./kalmanFilter.ts";
 import type { PathLossModel } from "./pathLoss.ts";
 import type { Session, SessionSensor } from "./Session.ts";
@@ -141,7 +142,7 @@ export function toSession(shopId: number, watermark: number, open: OpenSession, 
       signalCount: a.count,
       first: a.first,
       last: a.last,
-      peakRssi: a.peakRssi,
+      peakRssi: compactNumber(a.peakRssi),
       peakSmoothedRssi: a.peakSmoothed,
     };
     if (a.peakRssi > peakRssi) peakRssi = a.peakRssi;
@@ -155,7 +156,7 @@ export function toSession(shopId: number, watermark: number, open: OpenSession, 
     device: open.device,
     start: open.start,
     end: open.end,
-    dwellMs: open.end - open.start,
+    dwellMs: compactNumber(open.end - open.start),
     estimatedDwellMs: estimatedDwell(open.end - open.start, open.probes),
     signalCount: open.count,
     probeCount: open.probes,
@@ -163,7 +164,7 @@ export function toSession(shopId: number, watermark: number, open: OpenSession, 
     randomized: open.randomized,
     local: open.local,
     vendor: open.vendor,
-    peakRssi,
+    peakRssi: compactNumber(peakRssi),
     peakSmoothedRssi: peakSmoothed,
     nearestSensor: nearest,
     sensors,

@@ -1,3 +1,4 @@
+import { compactNumber } from "./compactNumber.ts";
 import { log10Distance, type PathLossModel } from "./pathLoss.ts";
 import type { ResolvedProximityOptions } from "./proximityOptions.ts";
 import { PROXIMITY_ZONES, proximityZoneIndex, type ProximityZone, type ResolvedProximityZoneOptions } from "./proximityZone.ts";
@@ -327,7 +328,7 @@ function toProximity(d: OpenProximity, zones: ResolvedProximityZoneOptions): Ses
     closestRssi: d.closestRssi,
     closestTime: d.closestTime,
     closestZone: PROXIMITY_ZONES[proximityZoneIndex(d.closestDistanceM, zones)] as ProximityZone,
-    zoneMs: { immediate: d.zoneMs0, near: d.zoneMs1, far: d.zoneMs2 },
+    zoneMs: { immediate: compactNumber(d.zoneMs0), near: compactNumber(d.zoneMs1), far: compactNumber(d.zoneMs2) },
     zoneMsBySensor: sensorZoneList(d.zoneSensors, d.zoneSensorMs),
     timeline: d.timeline,
     timelineTruncated: d.timelineTruncated,
@@ -339,7 +340,7 @@ function sensorZoneList(sensors: readonly string[], ms: readonly number[]): Sens
   // slots for its first element.
   const out: SensorZoneMs[] = new Array(sensors.length);
   for (let i = 0; i < sensors.length; i++) {
-    out[i] = { sensor: sensors[i]!, immediate: ms[i * 3]!, near: ms[i * 3 + 1]!, far: ms[i * 3 + 2]! };
+    out[i] = { sensor: sensors[i]!, immediate: compactNumber(ms[i * 3]!), near: compactNumber(ms[i * 3 + 1]!), far: compactNumber(ms[i * 3 + 2]!) };
   }
   // Insertion sort by MAC (sensors are distinct): a session has one to a few nearest sensors, and
   // Array.prototype.sort allocates a work copy and a comparator per session.
