@@ -131,6 +131,7 @@ export function newSensorAcc(sensor: string, t: number, model: PathLossModel, tr
  */
 export function toSession(shopId: number, watermark: number, open: OpenSession, complete: number, proximity: SessionProximity | undefined): Session {
   const accs = open.sensors;
+  const dwellMs = open.end - open.start;
   const sensors: SessionSensor[] = new Array(accs.length);
   let peakRssi = Number.NEGATIVE_INFINITY;
   let peakSmoothed = Number.NEGATIVE_INFINITY;
@@ -156,8 +157,8 @@ export function toSession(shopId: number, watermark: number, open: OpenSession, 
     device: open.device,
     start: open.start,
     end: open.end,
-    dwellMs: compactNumber(open.end - open.start),
-    estimatedDwellMs: estimatedDwell(open.end - open.start, open.probes),
+    dwellMs: compactNumber(dwellMs),
+    estimatedDwellMs: estimatedDwell(dwellMs, open.probes),
     signalCount: open.count,
     probeCount: open.probes,
     periodicGaps: open.periodicGaps,
