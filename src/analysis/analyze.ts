@@ -242,6 +242,7 @@ export class Analyzer {
       { ...options.sessions, proximity: options.proximity ?? {} },
       {
         emit: (s) => classifier.push(s),
+        closed: (open, shopId, watermark, complete) => classifier.pushClosed(open, shopId, watermark, complete),
         ...(options.onLate === undefined ? {} : { late: options.onLate }),
         ...(options.onSlice === undefined ? {} : { slice: options.onSlice }),
       },

@@ -3,10 +3,11 @@ import type { Signal } from "../codec/Signal.ts";
 import { checkNumberOption } from "./checkNumberOption.ts";
 import { EventTimeReorder } from "./EventTimeReorder.ts";
 import { defaultKalmanFilter, kalmanFilter, kalmanFilterOptions, type KalmanFilterOptions, type ResolvedKalmanFilterOptions } from "./kalmanFilter.ts";
-import { newSensorAcc, newSession, toSession, type OpenSession, type SensorAcc } from "./OpenSession.ts";
+import { newSensorAcc, newSession, type OpenSession, type SensorAcc } from "./OpenSession.ts";
 import type { PathLossModel } from "./pathLoss.ts";
 import { defaultProximity, proximityOptions, type ProximityOptions, type ResolvedProximityOptions } from "./proximityOptions.ts";
 import type { Session } from "./Session.ts";
+import { SessionColumns } from "./SessionColumns.ts";
 import type { ProximitySlice } from "./SessionProximity.ts";
 import { SessionProximityAccumulator } from "./SessionProximityAccumulator.ts";
 import { checkSink, type Kernel, type Sink } from "./Sink.ts";
@@ -135,6 +136,13 @@ export function eventTimeEngineOptions(options: EventTimeEngineOptions = {}): Re
 export interface EngineSink extends Sink<Session, Signal> {
   /** A finished time slice of one device (nearest sensor, distance, zone). Slices are only computed for output when this is given. */
   slice?(slice: ProximitySlice): void;
+  /**
+   * Internal (the classifier's, when it takes the engine's sessions directly): takes each closed
+   * session instead of `emit`, before it is built — its open state, finished — unless an
+   * accumulator needs the built session. The receiver copies what it keeps before returning
+   * (`SessionColumns.add`): the engine then reuses `open`.
+   */
+  closed?(open: OpenSession, shopId: number, watermark: number, complete: number): void;
 }
 
 /**
@@ -293,6 +301,13 @@ export class EventTimeEngine implements Kernel<Signal> {
   readonly #maxLeap: number;
   #sessions = 0;
   #openCount = 0;
+  /** Whether closed sessions go to `sink.closed` unbuilt. */
+  readonly #handOff: boolean;
+  /** Where a session is built from when it is emitted built (cleared after each). */
+  readonly #columns = new SessionColumns();
+  /** Closed sessions and per-sensor records nothing refers to any more, for new ones to reuse. */
+  readonly #spareSessions: OpenSession[] = [];
+  readonly #spareSensors: SensorAcc[] = [];
 
   /**
    * @param options see {@link EventTimeEngineOptions}; validated here (TypeError/RangeError)
@@ -303,12 +318,14 @@ export class EventTimeEngine implements Kernel<Signal> {
     this.options = eventTimeEngineOptions(options);
     this.#sink = checkSink("EventTimeEngine", sink);
     if (sink.slice !== undefined && typeof sink.slice !== "function") throw new TypeError("EventTimeEngine: sink.slice must be a function");
+    if (sink.closed !== undefined && typeof sink.closed !== "function") throw new TypeError("EventTimeEngine: sink.closed must be a function");
     if (!Array.isArray(accumulators)) throw new TypeError("accumulators must be an array");
     this.#accumulators = [...accumulators];
     this.#onSignal = this.#accumulators.filter((a) => typeof a.signal === "function");
     this.#onSession = this.#accumulators.filter((a) => typeof a.session === "function");
     this.#onAdvance = this.#accumulators.filter((a) => typeof a.advance === "function");
     this.#onReach = this.#accumulators.filter((a) => typeof a.reached === "function");
+    this.#handOff = sink.closed !== undefined && this.#onSession.length === 0;
     this.#gap = this.options.gapMs;
     this.#lateness = this.options.allowedLatenessMs;
     this.#maxLeap = this.options.maxLeapMs;
@@ -463,7 +480,7 @@ export class EventTimeEngine implements Kernel<Signal> {
     let open = shop.recent;
     if (open === undefined || open.device !== s.device) open = shop.open.get(s.device);
     if (open === undefined) {
-      open = newSession(s, shop.shopId, shop.endTail, shop.startTail, this.#proximity);
+      open = newSession(s, shop.shopId, shop.endTail, shop.startTail, this.#proximity, this.#spareSessions.pop());
       shop.open.set(s.device, open);
       this.#openCount++;
       if (shop.endTail === undefined) shop.endHead = open;
@@ -517,7 +534,10 @@ export class EventTimeEngine implements Kernel<Signal> {
     }
     if (acc === undefined) {
       const model = proximity === null ? NO_MODEL : proximity.model(s.sensor);
-      acc = newSensorAcc(s.sensor, t, model, this.#trimmed === null ? null : createTrimmedMeanState(this.#trimmed));
+      acc =
+        this.#trimmed === null
+          ? newSensorAcc(s.sensor, t, model, null, this.#spareSensors.pop())
+          : newSensorAcc(s.sensor, t, model, createTrimmedMeanState(this.#trimmed), undefined);
       sensors.push(acc);
     }
     acc.count++;
@@ -549,7 +569,9 @@ export class EventTimeEngine implements Kernel<Signal> {
   #openSessions(shop: ShopState, frontier: number): Session[] {
     const out: Session[] = [];
     const complete = shop.startHead === undefined || shop.startHead.start > frontier ? frontier : shop.startHead.start;
-    for (let open = shop.startHead; open !== undefined; open = open.nextByStart) out.push(toSession(shop.shopId, shop.lane.watermark, open, complete, undefined));
+    const columns = this.#columns;
+    for (let open = shop.startHead; open !== undefined; open = open.nextByStart) out.push(columns.session(columns.add(open, shop.shopId, shop.lane.watermark, complete, false)));
+    columns.clear();
     return out;
   }
 
@@ -573,16 +595,41 @@ export class EventTimeEngine implements Kernel<Signal> {
       this.#openCount--;
       const oldest = shop.startHead;
       const complete = oldest === undefined || oldest.start > frontier ? frontier : oldest.start;
-      const proximity = this.#proximity === null ? undefined : this.#proximity.close(open.proximity!, open.end);
-      const session = toSession(shop.shopId, shop.lane.watermark, open, complete, proximity);
+      const proximity = this.#proximity;
+      if (proximity !== null) proximity.finish(open.proximity!, open.end);
       this.#sessions++;
-      const onSession = this.#onSession;
-      for (let i = 0; i < onSession.length; i++) onSession[i]!.session!(session);
-      this.#sink.emit(session);
+      if (this.#handOff) this.#sink.closed!(open, shop.shopId, shop.lane.watermark, complete);
+      else {
+        const columns = this.#columns;
+        const session = columns.session(columns.add(open, shop.shopId, shop.lane.watermark, complete, proximity !== null));
+        columns.clear();
+        const onSession = this.#onSession;
+        for (let i = 0; i < onSession.length; i++) onSession[i]!.session!(session);
+        this.#sink.emit(session);
+      }
+      this.#reuse(open);
       open = next;
     }
   }
+
+  // A closed session, built or handed on, is referred to by nothing (its proximity, whose timeline
+  // a built session keeps, is dropped): new sessions reuse it and its per-sensor records, so the
+  // open state is allocated once per session open at a time, not once per session. Records with a
+  // trimmed-mean window are not reused (the window would need clearing).
+  #reuse(open: OpenSession): void {
+    if (this.#trimmed === null) for (const acc of open.sensors) this.#spareSensors.push(acc);
+    open.sensors = NO_SENSORS;
+    open.proximity = undefined;
+    open.prevByEnd = undefined;
+    open.nextByEnd = undefined;
+    open.prevByStart = undefined;
+    open.nextByStart = undefined;
+    this.#spareSessions.push(open);
+  }
 }
+
+/** A spare session's sensors until it is reused (frozen: nothing may add to it). */
+const NO_SENSORS = Object.freeze([]) as readonly SensorAcc[] as SensorAcc[];
 
 /** Stands in for the path-loss model when proximity is off (never read then). */
 const NO_MODEL: PathLossModel = Object.freeze({ rssiAt1m: Number.NaN, exponent: Number.NaN });

@@ -1,8 +1,7 @@
-import { compactNumber } from "./compactNumber.ts";
 import { log10Distance, type PathLossModel } from "./pathLoss.ts";
 import type { ResolvedProximityOptions } from "./proximityOptions.ts";
-import { PROXIMITY_ZONES, proximityZoneIndex, type ProximityZone, type ResolvedProximityZoneOptions } from "./proximityZone.ts";
-import type { ProximitySlice, ProximityTimelineEntry, SensorZoneMs, SessionProximity } from "./SessionProximity.ts";
+import { PROXIMITY_ZONES, proximityZoneIndex } from "./proximityZone.ts";
+import type { ProximitySlice, ProximityTimelineEntry } from "./SessionProximity.ts";
 
 /**
  * What proximity reads of one (session, sensor) while the session is open: the engine's
@@ -27,7 +26,7 @@ export interface ProximitySensor {
 /**
  * The proximity of one open session: its open slice, the zone it is in since when, the time per
  * zone (overall and per nearest sensor), the closest approach and the timeline so far. Made by
- * {@link SessionProximityAccumulator.open}, finished into a `SessionProximity` by its `close`.
+ * {@link SessionProximityAccumulator.open}, finished by its `finish` when the session closes.
  *
  * @example
  * const open: OpenProximity = new SessionProximityAccumulator(proximityOptions({})).open(101, "f0:18:98:12:34:56", 0, []);
@@ -59,6 +58,8 @@ export interface OpenProximity {
   closestLog: number;
   closestRssi: number;
   closestTime: number;
+  /** Zone index of the closest approach (set by {@link SessionProximityAccumulator.finish}; −1 before). */
+  closestZone: number;
   readonly timeline: ProximityTimelineEntry[];
   timelineTruncated: boolean;
 }
@@ -85,7 +86,8 @@ const NO_SLICE = Number.NaN;
  * @example
  * const proximity = new SessionProximityAccumulator(proximityOptions({}));
  * const open = proximity.open(101, "f0:18:98:12:34:56", 0, []);
- * proximity.close(open, 0).slices; // 0
+ * proximity.finish(open, 0);
+ * open.slices; // 0
  */
 export class SessionProximityAccumulator {
   /** The resolved options. */
@@ -147,6 +149,7 @@ export class SessionProximityAccumulator {
       closestLog: Number.POSITIVE_INFINITY,
       closestRssi: Number.NaN,
       closestTime: Number.NaN,
+      closestZone: -1,
       timeline: [],
       timelineTruncated: false,
     };
@@ -188,16 +191,19 @@ export class SessionProximityAccumulator {
 
   /**
    * Finishes the session's proximity when it closes at `end`: its last slice, the time in its
-   * last zone up to `end`, and the `SessionProximity` it is emitted with.
+   * last zone up to `end`, and the zone of its closest approach. `SessionColumns` takes the
+   * `SessionProximity` it is emitted with from it.
    *
    * @example
    * const proximity = new SessionProximityAccumulator(proximityOptions({}));
-   * proximity.close(proximity.open(101, "f0:18:98:12:34:56", 0, []), 0).closestZone; // "far"
+   * const open = proximity.open(101, "f0:18:98:12:34:56", 0, []);
+   * proximity.finish(open, 0);
+   * PROXIMITY_ZONES[open.closestZone]; // "far"
    */
-  close(d: OpenProximity, end: number): SessionProximity {
+  finish(d: OpenProximity, end: number): void {
     if (d.sliceStart === d.sliceStart) this.#finishSlice(d);
     if (d.zone >= 0) addZoneTime(d, end - d.zoneFrom);
-    return toProximity(d, this.options.zones);
+    d.closestZone = proximityZoneIndex(d.closestDistanceM, this.options.zones);
   }
 
   // Finishes the open slice of a session: the nearest fresh sensor, its distance and zone.
@@ -318,40 +324,4 @@ function addZoneTime(d: OpenProximity, ms: number): void {
     d.zoneSensorMs.push(0, 0, 0);
   }
   d.zoneSensorMs[i * 3 + d.zone]! += ms;
-}
-
-function toProximity(d: OpenProximity, zones: ResolvedProximityZoneOptions): SessionProximity {
-  return {
-    slices: d.slices,
-    closestSensor: d.closestSensor,
-    closestDistanceM: d.closestDistanceM,
-    closestRssi: d.closestRssi,
-    closestTime: d.closestTime,
-    closestZone: PROXIMITY_ZONES[proximityZoneIndex(d.closestDistanceM, zones)] as ProximityZone,
-    zoneMs: { immediate: compactNumber(d.zoneMs0), near: compactNumber(d.zoneMs1), far: compactNumber(d.zoneMs2) },
-    zoneMsBySensor: sensorZoneList(d.zoneSensors, d.zoneSensorMs),
-    timeline: d.timeline,
-    timelineTruncated: d.timelineTruncated,
-  };
-}
-
-function sensorZoneList(sensors: readonly string[], ms: readonly number[]): SensorZoneMs[] {
-  // Sized up front: every session keeps this list, and a list grown by push from [] reserves 17
-  // slots for its first element.
-  const out: SensorZoneMs[] = new Array(sensors.length);
-  for (let i = 0; i < sensors.length; i++) {
-    out[i] = { sensor: sensors[i]!, immediate: compactNumber(ms[i * 3]!), near: compactNumber(ms[i * 3 + 1]!), far: compactNumber(ms[i * 3 + 2]!) };
-  }
-  // Insertion sort by MAC (sensors are distinct): a session has one to a few nearest sensors, and
-  // Array.prototype.sort allocates a work copy and a comparator per session.
-  for (let i = 1; i < out.length; i++) {
-    const x = out[i]!;
-    let j = i;
-    while (j > 0 && out[j - 1]!.sensor > x.sensor) {
-      out[j] = out[j - 1]!;
-      j--;
-    }
-    out[j] = x;
-  }
-  return out;
 }

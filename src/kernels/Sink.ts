@@ -1,3 +1,5 @@
+import type { OpenSession } from "./OpenSession.ts";
+
 /**
  * Where a kernel delivers its results: the one output convention of every kernel in
  * `src/kernels` (and so of every operator, which forwards `emit` downstream). `emit` gets each
@@ -39,6 +41,12 @@ export interface Kernel<T> {
   push(value: T): void;
   /** End of input: emits what is still held. */
   flush(): void;
+  /**
+   * Internal, optional: feeds a session an `EventTimeEngine` closed, unbuilt (`EngineSink.closed`),
+   * as `push` of the session it is. A kernel that holds sessions implements it (the classifier),
+   * so a fused engine before it hands sessions over without building them.
+   */
+  pushClosed?(open: OpenSession, shopId: number, watermark: number, complete: number): void;
 }
 
 /**

@@ -4,7 +4,9 @@ import { isPeriodicProber } from "./isPeriodicProber.ts";
 import { checkNumberOption } from "./checkNumberOption.ts";
 import { DEFAULT_TIME_ZONE, assertTimeZone } from "../time/timeZone.ts";
 import { LocalCalendar, type LocalDay } from "../time/LocalCalendar.ts";
+import type { OpenSession } from "./OpenSession.ts";
 import type { Session } from "./Session.ts";
+import { isHeldSession, SessionColumns, type DayRuleSession, type HeldSession } from "./SessionColumns.ts";
 import { checkSink, type Kernel, type Sink } from "./Sink.ts";
 import { PeakRssiHistogram } from "./suggestRssiThreshold.ts";
 
@@ -253,7 +255,9 @@ export interface DevicePresence {
 interface OpenDay {
   readonly day: LocalDay;
   readonly hours: DayHours;
-  readonly sessions: Session[];
+  /** Built sessions as pushed, or held in `columns` (handed over unbuilt by the engine). */
+  readonly sessions: (Session | HeldSession)[];
+  columns: SessionColumns | undefined;
   readonly presence: Map<string, DevicePresence>;
 }
 
@@ -356,7 +360,7 @@ export class ShopRoles {
    * shop was closed is staff (or equipment) already — no shopper is inside then, and waiting for
    * `staffShare` of the opening hours would count the morning's staff and equipment as shoppers.
    */
-  decide(day: LocalDay, sessions: readonly Session[], presence: ReadonlyMap<string, DevicePresence>, commit: boolean): { kinds: VisitKind[]; visitorRssi: number } {
+  decide(day: LocalDay, sessions: readonly DayRuleSession[], presence: ReadonlyMap<string, DevicePresence>, commit: boolean): { kinds: VisitKind[]; visitorRssi: number } {
     const o = this.#o;
     let visitorRssi = this.visitorRssi;
     if (o.visitorRssi === "auto") {
@@ -402,7 +406,7 @@ export class ShopRoles {
   }
 
   // Per device, how long it was heard at the visitor threshold while the shop was closed that day, ms.
-  #closedInside(day: LocalDay, sessions: readonly Session[], visitorRssi: number): Map<string, number> {
+  #closedInside(day: LocalDay, sessions: readonly DayRuleSession[], visitorRssi: number): Map<string, number> {
     const { openFrom, openTo } = this.hours(day);
     const out = new Map<string, number>();
     for (const s of sessions) {
@@ -414,7 +418,7 @@ export class ShopRoles {
   }
 
   /** The kind of a session whose day was already decided: classified on its own. */
-  lateKind(s: Session): VisitKind {
+  lateKind(s: DayRuleSession): VisitKind {
     if (this.coversADay(s)) return "stationary";
     const { openFrom, openTo } = this.hours(this.#calendar.day(s.start));
     const opening = overlap(s.start, s.end, openFrom, openTo);
@@ -422,7 +426,7 @@ export class ShopRoles {
   }
 
   /** Whether one session alone covers `stationaryShare` of some local day. */
-  coversADay(s: Session): boolean {
+  coversADay(s: Pick<Session, "start" | "end">): boolean {
     const share = this.#o.stationaryShare;
     // A local day is 23 h on a spring-forward day, 22 h where clocks jump two hours (Antarctica/Troll):
     // sessions shorter than the share of 20 h cannot cover one, and most are out at once.
@@ -471,6 +475,8 @@ export class VisitClassifier implements Kernel<Session> {
   readonly #sink: Sink<ClassifiedSession>;
   readonly #calendar: LocalCalendar;
   readonly #shops = new Map<number, ShopDays>();
+  /** Where a late session handed over unbuilt is built (cleared after each). */
+  #lateColumns: SessionColumns | undefined;
 
   constructor(options: VisitClassifierOptions, sink: Sink<ClassifiedSession>) {
     this.options = visitClassifierOptions(options);
@@ -487,7 +493,35 @@ export class VisitClassifier implements Kernel<Session> {
 
   /** Feeds one session (in the order `EventTimeEngine` emits them). May emit whole days. */
   push(session: Session): void {
-    let shop = this.#shops.get(session.shopId);
+    const shop = this.#arrive(session.shopId, session.watermark);
+    if (session.start < shop.closedUntil) this.#emitLate(shop, session);
+    else this.#hold(shop, this.#openDay(shop, session.start), session);
+    this.#decide(shop, session.complete);
+  }
+
+  /**
+   * Feeds one session the engine closed, unbuilt (`EngineSink.closed`): the same as `push` of the
+   * session it is, which is kept in its day's columns and built only when the day is emitted.
+   * Internal: the engine's hand-off when the classifier takes its sessions directly.
+   */
+  pushClosed(open: OpenSession, shopId: number, watermark: number, complete: number): void {
+    const shop = this.#arrive(shopId, watermark);
+    const withProximity = open.proximity !== undefined;
+    if (open.start < shop.closedUntil) {
+      const columns = (this.#lateColumns ??= new SessionColumns());
+      const session = columns.session(columns.add(open, shopId, watermark, complete, withProximity));
+      columns.clear();
+      this.#emitLate(shop, session);
+    } else {
+      const day = this.#openDay(shop, open.start);
+      this.#hold(shop, day, (day.columns ??= new SessionColumns()).add(open, shopId, watermark, complete, withProximity));
+    }
+    this.#decide(shop, complete);
+  }
+
+  // The shop a session of `shopId` arrives at, with the days a later watermark settles decided.
+  #arrive(shopId: number, watermark: number): ShopDays {
+    let shop = this.#shops.get(shopId);
     if (shop === undefined) {
       shop = {
         days: [],
@@ -495,29 +529,29 @@ export class VisitClassifier implements Kernel<Session> {
         complete: Number.NEGATIVE_INFINITY,
         watermark: Number.NEGATIVE_INFINITY,
         settled: Number.NEGATIVE_INFINITY,
-        roles: new ShopRoles(this.options, this.#calendar, session.shopId),
+        roles: new ShopRoles(this.options, this.#calendar, shopId),
       };
-      this.#shops.set(session.shopId, shop);
+      this.#shops.set(shopId, shop);
     }
-    if (session.watermark > shop.watermark) {
+    if (watermark > shop.watermark) {
       // A later watermark: every session the previous one closed has come (the engine emits
       // them one after another), so days its wait has passed are decided before this session.
       shop.settled = shop.watermark;
-      shop.watermark = session.watermark;
+      shop.watermark = watermark;
       this.#decide(shop, Number.NEGATIVE_INFINITY);
     }
-    if (session.start < shop.closedUntil) {
-      this.#emitLate(shop, session);
-    } else {
-      this.#openDay(shop, session.start).sessions.push(session);
-      // Presence counts on every open day the session overlaps (visits across midnight).
-      for (let t = session.start; t <= session.end; ) {
-        const day = this.#openDay(shop, t);
-        addPresence(day.presence, day.hours, session.device, session.start, session.end);
-        t = day.day.end;
-      }
+    return shop;
+  }
+
+  // Holds a session in the day it starts in until the day is decided.
+  #hold(shop: ShopDays, day: OpenDay, session: Session | HeldSession): void {
+    day.sessions.push(session);
+    // Presence counts on every open day the session overlaps (visits across midnight).
+    for (let t = session.start; t <= session.end; ) {
+      const d = this.#openDay(shop, t);
+      addPresence(d.presence, d.hours, session.device, session.start, session.end);
+      t = d.day.end;
     }
-    this.#decide(shop, session.complete);
   }
 
   /**
@@ -555,6 +589,7 @@ export class VisitClassifier implements Kernel<Session> {
       day,
       hours: shop.roles.hours(day),
       sessions: [],
+      columns: undefined,
       presence: new Map(),
     };
     days.splice(i + 1, 0, open);
@@ -569,7 +604,8 @@ export class VisitClassifier implements Kernel<Session> {
       const s = sessions[i]!;
       const complete = i + 1 < sessions.length ? s.start : day.day.end;
       if (complete > shop.complete) shop.complete = complete;
-      this.#sink.emit(classifiedSession(s, kinds[i]!, day.day.date, shop.complete, false, visitorRssi));
+      const session = isHeldSession(s) ? day.columns!.session(s) : s;
+      this.#sink.emit(classifiedSession(session, kinds[i]!, day.day.date, shop.complete, false, visitorRssi));
     }
     if (day.day.end > shop.closedUntil) shop.closedUntil = day.day.end;
     if (day.day.end > shop.complete) shop.complete = day.day.end;
@@ -594,7 +630,7 @@ function overlap(a0: number, a1: number, b0: number, b1: number): number {
  * const ordered = [...sessions].sort(bySessionOrder);
  * ordered[0]!.start <= ordered.at(-1)!.start; // true
  */
-export function bySessionOrder(a: Session, b: Session): number {
+export function bySessionOrder(a: Pick<Session, "start" | "device" | "end">, b: Pick<Session, "start" | "device" | "end">): number {
   return a.start - b.start || (a.device < b.device ? -1 : a.device > b.device ? 1 : 0) || a.end - b.end;
 }
 

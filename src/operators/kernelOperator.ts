@@ -22,7 +22,9 @@ import type { Kernel } from "../kernels/Sink.ts";
  *
  * Kernel operators piped one after another run as one: one observer feeds the first kernel, and
  * each kernel emits straight into the next one's `push` (see `KernelObservable`), with the same
- * results and the same rules as the operators kept apart.
+ * results and the same rules as the operators kept apart. There `create` also gets the next
+ * stage as `next`, with its optional `pushClosed` (under the same rules) when it has one, so an
+ * engine can hand a classifier its sessions unbuilt.
  *
  * How it subscribes relies on RxJS 7 behaviour that is not public API: the source is
  * subscribed with an object that is both a `Subscription` and an `Observer`, which
@@ -42,7 +44,7 @@ import type { Kernel } from "../kernels/Sink.ts";
  * of(1, 2, 3).pipe(sum()).subscribe((x) => out.push(x));
  * out; // [6]
  */
-export function kernelOperator<T, R>(create: (emit: (value: R) => void) => Kernel<T>): OperatorFunction<T, R> {
+export function kernelOperator<T, R>(create: (emit: (value: R) => void, next?: NextStage) => Kernel<T>): OperatorFunction<T, R> {
   if (typeof create !== "function") throw new TypeError("kernelOperator needs a function that creates the kernel");
   return (source) =>
     source instanceof KernelObservable
@@ -51,7 +53,18 @@ export function kernelOperator<T, R>(create: (emit: (value: R) => void) => Kerne
 }
 
 /** One stage's `create`, as a chain of stages holds it. */
-type KernelFactory = (emit: (value: unknown) => void) => Kernel<unknown>;
+type KernelFactory = (emit: (value: unknown) => void, next?: NextStage) => Kernel<unknown>;
+
+/**
+ * What a fused stage sees of the next one besides `emit`: its `pushClosed`, if it has one (see
+ * `Kernel.pushClosed`), ignored like `emit` once the output has ended.
+ *
+ * @example
+ * kernelOperator<Signal, Session>((emit, next) => new EventTimeEngine(options, { emit, closed: next?.pushClosed }));
+ */
+export interface NextStage {
+  readonly pushClosed?: Kernel<unknown>["pushClosed"];
+}
 
 /**
  * The output of kernel operators applied one after another to `upstream`: one subscriber feeds
@@ -79,9 +92,19 @@ class KernelObservable<R> extends Observable<R> {
       });
       for (let i = stages.length - 2; i >= 0; i--) {
         const next = kernels[i + 1]!;
-        kernels[i] = stages[i]!((value) => {
-          if (!observer.stopped && !observer.closed) next.push(value);
-        });
+        const pushClosed = next.pushClosed;
+        kernels[i] = stages[i]!(
+          (value) => {
+            if (!observer.stopped && !observer.closed) next.push(value);
+          },
+          pushClosed === undefined
+            ? {}
+            : {
+                pushClosed: (open, shopId, watermark, complete) => {
+                  if (!observer.stopped && !observer.closed) pushClosed.call(next, open, shopId, watermark, complete);
+                },
+              },
+        );
       }
       observer.kernels = kernels;
       // Added before subscribing, so a downstream that unsubscribes while a synchronous source

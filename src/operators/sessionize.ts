@@ -61,9 +61,11 @@ export function sessionize(options: SessionizeOptions = {}): OperatorFunction<Si
   if (onSlice !== undefined && typeof onSlice !== "function") throw new TypeError("onSlice must be a function");
   if (onSlice !== undefined && resolved.proximity === false) throw new TypeError("onSlice needs proximity on");
   return kernelOperator<Signal, Session>(
-    (emit) =>
+    (emit, next) =>
       new EventTimeEngine(resolved, {
         emit,
+        // Fused before a classifier: sessions go to it unbuilt (built once, when their day is emitted).
+        ...(next?.pushClosed === undefined ? {} : { closed: next.pushClosed }),
         ...(onLate === undefined ? {} : { late: onLate }),
         ...(onSlice === undefined ? {} : { slice: onSlice }),
       }),

@@ -1,8 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { map } from "rxjs";
+import { from, map, type Observable } from "rxjs";
 import { TestScheduler } from "rxjs/testing";
 import { classifyVisits } from "../../src/operators/classifyVisits.ts";
+import { decodeSignals } from "../../src/operators/decodeSignals.ts";
+import { sessionize, type SessionizeOptions } from "../../src/operators/sessionize.ts";
 import type { Session } from "../../src/kernels/Session.ts";
+import type { ClassifiedSession } from "../../src/kernels/VisitClassifier.ts";
+import { createWorld } from "../../src/sim/createWorld.ts";
 import { session } from "../kernels/sessionFixtures.ts";
 
 const scheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
@@ -91,5 +95,46 @@ describe("classifyVisits (marbles)", () => {
 
   it("validates options when the operator is created", () => {
     expect(() => classifyVisits({ minDwellMs: -5 })).toThrow(RangeError);
+  });
+});
+
+describe("classifyVisits fused after sessionize (the engine hands sessions over unbuilt)", () => {
+  const world = createWorld({ seed: 11, shops: 2, days: 2, visitorsPerDay: 40, passersByPerDay: 150 });
+  const records = world.shops.flatMap((shop) => [...world.rawSignals(shop.id)]);
+  /** Each session as JSON when it is emitted (key order included), and the sessions themselves. */
+  const emitted = (chain: Observable<ClassifiedSession>) => {
+    const atEmit: string[] = [];
+    const sessions: ClassifiedSession[] = [];
+    chain.subscribe((s) => {
+      atEmit.push(JSON.stringify(s));
+      sessions.push(s);
+    });
+    return { atEmit, sessions };
+  };
+
+  it("gives what the stages kept apart give, byte for byte, whatever the smoothing and proximity", () => {
+    const settings: SessionizeOptions[] = [{}, { smoothing: { method: "trimmedMean", size: 5 } }, { proximity: false }, { proximity: { timelineLimit: 2 } }];
+    for (const options of settings) {
+      const fused = emitted(from(records).pipe(decodeSignals(), sessionize(options), classifyVisits({ timeZone: "UTC" })));
+      const apart = emitted(from(records).pipe(decodeSignals(), sessionize(options), map((s) => s), classifyVisits({ timeZone: "UTC" })));
+      expect(fused.atEmit.length).toBeGreaterThan(100);
+      expect(fused.atEmit).toEqual(apart.atEmit);
+    }
+  });
+
+  it("emits late sessions (their day already decided) as the stages kept apart do", () => {
+    // A short day wait decides days while equipment's sessions are still open: they come late.
+    const classify = { timeZone: "UTC", maxDayWaitMs: 0 };
+    const fused = emitted(from(records).pipe(decodeSignals(), sessionize(), classifyVisits(classify)));
+    const apart = emitted(from(records).pipe(decodeSignals(), sessionize(), map((s) => s), classifyVisits(classify)));
+    expect(fused.sessions.some((s) => s.late)).toBe(true);
+    expect(fused.atEmit).toEqual(apart.atEmit);
+  });
+
+  it("never changes a session after emitting it, while the engine reuses closed sessions' state", () => {
+    const { atEmit, sessions } = emitted(from(records).pipe(decodeSignals(), sessionize(), classifyVisits({ timeZone: "UTC" })));
+    expect(sessions.map((s) => JSON.stringify(s))).toEqual(atEmit);
+    // Distinct objects: nothing emitted is shared between sessions.
+    expect(new Set(sessions.map((s) => s.sensors)).size).toBe(sessions.length);
   });
 });
