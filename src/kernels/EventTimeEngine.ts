@@ -612,14 +612,13 @@ export class EventTimeEngine implements Kernel<Signal> {
     }
   }
 
-  // A closed session, built or handed on, is referred to by nothing (its proximity, whose timeline
-  // a built session keeps, is dropped): new sessions reuse it and its per-sensor records, so the
-  // open state is allocated once per session open at a time, not once per session. Records with a
-  // trimmed-mean window are not reused (the window would need clearing).
+  // A closed session, built or handed on, is referred to by nothing: new sessions reuse it, its
+  // proximity and its per-sensor records, so the open state is allocated once per session open at
+  // a time, not once per session. Records with a trimmed-mean window are not reused (the window
+  // would need clearing).
   #reuse(open: OpenSession): void {
     if (this.#trimmed === null) for (const acc of open.sensors) this.#spareSensors.push(acc);
     open.sensors = NO_SENSORS;
-    open.proximity = undefined;
     open.prevByEnd = undefined;
     open.nextByEnd = undefined;
     open.prevByStart = undefined;

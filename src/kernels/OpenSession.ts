@@ -76,7 +76,7 @@ export function newSession(
   spare: OpenSession | undefined,
 ): OpenSession {
   const sensors: SensorAcc[] = [];
-  const open = proximity === null ? undefined : proximity.open(shopId, s.device, s.time, sensors);
+  const open = proximity === null ? undefined : proximity.open(shopId, s.device, s.time, sensors, spare?.proximity);
   if (spare === undefined) {
     return {
       device: s.device,

@@ -44,8 +44,8 @@ export function isHeldSession(s: HeldSession | Session): s is HeldSession {
 const INITIAL_NUMBERS = 1024;
 
 /**
- * Closed sessions in columns: their numbers in one `Float64Array`, their strings and timelines in
- * one array each, and a small {@link HeldSession} each for the day rule. The one way a closed
+ * Closed sessions in columns: their numbers in one `Float64Array`, their strings in one array,
+ * and a small {@link HeldSession} each for the day rule. The one way a closed
  * session's values are taken from the engine's open state (`add`) and the one way a `Session` is
  * built (`session`): the engine builds what it emits through it, and the classifier keeps a day's
  * sessions in it until the day is decided, so each is built only as it is emitted.
@@ -64,7 +64,6 @@ export class SessionColumns {
   #numbers = new Float64Array(INITIAL_NUMBERS);
   #size = 0;
   readonly #strings: (string | undefined)[] = [];
-  readonly #timelines: ProximityTimelineEntry[][] = [];
 
   /** Rows held (numbers in use, for tests and stats). */
   get length(): number {
@@ -80,11 +79,12 @@ export class SessionColumns {
     const accs = open.sensors;
     const d = withProximity ? open.proximity : undefined;
     const zoneSensors = d === undefined ? 0 : d.zoneSensors.length;
-    const row = this.#reserve(7 + 5 * accs.length + (d === undefined ? 0 : 10 + 3 * zoneSensors));
+    const entries = d === undefined ? 0 : d.timelineSensors.length;
+    const row = this.#reserve(7 + 5 * accs.length + (d === undefined ? 0 : 11 + 3 * zoneSensors + 3 * entries));
     const n = this.#numbers;
     const strings = this.#strings;
     n[row] = strings.length;
-    n[row + 1] = d === undefined ? -1 : this.#timelines.length;
+    n[row + 1] = d === undefined ? 0 : 1;
     n[row + 2] = open.count;
     n[row + 3] = open.probes;
     n[row + 4] = open.local ? 1 : 0;
@@ -133,7 +133,15 @@ export class SessionColumns {
         n[i + 2] = ms[k * 3 + 2]!;
         i += 3;
       }
-      this.#timelines.push(d.timeline);
+      n[i++] = entries;
+      const numbers = d.timelineNumbers;
+      for (let k = 0; k < entries; k++) {
+        strings.push(d.timelineSensors[k]);
+        n[i] = numbers[k * 3]!;
+        n[i + 1] = numbers[k * 3 + 1]!;
+        n[i + 2] = numbers[k * 3 + 2]!;
+        i += 3;
+      }
     }
     return {
       shopId,
@@ -157,7 +165,7 @@ export class SessionColumns {
     const strings = this.#strings;
     const row = held.row;
     let s = n[row]!;
-    const timeline = n[row + 1]!;
+    const withProximity = n[row + 1] === 1;
     const probes = n[row + 3]!;
     const count = n[row + 5]!;
     const vendor = strings[s++];
@@ -195,7 +203,7 @@ export class SessionColumns {
       sensors,
       watermark: held.watermark,
       complete: held.complete,
-      proximity: timeline < 0 ? undefined : this.#proximity(i, s, this.#timelines[timeline]!),
+      proximity: withProximity ? this.#proximity(i, s) : undefined,
     };
   }
 
@@ -203,10 +211,9 @@ export class SessionColumns {
   clear(): void {
     this.#size = 0;
     this.#strings.length = 0;
-    this.#timelines.length = 0;
   }
 
-  #proximity(i: number, s: number, timeline: ProximityTimelineEntry[]): SessionProximity {
+  #proximity(i: number, s: number): SessionProximity {
     const n = this.#numbers;
     const strings = this.#strings;
     const zoneSensors = n[i + 8]!;
@@ -228,6 +235,13 @@ export class SessionColumns {
         b--;
       }
       bySensor[b] = x;
+    }
+    const entries = n[k]!;
+    const timeline: ProximityTimelineEntry[] = new Array(entries);
+    k++;
+    for (let e = 0; e < entries; e++) {
+      timeline[e] = { time: n[k]!, sensor: strings[s++]!, zone: PROXIMITY_ZONES[n[k + 1]!] as ProximityZone, distanceM: n[k + 2]! };
+      k += 3;
     }
     return {
       slices: n[i]!,

@@ -1,7 +1,7 @@
 import { log10Distance, type PathLossModel } from "./pathLoss.ts";
 import type { ResolvedProximityOptions } from "./proximityOptions.ts";
 import { PROXIMITY_ZONES, proximityZoneIndex } from "./proximityZone.ts";
-import type { ProximitySlice, ProximityTimelineEntry } from "./SessionProximity.ts";
+import type { ProximitySlice } from "./SessionProximity.ts";
 
 /**
  * What proximity reads of one (session, sensor) while the session is open: the engine's
@@ -26,18 +26,19 @@ export interface ProximitySensor {
 /**
  * The proximity of one open session: its open slice, the zone it is in since when, the time per
  * zone (overall and per nearest sensor), the closest approach and the timeline so far. Made by
- * {@link SessionProximityAccumulator.open}, finished by its `finish` when the session closes.
+ * {@link SessionProximityAccumulator.open}, finished by its `finish` when the session closes, and
+ * made again in place for a later session once `SessionColumns` has taken what it keeps.
  *
  * @example
- * const open: OpenProximity = new SessionProximityAccumulator(proximityOptions({})).open(101, "f0:18:98:12:34:56", 0, []);
+ * const open: OpenProximity = new SessionProximityAccumulator(proximityOptions({})).open(101, "f0:18:98:12:34:56", 0, [], undefined);
  */
 export interface OpenProximity {
-  readonly shopId: number;
-  readonly device: string;
+  shopId: number;
+  device: string;
   /** Session start, epoch ms (a slice that began before it counts from it). */
-  readonly start: number;
+  start: number;
   /** The session's sensors, as the engine adds them. */
-  readonly sensors: readonly ProximitySensor[];
+  sensors: readonly ProximitySensor[];
   slices: number;
   /** Start of the open slice (NaN: none open). */
   sliceStart: number;
@@ -60,7 +61,12 @@ export interface OpenProximity {
   closestTime: number;
   /** Zone index of the closest approach (set by {@link SessionProximityAccumulator.finish}; −1 before). */
   closestZone: number;
-  readonly timeline: ProximityTimelineEntry[];
+  /**
+   * The timeline so far (`SessionProximity.timeline`), flat: each entry's nearest sensor here, and
+   * its time, zone index and distance (m) in `timelineNumbers`, three numbers an entry.
+   */
+  readonly timelineSensors: string[];
+  readonly timelineNumbers: number[];
   timelineTruncated: boolean;
 }
 
@@ -85,7 +91,7 @@ const NO_SLICE = Number.NaN;
  *
  * @example
  * const proximity = new SessionProximityAccumulator(proximityOptions({}));
- * const open = proximity.open(101, "f0:18:98:12:34:56", 0, []);
+ * const open = proximity.open(101, "f0:18:98:12:34:56", 0, [], undefined);
  * proximity.finish(open, 0);
  * open.slices; // 0
  */
@@ -122,37 +128,66 @@ export class SessionProximityAccumulator {
   }
 
   /**
-   * The proximity of a session opened at `start`, whose sensors the engine adds to `sensors`.
+   * The proximity of a session opened at `start`, whose sensors the engine adds to `sensors`;
+   * made in `spare` (a closed session's, which nothing reads any more) when given.
    *
    * @example
-   * new SessionProximityAccumulator(proximityOptions({})).open(101, "f0:18:98:12:34:56", 0, []).zone; // -1
+   * new SessionProximityAccumulator(proximityOptions({})).open(101, "f0:18:98:12:34:56", 0, [], undefined).zone; // -1
    */
-  open(shopId: number, device: string, start: number, sensors: readonly ProximitySensor[]): OpenProximity {
-    return {
-      shopId,
-      device,
-      start,
-      sensors,
-      slices: 0,
-      sliceStart: NO_SLICE,
-      sliceSignals: 0,
-      zone: -1,
-      zoneFrom: 0,
-      nearest: "",
-      zoneMs0: 0,
-      zoneMs1: 0,
-      zoneMs2: 0,
-      zoneSensors: [],
-      zoneSensorMs: [],
-      closestSensor: "",
-      closestDistanceM: Number.POSITIVE_INFINITY,
-      closestLog: Number.POSITIVE_INFINITY,
-      closestRssi: Number.NaN,
-      closestTime: Number.NaN,
-      closestZone: -1,
-      timeline: [],
-      timelineTruncated: false,
-    };
+  open(shopId: number, device: string, start: number, sensors: readonly ProximitySensor[], spare: OpenProximity | undefined): OpenProximity {
+    if (spare === undefined) {
+      return {
+        shopId,
+        device,
+        start,
+        sensors,
+        slices: 0,
+        sliceStart: NO_SLICE,
+        sliceSignals: 0,
+        zone: -1,
+        zoneFrom: 0,
+        nearest: "",
+        zoneMs0: 0,
+        zoneMs1: 0,
+        zoneMs2: 0,
+        zoneSensors: [],
+        zoneSensorMs: [],
+        closestSensor: "",
+        closestDistanceM: Number.POSITIVE_INFINITY,
+        closestLog: Number.POSITIVE_INFINITY,
+        closestRssi: Number.NaN,
+        closestTime: Number.NaN,
+        closestZone: -1,
+        timelineSensors: [],
+        timelineNumbers: [],
+        timelineTruncated: false,
+      };
+    }
+    spare.shopId = shopId;
+    spare.device = device;
+    spare.start = start;
+    spare.sensors = sensors;
+    spare.slices = 0;
+    spare.sliceStart = NO_SLICE;
+    spare.sliceSignals = 0;
+    spare.zone = -1;
+    spare.zoneFrom = 0;
+    spare.nearest = "";
+    spare.zoneMs0 = 0;
+    spare.zoneMs1 = 0;
+    spare.zoneMs2 = 0;
+    spare.zoneSensors.length = 0;
+    spare.zoneSensorMs.length = 0;
+    spare.closestSensor = "";
+    spare.closestDistanceM = Number.POSITIVE_INFINITY;
+    spare.closestLog = Number.POSITIVE_INFINITY;
+    spare.closestRssi = Number.NaN;
+    spare.closestTime = Number.NaN;
+    spare.closestZone = -1;
+    spare.timelineSensors.length = 0;
+    spare.timelineNumbers.length = 0;
+    spare.timelineTruncated = false;
+    return spare;
   }
 
   /**
@@ -161,7 +196,7 @@ export class SessionProximityAccumulator {
    *
    * @example
    * const proximity = new SessionProximityAccumulator(proximityOptions({}));
-   * const open = proximity.open(101, "f0:18:98:12:34:56", 0, []);
+   * const open = proximity.open(101, "f0:18:98:12:34:56", 0, [], undefined);
    * proximity.signal(open, 0);
    * open.sliceSignals; // 1
    */
@@ -183,7 +218,7 @@ export class SessionProximityAccumulator {
    *
    * @example
    * const proximity = new SessionProximityAccumulator(proximityOptions({}));
-   * proximity.sweep(proximity.open(101, "f0:18:98:12:34:56", 0, []), 60_000); // nothing open: nothing to finish
+   * proximity.sweep(proximity.open(101, "f0:18:98:12:34:56", 0, [], undefined), 60_000); // nothing open: nothing to finish
    */
   sweep(d: OpenProximity, watermark: number): void {
     if (d.sliceStart === d.sliceStart && watermark >= d.sliceStart + this.options.sliceMs) this.#finishSlice(d);
@@ -196,7 +231,7 @@ export class SessionProximityAccumulator {
    *
    * @example
    * const proximity = new SessionProximityAccumulator(proximityOptions({}));
-   * const open = proximity.open(101, "f0:18:98:12:34:56", 0, []);
+   * const open = proximity.open(101, "f0:18:98:12:34:56", 0, [], undefined);
    * proximity.finish(open, 0);
    * PROXIMITY_ZONES[open.closestZone]; // "far"
    */
@@ -275,8 +310,9 @@ export class SessionProximityAccumulator {
     const from = start > d.start ? start : d.start;
     if (d.zone >= 0) addZoneTime(d, from - d.zoneFrom);
     if (zone !== d.zone || best.sensor !== d.nearest) {
-      if (d.timeline.length < p.timelineLimit) {
-        d.timeline.push({ time: start, sensor: best.sensor, zone: PROXIMITY_ZONES[zone]!, distanceM: raised ? bestDistance : 10 ** bestLog });
+      if (d.timelineSensors.length < p.timelineLimit) {
+        d.timelineSensors.push(best.sensor);
+        d.timelineNumbers.push(start, zone, raised ? bestDistance : 10 ** bestLog);
       } else {
         d.timelineTruncated = true;
       }
