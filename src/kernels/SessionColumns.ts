@@ -17,20 +17,6 @@ export type DayRuleSession = Pick<
 >;
 
 /**
- * What the classifier's day rule reads of a session, and where the rest of it is: a closed
- * session held in a {@link SessionColumns} until its day is decided. Internal: the engine's and
- * the classifier's.
- *
- * @example
- * const held: HeldSession = columns.add(open, 101, watermark, complete, true);
- * columns.session(held).dwellMs === held.dwellMs; // true
- */
-export interface HeldSession extends DayRuleSession {
-  /** Where its other values start in the columns that hold it. */
-  readonly row: number;
-}
-
-/**
  * Whether a session the classifier holds is a {@link HeldSession} (built when emitted) rather
  * than a built `Session`.
  *
@@ -38,14 +24,67 @@ export interface HeldSession extends DayRuleSession {
  * isHeldSession(columns.add(open, 101, 0, 0, true)); // true
  */
 export function isHeldSession(s: HeldSession | Session): s is HeldSession {
-  return (s as Partial<HeldSession>).row !== undefined;
+  return s instanceof HeldSession;
 }
 
-const INITIAL_NUMBERS = 1024;
+/** Numbers and strings of a chunk: rows never straddle chunks, so a row's chunk never moves. */
+const CHUNK_NUMBERS = 1 << 15;
+const CHUNK_STRINGS = 1 << 13;
+
+interface Chunk {
+  readonly numbers: Float64Array;
+  readonly strings: (string | undefined)[];
+  /** Numbers and strings in use. */
+  n: number;
+  s: number;
+}
 
 /**
- * Closed sessions in columns: their numbers in one `Float64Array`, their strings in one array,
- * and a small {@link HeldSession} each for the day rule. The one way a closed
+ * What the classifier's day rule reads of a session held in a {@link SessionColumns} until its
+ * day is decided; the rest of the session is in the columns. Its timestamps and peak RSSI are
+ * read from its row, so it is one heap object, not six. Internal: made by `SessionColumns.add`.
+ *
+ * @example
+ * const held: HeldSession = columns.add(open, 101, watermark, complete, true);
+ * columns.session(held).dwellMs === held.dwellMs; // true
+ */
+export class HeldSession implements DayRuleSession {
+  constructor(
+    readonly chunk: Chunk,
+    readonly at: number,
+    readonly firstString: number,
+    readonly shopId: number,
+    readonly device: string,
+    readonly dwellMs: number,
+    readonly probeCount: number,
+    readonly periodicGaps: number,
+    readonly randomized: boolean,
+  ) {}
+
+  get start(): number {
+    return this.chunk.numbers[this.at]!;
+  }
+
+  get end(): number {
+    return this.chunk.numbers[this.at + 1]!;
+  }
+
+  get peakSmoothedRssi(): number {
+    return this.chunk.numbers[this.at + 2]!;
+  }
+
+  get watermark(): number {
+    return this.chunk.numbers[this.at + 3]!;
+  }
+
+  get complete(): number {
+    return this.chunk.numbers[this.at + 4]!;
+  }
+}
+
+/**
+ * Closed sessions in columns: their numbers in `Float64Array` chunks, their strings in arrays
+ * beside them, and a small {@link HeldSession} each for the day rule. The one way a closed
  * session's values are taken from the engine's open state (`add`) and the one way a `Session` is
  * built (`session`): the engine builds what it emits through it, and the classifier keeps a day's
  * sessions in it until the day is decided, so each is built only as it is emitted.
@@ -53,6 +92,7 @@ const INITIAL_NUMBERS = 1024;
  * Why: a built session is ~45 heap objects (a number field that is not a small integer is a
  * heap object of its own), and held for a day they all go through the old generation; numbers in
  * a typed array are one allocation the collector never scans (docs/performance.md, Row 2).
+ * Cleared chunks are kept for the next rows, so a store reused day after day allocates nothing.
  *
  * @example
  * const columns = new SessionColumns();
@@ -61,39 +101,50 @@ const INITIAL_NUMBERS = 1024;
  * columns.clear(); // rows are gone; held sessions must not be built after this
  */
 export class SessionColumns {
-  #numbers = new Float64Array(INITIAL_NUMBERS);
-  #size = 0;
-  readonly #strings: (string | undefined)[] = [];
+  readonly #chunks: Chunk[] = [];
+  /** Index in #chunks of the chunk rows go to. */
+  #current = -1;
+  #rows = 0;
 
-  /** Rows held (numbers in use, for tests and stats). */
+  /** Rows held. */
   get length(): number {
-    return this.#size;
+    return this.#rows;
   }
 
   /**
    * Stores a closed session's values (its proximity's too when `withProximity`, which must be
-   * finished: `SessionProximityAccumulator.finish`) and returns what the day rule reads, with its
-   * row. Reads `open` only now: the engine may reuse it once this returns.
+   * finished: `SessionProximityAccumulator.finish`) and returns what the day rule reads. Reads
+   * `open` only now: the engine may reuse it once this returns.
    */
   add(open: OpenSession, shopId: number, watermark: number, complete: number, withProximity: boolean): HeldSession {
     const accs = open.sensors;
     const d = withProximity ? open.proximity : undefined;
     const zoneSensors = d === undefined ? 0 : d.zoneSensors.length;
     const entries = d === undefined ? 0 : d.timelineSensors.length;
-    const row = this.#reserve(7 + 5 * accs.length + (d === undefined ? 0 : 11 + 3 * zoneSensors + 3 * entries));
-    const n = this.#numbers;
-    const strings = this.#strings;
-    n[row] = strings.length;
-    n[row + 1] = d === undefined ? 0 : 1;
-    n[row + 2] = open.count;
-    n[row + 3] = open.probes;
-    n[row + 4] = open.local ? 1 : 0;
-    n[row + 5] = accs.length;
-    strings.push(open.vendor);
+    const chunk = this.#room(
+      11 + 5 * accs.length + (d === undefined ? 0 : 11 + 3 * zoneSensors + 3 * entries),
+      2 + accs.length + (d === undefined ? 0 : 1 + zoneSensors + entries),
+    );
+    const n = chunk.numbers;
+    const strings = chunk.strings;
+    const at = chunk.n;
+    const firstString = chunk.s;
+    let s = firstString;
+    n[at] = open.start;
+    n[at + 1] = open.end;
+    n[at + 3] = watermark;
+    n[at + 4] = complete;
+    n[at + 5] = d === undefined ? 0 : 1;
+    n[at + 6] = open.count;
+    n[at + 7] = open.probes;
+    n[at + 8] = open.local ? 1 : 0;
+    n[at + 9] = accs.length;
+    strings[s] = open.vendor;
+    s += 2;
     let peakRssi = Number.NEGATIVE_INFINITY;
     let peakSmoothed = Number.NEGATIVE_INFINITY;
     let nearest = "";
-    let i = row + 7;
+    let i = at + 11;
     for (let k = 0; k < accs.length; k++) {
       const a = accs[k]!;
       n[i] = a.count;
@@ -102,7 +153,7 @@ export class SessionColumns {
       n[i + 3] = a.peakRssi;
       n[i + 4] = a.peakSmoothed;
       i += 5;
-      strings.push(a.sensor);
+      strings[s++] = a.sensor;
       if (a.peakRssi > peakRssi) peakRssi = a.peakRssi;
       // The strongest smoothed RSSI's sensor is the nearest; the first heard wins a tie.
       if (a.peakSmoothed > peakSmoothed) {
@@ -110,8 +161,9 @@ export class SessionColumns {
         nearest = a.sensor;
       }
     }
-    n[row + 6] = peakRssi;
-    strings.push(nearest);
+    n[at + 2] = peakSmoothed;
+    n[at + 10] = peakRssi;
+    strings[firstString + 1] = nearest;
     if (d !== undefined) {
       n[i] = d.slices;
       n[i + 1] = d.closestDistanceM;
@@ -124,10 +176,10 @@ export class SessionColumns {
       n[i + 8] = zoneSensors;
       n[i + 9] = d.timelineTruncated ? 1 : 0;
       i += 10;
-      strings.push(d.closestSensor);
+      strings[s++] = d.closestSensor;
       const ms = d.zoneSensorMs;
       for (let k = 0; k < zoneSensors; k++) {
-        strings.push(d.zoneSensors[k]);
+        strings[s++] = d.zoneSensors[k];
         n[i] = ms[k * 3]!;
         n[i + 1] = ms[k * 3 + 1]!;
         n[i + 2] = ms[k * 3 + 2]!;
@@ -136,41 +188,35 @@ export class SessionColumns {
       n[i++] = entries;
       const numbers = d.timelineNumbers;
       for (let k = 0; k < entries; k++) {
-        strings.push(d.timelineSensors[k]);
+        strings[s++] = d.timelineSensors[k];
         n[i] = numbers[k * 3]!;
         n[i + 1] = numbers[k * 3 + 1]!;
         n[i + 2] = numbers[k * 3 + 2]!;
         i += 3;
       }
     }
-    return {
-      shopId,
-      device: open.device,
-      start: open.start,
-      end: open.end,
-      dwellMs: compactNumber(open.end - open.start),
-      probeCount: open.probes,
-      periodicGaps: open.periodicGaps,
-      randomized: open.randomized,
-      peakSmoothedRssi: peakSmoothed,
-      watermark,
-      complete,
-      row,
-    };
+    chunk.n = i;
+    chunk.s = s;
+    this.#rows++;
+    return new HeldSession(chunk, at, firstString, shopId, open.device, compactNumber(open.end - open.start), open.probes, open.periodicGaps, open.randomized);
   }
 
   /** The `Session` a held session is (see the class comment); built anew at each call. */
   session(held: HeldSession): Session {
-    const n = this.#numbers;
-    const strings = this.#strings;
-    const row = held.row;
-    let s = n[row]!;
-    const withProximity = n[row + 1] === 1;
-    const probes = n[row + 3]!;
-    const count = n[row + 5]!;
-    const vendor = strings[s++];
+    if (!(held instanceof HeldSession)) throw new TypeError("SessionColumns.session: not a held session");
+    const n = held.chunk.numbers;
+    const strings = held.chunk.strings;
+    const at = held.at;
+    let s = held.firstString;
+    const start = n[at]!;
+    const end = n[at + 1]!;
+    const probes = n[at + 7]!;
+    const count = n[at + 9]!;
+    const vendor = strings[s];
+    const nearest = strings[s + 1]!;
+    s += 2;
     const sensors: SessionSensor[] = new Array(count);
-    let i = row + 7;
+    let i = at + 11;
     for (let k = 0; k < count; k++) {
       sensors[k] = {
         sensor: strings[s++]!,
@@ -182,93 +228,102 @@ export class SessionColumns {
       };
       i += 5;
     }
-    const nearest = strings[s++]!;
-    const dwellMs = held.end - held.start;
+    const dwellMs = end - start;
     return {
       shopId: held.shopId,
       device: held.device,
-      start: held.start,
-      end: held.end,
+      start,
+      end,
       dwellMs: compactNumber(dwellMs),
       estimatedDwellMs: estimatedDwell(dwellMs, probes),
-      signalCount: n[row + 2]!,
+      signalCount: n[at + 6]!,
       probeCount: probes,
       periodicGaps: held.periodicGaps,
       randomized: held.randomized,
-      local: n[row + 4] === 1,
+      local: n[at + 8] === 1,
       vendor,
-      peakRssi: compactNumber(n[row + 6]!),
-      peakSmoothedRssi: held.peakSmoothedRssi,
+      peakRssi: compactNumber(n[at + 10]!),
+      peakSmoothedRssi: n[at + 2]!,
       nearestSensor: nearest,
       sensors,
-      watermark: held.watermark,
-      complete: held.complete,
-      proximity: withProximity ? this.#proximity(i, s) : undefined,
+      watermark: n[at + 3]!,
+      complete: n[at + 4]!,
+      proximity: n[at + 5] === 1 ? proximityOf(n, strings, i, s) : undefined,
     };
   }
 
-  /** Forgets every row (the arrays are kept for the next ones). */
+  /** Forgets every row; the chunks are kept for the next ones (with no string left in them). */
   clear(): void {
-    this.#size = 0;
-    this.#strings.length = 0;
+    for (let c = 0; c <= this.#current; c++) {
+      const chunk = this.#chunks[c]!;
+      chunk.strings.fill(undefined, 0, chunk.s);
+      chunk.n = 0;
+      chunk.s = 0;
+    }
+    this.#current = this.#chunks.length === 0 ? -1 : 0;
+    this.#rows = 0;
   }
 
-  #proximity(i: number, s: number): SessionProximity {
-    const n = this.#numbers;
-    const strings = this.#strings;
-    const zoneSensors = n[i + 8]!;
-    const closestSensor = strings[s++]!;
-    // Sized up front: a list grown by push from [] reserves 17 slots for its first element.
-    const bySensor: SensorZoneMs[] = new Array(zoneSensors);
-    let k = i + 10;
-    for (let z = 0; z < zoneSensors; z++) {
-      bySensor[z] = { sensor: strings[s++]!, immediate: compactNumber(n[k]!), near: compactNumber(n[k + 1]!), far: compactNumber(n[k + 2]!) };
-      k += 3;
-    }
-    // Insertion sort by MAC (sensors are distinct): a session has one to a few nearest sensors, and
-    // Array.prototype.sort allocates a work copy and a comparator per session.
-    for (let a = 1; a < bySensor.length; a++) {
-      const x = bySensor[a]!;
-      let b = a;
-      while (b > 0 && bySensor[b - 1]!.sensor > x.sensor) {
-        bySensor[b] = bySensor[b - 1]!;
-        b--;
+  // The chunk a row of `numbers` numbers and `strings` strings goes to: the current one if it has
+  // room, else the next kept one, else a new one (as large as the row if the row is larger).
+  #room(numbers: number, strings: number): Chunk {
+    const chunks = this.#chunks;
+    let chunk = chunks[this.#current];
+    while (chunk === undefined || chunk.n + numbers > chunk.numbers.length || chunk.s + strings > chunk.strings.length) {
+      this.#current++;
+      chunk = chunks[this.#current];
+      if (chunk === undefined) {
+        chunk = {
+          numbers: new Float64Array(Math.max(CHUNK_NUMBERS, numbers)),
+          strings: new Array<string | undefined>(Math.max(CHUNK_STRINGS, strings)),
+          n: 0,
+          s: 0,
+        };
+        chunks.push(chunk);
       }
-      bySensor[b] = x;
     }
-    const entries = n[k]!;
-    const timeline: ProximityTimelineEntry[] = new Array(entries);
-    k++;
-    for (let e = 0; e < entries; e++) {
-      timeline[e] = { time: n[k]!, sensor: strings[s++]!, zone: PROXIMITY_ZONES[n[k + 1]!] as ProximityZone, distanceM: n[k + 2]! };
-      k += 3;
-    }
-    return {
-      slices: n[i]!,
-      closestSensor,
-      closestDistanceM: n[i + 1]!,
-      closestRssi: n[i + 2]!,
-      closestTime: n[i + 3]!,
-      closestZone: PROXIMITY_ZONES[n[i + 4]!] as ProximityZone,
-      zoneMs: { immediate: compactNumber(n[i + 5]!), near: compactNumber(n[i + 6]!), far: compactNumber(n[i + 7]!) },
-      zoneMsBySensor: bySensor,
-      timeline,
-      timelineTruncated: n[i + 9] === 1,
-    };
+    return chunk;
   }
+}
 
-  // Room for `count` more numbers; returns where they start.
-  #reserve(count: number): number {
-    const row = this.#size;
-    const need = row + count;
-    if (need > this.#numbers.length) {
-      let capacity = this.#numbers.length * 2;
-      while (capacity < need) capacity *= 2;
-      const grown = new Float64Array(capacity);
-      grown.set(this.#numbers.subarray(0, row));
-      this.#numbers = grown;
-    }
-    this.#size = need;
-    return row;
+// The SessionProximity of a row whose proximity numbers start at `i` and strings at `s`.
+function proximityOf(n: Float64Array, strings: readonly (string | undefined)[], i: number, s: number): SessionProximity {
+  const zoneSensors = n[i + 8]!;
+  const closestSensor = strings[s++]!;
+  // Sized up front: a list grown by push from [] reserves 17 slots for its first element.
+  const bySensor: SensorZoneMs[] = new Array(zoneSensors);
+  let k = i + 10;
+  for (let z = 0; z < zoneSensors; z++) {
+    bySensor[z] = { sensor: strings[s++]!, immediate: compactNumber(n[k]!), near: compactNumber(n[k + 1]!), far: compactNumber(n[k + 2]!) };
+    k += 3;
   }
+  // Insertion sort by MAC (sensors are distinct): a session has one to a few nearest sensors, and
+  // Array.prototype.sort allocates a work copy and a comparator per session.
+  for (let a = 1; a < bySensor.length; a++) {
+    const x = bySensor[a]!;
+    let b = a;
+    while (b > 0 && bySensor[b - 1]!.sensor > x.sensor) {
+      bySensor[b] = bySensor[b - 1]!;
+      b--;
+    }
+    bySensor[b] = x;
+  }
+  const entries = n[k++]!;
+  const timeline: ProximityTimelineEntry[] = new Array(entries);
+  for (let e = 0; e < entries; e++) {
+    timeline[e] = { time: n[k]!, sensor: strings[s++]!, zone: PROXIMITY_ZONES[n[k + 1]!] as ProximityZone, distanceM: n[k + 2]! };
+    k += 3;
+  }
+  return {
+    slices: n[i]!,
+    closestSensor,
+    closestDistanceM: n[i + 1]!,
+    closestRssi: n[i + 2]!,
+    closestTime: n[i + 3]!,
+    closestZone: PROXIMITY_ZONES[n[i + 4]!] as ProximityZone,
+    zoneMs: { immediate: compactNumber(n[i + 5]!), near: compactNumber(n[i + 6]!), far: compactNumber(n[i + 7]!) },
+    zoneMsBySensor: bySensor,
+    timeline,
+    timelineTruncated: n[i + 9] === 1,
+  };
 }

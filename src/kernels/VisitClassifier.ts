@@ -477,6 +477,8 @@ export class VisitClassifier implements Kernel<Session> {
   readonly #shops = new Map<number, ShopDays>();
   /** Where a late session handed over unbuilt is built (cleared after each). */
   #lateColumns: SessionColumns | undefined;
+  /** The columns of the last day emitted, cleared, for the next day to hold its sessions in. */
+  #spareColumns: SessionColumns | undefined;
 
   constructor(options: VisitClassifierOptions, sink: Sink<ClassifiedSession>) {
     this.options = visitClassifierOptions(options);
@@ -514,7 +516,11 @@ export class VisitClassifier implements Kernel<Session> {
       this.#emitLate(shop, session);
     } else {
       const day = this.#openDay(shop, open.start);
-      this.#hold(shop, day, (day.columns ??= new SessionColumns()).add(open, shopId, watermark, complete, withProximity));
+      if (day.columns === undefined) {
+        day.columns = this.#spareColumns ?? new SessionColumns();
+        this.#spareColumns = undefined;
+      }
+      this.#hold(shop, day, day.columns.add(open, shopId, watermark, complete, withProximity));
     }
     this.#decide(shop, complete);
   }
@@ -606,6 +612,10 @@ export class VisitClassifier implements Kernel<Session> {
       if (complete > shop.complete) shop.complete = complete;
       const session = isHeldSession(s) ? day.columns!.session(s) : s;
       this.#sink.emit(classifiedSession(session, kinds[i]!, day.day.date, shop.complete, false, visitorRssi));
+    }
+    if (day.columns !== undefined) {
+      day.columns.clear();
+      this.#spareColumns = day.columns;
     }
     if (day.day.end > shop.closedUntil) shop.closedUntil = day.day.end;
     if (day.day.end > shop.complete) shop.complete = day.day.end;

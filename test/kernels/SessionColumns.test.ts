@@ -63,12 +63,12 @@ describe("SessionColumns", () => {
     );
   });
 
-  it("grows past its first arrays (a day of thousands of sessions)", () => {
+  it("takes chunk after chunk (a day of thousands of sessions), and keeps them when cleared", () => {
     const proximity = new SessionProximityAccumulator(proximityOptions({}));
     const columns = new SessionColumns();
     const readings = [[0, -50], [1, -70], [2, -80], [0, -55]] as const;
     const held = Array.from({ length: 3_000 }, (_, i) => columns.add(closedSession(proximity, i, readings), 101, 0, 0, true));
-    expect(columns.length).toBeGreaterThan(1024 * 64);
+    expect(columns.length).toBe(3_000);
     const last = columns.session(held.at(-1)!);
     expect(last.device).toBe(held.at(-1)!.device);
     expect(last.sensors.map((x) => [x.sensor, x.signalCount, x.peakRssi])).toEqual([
@@ -77,6 +77,26 @@ describe("SessionColumns", () => {
       [SENSORS[2], 1, -80],
     ]);
     expect(last.nearestSensor).toBe(SENSORS[0]);
+    columns.clear();
+    const again = Array.from({ length: 3_000 }, (_, i) => columns.add(closedSession(proximity, i + 5_000, [[3, -66]]), 101, 0, 0, true));
+    expect(columns.session(again.at(-1)!).device).toBe(again.at(-1)!.device);
+    expect(columns.session(again[0]!).sensors.map((x) => x.sensor)).toEqual([SENSORS[3]]);
+  });
+
+  it("keeps a row larger than a chunk whole (a long timeline)", () => {
+    const proximity = new SessionProximityAccumulator(proximityOptions({ timelineLimit: 1_000_000 }));
+    const columns = new SessionColumns();
+    columns.add(closedSession(proximity, 1, [[0, -60]]), 101, 0, 0, true);
+    // Immediate and far by turns, a slice each: every slice changes zone.
+    const readings = Array.from({ length: 30_000 }, (_, k) => [0, k % 2 === 0 ? -40 : -90] as const);
+    const open = closedSession(proximity, 2, readings);
+    const entries = open.proximity!.timelineSensors.length;
+    expect(entries * 3).toBeGreaterThan(1 << 15); // more numbers than a chunk holds
+    const held = columns.add(open, 101, 0, 0, true);
+    const timeline = columns.session(held).proximity!.timeline;
+    expect(timeline).toHaveLength(entries);
+    expect(timeline.at(-1)!.time).toBe(open.proximity!.timelineNumbers[(entries - 1) * 3]);
+    expect(new Set(timeline.map((e) => e.zone))).toEqual(new Set(["immediate", "far"]));
   });
 
   it("builds without proximity when asked, and forgets every row on clear", () => {
@@ -88,6 +108,8 @@ describe("SessionColumns", () => {
     expect(isHeldSession(columns.session(h))).toBe(false);
     columns.clear();
     expect(columns.length).toBe(0);
-    expect(columns.add(closedSession(proximity, 2, [[1, -61]]), 101, 0, 0, true).row).toBe(0);
+    const again = columns.add(closedSession(proximity, 2, [[1, -61]]), 101, 0, 0, true);
+    expect(columns.length).toBe(1);
+    expect(columns.session(again).sensors.map((x) => x.sensor)).toEqual([SENSORS[1]]);
   });
 });
