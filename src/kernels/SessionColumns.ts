@@ -27,9 +27,18 @@ export function isHeldSession(s: HeldSession | Session): s is HeldSession {
   return s instanceof HeldSession;
 }
 
-/** Numbers and strings of a chunk: rows never straddle chunks, so a row's chunk never moves. */
-const CHUNK_NUMBERS = 1 << 15;
-const CHUNK_STRINGS = 1 << 13;
+/**
+ * Numbers a store's first chunk holds; each next one holds twice as many, up to the largest (rows
+ * never straddle chunks, so a row's chunk never moves, and nothing is copied as a day grows). A
+ * chunk holds a quarter as many strings as numbers.
+ */
+const FIRST_CHUNK = 1 << 10;
+const LARGEST_SHIFT = 5;
+
+/** Cleared stores kept for the next day's sessions, at most this many, of at most this many numbers each. */
+const POOLED_STORES = 2;
+const POOLED_NUMBERS = 1 << 19;
+const pool: SessionColumns[] = [];
 
 interface Chunk {
   readonly numbers: Float64Array;
@@ -92,7 +101,9 @@ export class HeldSession implements DayRuleSession {
  * Why: a built session is ~45 heap objects (a number field that is not a small integer is a
  * heap object of its own), and held for a day they all go through the old generation; numbers in
  * a typed array are one allocation the collector never scans (docs/performance.md, Row 2).
- * Cleared chunks are kept for the next rows, so a store reused day after day allocates nothing.
+ * Cleared chunks are kept for the next rows, and a classifier takes its days' stores from a small
+ * pool (`take`, `give`), so a store reused day after day allocates nothing: fresh memory costs a
+ * page fault per 4 KiB (~10 µs on a VM).
  *
  * @example
  * const columns = new SessionColumns();
@@ -105,6 +116,25 @@ export class SessionColumns {
   /** Index in #chunks of the chunk rows go to. */
   #current = -1;
   #rows = 0;
+  /** Numbers the chunks hold in all. */
+  #capacity = 0;
+
+  /**
+   * A cleared store from the pool, or a new one: where a classifier holds a day's sessions.
+   *
+   * @example
+   * const columns = SessionColumns.take();
+   * columns.give(); // cleared, and back in the pool if it is not too large
+   */
+  static take(): SessionColumns {
+    return pool.pop() ?? new SessionColumns();
+  }
+
+  /** Clears the store and gives it back to the pool (kept if the pool has room and it is not large); no held session of it may be built after. */
+  give(): void {
+    this.clear();
+    if (pool.length < POOLED_STORES && this.#capacity <= POOLED_NUMBERS && !pool.includes(this)) pool.push(this);
+  }
 
   /** Rows held. */
   get length(): number {
@@ -273,13 +303,15 @@ export class SessionColumns {
       this.#current++;
       chunk = chunks[this.#current];
       if (chunk === undefined) {
+        const size = FIRST_CHUNK << Math.min(chunks.length, LARGEST_SHIFT);
         chunk = {
-          numbers: new Float64Array(Math.max(CHUNK_NUMBERS, numbers)),
-          strings: new Array<string | undefined>(Math.max(CHUNK_STRINGS, strings)),
+          numbers: new Float64Array(Math.max(size, numbers)),
+          strings: new Array<string | undefined>(Math.max(size >> 2, strings)),
           n: 0,
           s: 0,
         };
         chunks.push(chunk);
+        this.#capacity += chunk.numbers.length;
       }
     }
     return chunk;

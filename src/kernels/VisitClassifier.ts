@@ -477,8 +477,6 @@ export class VisitClassifier implements Kernel<Session> {
   readonly #shops = new Map<number, ShopDays>();
   /** Where a late session handed over unbuilt is built (cleared after each). */
   #lateColumns: SessionColumns | undefined;
-  /** The columns of the last day emitted, cleared, for the next day to hold its sessions in. */
-  #spareColumns: SessionColumns | undefined;
 
   constructor(options: VisitClassifierOptions, sink: Sink<ClassifiedSession>) {
     this.options = visitClassifierOptions(options);
@@ -516,11 +514,8 @@ export class VisitClassifier implements Kernel<Session> {
       this.#emitLate(shop, session);
     } else {
       const day = this.#openDay(shop, open.start);
-      if (day.columns === undefined) {
-        day.columns = this.#spareColumns ?? new SessionColumns();
-        this.#spareColumns = undefined;
-      }
-      this.#hold(shop, day, day.columns.add(open, shopId, watermark, complete, withProximity));
+      const columns = (day.columns ??= SessionColumns.take());
+      this.#hold(shop, day, columns.add(open, shopId, watermark, complete, withProximity));
     }
     this.#decide(shop, complete);
   }
@@ -613,10 +608,8 @@ export class VisitClassifier implements Kernel<Session> {
       const session = isHeldSession(s) ? day.columns!.session(s) : s;
       this.#sink.emit(classifiedSession(session, kinds[i]!, day.day.date, shop.complete, false, visitorRssi));
     }
-    if (day.columns !== undefined) {
-      day.columns.clear();
-      this.#spareColumns = day.columns;
-    }
+    // Its sessions are built and emitted: the next day (of this or any classifier) may hold its own there.
+    day.columns?.give();
     if (day.day.end > shop.closedUntil) shop.closedUntil = day.day.end;
     if (day.day.end > shop.complete) shop.complete = day.day.end;
   }

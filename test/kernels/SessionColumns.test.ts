@@ -112,4 +112,23 @@ describe("SessionColumns", () => {
     expect(columns.length).toBe(1);
     expect(columns.session(again).sensors.map((x) => x.sensor)).toEqual([SENSORS[1]]);
   });
+
+  it("gives stores back cleared, and the pool keeps no large one", () => {
+    const proximity = new SessionProximityAccumulator(proximityOptions({}));
+    const small = SessionColumns.take();
+    small.add(closedSession(proximity, 1, [[0, -60]]), 101, 0, 0, true);
+    small.give();
+    expect(small.length).toBe(0);
+    const taken = SessionColumns.take();
+    expect(taken.length).toBe(0);
+    taken.give();
+    // A store grown past the pool's limit (a big shop-day) is cleared and left to the collector.
+    const big = SessionColumns.take();
+    for (let i = 0; i < 20_000; i++) big.add(closedSession(proximity, i, [[0, -50], [1, -70], [2, -80], [3, -90]]), 101, 0, 0, true);
+    big.give();
+    expect(big.length).toBe(0);
+    const next = [SessionColumns.take(), SessionColumns.take(), SessionColumns.take()];
+    expect(next).not.toContain(big);
+    for (const c of next) c.give();
+  });
 });
