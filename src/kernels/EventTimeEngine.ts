@@ -138,8 +138,8 @@ export interface EngineSink extends Sink<Session, Signal> {
   slice?(slice: ProximitySlice): void;
   /**
    * Internal (the classifier's, when it takes the engine's sessions directly): takes each closed
-   * session instead of `emit`, before it is built — its open state, finished — unless an
-   * accumulator needs the built session. The receiver copies what it keeps before returning
+   * session instead of `emit`, before it is built — its open state, finished. Accumulators still
+   * get the built session. The receiver copies what it keeps before returning
    * (`SessionColumns.add`): the engine then reuses `open`.
    */
   closed?(open: OpenSession, shopId: number, watermark: number, complete: number): void;
@@ -325,7 +325,7 @@ export class EventTimeEngine implements Kernel<Signal> {
     this.#onSession = this.#accumulators.filter((a) => typeof a.session === "function");
     this.#onAdvance = this.#accumulators.filter((a) => typeof a.advance === "function");
     this.#onReach = this.#accumulators.filter((a) => typeof a.reached === "function");
-    this.#handOff = sink.closed !== undefined && this.#onSession.length === 0;
+    this.#handOff = sink.closed !== undefined;
     this.#gap = this.options.gapMs;
     this.#lateness = this.options.allowedLatenessMs;
     this.#maxLeap = this.options.maxLeapMs;
@@ -598,15 +598,17 @@ export class EventTimeEngine implements Kernel<Signal> {
       const proximity = this.#proximity;
       if (proximity !== null) proximity.finish(open.proximity!, open.end);
       this.#sessions++;
-      if (this.#handOff) this.#sink.closed!(open, shop.shopId, shop.lane.watermark, complete);
-      else {
+      const onSession = this.#onSession;
+      // Built only where something reads it now: the accumulators, or a sink that is not the
+      // classifier (which builds each session when it emits it, from its own copy).
+      if (onSession.length > 0 || !this.#handOff) {
         const columns = this.#columns;
         const session = columns.session(columns.add(open, shop.shopId, shop.lane.watermark, complete, proximity !== null));
         columns.clear();
-        const onSession = this.#onSession;
         for (let i = 0; i < onSession.length; i++) onSession[i]!.session!(session);
-        this.#sink.emit(session);
+        if (!this.#handOff) this.#sink.emit(session);
       }
+      if (this.#handOff) this.#sink.closed!(open, shop.shopId, shop.lane.watermark, complete);
       this.#reuse(open);
       open = next;
     }
