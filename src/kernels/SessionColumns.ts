@@ -21,7 +21,8 @@ export type DayRuleSession = Pick<
  * than a built `Session`.
  *
  * @example
- * isHeldSession(columns.add(open, 101, 0, 0, true)); // true
+ * const open = newSession(signals[0]!, 101, undefined, undefined, null, undefined);
+ * isHeldSession(new SessionColumns().add(open, 101, 0, 0, false)); // true
  */
 export function isHeldSession(s: HeldSession | Session): s is HeldSession {
   return s instanceof HeldSession;
@@ -54,7 +55,8 @@ interface Chunk {
  * read from its row, so it is one heap object, not six. Internal: made by `SessionColumns.add`.
  *
  * @example
- * const held: HeldSession = columns.add(open, 101, watermark, complete, true);
+ * const columns = new SessionColumns();
+ * const held: HeldSession = columns.add(newSession(signals[0]!, 101, undefined, undefined, null, undefined), 101, 0, 0, false);
  * columns.session(held).dwellMs === held.dwellMs; // true
  */
 export class HeldSession implements DayRuleSession {
@@ -107,8 +109,9 @@ export class HeldSession implements DayRuleSession {
  *
  * @example
  * const columns = new SessionColumns();
- * const held = columns.add(open, 101, watermark, complete, true);
- * const session: Session = columns.session(held);
+ * const open = newSession(signals[0]!, 101, undefined, undefined, null, undefined);
+ * const held = columns.add(open, 101, 0, 0, false); // open may be reused from here on
+ * columns.session(held).signalCount; // 1
  * columns.clear(); // rows are gone; held sessions must not be built after this
  */
 export class SessionColumns {
