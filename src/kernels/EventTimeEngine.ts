@@ -569,9 +569,7 @@ export class EventTimeEngine implements Kernel<Signal> {
   #openSessions(shop: ShopState, frontier: number): Session[] {
     const out: Session[] = [];
     const complete = shop.startHead === undefined || shop.startHead.start > frontier ? frontier : shop.startHead.start;
-    const columns = this.#columns;
-    for (let open = shop.startHead; open !== undefined; open = open.nextByStart) out.push(columns.session(columns.add(open, shop.shopId, shop.lane.watermark, complete, false)));
-    columns.clear();
+    for (let open = shop.startHead; open !== undefined; open = open.nextByStart) out.push(this.#columns.build(open, shop.shopId, shop.lane.watermark, complete, false));
     return out;
   }
 
@@ -602,9 +600,7 @@ export class EventTimeEngine implements Kernel<Signal> {
       // Built only where something reads it now: the accumulators, or a sink that is not the
       // classifier (which builds each session when it emits it, from its own copy).
       if (onSession.length > 0 || !this.#handOff) {
-        const columns = this.#columns;
-        const session = columns.session(columns.add(open, shop.shopId, shop.lane.watermark, complete, proximity !== null));
-        columns.clear();
+        const session = this.#columns.build(open, shop.shopId, shop.lane.watermark, complete, proximity !== null);
         for (let i = 0; i < onSession.length; i++) onSession[i]!.session!(session);
         if (!this.#handOff) this.#sink.emit(session);
       }

@@ -285,6 +285,19 @@ export class SessionColumns {
     };
   }
 
+  /**
+   * The `Session` a closed session is, built at once and nothing kept (the store must hold no
+   * rows): where a session is emitted as soon as it closes.
+   *
+   * @example
+   * new SessionColumns().build(newSession(signals[0]!, 101, undefined, undefined, null, undefined), 101, 0, 0, false).probeCount; // 1
+   */
+  build(open: OpenSession, shopId: number, watermark: number, complete: number, withProximity: boolean): Session {
+    const session = this.session(this.add(open, shopId, watermark, complete, withProximity));
+    this.clear();
+    return session;
+  }
+
   /** Forgets every row; the chunks are kept for the next ones (with no string left in them). */
   clear(): void {
     for (let c = 0; c <= this.#current; c++) {

@@ -508,10 +508,7 @@ export class VisitClassifier implements Kernel<Session> {
     const shop = this.#arrive(shopId, watermark);
     const withProximity = open.proximity !== undefined;
     if (open.start < shop.closedUntil) {
-      const columns = (this.#lateColumns ??= new SessionColumns());
-      const session = columns.session(columns.add(open, shopId, watermark, complete, withProximity));
-      columns.clear();
-      this.#emitLate(shop, session);
+      this.#emitLate(shop, (this.#lateColumns ??= new SessionColumns()).build(open, shopId, watermark, complete, withProximity));
     } else {
       const day = this.#openDay(shop, open.start);
       const columns = (day.columns ??= SessionColumns.take());
