@@ -40,7 +40,7 @@ interface SimInfo {
 
 /** Starts the simulator in a child process; resolves once it listens. */
 async function startChildSimulator(latencyMs: number): Promise<{ info: SimInfo; child: ChildProcess }> {
-  const sim = pathToFileURL(join(here, "../src/sim/startSimulator.ts")).href;
+  const sim = pathToFileURL(join(here, "../src/sim/service/startSimulator.ts")).href;
   const code = `
     import { startSimulator } from ${JSON.stringify(sim)};
     const s = await startSimulator({ seed: ${SEED}, world: { shops: 1 }, faults: { latencyMs: ${latencyMs} } });

@@ -33,7 +33,7 @@ import { createClient } from "../src/client/createClient.ts";
 import { backfillJobs, enqueueBackfill } from "../src/fleet/enqueueBackfill.ts";
 import { openFleetRedis } from "../src/fleet/openFleetRedis.ts";
 import { waitForJobs } from "../src/fleet/waitForJobs.ts";
-import { createSimHandler } from "../src/sim/createSimHandler.ts";
+import { createSimHandler } from "../src/sim/service/createSimHandler.ts";
 import { createWorld } from "../src/sim/createWorld.ts";
 import { signals } from "../src/source/signals.ts";
 import { fleetServersMissing, startPostgres, startRedis } from "../test/fleet/fleetServers.ts";

@@ -32,7 +32,7 @@ import { sessionize } from "../src/operators/sessionize.ts";
 import { classifyVisits } from "../src/operators/classifyVisits.ts";
 import { countVisits } from "../src/operators/countVisits.ts";
 import { measureDwell } from "../src/operators/measureDwell.ts";
-import type { VisitCounts } from "../src/kernels/VisitCounter.ts";
+import type { VisitCounts } from "../src/kernels/visits/VisitCounter.ts";
 import { handWrittenLoop } from "./baselines/handWrittenLoop.ts";
 import { hex2, prng, rate, timePair, timeRatio, type BenchRow } from "./lib.ts";
 

@@ -15,7 +15,7 @@ import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { parseRowKey } from "../src/codec/rowKey.ts";
 import { millisToRts } from "../src/codec/rts.ts";
-import { createSimHandler, type SimHandler } from "../src/sim/createSimHandler.ts";
+import { createSimHandler, type SimHandler } from "../src/sim/service/createSimHandler.ts";
 import { createWorld } from "../src/sim/createWorld.ts";
 import { rate, timePair, timeRatio, type BenchRow } from "./lib.ts";
 

@@ -120,13 +120,13 @@ export type { AnalyzeFileOptions } from "./file/analyzeFile.ts";
 export { analyzeFile } from "./file/analyzeFile.ts";
 export { MAX_READINGS, secondReading, type SecondReading, type SecondReadingFixes } from "./analysis/secondReading.ts";
 // proximity, smoothing, calibration, data quality:
-export type { KalmanFilterOptions, ResolvedKalmanFilterOptions, KalmanState } from "./kernels/kalmanFilter.ts";
-export { kalmanFilter, kalmanFilterOptions, createKalmanState, defaultKalmanFilter } from "./kernels/kalmanFilter.ts";
+export type { KalmanFilterOptions, ResolvedKalmanFilterOptions, KalmanState } from "./kernels/proximity/kalmanFilter.ts";
+export { kalmanFilter, kalmanFilterOptions, createKalmanState, defaultKalmanFilter } from "./kernels/proximity/kalmanFilter.ts";
 export type {
   RunningTrimmedMeanOptions,
   ResolvedRunningTrimmedMeanOptions,
   TrimmedMeanState,
-} from "./kernels/trimmedMean.ts";
+} from "./stats/trimmedMean.ts";
 export {
   trimmedMean,
   runningTrimmedMean,
@@ -134,21 +134,21 @@ export {
   runningTrimmedMeanOptions,
   createTrimmedMeanState,
   defaultRunningTrimmedMean,
-} from "./kernels/trimmedMean.ts";
-export type { PathLossOptions, PathLossModel } from "./kernels/pathLoss.ts";
-export { rssiToDistance, distanceToRssi, log10Distance, pathLossOptions, defaultPathLoss } from "./kernels/pathLoss.ts";
-export type { ProximityZone, ProximityZoneOptions, ResolvedProximityZoneOptions } from "./kernels/proximityZone.ts";
+} from "./stats/trimmedMean.ts";
+export type { PathLossOptions, PathLossModel } from "./kernels/proximity/pathLoss.ts";
+export { rssiToDistance, distanceToRssi, log10Distance, pathLossOptions, defaultPathLoss } from "./kernels/proximity/pathLoss.ts";
+export type { ProximityZone, ProximityZoneOptions, ResolvedProximityZoneOptions } from "./kernels/proximity/proximityZone.ts";
 export {
   proximityZone,
   proximityZoneIndex,
   proximityZoneOptions,
   defaultProximityZones,
   PROXIMITY_ZONES,
-} from "./kernels/proximityZone.ts";
-export type { PathLossSample, PathLossFit } from "./kernels/fitPathLoss.ts";
-export { fitPathLoss } from "./kernels/fitPathLoss.ts";
-export type { ProximitySlice, ProximityTimelineEntry, SensorZoneMs, SessionProximity } from "./kernels/SessionProximity.ts";
-export type { ProximityCalibration, ProximityOptions, ResolvedProximityOptions } from "./kernels/proximityOptions.ts";
+} from "./kernels/proximity/proximityZone.ts";
+export type { PathLossSample, PathLossFit } from "./kernels/proximity/fitPathLoss.ts";
+export { fitPathLoss } from "./kernels/proximity/fitPathLoss.ts";
+export type { ProximitySlice, ProximityTimelineEntry, SensorZoneMs, SessionProximity } from "./kernels/proximity/SessionProximity.ts";
+export type { ProximityCalibration, ProximityOptions, ResolvedProximityOptions } from "./kernels/proximity/proximityOptions.ts";
 export type {
   RssiSmoothing,
   EventTimeEngineOptions,
@@ -156,12 +156,12 @@ export type {
   EngineSink,
   EngineAccumulator,
   EventTimeEngineStats,
-} from "./kernels/EventTimeEngine.ts";
-export { EventTimeEngine, eventTimeEngineOptions, defaultEventTimeEngine } from "./kernels/EventTimeEngine.ts";
-export { estimatedDwell } from "./kernels/estimatedDwell.ts";
-export type { Sink, Kernel } from "./kernels/Sink.ts";
-export type { ZoneCounts, SensorZoneTime, ZoneOccupancyOptions, ZoneTimeOptions } from "./kernels/ZoneOccupancy.ts";
-export { ZoneOccupancy, zoneTimeBySensor, defaultZoneOccupancy } from "./kernels/ZoneOccupancy.ts";
+} from "./kernels/sessions/EventTimeEngine.ts";
+export { EventTimeEngine, eventTimeEngineOptions, defaultEventTimeEngine } from "./kernels/sessions/EventTimeEngine.ts";
+export { estimatedDwell } from "./kernels/sessions/estimatedDwell.ts";
+export type { Sink, Kernel } from "./kernels/sessions/Sink.ts";
+export type { ZoneCounts, SensorZoneTime, ZoneOccupancyOptions, ZoneTimeOptions } from "./kernels/visits/ZoneOccupancy.ts";
+export { ZoneOccupancy, zoneTimeBySensor, defaultZoneOccupancy } from "./kernels/visits/ZoneOccupancy.ts";
 export type {
   DataQualityOptions,
   ResolvedDataQualityOptions,
@@ -169,14 +169,14 @@ export type {
   DataQualityReport,
   QualityGap,
   SensorQuality,
-} from "./kernels/dataQuality.ts";
-export { DataQuality, dataQuality, dataQualityOptions, defaultDataQuality } from "./kernels/dataQuality.ts";
-export type { SensorSilence, SensorSilencesOptions } from "./kernels/sensorSilences.ts";
-export { sensorSilences } from "./kernels/sensorSilences.ts";
-export { misalignedClocks } from "./kernels/misalignedClocks.ts";
-export type { Session, SessionSensor } from "./kernels/Session.ts";
-export type { EventTimeReorderOptions, SignalOrder } from "./kernels/EventTimeReorder.ts";
-export { EventTimeReorder, canonicalSignalOrder, defaultEventTimeReorder } from "./kernels/EventTimeReorder.ts";
+} from "./kernels/quality/dataQuality.ts";
+export { DataQuality, dataQuality, dataQualityOptions, defaultDataQuality } from "./kernels/quality/dataQuality.ts";
+export type { SensorSilence, SensorSilencesOptions } from "./kernels/quality/sensorSilences.ts";
+export { sensorSilences } from "./kernels/quality/sensorSilences.ts";
+export { misalignedClocks } from "./kernels/quality/misalignedClocks.ts";
+export type { Session, SessionSensor } from "./kernels/sessions/Session.ts";
+export type { EventTimeReorderOptions, SignalOrder } from "./kernels/sessions/EventTimeReorder.ts";
+export { EventTimeReorder, canonicalSignalOrder, defaultEventTimeReorder } from "./kernels/sessions/EventTimeReorder.ts";
 export type { LocalDay, WindowUnit } from "./time/LocalCalendar.ts";
 export { LocalCalendar } from "./time/LocalCalendar.ts";
 export type {
@@ -184,30 +184,30 @@ export type {
   ClassifiedSession,
   VisitClassifierOptions,
   ResolvedVisitClassifierOptions,
-} from "./kernels/VisitClassifier.ts";
-export { VisitClassifier, visitClassifierOptions, defaultVisitClassifier, visitOrPass, staffPresenceMs } from "./kernels/VisitClassifier.ts";
-export type { SuggestRssiThresholdOptions, RssiThresholdSuggestion, RssiMode } from "./kernels/suggestRssiThreshold.ts";
-export { suggestRssiThreshold, PeakRssiHistogram, defaultSuggestRssiThreshold } from "./kernels/suggestRssiThreshold.ts";
-export type { DwellBuckets, DwellStats } from "./kernels/dwellStats.ts";
-export { dwellStats, dwellBucket, DWELL_BUCKETS } from "./kernels/dwellStats.ts";
-export { conversionRate } from "./kernels/conversionRate.ts";
-export type { SessionWindow, WindowAggregate } from "./kernels/SessionWindows.ts";
-export { SessionWindows } from "./kernels/SessionWindows.ts";
-export type { DwellMeterOptions, WindowDwell } from "./kernels/DwellMeter.ts";
-export { DwellMeter, dwellMeterOptions, defaultDwellMeter } from "./kernels/DwellMeter.ts";
+} from "./kernels/visits/VisitClassifier.ts";
+export { VisitClassifier, visitClassifierOptions, defaultVisitClassifier, visitOrPass, staffPresenceMs } from "./kernels/visits/VisitClassifier.ts";
+export type { SuggestRssiThresholdOptions, RssiThresholdSuggestion, RssiMode } from "./kernels/visits/suggestRssiThreshold.ts";
+export { suggestRssiThreshold, PeakRssiHistogram, defaultSuggestRssiThreshold } from "./kernels/visits/suggestRssiThreshold.ts";
+export type { DwellBuckets, DwellStats } from "./kernels/visits/dwellStats.ts";
+export { dwellStats, dwellBucket, DWELL_BUCKETS } from "./kernels/visits/dwellStats.ts";
+export { conversionRate } from "./kernels/visits/conversionRate.ts";
+export type { SessionWindow, WindowAggregate } from "./kernels/visits/SessionWindows.ts";
+export { SessionWindows } from "./kernels/visits/SessionWindows.ts";
+export type { DwellMeterOptions, WindowDwell } from "./kernels/visits/DwellMeter.ts";
+export { DwellMeter, dwellMeterOptions, defaultDwellMeter } from "./kernels/visits/DwellMeter.ts";
 export type { PeopleEstimatorOptions, ResolvedPeopleEstimatorOptions } from "./kernels/people/peopleEstimatorOptions.ts";
 export type { PeopleEstimate, PeopleSample, OccupancyInterval } from "./kernels/people/PeopleEstimate.ts";
 export { PeopleEstimator } from "./kernels/people/PeopleEstimator.ts";
 export { peopleEstimatorOptions, defaultPeopleEstimator } from "./kernels/people/peopleEstimatorOptions.ts";
 export { linkedVisits } from "./kernels/people/linkedVisits.ts";
 export { poolPeople } from "./kernels/people/poolPeople.ts";
-export type { BurstYardstick } from "./kernels/burstYardstick.ts";
-export { realPhonesPrior, medianPersons, burstYardstick, silentPersonsBound } from "./kernels/burstYardstick.ts";
-export { universalPersonWeight, PHONE_STAY_MS } from "./kernels/universalPersonWeight.ts";
-export type { Calibration, CalibrationFile, CalibrationRef } from "./kernels/Calibration.ts";
-export { CALIBRATION_VERSION, CALIBRATION_DRIFT_PER_DAY, CALIBRATION_STALE_DAYS, calibratedYardstick, checkCalibration, calibrationsByShop } from "./kernels/Calibration.ts";
-export type { CalibrationObservation, IntervalObservation, DayObservation, FitCalibrationOptions } from "./kernels/fitCalibration.ts";
-export { fitCalibration, MIN_TRUSTED_INTERVALS, MIN_TRUSTED_DAILY } from "./kernels/fitCalibration.ts";
+export type { BurstYardstick } from "./kernels/calibration/burstYardstick.ts";
+export { realPhonesPrior, medianPersons, burstYardstick, silentPersonsBound } from "./kernels/calibration/burstYardstick.ts";
+export { universalPersonWeight, PHONE_STAY_MS } from "./kernels/people/universalPersonWeight.ts";
+export type { Calibration, CalibrationFile, CalibrationRef } from "./kernels/calibration/Calibration.ts";
+export { CALIBRATION_VERSION, CALIBRATION_DRIFT_PER_DAY, CALIBRATION_STALE_DAYS, calibratedYardstick, checkCalibration, calibrationsByShop } from "./kernels/calibration/Calibration.ts";
+export type { CalibrationObservation, IntervalObservation, DayObservation, FitCalibrationOptions } from "./kernels/calibration/fitCalibration.ts";
+export { fitCalibration, MIN_TRUSTED_INTERVALS, MIN_TRUSTED_DAILY } from "./kernels/calibration/fitCalibration.ts";
 
 // --- counted truth and calibration -----------------------------------------
 export type { TruthSegment, DailyCount, CountedTruth } from "./truth/CountedTruth.ts";
@@ -216,29 +216,29 @@ export { readTruth } from "./truth/readTruth.ts";
 export { mergeTruth } from "./truth/mergeTruth.ts";
 export type { TruthInside } from "./truth/truthInside.ts";
 export { truthInside } from "./truth/truthInside.ts";
-export type { CalibrateOptions, CalibrationFit, CalibrationFromEstimatesOptions } from "./calibrate.ts";
-export { calibrate, calibrationFromEstimates } from "./calibrate.ts";
-export type { SampleSums } from "./kernels/rateModel.ts";
-export type { RandomEffects } from "./kernels/randomEffects.ts";
-export { randomEffects } from "./kernels/randomEffects.ts";
-export type { LiveOccupancyOptions, LiveOccupancyInterval, LiveDay } from "./kernels/LiveOccupancy.ts";
-export { LiveOccupancy } from "./kernels/LiveOccupancy.ts";
-export { hasPeopleEstimate } from "./kernels/hasPeopleEstimate.ts";
-export { shopDayDwell } from "./kernels/shopDayDwell.ts";
-export type { VisitHistoryStore } from "./kernels/MemoryVisitHistory.ts";
-export { MemoryVisitHistory } from "./kernels/MemoryVisitHistory.ts";
-export type { VisitCounterOptions, VisitSeries, VisitCounts } from "./kernels/VisitCounter.ts";
-export { VisitCounter, visitCounterOptions, defaultVisitCounter } from "./kernels/VisitCounter.ts";
+export type { CalibrateOptions, CalibrationFit, CalibrationFromEstimatesOptions } from "./analysis/calibrate.ts";
+export { calibrate, calibrationFromEstimates } from "./analysis/calibrate.ts";
+export type { SampleSums } from "./kernels/people/rateModel.ts";
+export type { RandomEffects } from "./stats/randomEffects.ts";
+export { randomEffects } from "./stats/randomEffects.ts";
+export type { LiveOccupancyOptions, LiveOccupancyInterval, LiveDay } from "./kernels/people/LiveOccupancy.ts";
+export { LiveOccupancy } from "./kernels/people/LiveOccupancy.ts";
+export { hasPeopleEstimate } from "./kernels/people/hasPeopleEstimate.ts";
+export { shopDayDwell } from "./kernels/people/shopDayDwell.ts";
+export type { VisitHistoryStore } from "./kernels/visits/MemoryVisitHistory.ts";
+export { MemoryVisitHistory } from "./kernels/visits/MemoryVisitHistory.ts";
+export type { VisitCounterOptions, VisitSeries, VisitCounts } from "./kernels/visits/VisitCounter.ts";
+export { VisitCounter, visitCounterOptions, defaultVisitCounter } from "./kernels/visits/VisitCounter.ts";
 export type {
   TruthPresence,
   ScoreAgainstTruthOptions,
   ClassScore,
   ShopDayCountScore,
   AccuracyScore,
-} from "./kernels/scoreAgainstTruth.ts";
-export { scoreAgainstTruth, defaultScoreAgainstTruth } from "./kernels/scoreAgainstTruth.ts";
-export type { PeopleTruth, PeopleDayScore, PeopleScore } from "./kernels/scorePeople.ts";
-export { scorePeople } from "./kernels/scorePeople.ts";
+} from "./kernels/visits/scoreAgainstTruth.ts";
+export { scoreAgainstTruth, defaultScoreAgainstTruth } from "./kernels/visits/scoreAgainstTruth.ts";
+export type { PeopleTruth, PeopleDayScore, PeopleScore } from "./kernels/people/scorePeople.ts";
+export { scorePeople } from "./kernels/people/scorePeople.ts";
 
 // --- sales ----------------------------------------------------------------
 export type { SalesInputRow, RowRef, SalesColumn } from "./sales/SalesInputRow.ts";

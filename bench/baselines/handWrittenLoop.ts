@@ -17,7 +17,7 @@ import { mean, quantileSorted } from "simple-statistics";
 import { SignalDecoder } from "../../src/codec/decodeSignal.ts";
 import type { Signal } from "../../src/codec/Signal.ts";
 import { LocalCalendar } from "../../src/time/LocalCalendar.ts";
-import { suggestRssiThreshold } from "../../src/kernels/suggestRssiThreshold.ts";
+import { suggestRssiThreshold } from "../../src/kernels/visits/suggestRssiThreshold.ts";
 
 const GAP = 300_000;
 const LATENESS = 60_000;

@@ -11,7 +11,7 @@
 import { fileURLToPath } from "node:url";
 import { analyze } from "../../src/analysis/analyze.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";
-import { peopleTruth } from "../../src/sim/peopleTruth.ts";
+import { peopleTruth } from "../../src/sim/truth/peopleTruth.ts";
 
 /** MAPE and coverage of `inside` over intervals with 3–12 people inside, on `seeds` worlds. */
 export async function scoreFewPhones(seeds: number): Promise<{ intervals: number; mape: number; coverage: number; ratio: number }> {

@@ -27,9 +27,9 @@
 import { fileURLToPath } from "node:url";
 import { analyze } from "../../src/analysis/analyze.ts";
 import { poolPeople } from "../../src/kernels/people/poolPeople.ts";
-import { scorePeople, type PeopleScore } from "../../src/kernels/scorePeople.ts";
+import { scorePeople, type PeopleScore } from "../../src/kernels/people/scorePeople.ts";
 import { createWorld, type WorldOptions } from "../../src/sim/createWorld.ts";
-import { peopleTruth } from "../../src/sim/peopleTruth.ts";
+import { peopleTruth } from "../../src/sim/truth/peopleTruth.ts";
 
 /** The worlds measured, by name. */
 export const FLOOR_WORLDS: readonly (readonly [string, WorldOptions])[] = [

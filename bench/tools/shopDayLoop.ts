@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
 import { createClient } from "../../src/client/createClient.ts";
 import { analyzeShopDay } from "../../src/fleet/analyzeShopDay.ts";
 import { backfillJobs } from "../../src/fleet/enqueueBackfill.ts";
-import { createSimHandler } from "../../src/sim/createSimHandler.ts";
+import { createSimHandler } from "../../src/sim/service/createSimHandler.ts";
 import { createWorld, type WorldOptions } from "../../src/sim/createWorld.ts";
 
 /** The shop-day shape of bench/fleet.ts (one shop of it). */

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { HEADER_EMAIL, HEADER_TOKEN, pathPatterns } from "../../src/contract/paths.ts";
-import type { SimHandler } from "../../src/sim/createSimHandler.ts";
+import type { SimHandler } from "../../src/sim/service/createSimHandler.ts";
 
 /**
  * A signal service for benchmarks that measure the *client* side (the fleet's workers): every

@@ -1,4 +1,4 @@
-import type { SmallCountGroup } from "../kernels/withholdSmallCounts.ts";
+import type { SmallCountGroup } from "../kernels/visits/withholdSmallCounts.ts";
 import type { AnalysisRecord, DeviceId } from "./AnalysisRecord.ts";
 import type { AnalyzeResult } from "./analyze.ts";
 import { occupancyRecord } from "./occupancyRecord.ts";

@@ -1,10 +1,10 @@
 import type { AnalyzeResult } from "./analyze.ts";
-import { realPhonesPrior } from "../kernels/burstYardstick.ts";
-import type { CalibrationRef } from "../kernels/Calibration.ts";
+import { realPhonesPrior } from "../kernels/calibration/burstYardstick.ts";
+import type { CalibrationRef } from "../kernels/calibration/Calibration.ts";
 import { poolPeople } from "../kernels/people/poolPeople.ts";
 import type { OccupancyInterval, PeopleEstimate } from "../kernels/people/PeopleEstimate.ts";
 import type { PeopleEstimatorOptions } from "../kernels/people/peopleEstimatorOptions.ts";
-import type { ProximityOptions } from "../kernels/proximityOptions.ts";
+import type { ProximityOptions } from "../kernels/proximity/proximityOptions.ts";
 import { rawDevice, type AnalysisRecord, type DeviceId } from "./AnalysisRecord.ts";
 import { ANALYSIS_LINES, type LineWriting } from "./analysisLines.ts";
 import { occupancyRecord } from "./occupancyRecord.ts";

@@ -1,27 +1,27 @@
 import { DEFAULT_TIME_ZONE } from "../time/timeZone.ts";
 import { SignalDecoder, type InvalidRecord, type InvalidReason, type SignalDecoderOptions, type SignalDecoderStats } from "../codec/decodeSignal.ts";
 import type { Signal } from "../codec/Signal.ts";
-import { DataQuality, type DataQualityOptions, type DataQualityReport } from "../kernels/dataQuality.ts";
-import type { DwellMeterOptions, WindowDwell } from "../kernels/DwellMeter.ts";
-import type { DwellStats } from "../kernels/dwellStats.ts";
+import { DataQuality, type DataQualityOptions, type DataQualityReport } from "../kernels/quality/dataQuality.ts";
+import type { DwellMeterOptions, WindowDwell } from "../kernels/visits/DwellMeter.ts";
+import type { DwellStats } from "../kernels/visits/dwellStats.ts";
 import {
   EventTimeEngine,
   defaultEventTimeEngine,
   type EngineAccumulator,
   type EventTimeEngineOptions,
-} from "../kernels/EventTimeEngine.ts";
-import type { ProximityOptions } from "../kernels/proximityOptions.ts";
-import type { ProximitySlice } from "../kernels/SessionProximity.ts";
-import type { Calibration, CalibrationFile } from "../kernels/Calibration.ts";
-import { LiveOccupancy, type LiveOccupancyInterval } from "../kernels/LiveOccupancy.ts";
-import type { VisitHistoryStore } from "../kernels/MemoryVisitHistory.ts";
+} from "../kernels/sessions/EventTimeEngine.ts";
+import type { ProximityOptions } from "../kernels/proximity/proximityOptions.ts";
+import type { ProximitySlice } from "../kernels/proximity/SessionProximity.ts";
+import type { Calibration, CalibrationFile } from "../kernels/calibration/Calibration.ts";
+import { LiveOccupancy, type LiveOccupancyInterval } from "../kernels/people/LiveOccupancy.ts";
+import type { VisitHistoryStore } from "../kernels/visits/MemoryVisitHistory.ts";
 import { poolPeople } from "../kernels/people/poolPeople.ts";
 import type { OccupancyInterval, PeopleEstimate } from "../kernels/people/PeopleEstimate.ts";
 import type { PeopleEstimatorOptions } from "../kernels/people/peopleEstimatorOptions.ts";
-import { VisitClassifier, visitClassifierOptions, type ClassifiedSession, type VisitClassifierOptions } from "../kernels/VisitClassifier.ts";
-import type { VisitCounts } from "../kernels/VisitCounter.ts";
+import { VisitClassifier, visitClassifierOptions, type ClassifiedSession, type VisitClassifierOptions } from "../kernels/visits/VisitClassifier.ts";
+import type { VisitCounts } from "../kernels/visits/VisitCounter.ts";
 import { sessionStages } from "../kernels/sessionStages.ts";
-import type { Kernel } from "../kernels/Sink.ts";
+import type { Kernel } from "../kernels/sessions/Sink.ts";
 
 /**
  * Options of {@link analyze} and {@link Analyzer}, grouped by stage. Every stage's own defaults

@@ -1,6 +1,6 @@
 import { withAlignedClocks, type AnalyzeOptions, type AnalyzeResult } from "./analyze.ts";
-import { defaultEventTimeEngine } from "../kernels/EventTimeEngine.ts";
-import { misalignedClocks } from "../kernels/misalignedClocks.ts";
+import { defaultEventTimeEngine } from "../kernels/sessions/EventTimeEngine.ts";
+import { misalignedClocks } from "../kernels/quality/misalignedClocks.ts";
 
 /**
  * What a second read of the same records changes (see {@link secondReading}).

@@ -1,4 +1,4 @@
-import type { ClassifiedSession } from "../kernels/VisitClassifier.ts";
+import type { ClassifiedSession } from "../kernels/visits/VisitClassifier.ts";
 import { rawDevice, type AnalysisRecord, type DeviceId } from "./AnalysisRecord.ts";
 
 /**

@@ -1,8 +1,8 @@
 import type { ShopDaySummary } from "./analyze.ts";
-import type { BurstYardstick } from "../kernels/burstYardstick.ts";
-import { hasPeopleEstimate } from "../kernels/hasPeopleEstimate.ts";
+import type { BurstYardstick } from "../kernels/calibration/burstYardstick.ts";
+import { hasPeopleEstimate } from "../kernels/people/hasPeopleEstimate.ts";
 import type { PeopleEstimate, PeopleSample } from "../kernels/people/PeopleEstimate.ts";
-import { shopDayDwell } from "../kernels/shopDayDwell.ts";
+import { shopDayDwell } from "../kernels/people/shopDayDwell.ts";
 import type { AnalysisRecord } from "./AnalysisRecord.ts";
 
 /**

@@ -1,6 +1,6 @@
 import type { AnalysisRecord } from "./AnalysisRecord.ts";
 import { ANALYSIS_LINES, type LineCounts } from "./analysisLines.ts";
-import { withholdSmallCounts } from "../kernels/withholdSmallCounts.ts";
+import { withholdSmallCounts } from "../kernels/visits/withholdSmallCounts.ts";
 
 /**
  * Small-count suppression of one aggregate line (`summary` or `occupancy`; the fields its entry in

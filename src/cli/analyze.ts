@@ -7,7 +7,7 @@ import type { InvalidRecord, SignalDecoderStats } from "../codec/decodeSignal.ts
 import type { PresetRtsCodec } from "../codec/rts.ts";
 import { readSignalInput, type OneThreadReason } from "../file/readSignalInput.ts";
 import { DEFAULT_TIME_ZONE } from "../time/timeZone.ts";
-import { sensorSilences } from "../kernels/sensorSilences.ts";
+import { sensorSilences } from "../kernels/quality/sensorSilences.ts";
 import { TZDate } from "@date-fns/tz";
 import { format as formatDate } from "date-fns/format";
 import {

@@ -1,8 +1,8 @@
 import { rename, writeFile } from "node:fs/promises";
 import type { AnalyzeOptions } from "../analysis/analyze.ts";
-import { calibrationFromEstimates } from "../calibrate.ts";
+import { calibrationFromEstimates } from "../analysis/calibrate.ts";
 import { isTruthInputError } from "../errors/TruthInputError.ts";
-import { burstYardstick } from "../kernels/burstYardstick.ts";
+import { burstYardstick } from "../kernels/calibration/burstYardstick.ts";
 import type { PeopleEstimate } from "../kernels/people/PeopleEstimate.ts";
 import { defaultPeopleEstimator } from "../kernels/people/peopleEstimatorOptions.ts";
 import type { CountedTruth } from "../truth/CountedTruth.ts";

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { CALIBRATION_VERSION, calibrationsByShop, type Calibration, type CalibrationFile } from "../kernels/Calibration.ts";
+import { CALIBRATION_VERSION, calibrationsByShop, type Calibration, type CalibrationFile } from "../kernels/calibration/Calibration.ts";
 import { UsageError } from "./common.ts";
 
 /**

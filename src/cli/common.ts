@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { rtsCodecForUnit, type PresetRtsCodec } from "../codec/rts.ts";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { WorldOptions } from "../sim/createWorld.ts";
-import type { Rotation } from "../sim/MacBehaviour.ts";
+import type { Rotation } from "../sim/phones/MacBehaviour.ts";
 import { epochDayOfDate } from "../time/calendarDate.ts";
 import { DEFAULT_TIME_ZONE, assertTimeZone, localMidnight } from "../time/timeZone.ts";
 import { parseISO } from "date-fns/parseISO";

@@ -1,11 +1,11 @@
 import { writeFile } from "node:fs/promises";
 import { performance } from "node:perf_hooks";
 import type { WorldOptions } from "../sim/createWorld.ts";
-import type { Range } from "../sim/MacBehaviour.ts";
-import { defaultSimulatorOptions, type FaultOptions } from "../sim/createSimHandler.ts";
+import type { Range } from "../sim/phones/MacBehaviour.ts";
+import { defaultSimulatorOptions, type FaultOptions } from "../sim/service/createSimHandler.ts";
 import { SIGNALS_LIMIT_MAX } from "../contract/paths.ts";
 import { isEpochUnit } from "../codec/inferEpochUnit.ts";
-import { startSimulator, type StartSimulatorOptions } from "../sim/startSimulator.ts";
+import { startSimulator, type StartSimulatorOptions } from "../sim/service/startSimulator.ts";
 import { EXIT_OK, UsageError, integerFlag, numberFlag, parseFlags, readWorldFile, rotationFlag, seedFlag, type CliIo, type Command } from "./common.ts";
 
 const help = `usage: footfall sim [flags]

@@ -17,7 +17,7 @@ import { HttpError, isHttpError } from "../errors/HttpError.ts";
 import { NetworkError } from "../errors/NetworkError.ts";
 import { ShopNotFoundError } from "../errors/ShopNotFoundError.ts";
 import { TimeoutError } from "../errors/TimeoutError.ts";
-import { rejectUnknownKeys } from "../errors/rejectUnknownKeys.ts";
+import { rejectUnknownKeys } from "../options/rejectUnknownKeys.ts";
 import type { CallOptions, Client, SignalsPageRequest } from "./Client.ts";
 import { AttemptGuard } from "./AttemptGuard.ts";
 import { backoffDelay } from "./backoffDelay.ts";

@@ -1,9 +1,12 @@
 import { vendorOfNormal } from "./oui.ts";
 import type { Signal } from "./Signal.ts";
-import { decodeSignalWith, SignalDecoderCore, type DecodeSignalOptions, type InvalidRecord, type SignalDecoderOptions } from "./SignalDecoderCore.ts";
+import type { InvalidRecord } from "./InvalidRecord.ts";
+import { decodeSignalWith, SignalDecoderCore, type DecodeSignalOptions, type SignalDecoderOptions } from "./SignalDecoderCore.ts";
 
-export type { DecodeSignalOptions, InvalidReason, InvalidRecord, SignalDecoderOptions, SignalDecoderStats } from "./SignalDecoderCore.ts";
-export { defaultSignalDecoderOptions, INVALID_REASONS, isInvalidRecord } from "./SignalDecoderCore.ts";
+export type { DecodeSignalOptions, SignalDecoderOptions, SignalDecoderStats } from "./SignalDecoderCore.ts";
+export type { InvalidReason, InvalidRecord } from "./InvalidRecord.ts";
+export { defaultSignalDecoderOptions } from "./SignalDecoderCore.ts";
+export { INVALID_REASONS, isInvalidRecord } from "./InvalidRecord.ts";
 
 /**
  * Decodes one raw signal record (an element of the service's `signals` array, as parsed

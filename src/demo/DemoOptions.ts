@@ -1,5 +1,5 @@
 import { defaultWorldOptions, type WorldOptions } from "../sim/createWorld.ts";
-import type { Rotation } from "../sim/MacBehaviour.ts";
+import type { Rotation } from "../sim/phones/MacBehaviour.ts";
 import { defaultDemoTimeline } from "./demoTimeline.ts";
 
 /**

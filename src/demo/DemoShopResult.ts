@@ -1,11 +1,11 @@
-import type { DwellStats } from "../kernels/dwellStats.ts";
+import type { DwellStats } from "../kernels/visits/dwellStats.ts";
 import type { PeopleEstimate } from "../kernels/people/PeopleEstimate.ts";
-import type { AccuracyScore } from "../kernels/scoreAgainstTruth.ts";
-import type { PeopleDayScore } from "../kernels/scorePeople.ts";
-import type { ClassifiedSession } from "../kernels/VisitClassifier.ts";
-import type { VisitCounts } from "../kernels/VisitCounter.ts";
+import type { AccuracyScore } from "../kernels/visits/scoreAgainstTruth.ts";
+import type { PeopleDayScore } from "../kernels/people/scorePeople.ts";
+import type { ClassifiedSession } from "../kernels/visits/VisitClassifier.ts";
+import type { VisitCounts } from "../kernels/visits/VisitCounter.ts";
 import type { ZoneTimeRow } from "../report/proximityZonesChart.ts";
-import type { TruthVisit } from "../sim/World.ts";
+import type { TruthVisit } from "../sim/world/World.ts";
 
 /**
  * The day's point-of-sale figures of one shop, as the demo uploaded them.

@@ -4,7 +4,7 @@ import type { Client } from "../client/Client.ts";
 import { receiptDelta } from "../sales/netReceipts.ts";
 import type { SalesReport } from "../sales/uploadDailySales.ts";
 import { defaultJournalPath, uploadSales } from "../sales/uploadSales.ts";
-import type { SimShop, World } from "../sim/World.ts";
+import type { SimShop, World } from "../sim/world/World.ts";
 import { csvCell } from "../text/csvCell.ts";
 import type { DemoSales } from "./DemoShopResult.ts";
 import { int, moneyFormat } from "./textFormats.ts";

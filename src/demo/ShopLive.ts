@@ -1,9 +1,9 @@
 import type { Signal } from "../codec/Signal.ts";
-import { hasPeopleEstimate } from "../kernels/hasPeopleEstimate.ts";
-import type { LiveOccupancyInterval } from "../kernels/LiveOccupancy.ts";
-import type { ProximitySlice } from "../kernels/SessionProximity.ts";
-import { shopDayDwell } from "../kernels/shopDayDwell.ts";
-import { ZoneOccupancy, type ZoneCounts } from "../kernels/ZoneOccupancy.ts";
+import { hasPeopleEstimate } from "../kernels/people/hasPeopleEstimate.ts";
+import type { LiveOccupancyInterval } from "../kernels/people/LiveOccupancy.ts";
+import type { ProximitySlice } from "../kernels/proximity/SessionProximity.ts";
+import { shopDayDwell } from "../kernels/people/shopDayDwell.ts";
+import { ZoneOccupancy, type ZoneCounts } from "../kernels/visits/ZoneOccupancy.ts";
 import type { SignalPage } from "../source/SignalPage.ts";
 
 /** A device counts as "in range now" when heard within this much event time of the shop's newest signal. */

@@ -1,5 +1,5 @@
-import { conversionRate } from "../kernels/conversionRate.ts";
-import { DWELL_BUCKETS } from "../kernels/dwellStats.ts";
+import { conversionRate } from "../kernels/visits/conversionRate.ts";
+import { DWELL_BUCKETS } from "../kernels/visits/dwellStats.ts";
 import { withheldFigures, type WithheldFigures } from "../analysis/withheldFigures.ts";
 import { csvCell } from "../text/csvCell.ts";
 import type { DemoShopResult } from "./DemoShopResult.ts";

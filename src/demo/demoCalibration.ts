@@ -1,10 +1,10 @@
-import { calibrationFromEstimates } from "../calibrate.ts";
-import { realPhonesPrior } from "../kernels/burstYardstick.ts";
+import { calibrationFromEstimates } from "../analysis/calibrate.ts";
+import { realPhonesPrior } from "../kernels/calibration/burstYardstick.ts";
 import { defaultPeopleEstimator } from "../kernels/people/peopleEstimatorOptions.ts";
 import { withCalibration } from "../kernels/people/withCalibration.ts";
 import type { PeopleEstimate } from "../kernels/people/PeopleEstimate.ts";
-import { countedTruthCsv } from "../sim/countedTruthCsv.ts";
-import type { World } from "../sim/World.ts";
+import { countedTruthCsv } from "../sim/truth/countedTruthCsv.ts";
+import type { World } from "../sim/world/World.ts";
 import { mergeTruth } from "../truth/mergeTruth.ts";
 import { parseTruth } from "../truth/parseTruth.ts";
 

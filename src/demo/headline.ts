@@ -1,9 +1,9 @@
 import type { AnalysisRecord } from "../analysis/AnalysisRecord.ts";
 import { summaryRecord } from "../analysis/summaryRecord.ts";
-import { dwellStats, type DwellStats } from "../kernels/dwellStats.ts";
-import { hasPeopleEstimate } from "../kernels/hasPeopleEstimate.ts";
-import type { PeopleDayScore } from "../kernels/scorePeople.ts";
-import { shopDayDwell } from "../kernels/shopDayDwell.ts";
+import { dwellStats, type DwellStats } from "../kernels/visits/dwellStats.ts";
+import { hasPeopleEstimate } from "../kernels/people/hasPeopleEstimate.ts";
+import type { PeopleDayScore } from "../kernels/people/scorePeople.ts";
+import { shopDayDwell } from "../kernels/people/shopDayDwell.ts";
 import type { DemoShopResult } from "./DemoShopResult.ts";
 import { int } from "./textFormats.ts";
 

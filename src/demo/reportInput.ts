@@ -1,12 +1,12 @@
 import { median } from "simple-statistics";
-import { DWELL_BUCKETS } from "../kernels/dwellStats.ts";
-import { hasPeopleEstimate } from "../kernels/hasPeopleEstimate.ts";
-import type { AccuracyScore } from "../kernels/scoreAgainstTruth.ts";
-import type { PeopleScore } from "../kernels/scorePeople.ts";
-import type { VisitCounts } from "../kernels/VisitCounter.ts";
+import { DWELL_BUCKETS } from "../kernels/visits/dwellStats.ts";
+import { hasPeopleEstimate } from "../kernels/people/hasPeopleEstimate.ts";
+import type { AccuracyScore } from "../kernels/visits/scoreAgainstTruth.ts";
+import type { PeopleScore } from "../kernels/people/scorePeople.ts";
+import type { VisitCounts } from "../kernels/visits/VisitCounter.ts";
 import type { HtmlReportInput, ReportPeople, ReportShop } from "../report/htmlReport.ts";
 import type { OccupancyRow } from "../report/occupancyChart.ts";
-import type { TruthVisit } from "../sim/World.ts";
+import type { TruthVisit } from "../sim/world/World.ts";
 import type { DemoRun, DemoShopResult } from "./DemoShopResult.ts";
 import { dwellOf, headlineOf, macCountsOf } from "./headline.ts";
 import { int } from "./textFormats.ts";

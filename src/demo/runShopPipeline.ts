@@ -2,8 +2,8 @@ import { EMPTY, catchError, lastValueFrom, takeUntil, takeWhile, tap, type Obser
 import { Analyzer, type ShopDaySummary } from "../analysis/analyze.ts";
 import type { Client } from "../client/Client.ts";
 import type { PeopleEstimate } from "../kernels/people/PeopleEstimate.ts";
-import type { ClassifiedSession, VisitClassifierOptions } from "../kernels/VisitClassifier.ts";
-import type { VisitCounts } from "../kernels/VisitCounter.ts";
+import type { ClassifiedSession, VisitClassifierOptions } from "../kernels/visits/VisitClassifier.ts";
+import type { VisitCounts } from "../kernels/visits/VisitCounter.ts";
 import { signalPagesObservable } from "../source/signalPagesObservable.ts";
 import type { ShopLive } from "./ShopLive.ts";
 /**

@@ -1,8 +1,8 @@
 import { median } from "simple-statistics";
-import { conversionRate } from "../kernels/conversionRate.ts";
-import { DWELL_BUCKETS } from "../kernels/dwellStats.ts";
-import type { AccuracyScore } from "../kernels/scoreAgainstTruth.ts";
-import type { PeopleScore } from "../kernels/scorePeople.ts";
+import { conversionRate } from "../kernels/visits/conversionRate.ts";
+import { DWELL_BUCKETS } from "../kernels/visits/dwellStats.ts";
+import type { AccuracyScore } from "../kernels/visits/scoreAgainstTruth.ts";
+import type { PeopleScore } from "../kernels/people/scorePeople.ts";
 import type { DemoRun, DemoSales, DemoShopResult } from "./DemoShopResult.ts";
 import { absDwellError, dwellOf, headlineOf, intervalText, macCountsOf, type Headline } from "./headline.ts";
 import { alignTable, int, minutes, moneyFormat, pct } from "./textFormats.ts";

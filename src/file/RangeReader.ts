@@ -1,6 +1,7 @@
 import { closeSync, openSync } from "node:fs";
 import { SignalRecordReader } from "../codec/SignalRecordReader.ts";
-import { SignalDecoderCore, type InvalidRecord, type SignalDecoderStats, type VendorLookup } from "../codec/SignalDecoderCore.ts";
+import type { InvalidRecord } from "../codec/InvalidRecord.ts";
+import { SignalDecoderCore, type SignalDecoderStats, type VendorLookup } from "../codec/SignalDecoderCore.ts";
 import type { EpochUnit } from "../codec/inferEpochUnit.ts";
 import { rtsCodecForUnit } from "../codec/rts.ts";
 import type { Signal } from "../codec/Signal.ts";

@@ -7,12 +7,12 @@ import { MAX_READINGS, secondReading } from "../analysis/secondReading.ts";
 import { defaultSignalDecoderOptions, SignalDecoder, type SignalDecoderOptions } from "../codec/decodeSignal.ts";
 import type { RawSignal } from "../contract/rawSignal.ts";
 import type { Client } from "../client/Client.ts";
-import type { VisitHistoryStore } from "../kernels/MemoryVisitHistory.ts";
+import type { VisitHistoryStore } from "../kernels/visits/MemoryVisitHistory.ts";
 import { signals } from "../source/signals.ts";
 import type { FleetAnalyzeOptions } from "./fleetJobs.ts";
 import type { RtsCodec } from "../codec/rts.ts";
-import type { LiveOccupancyInterval } from "../kernels/LiveOccupancy.ts";
-import type { Calibration } from "../kernels/Calibration.ts";
+import type { LiveOccupancyInterval } from "../kernels/people/LiveOccupancy.ts";
+import type { Calibration } from "../kernels/calibration/Calibration.ts";
 
 /** The furthest a day's records are read past its range, ms: a day (as `sessions.maxLeapMs`). */
 const MAX_MARGIN_MS = 86_400_000;

@@ -14,7 +14,7 @@ import { commitShopDay } from "./commitShopDay.ts";
 import { shopCalibration } from "./fleetCalibrations.ts";
 import { FLEET_QUEUE, type FleetJobData, type ShopDayJobData, type TailJobData } from "./fleetJobs.ts";
 import type { RtsCodec } from "../codec/rts.ts";
-import type { Calibration } from "../kernels/Calibration.ts";
+import type { Calibration } from "../kernels/calibration/Calibration.ts";
 
 /**
  * Options of {@link createFleetWorker}.

@@ -1,5 +1,5 @@
 import type { Pool } from "pg";
-import { checkCalibration, type Calibration } from "../kernels/Calibration.ts";
+import { checkCalibration, type Calibration } from "../kernels/calibration/Calibration.ts";
 
 /**
  * A shop's current people calibration as the fleet stores it (`footfall_calibrations`): the shop,

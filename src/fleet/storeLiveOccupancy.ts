@@ -1,8 +1,8 @@
 import type { Pool } from "pg";
 import { FencedCommitError, isFencedCommitError } from "../errors/FencedCommitError.ts";
 import { occupancyRecord } from "../analysis/occupancyRecord.ts";
-import type { LiveOccupancyInterval } from "../kernels/LiveOccupancy.ts";
-import type { CalibrationRef } from "../kernels/Calibration.ts";
+import type { LiveOccupancyInterval } from "../kernels/people/LiveOccupancy.ts";
+import type { CalibrationRef } from "../kernels/calibration/Calibration.ts";
 
 /** A count as written: unknown (NaN) and unbounded (±Infinity) are null, as in the summary line. */
 function count(x: number): number | null {

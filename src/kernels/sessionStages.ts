@@ -1,13 +1,13 @@
-import type { Calibration, CalibrationFile } from "./Calibration.ts";
-import { DwellMeter, dwellMeterOptions, type DwellMeterOptions, type WindowDwell } from "./DwellMeter.ts";
-import type { VisitHistoryStore } from "./MemoryVisitHistory.ts";
+import type { Calibration, CalibrationFile } from "./calibration/Calibration.ts";
+import { DwellMeter, dwellMeterOptions, type DwellMeterOptions, type WindowDwell } from "./visits/DwellMeter.ts";
+import type { VisitHistoryStore } from "./visits/MemoryVisitHistory.ts";
 import { PeopleEstimator } from "./people/PeopleEstimator.ts";
 import type { PeopleEstimate } from "./people/PeopleEstimate.ts";
 import { peopleEstimatorOptions, type PeopleEstimatorOptions } from "./people/peopleEstimatorOptions.ts";
-import { markResolved, resolvedBy } from "./resolvedOptions.ts";
-import type { Kernel, Sink } from "./Sink.ts";
-import type { ClassifiedSession } from "./VisitClassifier.ts";
-import { VisitCounter, visitCounterOptions, type VisitCounts } from "./VisitCounter.ts";
+import { markResolved, resolvedBy } from "../options/resolvedOptions.ts";
+import type { Kernel, Sink } from "./sessions/Sink.ts";
+import type { ClassifiedSession } from "./visits/VisitClassifier.ts";
+import { VisitCounter, visitCounterOptions, type VisitCounts } from "./visits/VisitCounter.ts";
 
 /**
  * The settings of the stages after classification, as `AnalyzeOptions` names them: one time zone

@@ -1,6 +1,6 @@
 import type { OperatorFunction } from "rxjs";
 import { sessionStageOptions, sessionStages, type SessionStageOptions, type SessionStageOutput } from "../kernels/sessionStages.ts";
-import type { ClassifiedSession } from "../kernels/VisitClassifier.ts";
+import type { ClassifiedSession } from "../kernels/visits/VisitClassifier.ts";
 import { kernelOperator } from "./kernelOperator.ts";
 
 /**

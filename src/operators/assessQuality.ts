@@ -1,7 +1,7 @@
 import type { OperatorFunction } from "rxjs";
 import type { Signal } from "../codec/Signal.ts";
-import { DataQuality, dataQualityOptions, type DataQualityCounts, type DataQualityOptions, type DataQualityReport } from "../kernels/dataQuality.ts";
-import { EventTimeEngine, eventTimeEngineOptions } from "../kernels/EventTimeEngine.ts";
+import { DataQuality, dataQualityOptions, type DataQualityCounts, type DataQualityOptions, type DataQualityReport } from "../kernels/quality/dataQuality.ts";
+import { EventTimeEngine, eventTimeEngineOptions } from "../kernels/sessions/EventTimeEngine.ts";
 import { kernelOperator } from "./kernelOperator.ts";
 
 /**

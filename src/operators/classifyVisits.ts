@@ -1,6 +1,6 @@
 import type { OperatorFunction } from "rxjs";
-import type { Session } from "../kernels/Session.ts";
-import { VisitClassifier, visitClassifierOptions, type ClassifiedSession, type VisitClassifierOptions } from "../kernels/VisitClassifier.ts";
+import type { Session } from "../kernels/sessions/Session.ts";
+import { VisitClassifier, visitClassifierOptions, type ClassifiedSession, type VisitClassifierOptions } from "../kernels/visits/VisitClassifier.ts";
 import { kernelOperator } from "./kernelOperator.ts";
 
 /**

@@ -1,6 +1,6 @@
 import type { OperatorFunction } from "rxjs";
-import { VisitCounter, visitCounterOptions, type VisitCounterOptions, type VisitCounts } from "../kernels/VisitCounter.ts";
-import type { ClassifiedSession } from "../kernels/VisitClassifier.ts";
+import { VisitCounter, visitCounterOptions, type VisitCounterOptions, type VisitCounts } from "../kernels/visits/VisitCounter.ts";
+import type { ClassifiedSession } from "../kernels/visits/VisitClassifier.ts";
 import { kernelOperator } from "./kernelOperator.ts";
 
 /**

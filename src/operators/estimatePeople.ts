@@ -2,7 +2,7 @@ import type { OperatorFunction } from "rxjs";
 import { PeopleEstimator } from "../kernels/people/PeopleEstimator.ts";
 import { peopleEstimatorOptions, type PeopleEstimatorOptions } from "../kernels/people/peopleEstimatorOptions.ts";
 import type { PeopleEstimate } from "../kernels/people/PeopleEstimate.ts";
-import type { ClassifiedSession } from "../kernels/VisitClassifier.ts";
+import type { ClassifiedSession } from "../kernels/visits/VisitClassifier.ts";
 import { kernelOperator } from "./kernelOperator.ts";
 
 /**

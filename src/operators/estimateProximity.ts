@@ -1,8 +1,8 @@
 import type { OperatorFunction } from "rxjs";
 import type { Signal } from "../codec/Signal.ts";
-import { EventTimeEngine, eventTimeEngineOptions, type EventTimeEngineOptions } from "../kernels/EventTimeEngine.ts";
-import type { ProximityOptions } from "../kernels/proximityOptions.ts";
-import type { ProximitySlice } from "../kernels/SessionProximity.ts";
+import { EventTimeEngine, eventTimeEngineOptions, type EventTimeEngineOptions } from "../kernels/sessions/EventTimeEngine.ts";
+import type { ProximityOptions } from "../kernels/proximity/proximityOptions.ts";
+import type { ProximitySlice } from "../kernels/proximity/SessionProximity.ts";
 import { kernelOperator } from "./kernelOperator.ts";
 
 /**

@@ -14,19 +14,19 @@ export type { InvalidReason, InvalidRecord } from "../codec/decodeSignal.ts";
 export type { DecodeSignalsOptions } from "./decodeSignals.ts";
 export { decodeSignals } from "./decodeSignals.ts";
 
-export type { Session, SessionSensor } from "../kernels/Session.ts";
+export type { Session, SessionSensor } from "../kernels/sessions/Session.ts";
 export type { SessionizeOptions } from "./sessionize.ts";
 export { sessionize } from "./sessionize.ts";
 
-export type { VisitKind, ClassifiedSession } from "../kernels/VisitClassifier.ts";
+export type { VisitKind, ClassifiedSession } from "../kernels/visits/VisitClassifier.ts";
 export type { ClassifyVisitsOptions } from "./classifyVisits.ts";
 export { classifyVisits } from "./classifyVisits.ts";
 
-export type { WindowDwell } from "../kernels/DwellMeter.ts";
+export type { WindowDwell } from "../kernels/visits/DwellMeter.ts";
 export type { MeasureDwellOptions } from "./measureDwell.ts";
 export { measureDwell } from "./measureDwell.ts";
 
-export type { VisitCounts, VisitSeries } from "../kernels/VisitCounter.ts";
+export type { VisitCounts, VisitSeries } from "../kernels/visits/VisitCounter.ts";
 export type { CountVisitsOptions } from "./countVisits.ts";
 export { countVisits } from "./countVisits.ts";
 
@@ -39,17 +39,17 @@ export type { EstimateOccupancyOptions } from "./estimateOccupancy.ts";
 export { estimateOccupancy } from "./estimateOccupancy.ts";
 export type { EstimatePeopleOptions } from "./estimatePeople.ts";
 export { estimatePeople } from "./estimatePeople.ts";
-export type { LiveOccupancyOptions, LiveOccupancyInterval, LiveDay } from "../kernels/LiveOccupancy.ts";
+export type { LiveOccupancyOptions, LiveOccupancyInterval, LiveDay } from "../kernels/people/LiveOccupancy.ts";
 export type { LiveOccupancyOperatorOptions } from "./liveOccupancy.ts";
 export { liveOccupancy } from "./liveOccupancy.ts";
 
-export type { ProximitySlice, SessionProximity } from "../kernels/SessionProximity.ts";
+export type { ProximitySlice, SessionProximity } from "../kernels/proximity/SessionProximity.ts";
 export type { EstimateProximityOptions } from "./estimateProximity.ts";
 export { estimateProximity } from "./estimateProximity.ts";
 
-export type { DataQualityReport } from "../kernels/dataQuality.ts";
+export type { DataQualityReport } from "../kernels/quality/dataQuality.ts";
 export type { AssessQualityOptions } from "./assessQuality.ts";
 export { assessQuality } from "./assessQuality.ts";
 
-export type { Kernel, Sink } from "../kernels/Sink.ts";
+export type { Kernel, Sink } from "../kernels/sessions/Sink.ts";
 export { kernelOperator } from "./kernelOperator.ts";

@@ -1,5 +1,5 @@
 import { Observable, Subscription, type Observer, type OperatorFunction, type Subscriber } from "rxjs";
-import type { Kernel } from "../kernels/Sink.ts";
+import type { Kernel } from "../kernels/sessions/Sink.ts";
 
 /**
  * Turns a kernel into an RxJS operator — the one way every operator in footfall is made. Each

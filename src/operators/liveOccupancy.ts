@@ -1,7 +1,7 @@
 import type { OperatorFunction } from "rxjs";
 import type { Signal } from "../codec/Signal.ts";
-import { EventTimeEngine, eventTimeEngineOptions, type EventTimeEngineOptions } from "../kernels/EventTimeEngine.ts";
-import { LiveOccupancy, liveOccupancyOptions, type LiveOccupancyInterval, type LiveOccupancyOptions } from "../kernels/LiveOccupancy.ts";
+import { EventTimeEngine, eventTimeEngineOptions, type EventTimeEngineOptions } from "../kernels/sessions/EventTimeEngine.ts";
+import { LiveOccupancy, liveOccupancyOptions, type LiveOccupancyInterval, type LiveOccupancyOptions } from "../kernels/people/LiveOccupancy.ts";
 import { kernelOperator } from "./kernelOperator.ts";
 
 /**

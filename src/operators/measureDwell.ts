@@ -1,6 +1,6 @@
 import type { OperatorFunction } from "rxjs";
-import { DwellMeter, dwellMeterOptions, type DwellMeterOptions, type WindowDwell } from "../kernels/DwellMeter.ts";
-import type { ClassifiedSession } from "../kernels/VisitClassifier.ts";
+import { DwellMeter, dwellMeterOptions, type DwellMeterOptions, type WindowDwell } from "../kernels/visits/DwellMeter.ts";
+import type { ClassifiedSession } from "../kernels/visits/VisitClassifier.ts";
 import { kernelOperator } from "./kernelOperator.ts";
 
 /**

@@ -1,5 +1,5 @@
 import * as Plot from "@observablehq/plot";
-import { conversionRate } from "../kernels/conversionRate.ts";
+import { conversionRate } from "../kernels/visits/conversionRate.ts";
 import { chartTheme } from "./chartTheme.ts";
 import { checkRows } from "./checkRows.ts";
 import { renderPlot } from "./renderPlot.ts";

@@ -2,7 +2,7 @@ import * as Plot from "@observablehq/plot";
 import { chartTheme } from "./chartTheme.ts";
 import { checkRows } from "./checkRows.ts";
 import { renderPlot } from "./renderPlot.ts";
-import { DWELL_BUCKETS, dwellBucket, type DwellBuckets } from "../kernels/dwellStats.ts";
+import { DWELL_BUCKETS, dwellBucket, type DwellBuckets } from "../kernels/visits/dwellStats.ts";
 
 /**
  * The count of visits in one dwell bucket, e.g. `{ bucket: "5–20 min", count: 31 }`.

@@ -1,4 +1,4 @@
-import { conversionRate } from "../kernels/conversionRate.ts";
+import { conversionRate } from "../kernels/visits/conversionRate.ts";
 import { accuracyChart, type AccuracyRow } from "./accuracyChart.ts";
 import { chartTheme } from "./chartTheme.ts";
 import { conversionChart, type ConversionRow } from "./conversionChart.ts";
@@ -6,7 +6,7 @@ import { dwellHistogram, type DwellBucketCount } from "./dwellHistogram.ts";
 import { hourlyChart, type HourlyRow } from "./hourlyChart.ts";
 import { occupancyChart, type OccupancyRow } from "./occupancyChart.ts";
 import { peopleVsMacsChart, type PeopleVsMacsRow } from "./peopleVsMacsChart.ts";
-import { isSmallCount } from "../kernels/isSmallCount.ts";
+import { isSmallCount } from "../kernels/visits/isSmallCount.ts";
 import { proximityZonesChart, type ZoneTimeRow } from "./proximityZonesChart.ts";
 import { randomizedShareChart, type ShareRow } from "./randomizedShareChart.ts";
 import { escapeHtml } from "./tableHtml.ts";

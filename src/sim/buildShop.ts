@@ -1,18 +1,18 @@
 import { MS_PER_DAY } from "../time/calendarDate.ts";
 import { localDayOf } from "../time/timeZone.ts";
-import { dayPassersBy } from "./dayPassersBy.ts";
-import { dayVisitors, type ReturningDevices } from "./dayVisitors.ts";
-import { drawShopLayout } from "./drawShopLayout.ts";
-import { createRng, hashSeed } from "./prng.ts";
-import type { TimedTransaction } from "./purchases.ts";
-import type { ResolvedWorldOptions } from "./resolveWorldOptions.ts";
-import { sensorFaults } from "./sensorFaults.ts";
-import { ShopBuilder } from "./ShopBuilder.ts";
-import type { ShopContext, ShopSeed } from "./ShopContext.ts";
-import { shopDay } from "./shopDay.ts";
-import { hireStaff, staffShifts } from "./shopStaff.ts";
-import { stationaryEquipment } from "./stationaryEquipment.ts";
-import type { OccupancyEvent, SensorOutage, ShopLayout, ShopSignals, SimShop, SimTransaction, TruthPersonVisit, TruthVisit } from "./World.ts";
+import { dayPassersBy } from "./people/dayPassersBy.ts";
+import { dayVisitors, type ReturningDevices } from "./people/dayVisitors.ts";
+import { drawShopLayout } from "./world/drawShopLayout.ts";
+import { createRng, hashSeed } from "./random/prng.ts";
+import type { TimedTransaction } from "./people/purchases.ts";
+import type { ResolvedWorldOptions } from "./world/resolveWorldOptions.ts";
+import { sensorFaults } from "./world/sensorFaults.ts";
+import { ShopBuilder } from "./world/ShopBuilder.ts";
+import type { ShopContext, ShopSeed } from "./world/ShopContext.ts";
+import { shopDay } from "./world/shopDay.ts";
+import { hireStaff, staffShifts } from "./people/shopStaff.ts";
+import { stationaryEquipment } from "./people/stationaryEquipment.ts";
+import type { OccupancyEvent, SensorOutage, ShopLayout, ShopSignals, SimShop, SimTransaction, TruthPersonVisit, TruthVisit } from "./world/World.ts";
 
 /**
  * One shop of a world, built: what `World` answers for it.

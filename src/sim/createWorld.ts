@@ -1,10 +1,10 @@
-import { brandProfile, shopIdentity, type BrandProfile } from "./brandProfiles.ts";
+import { brandProfile, shopIdentity, type BrandProfile } from "./world/brandProfiles.ts";
 import { buildShop } from "./buildShop.ts";
-import { createRng, hashSeed } from "./prng.ts";
-import { rawSignalsOf } from "./rawSignalsOf.ts";
-import { resolveWorldOptions, worldSpan } from "./resolveWorldOptions.ts";
-import { MOUNT_HEIGHT_M } from "./ShopBuilder.ts";
-import { surveySamples } from "./surveySamples.ts";
+import { createRng, hashSeed } from "./random/prng.ts";
+import { rawSignalsOf } from "./world/rawSignalsOf.ts";
+import { resolveWorldOptions, worldSpan } from "./world/resolveWorldOptions.ts";
+import { MOUNT_HEIGHT_M } from "./world/ShopBuilder.ts";
+import { surveySamples } from "./world/surveySamples.ts";
 import type {
   OccupancyEvent,
   PathLossModel,
@@ -17,13 +17,13 @@ import type {
   TruthPersonVisit,
   TruthVisit,
   World,
-} from "./World.ts";
-import type { WorldOptions } from "./worldOptions.ts";
+} from "./world/World.ts";
+import type { WorldOptions } from "./world/worldOptions.ts";
 
 // The world's options live in worldOptions.ts; they are exported from here too, where every
 // caller of createWorld has always imported them.
-export type { WorldOptions, SensorOutageOptions } from "./worldOptions.ts";
-export { defaultWorldOptions } from "./worldOptions.ts";
+export type { WorldOptions, SensorOutageOptions } from "./world/worldOptions.ts";
+export { defaultWorldOptions } from "./world/worldOptions.ts";
 
 /**
  * Builds a seeded, deterministic world: brands, shops with sensors, devices moving through

@@ -25,16 +25,16 @@ export type {
   SurveySample,
   SensorOutage,
   PathLossModel as SimPathLossModel,
-} from "./World.ts";
-export type { MeanOccupancyOptions } from "./meanOccupancy.ts";
-export { meanOccupancy, defaultMeanOccupancy } from "./meanOccupancy.ts";
-export type { WorldPeopleTruth } from "./peopleTruth.ts";
-export { peopleTruth } from "./peopleTruth.ts";
-export type { CountedTruthOptions } from "./countedTruthCsv.ts";
-export { countedTruthCsv, defaultCountedTruthOptions } from "./countedTruthCsv.ts";
-export type { RealPhones, RealPhonesOptions, PhonesOption, QuantileKnot, ExtraDevice } from "./RealPhones.ts";
-export { realPhones } from "./RealPhones.ts";
-export type { SimulatorOptions, FaultOptions, SimHandler, SimPart } from "./createSimHandler.ts";
-export { createSimHandler, defaultSimulatorOptions } from "./createSimHandler.ts";
-export type { StartSimulatorOptions, RunningSimulator } from "./startSimulator.ts";
-export { startSimulator, defaultStartSimulatorOptions } from "./startSimulator.ts";
+} from "./world/World.ts";
+export type { MeanOccupancyOptions } from "./truth/meanOccupancy.ts";
+export { meanOccupancy, defaultMeanOccupancy } from "./truth/meanOccupancy.ts";
+export type { WorldPeopleTruth } from "./truth/peopleTruth.ts";
+export { peopleTruth } from "./truth/peopleTruth.ts";
+export type { CountedTruthOptions } from "./truth/countedTruthCsv.ts";
+export { countedTruthCsv, defaultCountedTruthOptions } from "./truth/countedTruthCsv.ts";
+export type { RealPhones, RealPhonesOptions, PhonesOption, QuantileKnot, ExtraDevice } from "./phones/RealPhones.ts";
+export { realPhones } from "./phones/RealPhones.ts";
+export type { SimulatorOptions, FaultOptions, SimHandler, SimPart } from "./service/createSimHandler.ts";
+export { createSimHandler, defaultSimulatorOptions } from "./service/createSimHandler.ts";
+export type { StartSimulatorOptions, RunningSimulator } from "./service/startSimulator.ts";
+export { startSimulator, defaultStartSimulatorOptions } from "./service/startSimulator.ts";

@@ -2,7 +2,8 @@ import type { Client } from "../client/Client.ts";
 import type { ResolvedSignalsOptions } from "./signalsOptions.ts";
 import type { SignalCursor } from "./SignalCursor.ts";
 import type { SignalPage } from "./SignalPage.ts";
-import { learntSpelling, SlicePager, type SlicePagerConfig } from "./SlicePager.ts";
+import { SlicePager, type SlicePagerConfig } from "./SlicePager.ts";
+import { learntSpelling } from "./serviceRts.ts";
 import { splitRange } from "./splitRange.ts";
 import { waitFor } from "./waitFor.ts";
 

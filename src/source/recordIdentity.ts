@@ -1,5 +1,5 @@
 import type { RawSignal } from "../contract/rawSignal.ts";
-import { tsNumber } from "../codec/SignalDecoderCore.ts";
+import { tsNumber } from "../codec/InvalidRecord.ts";
 
 /**
  * The identity of a signal record: all six fields, as one string. Several records can

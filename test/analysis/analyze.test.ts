@@ -13,11 +13,11 @@ import { estimateOccupancy } from "../../src/operators/estimateOccupancy.ts";
 import { estimatePeople } from "../../src/operators/estimatePeople.ts";
 import type { OccupancyInterval, PeopleEstimate } from "../../src/kernels/people/PeopleEstimate.ts";
 import type { RawSignal } from "../../src/contract/rawSignal.ts";
-import type { DataQualityReport } from "../../src/kernels/dataQuality.ts";
-import type { WindowDwell } from "../../src/kernels/DwellMeter.ts";
-import type { EngineAccumulator } from "../../src/kernels/EventTimeEngine.ts";
-import type { ClassifiedSession } from "../../src/kernels/VisitClassifier.ts";
-import type { VisitCounts } from "../../src/kernels/VisitCounter.ts";
+import type { DataQualityReport } from "../../src/kernels/quality/dataQuality.ts";
+import type { WindowDwell } from "../../src/kernels/visits/DwellMeter.ts";
+import type { EngineAccumulator } from "../../src/kernels/sessions/EventTimeEngine.ts";
+import type { ClassifiedSession } from "../../src/kernels/visits/VisitClassifier.ts";
+import type { VisitCounts } from "../../src/kernels/visits/VisitCounter.ts";
 
 const MIN = 60_000;
 const H = 3_600_000;

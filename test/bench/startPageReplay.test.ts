@@ -2,7 +2,7 @@ import { lastValueFrom, toArray } from "rxjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPageReplay, type PageReplay } from "../../bench/tools/startPageReplay.ts";
 import { createClient } from "../../src/client/createClient.ts";
-import { createSimHandler, type SimHandler } from "../../src/sim/createSimHandler.ts";
+import { createSimHandler, type SimHandler } from "../../src/sim/service/createSimHandler.ts";
 import { signals } from "../../src/source/signals.ts";
 
 // The fleet bench's workers read pages through this replay: it must give them exactly what the

@@ -6,7 +6,7 @@ import { brandsCommand, command } from "../../src/cli/brands.ts";
 import { main } from "../../src/cli/main.ts";
 import { NetworkError } from "../../src/errors/NetworkError.ts";
 import { HttpError } from "../../src/errors/HttpError.ts";
-import { startSimulator, type RunningSimulator } from "../../src/sim/startSimulator.ts";
+import { startSimulator, type RunningSimulator } from "../../src/sim/service/startSimulator.ts";
 
 /** A client whose every method fails the given way (for failures a simulator can't stage quickly). */
 function failingClient(error: Error): Client {

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
-import { calibrationsByShop, type CalibrationFile } from "../../src/kernels/Calibration.ts";
+import { calibrationsByShop, type CalibrationFile } from "../../src/kernels/calibration/Calibration.ts";
 import { fakeIo } from "./fakeIo.ts";
 
 // Two real counted days of the Brno lab (test/data/brno-sc6-61, MIT): calibrate on one, analyse

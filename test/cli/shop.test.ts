@@ -4,7 +4,7 @@ import type { Client } from "../../src/client/Client.ts";
 import { shopCommand } from "../../src/cli/shop.ts";
 import { main } from "../../src/cli/main.ts";
 import { AmbiguousBrandError } from "../../src/errors/AmbiguousBrandError.ts";
-import { startSimulator, type RunningSimulator } from "../../src/sim/startSimulator.ts";
+import { startSimulator, type RunningSimulator } from "../../src/sim/service/startSimulator.ts";
 
 const SETTINGS = { FOOTFALL_BASE_URL: "http://svc.test", FOOTFALL_EMAIL: "a@b.test", FOOTFALL_TOKEN: "t" };
 

@@ -5,9 +5,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import { command } from "../../src/cli/signals.ts";
-import { startSimulator, type RunningSimulator } from "../../src/sim/startSimulator.ts";
+import { startSimulator, type RunningSimulator } from "../../src/sim/service/startSimulator.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";
-import type { World } from "../../src/sim/World.ts";
+import type { World } from "../../src/sim/world/World.ts";
 
 const lines = (text: string): Record<string, unknown>[] =>
   text

@@ -3,7 +3,7 @@ import type { DemoShopResult } from "../../src/demo/DemoShopResult.ts";
 import { suppressSmallCounts } from "../../src/analysis/suppressSmallCounts.ts";
 import { dailyCsv } from "../../src/demo/dailyCsv.ts";
 import { summaryLineOf } from "../../src/demo/headline.ts";
-import { DWELL_BUCKETS } from "../../src/kernels/dwellStats.ts";
+import { DWELL_BUCKETS } from "../../src/kernels/visits/dwellStats.ts";
 import { csvOf, rotatingDayResults } from "./rotatingDay.ts";
 
 describe("demo tables: dwell of people, scored against the people's visits", () => {

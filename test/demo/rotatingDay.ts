@@ -1,10 +1,10 @@
 import { expect } from "vitest";
 import { analyze } from "../../src/analysis/analyze.ts";
 import type { DemoRun, DemoShopResult } from "../../src/demo/DemoShopResult.ts";
-import { scoreAgainstTruth } from "../../src/kernels/scoreAgainstTruth.ts";
-import { scorePeople } from "../../src/kernels/scorePeople.ts";
+import { scoreAgainstTruth } from "../../src/kernels/visits/scoreAgainstTruth.ts";
+import { scorePeople } from "../../src/kernels/people/scorePeople.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";
-import { peopleTruth } from "../../src/sim/peopleTruth.ts";
+import { peopleTruth } from "../../src/sim/truth/peopleTruth.ts";
 import { SMALL_WORLD } from "./smallWorld.ts";
 
 // A small rotating world analysed shop by shop, made into the demo's results as runDemo makes

@@ -3,8 +3,8 @@ import type { DemoShopResult } from "../../src/demo/DemoShopResult.ts";
 import { dailyCsv } from "../../src/demo/dailyCsv.ts";
 import { summaryText } from "../../src/demo/summaryText.ts";
 import { int, minutes } from "../../src/demo/textFormats.ts";
-import { DWELL_BUCKETS, dwellStats } from "../../src/kernels/dwellStats.ts";
-import { peopleTruth } from "../../src/sim/peopleTruth.ts";
+import { DWELL_BUCKETS, dwellStats } from "../../src/kernels/visits/dwellStats.ts";
+import { peopleTruth } from "../../src/sim/truth/peopleTruth.ts";
 import { cellsOf, csvOf, rotatingDayResults, run, world } from "./rotatingDay.ts";
 
 describe("demo tables: dwell of people, scored against the people's visits", () => {

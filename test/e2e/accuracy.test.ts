@@ -12,8 +12,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { analyze } from "../../src/analysis/analyze.ts";
-import { scoreAgainstTruth, type AccuracyScore } from "../../src/kernels/scoreAgainstTruth.ts";
-import type { ClassifiedSession } from "../../src/kernels/VisitClassifier.ts";
+import { scoreAgainstTruth, type AccuracyScore } from "../../src/kernels/visits/scoreAgainstTruth.ts";
+import type { ClassifiedSession } from "../../src/kernels/visits/VisitClassifier.ts";
 import { createWorld, type WorldOptions } from "../../src/sim/createWorld.ts";
 
 const worlds: Record<string, WorldOptions> = {

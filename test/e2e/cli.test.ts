@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWorld } from "../../src/sim/createWorld.ts";
-import { startSimulator, type RunningSimulator } from "../../src/sim/startSimulator.ts";
+import { startSimulator, type RunningSimulator } from "../../src/sim/service/startSimulator.ts";
 import { CLI, ROOT, TEST_MAC_KEY, ensureBuilt, footfall } from "./cliBuild.ts";
 
 // The built CLI, as `npx footfall` runs it, against a simulator on a real port.

@@ -8,8 +8,8 @@ import { isShopNotFoundError } from "../../src/errors/ShopNotFoundError.ts";
 import { isBrandNotFoundError } from "../../src/errors/BrandNotFoundError.ts";
 import { isNetworkError } from "../../src/errors/NetworkError.ts";
 import { isTimeoutError } from "../../src/errors/TimeoutError.ts";
-import { startSimulator, type RunningSimulator, type StartSimulatorOptions } from "../../src/sim/startSimulator.ts";
-import type { FaultOptions } from "../../src/sim/createSimHandler.ts";
+import { startSimulator, type RunningSimulator, type StartSimulatorOptions } from "../../src/sim/service/startSimulator.ts";
+import type { FaultOptions } from "../../src/sim/service/createSimHandler.ts";
 
 /** A small world: a few shops, short opening hours, so a run stays quick on two cores. */
 const WORLD = { shops: 3, visitorsPerDay: 20, passersByPerDay: 50, openingHours: [10, 12] } as const;

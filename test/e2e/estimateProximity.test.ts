@@ -2,14 +2,14 @@ import { describe, expect, it } from "vitest";
 import { firstValueFrom, from, toArray } from "rxjs";
 import type { Signal } from "../../src/codec/Signal.ts";
 import { millisToRts } from "../../src/codec/rts.ts";
-import { fitPathLoss } from "../../src/kernels/fitPathLoss.ts";
-import { EventTimeEngine } from "../../src/kernels/EventTimeEngine.ts";
-import type { Session } from "../../src/kernels/Session.ts";
-import type { ProximitySlice } from "../../src/kernels/SessionProximity.ts";
+import { fitPathLoss } from "../../src/kernels/proximity/fitPathLoss.ts";
+import { EventTimeEngine } from "../../src/kernels/sessions/EventTimeEngine.ts";
+import type { Session } from "../../src/kernels/sessions/Session.ts";
+import type { ProximitySlice } from "../../src/kernels/proximity/SessionProximity.ts";
 import { estimateProximity } from "../../src/operators/estimateProximity.ts";
 import { sessionize } from "../../src/operators/sessionize.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";
-import type { World } from "../../src/sim/World.ts";
+import type { World } from "../../src/sim/world/World.ts";
 
 /** A shop's signals straight from the world's table (the decoder is tested elsewhere). */
 function signalsOf(world: World, shopId: number): Signal[] {

@@ -16,7 +16,7 @@ import { describe, expect, it } from "vitest";
 import { analyze, type AnalyzeOptions, type AnalyzeResult } from "../../src/analysis/analyze.ts";
 import { MAX_READINGS, secondReading } from "../../src/analysis/secondReading.ts";
 import { createWorld, type WorldOptions } from "../../src/sim/createWorld.ts";
-import { createRng, hashSeed } from "../../src/sim/prng.ts";
+import { createRng, hashSeed } from "../../src/sim/random/prng.ts";
 
 const WORLDS = Number(process.env.FUZZ_WORLDS ?? 6);
 const FROM = Number(process.env.FUZZ_FROM ?? 0);

@@ -34,20 +34,20 @@
  */
 import { describe, expect, it } from "vitest";
 import { analyze } from "../../src/analysis/analyze.ts";
-import { calibrate, calibrationFromEstimates } from "../../src/calibrate.ts";
-import { realPhonesPrior } from "../../src/kernels/burstYardstick.ts";
-import type { Calibration } from "../../src/kernels/Calibration.ts";
-import { hasPeopleEstimate } from "../../src/kernels/hasPeopleEstimate.ts";
+import { calibrate, calibrationFromEstimates } from "../../src/analysis/calibrate.ts";
+import { realPhonesPrior } from "../../src/kernels/calibration/burstYardstick.ts";
+import type { Calibration } from "../../src/kernels/calibration/Calibration.ts";
+import { hasPeopleEstimate } from "../../src/kernels/people/hasPeopleEstimate.ts";
 import { linkedVisits } from "../../src/kernels/people/linkedVisits.ts";
 import { peopleEstimatorOptions } from "../../src/kernels/people/peopleEstimatorOptions.ts";
 import { poolPeople } from "../../src/kernels/people/poolPeople.ts";
 import type { OccupancyInterval, PeopleEstimate } from "../../src/kernels/people/PeopleEstimate.ts";
-import { scorePeople } from "../../src/kernels/scorePeople.ts";
-import { scoreAgainstTruth } from "../../src/kernels/scoreAgainstTruth.ts";
-import type { ClassifiedSession } from "../../src/kernels/VisitClassifier.ts";
-import { countedTruthCsv } from "../../src/sim/countedTruthCsv.ts";
+import { scorePeople } from "../../src/kernels/people/scorePeople.ts";
+import { scoreAgainstTruth } from "../../src/kernels/visits/scoreAgainstTruth.ts";
+import type { ClassifiedSession } from "../../src/kernels/visits/VisitClassifier.ts";
+import { countedTruthCsv } from "../../src/sim/truth/countedTruthCsv.ts";
 import { createWorld, type WorldOptions } from "../../src/sim/createWorld.ts";
-import { peopleTruth } from "../../src/sim/peopleTruth.ts";
+import { peopleTruth } from "../../src/sim/truth/peopleTruth.ts";
 import { parseTruth } from "../../src/truth/parseTruth.ts";
 
 /** Guards on the days after the counted one, with the calibration fitted on the counted day. */

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "../../src/client/createClient.ts";
-import { createSimHandler, type SimHandler } from "../../src/sim/createSimHandler.ts";
+import { createSimHandler, type SimHandler } from "../../src/sim/service/createSimHandler.ts";
 import type { SalesStatsDaily } from "../../src/contract/salesStatsDaily.ts";
 import { uploadSales } from "../../src/sales/uploadSales.ts";
 import { salesFixture as fixture } from "../sales/salesFixture.ts";

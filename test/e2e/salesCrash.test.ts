@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createSimHandler, type SimHandler, type SimulatorOptions } from "../../src/sim/createSimHandler.ts";
+import { createSimHandler, type SimHandler, type SimulatorOptions } from "../../src/sim/service/createSimHandler.ts";
 import type { SalesStatsDaily } from "../../src/contract/salesStatsDaily.ts";
 import { main } from "../../src/cli/main.ts";
 import { PassThrough } from "node:stream";

@@ -17,14 +17,14 @@ import { lastValueFrom, take, toArray } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { SignalDecoder, type InvalidRecord } from "../../src/codec/decodeSignal.ts";
 import { createClient } from "../../src/client/createClient.ts";
-import { BROKEN_KINDS, brokenKind } from "../../src/sim/brokenRecord.ts";
-import { createSimHandler, type SimulatorOptions } from "../../src/sim/createSimHandler.ts";
+import { BROKEN_KINDS, brokenKind } from "../../src/sim/service/brokenRecord.ts";
+import { createSimHandler, type SimulatorOptions } from "../../src/sim/service/createSimHandler.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";
-import { createRng, hashSeed } from "../../src/sim/prng.ts";
+import { createRng, hashSeed } from "../../src/sim/random/prng.ts";
 import { signals } from "../../src/source/signals.ts";
 import { memoryCursorStore } from "../../src/source/memoryCursorStore.ts";
 import { microsRts, millisRts, nanosRts, secondsRts } from "../../src/codec/rts.ts";
-import { rtsOfMillis } from "../../src/sim/serviceRts.ts";
+import { rtsOfMillis } from "../../src/sim/service/serviceRts.ts";
 import { spellRts } from "../../src/codec/rtsSpelling.ts";
 import { isTieOverflowError } from "../../src/errors/TieOverflowError.ts";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseRowKey } from "../../src/codec/rowKey.ts";
-import { startSimulator, type RunningSimulator } from "../../src/sim/startSimulator.ts";
+import { startSimulator, type RunningSimulator } from "../../src/sim/service/startSimulator.ts";
 
 // The service mechanics on the simple world (one MAC per visit): paging is checked record by record.
 const worldOptions = { seed: 21, shops: 2, rotation: "off", openingHours: [10, 12], visitorsPerDay: 30, passersByPerDay: 200, staffPerShop: 1, stationaryPerShop: 1 } as const;

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { lastValueFrom, take, toArray, VirtualTimeScheduler } from "rxjs";
 import { createWorld } from "../../src/sim/createWorld.ts";
-import { createSimHandler, type FaultOptions } from "../../src/sim/createSimHandler.ts";
-import { startSimulator, type RunningSimulator } from "../../src/sim/startSimulator.ts";
-import type { World } from "../../src/sim/World.ts";
+import { createSimHandler, type FaultOptions } from "../../src/sim/service/createSimHandler.ts";
+import { startSimulator, type RunningSimulator } from "../../src/sim/service/startSimulator.ts";
+import type { World } from "../../src/sim/world/World.ts";
 import { createClient } from "../../src/client/createClient.ts";
 import type { Client } from "../../src/client/Client.ts";
 import type { RawSignal } from "../../src/contract/rawSignal.ts";
@@ -15,8 +15,8 @@ import { parseRowKey } from "../../src/codec/rowKey.ts";
 import { spellRts } from "../../src/codec/rtsSpelling.ts";
 import { advanceTo } from "../source/virtualTime.ts";
 import { microsRts, secondsRts } from "../../src/codec/rts.ts";
-import { hashSeed } from "../../src/sim/prng.ts";
-import { BROKEN_KINDS, brokenKind } from "../../src/sim/brokenRecord.ts";
+import { hashSeed } from "../../src/sim/random/prng.ts";
+import { BROKEN_KINDS, brokenKind } from "../../src/sim/service/brokenRecord.ts";
 import { SignalDecoder, type InvalidRecord } from "../../src/codec/decodeSignal.ts";
 
 // A small world: two shops, a three-hour day, no staff or stationary devices (~4k records a shop).

@@ -14,15 +14,15 @@ import { millisRts } from "../../src/codec/rts.ts";
 import { isInvalidRecord, SignalDecoder } from "../../src/codec/decodeSignal.ts";
 import type { Signal } from "../../src/codec/Signal.ts";
 import type { AnalyzeShopDayOptions } from "../../src/fleet/analyzeShopDay.ts";
-import { EventTimeEngine } from "../../src/kernels/EventTimeEngine.ts";
-import { DataQuality } from "../../src/kernels/dataQuality.ts";
-import { scoreAgainstTruth } from "../../src/kernels/scoreAgainstTruth.ts";
+import { EventTimeEngine } from "../../src/kernels/sessions/EventTimeEngine.ts";
+import { DataQuality } from "../../src/kernels/quality/dataQuality.ts";
+import { scoreAgainstTruth } from "../../src/kernels/visits/scoreAgainstTruth.ts";
 import type { RawSignal } from "../../src/contract/index.ts";
 import { openSignalPages } from "../../src/source/openSignalPages.ts";
 import { resolveSignalsOptions, type SignalsOptions } from "../../src/source/signalsOptions.ts";
 import type { SlicePagerConfig } from "../../src/source/SlicePager.ts";
-import { startSimulator, type RunningSimulator } from "../../src/sim/startSimulator.ts";
-import type { World } from "../../src/sim/World.ts";
+import { startSimulator, type RunningSimulator } from "../../src/sim/service/startSimulator.ts";
+import type { World } from "../../src/sim/world/World.ts";
 import { sampleReportInput } from "../report/reportFixture.ts";
 
 /**
@@ -257,14 +257,14 @@ const FIXTURES_BY_FILE: Record<string, Record<string, Factory>> = {
       return { shopId: firstShop(world).id, sinceMs: world.startMs, untilMs: world.endMs, timeZone: "Asia/Seoul" };
     },
   },
-  "kernels/EventTimeEngine.ts": { engine: () => new EventTimeEngine({}, { emit: () => {} }) },
+  "kernels/sessions/EventTimeEngine.ts": { engine: () => new EventTimeEngine({}, { emit: () => {} }) },
   // The decoder, engine and DataQuality of one shop's day, run to the end: what the counts merge.
-  "kernels/dataQuality.ts": {
+  "kernels/quality/dataQuality.ts": {
     decoder: async () => (await qualityRun()).decoder,
     engine: async () => (await qualityRun()).engine,
     quality: async () => (await qualityRun()).quality,
   },
-  "kernels/scoreAgainstTruth.ts": {
+  "kernels/visits/scoreAgainstTruth.ts": {
     score: async () => scoreAgainstTruth((await result()).sessions, (await sharedSim()).world.truth(), { timeZone: "Asia/Seoul" }),
   },
 };

@@ -7,7 +7,7 @@ import { createClient } from "../../src/client/createClient.ts";
 import { analyze } from "../../src/analysis/analyze.ts";
 import { analyzeShopDay, type ShopDayAnalysis } from "../../src/fleet/analyzeShopDay.ts";
 import { claimFence } from "../../src/fleet/claimFence.ts";
-import type { LiveOccupancyInterval } from "../../src/kernels/LiveOccupancy.ts";
+import type { LiveOccupancyInterval } from "../../src/kernels/people/LiveOccupancy.ts";
 import { createFleetWorker, type FleetWorker, type FleetWorkerOptions } from "../../src/fleet/createFleetWorker.ts";
 import { initFleetSchema } from "../../src/fleet/fleetSchema.ts";
 import { openFleetDatabase } from "../../src/fleet/openFleetDatabase.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createClient } from "../../src/client/createClient.ts";
 import { analyzeShopDay } from "../../src/fleet/analyzeShopDay.ts";
-import { createSimHandler } from "../../src/sim/createSimHandler.ts";
+import { createSimHandler } from "../../src/sim/service/createSimHandler.ts";
 import { createWorld, type WorldOptions } from "../../src/sim/createWorld.ts";
 import { microsRts, secondsRts } from "../../src/codec/rts.ts";
 import { isContractError } from "../../src/errors/ContractError.ts";

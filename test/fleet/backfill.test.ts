@@ -3,7 +3,7 @@ import pg from "pg";
 import { poolPeopleRecords } from "../../src/analysis/analysisRecords.ts";
 import { type AnalysisRecord } from "../../src/analysis/AnalysisRecord.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";
-import { startSimulator, type RunningSimulator } from "../../src/sim/startSimulator.ts";
+import { startSimulator, type RunningSimulator } from "../../src/sim/service/startSimulator.ts";
 import { fleetTestsSkipped, startPostgres, startRedis, type TestPostgres, type TestRedis } from "./fleetServers.ts";
 import { cli, lines, singleProcess, startWorker, stopWorker, type WorkerProcess } from "./fleetRun.ts";
 

@@ -1,8 +1,8 @@
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createWorld } from "../../src/sim/createWorld.ts";
-import type { World } from "../../src/sim/World.ts";
-import { startSimulator, type RunningSimulator } from "../../src/sim/startSimulator.ts";
+import type { World } from "../../src/sim/world/World.ts";
+import { startSimulator, type RunningSimulator } from "../../src/sim/service/startSimulator.ts";
 import { fleetTestsSkipped, startPostgres, startRedis, type TestPostgres, type TestRedis } from "./fleetServers.ts";
 import { cli, expectStoredEqual, fleetJobs, singleProcess, startWorker, stopWorker, type WorkerProcess } from "./fleetRun.ts";
 

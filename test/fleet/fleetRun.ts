@@ -7,9 +7,9 @@ import { type AnalysisRecord } from "../../src/analysis/AnalysisRecord.ts";
 import { analyze } from "../../src/analysis/analyze.ts";
 import { main } from "../../src/cli/main.ts";
 import { createClient } from "../../src/client/createClient.ts";
-import { MemoryVisitHistory } from "../../src/kernels/MemoryVisitHistory.ts";
+import { MemoryVisitHistory } from "../../src/kernels/visits/MemoryVisitHistory.ts";
 import { localDays, type LocalDay } from "../../src/fleet/localDays.ts";
-import type { RunningSimulator } from "../../src/sim/startSimulator.ts";
+import type { RunningSimulator } from "../../src/sim/service/startSimulator.ts";
 import { signals } from "../../src/source/signals.ts";
 import { FAKE_IO_MAC_KEY, fakeIo } from "../cli/fakeIo.ts";
 

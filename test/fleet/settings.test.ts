@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWorld } from "../../src/sim/createWorld.ts";
-import { startSimulator, type RunningSimulator } from "../../src/sim/startSimulator.ts";
+import { startSimulator, type RunningSimulator } from "../../src/sim/service/startSimulator.ts";
 import { fleetTestsSkipped, freePort, startPostgres, startRedis, type TestPostgres, type TestRedis } from "./fleetServers.ts";
 import { cli, startWorker, stopWorker } from "./fleetRun.ts";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Pool } from "pg";
 import { isFencedCommitError } from "../../src/errors/FencedCommitError.ts";
 import { liveLine, liveOccupancyWriter } from "../../src/fleet/storeLiveOccupancy.ts";
-import type { LiveOccupancyInterval } from "../../src/kernels/LiveOccupancy.ts";
+import type { LiveOccupancyInterval } from "../../src/kernels/people/LiveOccupancy.ts";
 
 const Q = 900_000;
 

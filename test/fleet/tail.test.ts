@@ -4,8 +4,8 @@ import { analyze } from "../../src/analysis/analyze.ts";
 import { FencedCommitError } from "../../src/errors/FencedCommitError.ts";
 import { liveLine, storeLiveOccupancy, type LiveLine } from "../../src/fleet/storeLiveOccupancy.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";
-import type { World } from "../../src/sim/World.ts";
-import { startSimulator, type RunningSimulator } from "../../src/sim/startSimulator.ts";
+import type { World } from "../../src/sim/world/World.ts";
+import { startSimulator, type RunningSimulator } from "../../src/sim/service/startSimulator.ts";
 import { fleetTestsSkipped, startPostgres, startRedis, type TestPostgres, type TestRedis } from "./fleetServers.ts";
 import { cli, expectStoredEqual, fleetJobs, lines, singleProcess, startWorker, stopWorker, type WorkerProcess } from "./fleetRun.ts";
 

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { main } from "../../src/cli/main.ts";
 import { createClient } from "../../src/client/createClient.ts";
 import { analyzeShopDay } from "../../src/fleet/analyzeShopDay.ts";
-import { createSimHandler } from "../../src/sim/createSimHandler.ts";
+import { createSimHandler } from "../../src/sim/service/createSimHandler.ts";
 import { createWorld, type WorldOptions } from "../../src/sim/createWorld.ts";
 import { fakeIo } from "../cli/fakeIo.ts";
 

@@ -1,5 +1,5 @@
-import type { Session } from "../../src/kernels/Session.ts";
-import type { ClassifiedSession, VisitKind } from "../../src/kernels/VisitClassifier.ts";
+import type { Session } from "../../src/kernels/sessions/Session.ts";
+import type { ClassifiedSession, VisitKind } from "../../src/kernels/visits/VisitClassifier.ts";
 
 /** Test helper: a session with sensible defaults (complete/watermark default to "nothing known"). */
 export function session(start: number, end: number, extra: Partial<Session> = {}): Session {

@@ -3,7 +3,7 @@ import { map, tap } from "rxjs";
 import { TestScheduler } from "rxjs/testing";
 import { SIGNAL_LOCAL_FLAG_MISMATCH, type Signal } from "../../src/codec/Signal.ts";
 import { millisRts } from "../../src/codec/rts.ts";
-import { dataQuality, type DataQualityCounts, type DataQualityReport } from "../../src/kernels/dataQuality.ts";
+import { dataQuality, type DataQualityCounts, type DataQualityReport } from "../../src/kernels/quality/dataQuality.ts";
 import { assessQuality } from "../../src/operators/assessQuality.ts";
 
 const A = "b8:27:eb:00:00:0a";

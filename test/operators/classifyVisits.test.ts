@@ -4,8 +4,8 @@ import { TestScheduler } from "rxjs/testing";
 import { classifyVisits } from "../../src/operators/classifyVisits.ts";
 import { decodeSignals } from "../../src/operators/decodeSignals.ts";
 import { sessionize, type SessionizeOptions } from "../../src/operators/sessionize.ts";
-import type { Session } from "../../src/kernels/Session.ts";
-import type { ClassifiedSession } from "../../src/kernels/VisitClassifier.ts";
+import type { Session } from "../../src/kernels/sessions/Session.ts";
+import type { ClassifiedSession } from "../../src/kernels/visits/VisitClassifier.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";
 import { session } from "../kernels/sessionFixtures.ts";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { map } from "rxjs";
 import { TestScheduler } from "rxjs/testing";
 import { countVisits } from "../../src/operators/countVisits.ts";
-import type { ClassifiedSession } from "../../src/kernels/VisitClassifier.ts";
+import type { ClassifiedSession } from "../../src/kernels/visits/VisitClassifier.ts";
 import { classifiedSession } from "../kernels/sessionFixtures.ts";
 
 const scheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));

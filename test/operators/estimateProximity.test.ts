@@ -4,9 +4,9 @@ import { from, toArray, firstValueFrom, lastValueFrom } from "rxjs";
 import type { Signal } from "../../src/codec/Signal.ts";
 import { estimateProximity, type EstimateProximityOptions } from "../../src/operators/estimateProximity.ts";
 import { sessionize } from "../../src/operators/sessionize.ts";
-import { EventTimeEngine } from "../../src/kernels/EventTimeEngine.ts";
-import type { Session } from "../../src/kernels/Session.ts";
-import type { ProximitySlice } from "../../src/kernels/SessionProximity.ts";
+import { EventTimeEngine } from "../../src/kernels/sessions/EventTimeEngine.ts";
+import type { Session } from "../../src/kernels/sessions/Session.ts";
+import type { ProximitySlice } from "../../src/kernels/proximity/SessionProximity.ts";
 
 const A = "b8:27:eb:00:00:0a";
 const B = "b8:27:eb:00:00:0b";

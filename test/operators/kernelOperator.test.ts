@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Observable, Subject, Subscriber, Subscription, from, lastValueFrom, map, take, toArray, type Observer } from "rxjs";
 import { TestScheduler } from "rxjs/testing";
-import type { Kernel } from "../../src/kernels/Sink.ts";
+import type { Kernel } from "../../src/kernels/sessions/Sink.ts";
 import { kernelOperator } from "../../src/operators/kernelOperator.ts";
 import { decodeSignals } from "../../src/operators/decodeSignals.ts";
 import { sessionize } from "../../src/operators/sessionize.ts";

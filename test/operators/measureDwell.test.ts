@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { map, Subject } from "rxjs";
 import { TestScheduler } from "rxjs/testing";
 import { measureDwell } from "../../src/operators/measureDwell.ts";
-import type { ClassifiedSession } from "../../src/kernels/VisitClassifier.ts";
+import type { ClassifiedSession } from "../../src/kernels/visits/VisitClassifier.ts";
 import { classifiedSession } from "../kernels/sessionFixtures.ts";
 
 const scheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));

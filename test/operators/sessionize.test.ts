@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { map } from "rxjs";
 import { TestScheduler } from "rxjs/testing";
 import { sessionize } from "../../src/operators/sessionize.ts";
-import type { Session } from "../../src/kernels/Session.ts";
+import type { Session } from "../../src/kernels/sessions/Session.ts";
 import type { Signal } from "../../src/codec/Signal.ts";
-import type { ProximitySlice } from "../../src/kernels/SessionProximity.ts";
-import { EventTimeEngine } from "../../src/kernels/EventTimeEngine.ts";
+import type { ProximitySlice } from "../../src/kernels/proximity/SessionProximity.ts";
+import { EventTimeEngine } from "../../src/kernels/sessions/EventTimeEngine.ts";
 import { MIN, sig } from "../kernels/fixtures.ts";
 
 const scheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));

@@ -1,5 +1,5 @@
 import type { SalesStatsDaily } from "../../src/contract/salesStatsDaily.ts";
-import type { World } from "../../src/sim/World.ts";
+import type { World } from "../../src/sim/world/World.ts";
 
 /**
  * The fixture: transactions of four shops over four KST days, written by hand around the

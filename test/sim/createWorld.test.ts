@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { createWorld as createDefaultWorld, type WorldOptions } from "../../src/sim/createWorld.ts";
-import { realisticMacBehaviour } from "../../src/sim/MacBehaviour.ts";
+import { realisticMacBehaviour } from "../../src/sim/phones/MacBehaviour.ts";
 import { epochDayOfDate } from "../../src/time/calendarDate.ts";
 import { localMidnight } from "../../src/time/timeZone.ts";
-import { PHONE_VENDORS, SENSOR_VENDORS, STATIONARY_VENDORS } from "../../src/sim/vendorOuis.ts";
-import type { TruthVisit, World } from "../../src/sim/World.ts";
-import { smallWorldOptions } from "./fixtures.ts";
+import { PHONE_VENDORS, SENSOR_VENDORS, STATIONARY_VENDORS } from "../../src/sim/phones/vendorOuis.ts";
+import type { TruthVisit, World } from "../../src/sim/world/World.ts";
+import { smallWorldOptions } from "./world/fixtures.ts";
 
 // These tests check the world's mechanics on the worlds they were written for: one MAC per visit
 // unless a test sets `rotation` or `macs`, and the burst model without real phones' second devices

@@ -1,8 +1,8 @@
-import type { BurstYardstick } from "../burstYardstick.ts";
-import type { CalibrationRef } from "../Calibration.ts";
-import type { DwellStats } from "../dwellStats.ts";
-import type { SampleSums } from "../rateModel.ts";
-import type { SessionWindow } from "../SessionWindows.ts";
+import type { BurstYardstick } from "../calibration/burstYardstick.ts";
+import type { CalibrationRef } from "../calibration/Calibration.ts";
+import type { DwellStats } from "../visits/dwellStats.ts";
+import type { SampleSums } from "./rateModel.ts";
+import type { SessionWindow } from "../visits/SessionWindows.ts";
 
 /**
  * Estimated mean number of people inside and outside one shop over one interval, with a

@@ -1,6 +1,6 @@
-import { SessionWindows, type SessionWindow } from "../SessionWindows.ts";
-import { checkSink, type Sink } from "../Sink.ts";
-import type { ClassifiedSession } from "../VisitClassifier.ts";
+import { SessionWindows, type SessionWindow } from "../visits/SessionWindows.ts";
+import { checkSink, type Sink } from "../sessions/Sink.ts";
+import type { ClassifiedSession } from "../visits/VisitClassifier.ts";
 import { dayModel } from "./dayModel.ts";
 import { intervalCount, occupancyIntervals } from "./occupancyIntervals.ts";
 import { peopleOfDay } from "./peopleOfDay.ts";

@@ -1,4 +1,4 @@
-import { studentQuantile } from "../studentQuantile.ts";
+import { studentQuantile } from "../../stats/studentQuantile.ts";
 
 /**
  * The two-sided `level` interval of a rate-based estimate `x` (> 0) whose relative variance is the

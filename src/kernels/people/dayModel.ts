@@ -1,8 +1,8 @@
-import type { BurstYardstick } from "../burstYardstick.ts";
-import type { CalibrationRef } from "../Calibration.ts";
-import { rateModels, sampleSums, type RateModel, type SampleSums } from "../rateModel.ts";
-import type { SessionWindow } from "../SessionWindows.ts";
-import type { ClassifiedSession } from "../VisitClassifier.ts";
+import type { BurstYardstick } from "../calibration/burstYardstick.ts";
+import type { CalibrationRef } from "../calibration/Calibration.ts";
+import { rateModels, sampleSums, type RateModel, type SampleSums } from "./rateModel.ts";
+import type { SessionWindow } from "../visits/SessionWindows.ts";
+import type { ClassifiedSession } from "../visits/VisitClassifier.ts";
 import { knownVisits, type KnownVisit } from "./knownVisits.ts";
 import { linkedVisits } from "./linkedVisits.ts";
 import type { PeopleSample } from "./PeopleEstimate.ts";

@@ -1,4 +1,4 @@
-import type { ClassifiedSession } from "../VisitClassifier.ts";
+import type { ClassifiedSession } from "../visits/VisitClassifier.ts";
 
 /**
  * How far below the visit threshold a MAC of one or two bursts may read and still be inside, dB.

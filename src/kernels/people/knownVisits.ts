@@ -1,6 +1,6 @@
-import { estimatedDwell } from "../estimatedDwell.ts";
-import { universalPersonWeight } from "../universalPersonWeight.ts";
-import type { ClassifiedSession } from "../VisitClassifier.ts";
+import { estimatedDwell } from "../sessions/estimatedDwell.ts";
+import { universalPersonWeight } from "./universalPersonWeight.ts";
+import type { ClassifiedSession } from "../visits/VisitClassifier.ts";
 
 /**
  * One identity-known visit: a device's visitor sessions of the day, rejoined.

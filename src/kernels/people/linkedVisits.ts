@@ -1,5 +1,5 @@
-import type { Session } from "../Session.ts";
-import type { ClassifiedSession } from "../VisitClassifier.ts";
+import type { Session } from "../sessions/Session.ts";
+import type { ClassifiedSession } from "../visits/VisitClassifier.ts";
 import { heardInside } from "./heardInside.ts";
 import type { ResolvedPeopleEstimatorOptions } from "./peopleEstimatorOptions.ts";
 

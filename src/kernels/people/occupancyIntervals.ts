@@ -1,7 +1,7 @@
-import { medianPersons, silentPersonsBound, type BurstYardstick } from "../burstYardstick.ts";
-import type { CalibrationRef } from "../Calibration.ts";
-import type { RateModel } from "../rateModel.ts";
-import type { SessionWindow } from "../SessionWindows.ts";
+import { medianPersons, silentPersonsBound, type BurstYardstick } from "../calibration/burstYardstick.ts";
+import type { CalibrationRef } from "../calibration/Calibration.ts";
+import type { RateModel } from "./rateModel.ts";
+import type { SessionWindow } from "../visits/SessionWindows.ts";
 import { band } from "./band.ts";
 import type { DayModel } from "./dayModel.ts";
 import { heardInside } from "./heardInside.ts";

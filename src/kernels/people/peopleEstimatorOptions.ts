@@ -1,8 +1,8 @@
-import { markResolved, resolvedBy } from "../resolvedOptions.ts";
+import { markResolved, resolvedBy } from "../../options/resolvedOptions.ts";
 import { assertTimeZone } from "../../time/timeZone.ts";
-import { burstYardstick, type BurstYardstick } from "../burstYardstick.ts";
-import { calibrationsByShop, type Calibration, type CalibrationFile } from "../Calibration.ts";
-import { checkNumberOption } from "../checkNumberOption.ts";
+import { burstYardstick, type BurstYardstick } from "../calibration/burstYardstick.ts";
+import { calibrationsByShop, type Calibration, type CalibrationFile } from "../calibration/Calibration.ts";
+import { checkNumberOption } from "../../options/checkNumberOption.ts";
 
 /**
  * Options of {@link PeopleEstimator} (and the `estimateOccupancy` / `estimatePeople` operators).

@@ -1,6 +1,6 @@
-import { dwellStats } from "../dwellStats.ts";
-import type { RateModel } from "../rateModel.ts";
-import type { SessionWindow } from "../SessionWindows.ts";
+import { dwellStats } from "../visits/dwellStats.ts";
+import type { RateModel } from "./rateModel.ts";
+import type { SessionWindow } from "../visits/SessionWindows.ts";
 import { band } from "./band.ts";
 import type { DayModel } from "./dayModel.ts";
 import { heardInside } from "./heardInside.ts";

@@ -1,4 +1,4 @@
-import { rateModels } from "../rateModel.ts";
+import { rateModels } from "./rateModel.ts";
 import { chosenSample } from "./dayModel.ts";
 import type { PeopleEstimate } from "./PeopleEstimate.ts";
 import { peopleEstimatorOptions, type PeopleEstimatorOptions } from "./peopleEstimatorOptions.ts";

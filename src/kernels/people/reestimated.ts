@@ -1,6 +1,6 @@
-import type { BurstYardstick } from "../burstYardstick.ts";
-import type { CalibrationRef } from "../Calibration.ts";
-import type { RateModel } from "../rateModel.ts";
+import type { BurstYardstick } from "../calibration/burstYardstick.ts";
+import type { CalibrationRef } from "../calibration/Calibration.ts";
+import type { RateModel } from "./rateModel.ts";
 import { intervalFigures } from "./occupancyIntervals.ts";
 import { visitorFigures } from "./peopleOfDay.ts";
 import type { PeopleEstimate } from "./PeopleEstimate.ts";

@@ -1,5 +1,5 @@
-import type { Calibration, CalibrationFile } from "../Calibration.ts";
-import { rateModels } from "../rateModel.ts";
+import type { Calibration, CalibrationFile } from "../calibration/Calibration.ts";
+import { rateModels } from "./rateModel.ts";
 import { chosenSample } from "./dayModel.ts";
 import type { PeopleEstimate } from "./PeopleEstimate.ts";
 import { peopleEstimatorOptions, type PeopleEstimatorOptions } from "./peopleEstimatorOptions.ts";

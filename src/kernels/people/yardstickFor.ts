@@ -1,6 +1,6 @@
-import type { BurstYardstick } from "../burstYardstick.ts";
-import { calibratedYardstick, type CalibrationRef } from "../Calibration.ts";
-import type { RateModel } from "../rateModel.ts";
+import type { BurstYardstick } from "../calibration/burstYardstick.ts";
+import { calibratedYardstick, type CalibrationRef } from "../calibration/Calibration.ts";
+import type { RateModel } from "./rateModel.ts";
 import type { ResolvedPeopleEstimatorOptions } from "./peopleEstimatorOptions.ts";
 
 /**

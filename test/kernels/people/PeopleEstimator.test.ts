@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { burstYardstick, realPhonesPrior, silentPersonsBound } from "../../../src/kernels/burstYardstick.ts";
+import { burstYardstick, realPhonesPrior, silentPersonsBound } from "../../../src/kernels/calibration/burstYardstick.ts";
 import { PeopleEstimator } from "../../../src/kernels/people/PeopleEstimator.ts";
 import type { PeopleEstimate } from "../../../src/kernels/people/PeopleEstimate.ts";
 import { peopleEstimatorOptions } from "../../../src/kernels/people/peopleEstimatorOptions.ts";
-import type { ClassifiedSession } from "../../../src/kernels/VisitClassifier.ts";
-import { createRng, hashSeed } from "../../../src/sim/prng.ts";
+import type { ClassifiedSession } from "../../../src/kernels/visits/VisitClassifier.ts";
+import { createRng, hashSeed } from "../../../src/sim/random/prng.ts";
 import { APPLE, DAY, EXACT, INTEL, MIN, NOON, Z90, estimate, keptVisits, macs, session } from "./fixtures.ts";
 
 describe("PeopleEstimator", () => {

@@ -2,9 +2,9 @@
  * Classified sessions and a yardstick known exactly, shared by the people estimator's tests
  * (PeopleEstimator.test.ts, poolPeople.test.ts).
  */
-import type { ClassifiedSession, VisitKind } from "../../../src/kernels/VisitClassifier.ts";
-import { estimatedDwell } from "../../../src/kernels/estimatedDwell.ts";
-import { normalQuantile } from "../../../src/kernels/normalQuantile.ts";
+import type { ClassifiedSession, VisitKind } from "../../../src/kernels/visits/VisitClassifier.ts";
+import { estimatedDwell } from "../../../src/kernels/sessions/estimatedDwell.ts";
+import normalQuantile from "@stdlib/stats-base-dists-normal-quantile";
 import { PeopleEstimator } from "../../../src/kernels/people/PeopleEstimator.ts";
 import type { PeopleEstimate } from "../../../src/kernels/people/PeopleEstimate.ts";
 import type { PeopleEstimatorOptions } from "../../../src/kernels/people/peopleEstimatorOptions.ts";
@@ -64,7 +64,7 @@ export function estimate(sessions: readonly ClassifiedSession[], options: People
 // persons (medianPersons(x, 0) = x) and the band is burst counting's alone, ×/÷ e^(z·√(1/B)).
 export const EXACT = { burstsPerMinute: 1, personCv: 0, logVariance: 0 } as const;
 // z of a two-sided 90 % interval (df Infinity: every term known in shape).
-export const Z90 = normalQuantile(0.95);
+export const Z90 = normalQuantile(0.95, 0, 1);
 // `n` MACs `prefix:00:hh:ll` (a three-octet OUI prefix).
 export const macs = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}:00:${(i >> 8).toString(16).padStart(2, "0")}:${(i & 255).toString(16).padStart(2, "0")}`);
 export const APPLE = "f0:76:6f"; // a phone maker's OUI

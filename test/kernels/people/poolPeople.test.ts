@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { realPhonesPrior } from "../../../src/kernels/burstYardstick.ts";
-import { CALIBRATION_DRIFT_PER_DAY, type Calibration } from "../../../src/kernels/Calibration.ts";
+import { realPhonesPrior } from "../../../src/kernels/calibration/burstYardstick.ts";
+import { CALIBRATION_DRIFT_PER_DAY, type Calibration } from "../../../src/kernels/calibration/Calibration.ts";
 import type { PeopleEstimate } from "../../../src/kernels/people/PeopleEstimate.ts";
 import type { PeopleEstimatorOptions } from "../../../src/kernels/people/peopleEstimatorOptions.ts";
 import { poolPeople } from "../../../src/kernels/people/poolPeople.ts";
-import { rateModels } from "../../../src/kernels/rateModel.ts";
-import type { ClassifiedSession } from "../../../src/kernels/VisitClassifier.ts";
-import { createRng, hashSeed } from "../../../src/sim/prng.ts";
+import { rateModels } from "../../../src/kernels/people/rateModel.ts";
+import type { ClassifiedSession } from "../../../src/kernels/visits/VisitClassifier.ts";
+import { createRng, hashSeed } from "../../../src/sim/random/prng.ts";
 import { DAY, EXACT, MIN, estimate, session } from "./fixtures.ts";
 
 describe("poolPeople", () => {

@@ -1,0 +1,377 @@
+import { compactNumber } from "./compactNumber.ts";
+import { estimatedDwell } from "./estimatedDwell.ts";
+import type { OpenSession } from "./OpenSession.ts";
+import { PROXIMITY_ZONES, type ProximityZone } from "../proximity/proximityZone.ts";
+import type { Session, SessionSensor } from "./Session.ts";
+import type { ProximityTimelineEntry, SensorZoneMs, SessionProximity } from "../proximity/SessionProximity.ts";
+
+/**
+ * What the classifier's day rule (`ShopRoles`) reads of a session. Internal.
+ *
+ * @example
+ * const s: DayRuleSession = session; // any Session is one
+ */
+export type DayRuleSession = Pick<
+  Session,
+  "shopId" | "device" | "start" | "end" | "dwellMs" | "probeCount" | "periodicGaps" | "randomized" | "peakSmoothedRssi" | "watermark" | "complete"
+>;
+
+/**
+ * Whether a session the classifier holds is a {@link HeldSession} (built when emitted) rather
+ * than a built `Session`.
+ *
+ * @example
+ * const open = newSession(signals[0]!, 101, undefined, undefined, null, undefined);
+ * isHeldSession(new SessionColumns().add(open, 101, 0, 0, false)); // true
+ */
+export function isHeldSession(s: HeldSession | Session): s is HeldSession {
+  return s instanceof HeldSession;
+}
+
+/**
+ * Numbers a store's first chunk holds; each next one holds twice as many, up to the largest (rows
+ * never straddle chunks, so a row's chunk never moves, and nothing is copied as a day grows). A
+ * chunk holds a quarter as many strings as numbers.
+ */
+const FIRST_CHUNK = 1 << 10;
+const LARGEST_SHIFT = 5;
+
+/** Cleared stores kept for the next day's sessions, at most this many, of at most this many numbers each. */
+const POOLED_STORES = 2;
+const POOLED_NUMBERS = 1 << 19;
+const pool: SessionColumns[] = [];
+
+interface Chunk {
+  readonly numbers: Float64Array;
+  readonly strings: (string | undefined)[];
+  /** Numbers and strings in use. */
+  n: number;
+  s: number;
+}
+
+/**
+ * What the classifier's day rule reads of a session held in a {@link SessionColumns} until its
+ * day is decided; the rest of the session is in the columns. Its timestamps and peak RSSI are
+ * read from its row, so it is one heap object, not six. Internal: made by `SessionColumns.add`.
+ *
+ * @example
+ * const columns = new SessionColumns();
+ * const held: HeldSession = columns.add(newSession(signals[0]!, 101, undefined, undefined, null, undefined), 101, 0, 0, false);
+ * columns.session(held).dwellMs === held.dwellMs; // true
+ */
+export class HeldSession implements DayRuleSession {
+  constructor(
+    readonly chunk: Chunk,
+    readonly at: number,
+    readonly firstString: number,
+    readonly shopId: number,
+    readonly device: string,
+    readonly dwellMs: number,
+    readonly probeCount: number,
+    readonly periodicGaps: number,
+    readonly randomized: boolean,
+  ) {}
+
+  get start(): number {
+    return this.chunk.numbers[this.at]!;
+  }
+
+  get end(): number {
+    return this.chunk.numbers[this.at + 1]!;
+  }
+
+  get peakSmoothedRssi(): number {
+    return this.chunk.numbers[this.at + 2]!;
+  }
+
+  get watermark(): number {
+    return this.chunk.numbers[this.at + 3]!;
+  }
+
+  get complete(): number {
+    return this.chunk.numbers[this.at + 4]!;
+  }
+}
+
+/**
+ * Closed sessions in columns: their numbers in `Float64Array` chunks, their strings in arrays
+ * beside them, and a small {@link HeldSession} each for the day rule. The one way a closed
+ * session's values are taken from the engine's open state (`add`) and the one way a `Session` is
+ * built (`session`): the engine builds what it emits through it, and the classifier keeps a day's
+ * sessions in it until the day is decided, so each is built only as it is emitted.
+ *
+ * Why: a built session is ~45 heap objects (a number field that is not a small integer is a
+ * heap object of its own), and held for a day they all go through the old generation; numbers in
+ * a typed array are one allocation the collector never scans (docs/performance.md, Row 2).
+ * Cleared chunks are kept for the next rows, and a classifier takes its days' stores from a small
+ * pool (`take`, `give`), so a store reused day after day allocates nothing: fresh memory costs a
+ * page fault per 4 KiB (~10 µs on a VM).
+ *
+ * @example
+ * const columns = new SessionColumns();
+ * const open = newSession(signals[0]!, 101, undefined, undefined, null, undefined);
+ * const held = columns.add(open, 101, 0, 0, false); // open may be reused from here on
+ * columns.session(held).signalCount; // 1
+ * columns.clear(); // rows are gone; held sessions must not be built after this
+ */
+export class SessionColumns {
+  readonly #chunks: Chunk[] = [];
+  /** Index in #chunks of the chunk rows go to. */
+  #current = -1;
+  #rows = 0;
+  /** Numbers the chunks hold in all. */
+  #capacity = 0;
+
+  /**
+   * A cleared store from the pool, or a new one: where a classifier holds a day's sessions.
+   *
+   * @example
+   * const columns = SessionColumns.take();
+   * columns.give(); // cleared, and back in the pool if it is not too large
+   */
+  static take(): SessionColumns {
+    return pool.pop() ?? new SessionColumns();
+  }
+
+  /** Clears the store and gives it back to the pool (kept if the pool has room and it is not large); no held session of it may be built after. */
+  give(): void {
+    this.clear();
+    if (pool.length < POOLED_STORES && this.#capacity <= POOLED_NUMBERS && !pool.includes(this)) pool.push(this);
+  }
+
+  /** Rows held. */
+  get length(): number {
+    return this.#rows;
+  }
+
+  /**
+   * Stores a closed session's values (its proximity's too when `withProximity`, which must be
+   * finished: `SessionProximityAccumulator.finish`) and returns what the day rule reads. Reads
+   * `open` only now: the engine may reuse it once this returns.
+   */
+  add(open: OpenSession, shopId: number, watermark: number, complete: number, withProximity: boolean): HeldSession {
+    const accs = open.sensors;
+    const d = withProximity ? open.proximity : undefined;
+    const zoneSensors = d === undefined ? 0 : d.zoneSensors.length;
+    const entries = d === undefined ? 0 : d.timelineSensors.length;
+    const chunk = this.#room(
+      11 + 5 * accs.length + (d === undefined ? 0 : 11 + 3 * zoneSensors + 3 * entries),
+      2 + accs.length + (d === undefined ? 0 : 1 + zoneSensors + entries),
+    );
+    const n = chunk.numbers;
+    const strings = chunk.strings;
+    const at = chunk.n;
+    const firstString = chunk.s;
+    let s = firstString;
+    n[at] = open.start;
+    n[at + 1] = open.end;
+    n[at + 3] = watermark;
+    n[at + 4] = complete;
+    n[at + 5] = d === undefined ? 0 : 1;
+    n[at + 6] = open.count;
+    n[at + 7] = open.probes;
+    n[at + 8] = open.local ? 1 : 0;
+    n[at + 9] = accs.length;
+    strings[s] = open.vendor;
+    s += 2;
+    let peakRssi = Number.NEGATIVE_INFINITY;
+    let peakSmoothed = Number.NEGATIVE_INFINITY;
+    let nearest = "";
+    let i = at + 11;
+    for (let k = 0; k < accs.length; k++) {
+      const a = accs[k]!;
+      n[i] = a.count;
+      n[i + 1] = a.first;
+      n[i + 2] = a.last;
+      n[i + 3] = a.peakRssi;
+      n[i + 4] = a.peakSmoothed;
+      i += 5;
+      strings[s++] = a.sensor;
+      if (a.peakRssi > peakRssi) peakRssi = a.peakRssi;
+      // The strongest smoothed RSSI's sensor is the nearest; the first heard wins a tie.
+      if (a.peakSmoothed > peakSmoothed) {
+        peakSmoothed = a.peakSmoothed;
+        nearest = a.sensor;
+      }
+    }
+    n[at + 2] = peakSmoothed;
+    n[at + 10] = peakRssi;
+    strings[firstString + 1] = nearest;
+    if (d !== undefined) {
+      n[i] = d.slices;
+      n[i + 1] = d.closestDistanceM;
+      n[i + 2] = d.closestRssi;
+      n[i + 3] = d.closestTime;
+      n[i + 4] = d.closestZone;
+      n[i + 5] = d.zoneMs0;
+      n[i + 6] = d.zoneMs1;
+      n[i + 7] = d.zoneMs2;
+      n[i + 8] = zoneSensors;
+      n[i + 9] = d.timelineTruncated ? 1 : 0;
+      i += 10;
+      strings[s++] = d.closestSensor;
+      const ms = d.zoneSensorMs;
+      for (let k = 0; k < zoneSensors; k++) {
+        strings[s++] = d.zoneSensors[k];
+        n[i] = ms[k * 3]!;
+        n[i + 1] = ms[k * 3 + 1]!;
+        n[i + 2] = ms[k * 3 + 2]!;
+        i += 3;
+      }
+      n[i++] = entries;
+      const numbers = d.timelineNumbers;
+      for (let k = 0; k < entries; k++) {
+        strings[s++] = d.timelineSensors[k];
+        n[i] = numbers[k * 3]!;
+        n[i + 1] = numbers[k * 3 + 1]!;
+        n[i + 2] = numbers[k * 3 + 2]!;
+        i += 3;
+      }
+    }
+    chunk.n = i;
+    chunk.s = s;
+    this.#rows++;
+    return new HeldSession(chunk, at, firstString, shopId, open.device, compactNumber(open.end - open.start), open.probes, open.periodicGaps, open.randomized);
+  }
+
+  /** The `Session` a held session is (see the class comment); built anew at each call. */
+  session(held: HeldSession): Session {
+    if (!(held instanceof HeldSession)) throw new TypeError("SessionColumns.session: not a held session");
+    const n = held.chunk.numbers;
+    const strings = held.chunk.strings;
+    const at = held.at;
+    let s = held.firstString;
+    const start = n[at]!;
+    const end = n[at + 1]!;
+    const probes = n[at + 7]!;
+    const count = n[at + 9]!;
+    const vendor = strings[s];
+    const nearest = strings[s + 1]!;
+    s += 2;
+    const sensors: SessionSensor[] = new Array(count);
+    let i = at + 11;
+    for (let k = 0; k < count; k++) {
+      sensors[k] = {
+        sensor: strings[s++]!,
+        signalCount: n[i]!,
+        first: n[i + 1]!,
+        last: n[i + 2]!,
+        peakRssi: compactNumber(n[i + 3]!),
+        peakSmoothedRssi: n[i + 4]!,
+      };
+      i += 5;
+    }
+    const dwellMs = end - start;
+    return {
+      shopId: held.shopId,
+      device: held.device,
+      start,
+      end,
+      dwellMs: compactNumber(dwellMs),
+      estimatedDwellMs: estimatedDwell(dwellMs, probes),
+      signalCount: n[at + 6]!,
+      probeCount: probes,
+      periodicGaps: held.periodicGaps,
+      randomized: held.randomized,
+      local: n[at + 8] === 1,
+      vendor,
+      peakRssi: compactNumber(n[at + 10]!),
+      peakSmoothedRssi: n[at + 2]!,
+      nearestSensor: nearest,
+      sensors,
+      watermark: n[at + 3]!,
+      complete: n[at + 4]!,
+      proximity: n[at + 5] === 1 ? proximityOf(n, strings, i, s) : undefined,
+    };
+  }
+
+  /**
+   * The `Session` a closed session is, built at once and nothing kept (the store must hold no
+   * rows): where a session is emitted as soon as it closes.
+   *
+   * @example
+   * new SessionColumns().build(newSession(signals[0]!, 101, undefined, undefined, null, undefined), 101, 0, 0, false).probeCount; // 1
+   */
+  build(open: OpenSession, shopId: number, watermark: number, complete: number, withProximity: boolean): Session {
+    const session = this.session(this.add(open, shopId, watermark, complete, withProximity));
+    this.clear();
+    return session;
+  }
+
+  /** Forgets every row; the chunks are kept for the next ones (with no string left in them). */
+  clear(): void {
+    for (let c = 0; c <= this.#current; c++) {
+      const chunk = this.#chunks[c]!;
+      chunk.strings.fill(undefined, 0, chunk.s);
+      chunk.n = 0;
+      chunk.s = 0;
+    }
+    this.#current = this.#chunks.length === 0 ? -1 : 0;
+    this.#rows = 0;
+  }
+
+  // The chunk a row of `numbers` numbers and `strings` strings goes to: the current one if it has
+  // room, else the next kept one, else a new one (as large as the row if the row is larger).
+  #room(numbers: number, strings: number): Chunk {
+    const chunks = this.#chunks;
+    let chunk = chunks[this.#current];
+    while (chunk === undefined || chunk.n + numbers > chunk.numbers.length || chunk.s + strings > chunk.strings.length) {
+      this.#current++;
+      chunk = chunks[this.#current];
+      if (chunk === undefined) {
+        const size = FIRST_CHUNK << Math.min(chunks.length, LARGEST_SHIFT);
+        chunk = {
+          numbers: new Float64Array(Math.max(size, numbers)),
+          strings: new Array<string | undefined>(Math.max(size >> 2, strings)),
+          n: 0,
+          s: 0,
+        };
+        chunks.push(chunk);
+        this.#capacity += chunk.numbers.length;
+      }
+    }
+    return chunk;
+  }
+}
+
+// The SessionProximity of a row whose proximity numbers start at `i` and strings at `s`.
+function proximityOf(n: Float64Array, strings: readonly (string | undefined)[], i: number, s: number): SessionProximity {
+  const zoneSensors = n[i + 8]!;
+  const closestSensor = strings[s++]!;
+  // Sized up front: a list grown by push from [] reserves 17 slots for its first element.
+  const bySensor: SensorZoneMs[] = new Array(zoneSensors);
+  let k = i + 10;
+  for (let z = 0; z < zoneSensors; z++) {
+    bySensor[z] = { sensor: strings[s++]!, immediate: compactNumber(n[k]!), near: compactNumber(n[k + 1]!), far: compactNumber(n[k + 2]!) };
+    k += 3;
+  }
+  // Insertion sort by MAC (sensors are distinct): a session has one to a few nearest sensors, and
+  // Array.prototype.sort allocates a work copy and a comparator per session.
+  for (let a = 1; a < bySensor.length; a++) {
+    const x = bySensor[a]!;
+    let b = a;
+    while (b > 0 && bySensor[b - 1]!.sensor > x.sensor) {
+      bySensor[b] = bySensor[b - 1]!;
+      b--;
+    }
+    bySensor[b] = x;
+  }
+  const entries = n[k++]!;
+  const timeline: ProximityTimelineEntry[] = new Array(entries);
+  for (let e = 0; e < entries; e++) {
+    timeline[e] = { time: n[k]!, sensor: strings[s++]!, zone: PROXIMITY_ZONES[n[k + 1]!] as ProximityZone, distanceM: n[k + 2]! };
+    k += 3;
+  }
+  return {
+    slices: n[i]!,
+    closestSensor,
+    closestDistanceM: n[i + 1]!,
+    closestRssi: n[i + 2]!,
+    closestTime: n[i + 3]!,
+    closestZone: PROXIMITY_ZONES[n[i + 4]!] as ProximityZone,
+    zoneMs: { immediate: compactNumber(n[i + 5]!), near: compactNumber(n[i + 6]!), far: compactNumber(n[i + 7]!) },
+    zoneMsBySensor: bySensor,
+    timeline,
+    timelineTruncated: n[i + 9] === 1,
+  };
+}

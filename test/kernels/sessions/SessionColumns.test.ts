@@ -1,0 +1,134 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { newSensorAcc, newSession, type OpenSession } from "../../../src/kernels/sessions/OpenSession.ts";
+import { proximityOptions } from "../../../src/kernels/proximity/proximityOptions.ts";
+import { isHeldSession, SessionColumns } from "../../../src/kernels/sessions/SessionColumns.ts";
+import { SessionProximityAccumulator } from "../../../src/kernels/proximity/SessionProximityAccumulator.ts";
+import { sig } from "../fixtures.ts";
+
+const T0 = Date.UTC(2026, 10, 16, 10);
+const SENSORS = ["b8:27:eb:00:00:01", "b8:27:eb:00:00:02", "b8:27:eb:00:00:03", "b8:27:eb:00:00:04"];
+
+/** An open session as the engine leaves it when it closes: sensors heard, proximity finished. */
+function closedSession(proximity: SessionProximityAccumulator, i: number, readings: readonly (readonly [number, number])[]): OpenSession {
+  const device = `aa:00:00:00:${(i >> 8).toString(16).padStart(2, "0")}:${(i & 255).toString(16).padStart(2, "0")}`;
+  const start = T0 + i * 1_000;
+  const open = newSession(sig(start, device, -60, { local: i % 3 === 0, randomized: i % 2 === 0, vendor: i % 5 === 0 ? undefined : "Test Inc." }), 101, undefined, undefined, proximity, undefined);
+  let t = start;
+  for (const [k, rssi] of readings) {
+    const sensor = SENSORS[k]!;
+    proximity.signal(open.proximity!, t);
+    let acc = open.sensors.find((a) => a.sensor === sensor);
+    if (acc === undefined) open.sensors.push((acc = newSensorAcc(sensor, t, proximity.model(sensor), null, undefined)));
+    acc.count++;
+    acc.last = t;
+    acc.smoothed = rssi + 0.25;
+    if (rssi > acc.peakRssi) acc.peakRssi = rssi;
+    if (acc.smoothed > acc.peakSmoothed) acc.peakSmoothed = acc.smoothed;
+    open.end = t;
+    open.count++;
+    t += 7_000;
+  }
+  proximity.finish(open.proximity!, open.end);
+  return open;
+}
+
+const readingsArb = fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), fc.integer({ min: -95, max: -30 })), { minLength: 1, maxLength: 30 });
+
+describe("SessionColumns", () => {
+  it("builds each session as it was when added, across growth, with fresh objects every time (property)", () => {
+    fc.assert(
+      fc.property(fc.array(readingsArb, { minLength: 1, maxLength: 120 }), (all) => {
+        const proximity = new SessionProximityAccumulator(proximityOptions({}));
+        const columns = new SessionColumns();
+        const held = [];
+        const atAdd: string[] = [];
+        for (let i = 0; i < all.length; i++) {
+          const h = columns.add(closedSession(proximity, i, all[i]!), 101, T0 + i, T0 - i, true);
+          held.push(h);
+          atAdd.push(JSON.stringify(columns.session(h)));
+        }
+        // Later rows (and the columns growing past their first 1024 numbers) change no earlier one.
+        expect(held.map((h) => JSON.stringify(columns.session(h)))).toEqual(atAdd);
+        const s = columns.session(held[0]!);
+        expect(columns.session(held[0]!)).not.toBe(s);
+        expect(columns.session(held[0]!).sensors).not.toBe(s.sensors);
+        for (const [i, h] of held.entries()) {
+          const built = columns.session(h);
+          expect([built.watermark, built.complete, built.dwellMs, built.peakSmoothedRssi]).toEqual([T0 + i, T0 - i, h.dwellMs, h.peakSmoothedRssi]);
+          expect(built.sensors.reduce((n, x) => n + x.signalCount, 0)).toBe(built.signalCount - 1);
+        }
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it("takes chunk after chunk (a day of thousands of sessions), and keeps them when cleared", () => {
+    const proximity = new SessionProximityAccumulator(proximityOptions({}));
+    const columns = new SessionColumns();
+    const readings = [[0, -50], [1, -70], [2, -80], [0, -55]] as const;
+    const held = Array.from({ length: 3_000 }, (_, i) => columns.add(closedSession(proximity, i, readings), 101, 0, 0, true));
+    expect(columns.length).toBe(3_000);
+    const last = columns.session(held.at(-1)!);
+    expect(last.device).toBe(held.at(-1)!.device);
+    expect(last.sensors.map((x) => [x.sensor, x.signalCount, x.peakRssi])).toEqual([
+      [SENSORS[0], 2, -50],
+      [SENSORS[1], 1, -70],
+      [SENSORS[2], 1, -80],
+    ]);
+    expect(last.nearestSensor).toBe(SENSORS[0]);
+    columns.clear();
+    const again = Array.from({ length: 3_000 }, (_, i) => columns.add(closedSession(proximity, i + 5_000, [[3, -66]]), 101, 0, 0, true));
+    expect(columns.session(again.at(-1)!).device).toBe(again.at(-1)!.device);
+    expect(columns.session(again[0]!).sensors.map((x) => x.sensor)).toEqual([SENSORS[3]]);
+  });
+
+  it("keeps a row larger than a chunk whole (a long timeline)", () => {
+    const proximity = new SessionProximityAccumulator(proximityOptions({ timelineLimit: 1_000_000 }));
+    const columns = new SessionColumns();
+    columns.add(closedSession(proximity, 1, [[0, -60]]), 101, 0, 0, true);
+    // Immediate and far by turns, a slice each: every slice changes zone.
+    const readings = Array.from({ length: 30_000 }, (_, k) => [0, k % 2 === 0 ? -40 : -90] as const);
+    const open = closedSession(proximity, 2, readings);
+    const entries = open.proximity!.timelineSensors.length;
+    expect(entries * 3).toBeGreaterThan(1 << 15); // more numbers than a chunk holds
+    const held = columns.add(open, 101, 0, 0, true);
+    const timeline = columns.session(held).proximity!.timeline;
+    expect(timeline).toHaveLength(entries);
+    expect(timeline.at(-1)!.time).toBe(open.proximity!.timelineNumbers[(entries - 1) * 3]);
+    expect(new Set(timeline.map((e) => e.zone))).toEqual(new Set(["immediate", "far"]));
+  });
+
+  it("builds without proximity when asked, and forgets every row on clear", () => {
+    const proximity = new SessionProximityAccumulator(proximityOptions({}));
+    const columns = new SessionColumns();
+    const h = columns.add(closedSession(proximity, 1, [[0, -60]]), 101, 0, 0, false);
+    expect(columns.session(h).proximity).toBeUndefined();
+    expect(isHeldSession(h)).toBe(true);
+    expect(isHeldSession(columns.session(h))).toBe(false);
+    columns.clear();
+    expect(columns.length).toBe(0);
+    const again = columns.add(closedSession(proximity, 2, [[1, -61]]), 101, 0, 0, true);
+    expect(columns.length).toBe(1);
+    expect(columns.session(again).sensors.map((x) => x.sensor)).toEqual([SENSORS[1]]);
+  });
+
+  it("gives stores back cleared, and the pool keeps no large one", () => {
+    const proximity = new SessionProximityAccumulator(proximityOptions({}));
+    const small = SessionColumns.take();
+    small.add(closedSession(proximity, 1, [[0, -60]]), 101, 0, 0, true);
+    small.give();
+    expect(small.length).toBe(0);
+    const taken = SessionColumns.take();
+    expect(taken.length).toBe(0);
+    taken.give();
+    // A store grown past the pool's limit (a big shop-day) is cleared and left to the collector.
+    const big = SessionColumns.take();
+    for (let i = 0; i < 20_000; i++) big.add(closedSession(proximity, i, [[0, -50], [1, -70], [2, -80], [3, -90]]), 101, 0, 0, true);
+    big.give();
+    expect(big.length).toBe(0);
+    const next = [SessionColumns.take(), SessionColumns.take(), SessionColumns.take()];
+    expect(next).not.toContain(big);
+    for (const c of next) c.give();
+  });
+});
