@@ -1,5 +1,5 @@
 /**
- * Runs every `@example` in src/ (DESIGN.md: every export has "an @example that runs").
+ * Runs every `@example` in src/ (docs/architecture.md: every export has "an @example that runs").
  *
  * A statement ending in `; // expected` is checked: the expression must equal the commented
  * value (a trailing "(remark)" is ignored). Other statements just have to run. An example sees

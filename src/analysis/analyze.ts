@@ -54,7 +54,7 @@ export interface AnalyzeOptions {
   readonly proximity?: ProximityOptions | false;
   /**
    * People, not MACs: the randomization-aware estimate of visitors per shop-day (with a 90 %
-   * interval) and of phones inside and outside per interval (`intervalMs`, 15 min), or `false`
+   * interval) and of people inside and outside per interval (`intervalMs`, 15 min), or `false`
    * to skip it (see `PeopleEstimator`; its `timeZone` is the top-level one). @default {}
    */
   readonly people?: Omit<PeopleEstimatorOptions, "timeZone" | "calibration"> | false;
@@ -135,7 +135,7 @@ export interface AnalyzeResult {
   readonly hours: readonly VisitCounts[];
   /** Per shop and local day, the people estimates (empty when `people` is false); also on each `days` entry. */
   readonly people: readonly PeopleEstimate[];
-  /** Occupancy per shop and interval (estimated phones inside, with interval, and outside), in order per shop. */
+  /** Occupancy per shop and interval (estimated people inside, with its interval, and outside), in order per shop. */
   readonly occupancy: readonly OccupancyInterval[];
   /**
    * Occupancy per shop and interval as it was known when the watermark passed each interval's end

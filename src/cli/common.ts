@@ -8,7 +8,7 @@ import { DEFAULT_TIME_ZONE, assertTimeZone, localMidnight } from "../time/timeZo
 import { parseISO } from "date-fns/parseISO";
 
 /**
- * Exit status: all done (DESIGN.md).
+ * Exit status: all done (docs/architecture.md).
  *
  * @example
  * return EXIT_OK;

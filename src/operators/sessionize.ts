@@ -30,7 +30,7 @@ export interface SessionizeOptions extends EventTimeEngineOptions {
 
 /**
  * RxJS operator: decoded signals → sessions with their proximity, per shop and device, in event
- * time (DESIGN.md "Session"); one `EventTimeEngine` per subscription.
+ * time (docs/analytics.md, "Sessions and late records"); one `EventTimeEngine` per subscription.
  *
  * ```
  * signals:   -a1-b1-a2--------------b2-----------|       (a, b: devices; gap 5 min)

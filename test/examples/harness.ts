@@ -23,7 +23,7 @@ export function sourceFiles(dir: string): string[] {
 
 /** Path relative to src/, with forward slashes: the names the pending list uses. */
 export const relOf = (path: string): string => relative(SRC, path).split(/[\\/]/).join("/");
-/** src/kernels/x.ts → "kernels"; src/calibrate.ts → "calibrate". */
+/** src/kernels/people/x.ts → "kernels"; src/index.ts → "index". */
 export const areaOf = (rel: string): string => (rel.includes("/") ? rel.slice(0, rel.indexOf("/")) : rel.replace(/\.ts$/, ""));
 
 export const files = sourceFiles(SRC).map(relOf);

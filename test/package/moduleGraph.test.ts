@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { loadedModules } from "./loadedModules.ts";
 
 /**
- * What each entry point loads (DESIGN.md: importing operators must not load charts, the DOM
+ * What each entry point loads (docs/architecture.md: importing operators must not load charts, the DOM
  * shim or HTTP servers). Read from a fresh process's module graph, so an import added anywhere
  * in the chain — ours or a dependency's, ESM or CommonJS — fails here.
  */

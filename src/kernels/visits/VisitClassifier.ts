@@ -441,7 +441,7 @@ export class ShopRoles {
 }
 
 /**
- * Classifies sessions as visitor, passer-by, staff or stationary (DESIGN.md "Visitor / passerby").
+ * Classifies sessions as visitor, passer-by, staff or stationary (docs/analytics.md).
  *
  * - `visitor`: dwell ≥ `minDwellMs` and smoothed RSSI reached `visitorRssi` (see {@link visitOrPass});
  *   otherwise `passerby`.

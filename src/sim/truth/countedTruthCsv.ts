@@ -36,7 +36,7 @@ const MAX_ROWS = 600_000;
 
 /**
  * A shop's ground truth over [fromMs, toMs) (epoch ms) as a door counter would serve it: the CSV
- * text footfall's calibration and scoring read as counted truth (DESIGN.md, "Counted truth").
+ * text footfall's calibration and scoring read as counted truth (docs/people.md, "Counted truth").
  *
  * - `"inside"`: header `shop_id,start,end,people`, one row per segment of `segmentMinutes` laid
  *   from `fromMs` (pass a local midnight or opening time for quarter hours of the clock), `start`
