@@ -1,64 +1,101 @@
 /**
  * Scores footfall's people inside on real captures with counted people: the Brno lab sc6-61
  * (MIT, tomas-fryza/probe-request-project; see test/data/brno-sc6-61/README.md), every day in
- * `../shared/data/brno-sc6-61` (or the folder given as the first argument).
+ * `../shared/data/brno-sc6-61` (or the folder given as the first argument), **through the
+ * commands a user runs**: `footfall analyze --input DAY --tz Europe/Prague --format ndjson` as
+ * installed, and `footfall calibrate` on the K counted days before a day, then `footfall analyze
+ * --calibration` on the day (the CLI's own code, run in this process).
  *
- * Protocol (issue 34):
- * - **as installed**: every day analysed alone with the prior from real phones;
- * - **calibrated**: each counted day analysed with a calibration fitted on up to the three
- *   previous counted days (never on the day itself), as a site that recalibrates would, and as
- *   `footfall calibrate` fits it: at every candidate threshold, keeping the one that fits best.
- * Scored per 15-minute interval that the counts cover (≥ 90 %): MAE over the occupied intervals
- * (people > 0), how often the 90 % interval holds the count, Σ estimate ÷ Σ truth, and the
- * per-day Pearson r (median over days), beside two plain baselines scaled the same way from the
- * previous three counted days: distinct randomized MACs heard at ≥ −70 dBm, and footfall's own
- * `inside` as installed.
+ * Beside footfall, what an analyst would fit by hand on the same K days, from the raw records:
+ * people ÷ randomized MACs heard at ≥ −70 dBm (one ratio), a least-squares line on them, and a
+ * line on them and on universal MACs heard at ≥ −70 dBm (two features).
  *
- *   npx tsx bench/tools/realRoom.ts [DATA_DIR] [--json]
+ * Protocol: 15-minute intervals the counts cover ≥ 90 % (the truth is their time-weighted mean);
+ * a counted day has at least one of them with people inside; each counted day is calibrated (and
+ * the analyst's fits made) on the K counted days before it, never on itself; MAE over the
+ * occupied intervals (people > 0), how often the 90 % interval holds the count, Σ estimate ÷ Σ
+ * truth. Days before 2023-07-01 are the ones choices were made on; later days are reported
+ * apart and were never tuned on.
+ *
+ *   npx tsx bench/tools/realRoom.ts [DATA_DIR] [--k 3,10] [--json]
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PassThrough } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
-import { analyze } from "../../src/analysis/analyze.ts";
-import { CALIBRATION_THRESHOLDS, calibrationFromCandidates } from "../../src/analysis/calibrate.ts";
-import { realPhonesPrior } from "../../src/kernels/calibration/burstYardstick.ts";
-import type { CalibrationFile } from "../../src/kernels/calibration/Calibration.ts";
-import type { OccupancyInterval, PeopleEstimate } from "../../src/kernels/people/PeopleEstimate.ts";
+import { main } from "../../src/cli/main.ts";
 import type { CountedTruth } from "../../src/truth/CountedTruth.ts";
 import { parseTruth } from "../../src/truth/parseTruth.ts";
 import { truthInside } from "../../src/truth/truthInside.ts";
 
 const TIME_ZONE = "Europe/Prague";
+/** The lab's SHOP ID in the files (invented by the data set's README). */
+const SHOP_ID = 61;
 const INTERVAL_MS = 900_000;
-const PREVIOUS_DAYS = 3;
+/** Days from this date on were never used for any choice: they are reported apart. */
+export const LATE_FROM = "2023-07-01";
 
-/** One scored interval. */
+/** One scored interval of a day, with every estimate made of it. */
 export interface ScoredInterval {
   readonly day: string;
   readonly start: number;
+  /** People counted inside (time-weighted mean over the covered part). */
   readonly truth: number;
-  readonly inside: number;
-  readonly low: number;
-  readonly high: number;
-  /** Distinct randomized MACs heard at ≥ −70 dBm in the interval (the plain analyst's count). */
-  readonly macs70: number;
+  /** Distinct randomized MACs heard at ≥ −70 dBm (the analyst's first feature). */
+  readonly randomized70: number;
+  /** Distinct universal MACs heard at ≥ −70 dBm (the analyst's second feature). */
+  readonly universal70: number;
+  /** footfall's estimate as installed. */
+  readonly installed: Estimate;
+}
+
+/** An estimate of one interval, with its 90 % interval when it has one. */
+export interface Estimate {
+  readonly x: number;
+  readonly low?: number;
+  readonly high?: number;
 }
 
 /** Figures of one estimator over a set of intervals. */
 export interface RoomScore {
-  readonly intervals: number;
+  /** Occupied intervals scored. */
   readonly occupied: number;
   readonly mae: number;
+  /** Share of occupied intervals whose 90 % interval held the count (NaN without bounds). */
   readonly coverage: number;
+  /** Σ estimate ÷ Σ truth. */
   readonly ratio: number;
-  readonly dayR: number;
+  /** Intervals whose bounds were not finite. */
   readonly nullBounds: number;
+}
+
+/** One estimator's scores on the early days, the late days and all of them. */
+export interface SplitScore {
+  readonly early: RoomScore;
+  readonly late: RoomScore;
+  readonly all: RoomScore;
+}
+
+/** The protocol's figures for one K (counted days before each day). */
+export interface KScore {
+  readonly k: number;
+  /** Counted days scored (each has at least one counted day before it). */
+  readonly days: number;
+  readonly installed: SplitScore;
+  readonly calibrated: SplitScore;
+  readonly ratio: SplitScore;
+  readonly line: SplitScore;
+  readonly twoFeatures: SplitScore;
+  /** Per scored day: footfall calibrated and the best analyst fit, MAE. */
+  readonly perDay: readonly { readonly day: string; readonly calibrated: number; readonly line: number; readonly twoFeatures: number; readonly installed: number }[];
 }
 
 interface Day {
   readonly day: string;
-  readonly records: unknown[];
+  readonly signals: string;
+  readonly truthFile: string;
   readonly truth: CountedTruth;
 }
 
@@ -70,180 +107,229 @@ export function loadDays(dir: string): Day[] {
     .filter((day) => existsSync(join(dir, `${day}.signals.ndjson.gz`)))
     .sort()
     .map((day) => {
-      const text = gunzipSync(readFileSync(join(dir, `${day}.signals.ndjson.gz`))).toString("utf8");
-      const records = text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as unknown);
-      const truth = parseTruth(readFileSync(join(dir, `${day}.truth.csv`), "utf8"), `${day}.truth.csv`);
-      return { day, records, truth };
+      const truthFile = join(dir, `${day}.truth.csv`);
+      return { day, signals: join(dir, `${day}.signals.ndjson.gz`), truthFile, truth: parseTruth(readFileSync(truthFile, "utf8"), truthFile) };
     });
 }
 
-function macs70(records: readonly unknown[]): Map<number, number> {
-  const sets = new Map<number, Set<string>>();
-  for (const r of records as { device_id: string; rssi: number; ts: number; local: boolean }[]) {
-    if (!r.local || r.rssi < -70) continue;
-    const i = Math.floor(r.ts / INTERVAL_MS) * INTERVAL_MS;
-    const set = sets.get(i) ?? new Set<string>();
-    set.add(r.device_id);
-    sets.set(i, set);
-  }
-  return new Map([...sets].map(([k, v]) => [k, v.size]));
+/** Runs `footfall ARGV` in this process (the CLI's own code); stdout as text. */
+export async function footfall(argv: readonly string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = "";
+  let err = "";
+  stdout.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
+  stderr.on("data", (chunk: Buffer) => (err += chunk.toString("utf8")));
+  const status = await main(argv, { stdout, stderr, env: {}, signal: new AbortController().signal });
+  return { status, stdout: out, stderr: err };
 }
 
-function scored(day: Day, occupancy: readonly OccupancyInterval[], macs: ReadonlyMap<number, number>): ScoredInterval[] {
-  const out: ScoredInterval[] = [];
-  for (const o of occupancy) {
-    const t = truthInside(day.truth.segments, o.shopId, o.start, o.end);
-    if (!(t.coveredMs >= 0.9 * (o.end - o.start))) continue;
-    out.push({ day: day.day, start: o.start, truth: t.people, inside: o.inside, low: o.insideLow, high: o.insideHigh, macs70: macs.get(o.start) ?? 0 });
+interface OccupancyLine {
+  readonly type: string;
+  readonly start: number;
+  readonly inside: number;
+  readonly insideLow: number | null;
+  readonly insideHigh: number | null;
+}
+
+/** `footfall analyze --input FILE --format ndjson [...more]`'s occupancy lines, by interval start. */
+async function occupancy(file: string, more: readonly string[] = []): Promise<Map<number, Estimate>> {
+  const r = await footfall(["analyze", "--input", file, "--tz", TIME_ZONE, "--format", "ndjson", ...more]);
+  if (r.status !== 0) throw new Error(`footfall analyze ${file}: exit ${r.status}: ${r.stderr}`);
+  const out = new Map<number, Estimate>();
+  for (const line of r.stdout.split("\n")) {
+    if (!line.startsWith('{"type":"occupancy"')) continue;
+    const o = JSON.parse(line) as OccupancyLine;
+    out.set(o.start, { x: o.inside, low: o.insideLow ?? Number.NEGATIVE_INFINITY, high: o.insideHigh ?? Number.POSITIVE_INFINITY });
   }
   return out;
 }
 
-function pearson(x: readonly number[], y: readonly number[]): number {
-  const n = x.length;
-  const mx = x.reduce((a, b) => a + b, 0) / n;
-  const my = y.reduce((a, b) => a + b, 0) / n;
-  let sxy = 0;
-  let sxx = 0;
-  let syy = 0;
-  for (let i = 0; i < n; i++) {
-    sxy += (x[i]! - mx) * (y[i]! - my);
-    sxx += (x[i]! - mx) ** 2;
-    syy += (y[i]! - my) ** 2;
+// Distinct randomized and universal MACs heard at ≥ −70 dBm per interval, from the raw records.
+function analystFeatures(file: string): Map<number, { randomized70: number; universal70: number }> {
+  const sets = new Map<number, { r: Set<string>; u: Set<string> }>();
+  for (const line of gunzipSync(readFileSync(file)).toString("utf8").split("\n")) {
+    if (line === "") continue;
+    const rec = JSON.parse(line) as { device_id: string; rssi: number; ts: number; local: boolean };
+    if (rec.rssi < -70) continue;
+    const i = Math.floor(rec.ts / INTERVAL_MS) * INTERVAL_MS;
+    let s = sets.get(i);
+    if (s === undefined) sets.set(i, (s = { r: new Set(), u: new Set() }));
+    (rec.local ? s.r : s.u).add(rec.device_id);
   }
-  return sxx > 0 && syy > 0 ? sxy / Math.sqrt(sxx * syy) : Number.NaN;
+  return new Map([...sets].map(([k, v]) => [k, { randomized70: v.r.size, universal70: v.u.size }]));
 }
 
-/** Scores `estimate` (persons, with optional bounds) over `intervals`. */
-export function score(intervals: readonly ScoredInterval[], estimate: (s: ScoredInterval) => { x: number; low?: number; high?: number }): RoomScore {
+// The day's intervals the counts cover ≥ 90 %, with the installed estimate and the analyst's features.
+async function scoredIntervals(day: Day): Promise<ScoredInterval[]> {
+  const installed = await occupancy(day.signals);
+  const features = analystFeatures(day.signals);
+  const out: ScoredInterval[] = [];
+  for (const [start, estimate] of installed) {
+    const t = truthInside(day.truth.segments, SHOP_ID, start, start + INTERVAL_MS);
+    if (!(t.coveredMs >= 0.9 * INTERVAL_MS)) continue;
+    const f = features.get(start) ?? { randomized70: 0, universal70: 0 };
+    out.push({ day: day.day, start, truth: t.people, ...f, installed: estimate });
+  }
+  return out;
+}
+
+/** Least squares y ≈ X·b (X with its intercept column), by the normal equations; zeros when singular. */
+function leastSquares(x: readonly (readonly number[])[], y: readonly number[]): number[] {
+  const p = x[0]?.length ?? 0;
+  const a = Array.from({ length: p }, () => new Array<number>(p + 1).fill(0));
+  for (let i = 0; i < x.length; i++) {
+    for (let r = 0; r < p; r++) {
+      for (let c = 0; c < p; c++) a[r]![c]! += x[i]![r]! * x[i]![c]!;
+      a[r]![p]! += x[i]![r]! * y[i]!;
+    }
+  }
+  // Gauss–Jordan with partial pivoting: the analyst's notebook solve, two or three unknowns.
+  for (let c = 0; c < p; c++) {
+    let pivot = c;
+    for (let r = c + 1; r < p; r++) if (Math.abs(a[r]![c]!) > Math.abs(a[pivot]![c]!)) pivot = r;
+    if (Math.abs(a[pivot]![c]!) < 1e-12) return new Array<number>(p).fill(0);
+    [a[c], a[pivot]] = [a[pivot]!, a[c]!];
+    for (let r = 0; r < p; r++) {
+      if (r === c) continue;
+      const f = a[r]![c]! / a[c]![c]!;
+      for (let k = c; k <= p; k++) a[r]![k]! -= f * a[c]![k]!;
+    }
+  }
+  return a.map((row, i) => row[p]! / row[i]!);
+}
+
+/** Scores `estimate` over the occupied intervals of `intervals`. */
+export function score(intervals: readonly ScoredInterval[], estimate: (s: ScoredInterval) => Estimate): RoomScore {
   let ae = 0;
   let occupied = 0;
   let held = 0;
+  let withBounds = 0;
   let sumX = 0;
   let sumT = 0;
   let nullBounds = 0;
-  const byDay = new Map<string, { x: number[]; t: number[] }>();
   for (const s of intervals) {
-    const e = estimate(s);
-    const d = byDay.get(s.day) ?? { x: [], t: [] };
-    d.x.push(e.x);
-    d.t.push(s.truth);
-    byDay.set(s.day, d);
     if (!(s.truth > 0)) continue;
+    const e = estimate(s);
     occupied++;
     ae += Math.abs(e.x - s.truth);
     sumX += e.x;
     sumT += s.truth;
     if (e.low !== undefined && e.high !== undefined) {
+      withBounds++;
       if (!Number.isFinite(e.low) || !Number.isFinite(e.high)) nullBounds++;
       if (e.low <= s.truth && s.truth <= e.high) held++;
     }
   }
-  const rs = [...byDay.values()].filter((d) => d.t.some((t) => t > 0)).map((d) => pearson(d.x, d.t)).filter(Number.isFinite).sort((a, b) => a - b);
-  return { intervals: intervals.length, occupied, mae: ae / occupied, coverage: held / occupied, ratio: sumX / sumT, dayR: rs.length > 0 ? rs[rs.length >> 1]! : Number.NaN, nullBounds };
+  return { occupied, mae: ae / occupied, coverage: withBounds > 0 ? held / withBounds : Number.NaN, ratio: sumX / sumT, nullBounds };
 }
 
-/** Runs the protocol on the days of `dir`. */
-export async function scoreRealRoom(dir: string): Promise<{ oracleScale: RoomScore; oracleDayScale: RoomScore; installed: RoomScore; calibrated: RoomScore; baselineMacs: RoomScore; baselineInside: RoomScore; installedOnCalibratedDays: RoomScore; days: number; countedDays: number }> {
-  const days = loadDays(dir);
-  const installed: ScoredInterval[] = [];
-  const estimates = new Map<string, PeopleEstimate[]>();
-  const perDay = new Map<string, ScoredInterval[]>();
-  for (const day of days) {
-    const { people } = await analyze(day.records, { timeZone: TIME_ZONE, proximity: false, quality: false, hourly: false });
-    estimates.set(day.day, [...people]);
-    const s = scored(day, people.flatMap((p) => p.occupancy), macs70(day.records));
-    perDay.set(day.day, s);
-    installed.push(...s);
-  }
-  const counted = days.filter((d) => perDay.get(d.day)!.some((s) => s.truth > 0));
-  // The counted days at every candidate threshold, once: what each calibration chooses from.
-  const atThreshold = new Map<string, PeopleEstimate[]>();
-  for (const day of counted) {
-    for (const visitorRssi of CALIBRATION_THRESHOLDS) {
-      const { people } = await analyze(day.records, { timeZone: TIME_ZONE, proximity: false, quality: false, hourly: false, classify: { visitorRssi } });
-      atThreshold.set(`${day.day} ${visitorRssi}`, [...people]);
-    }
-  }
-  const calibrated: ScoredInterval[] = [];
-  const baseMacs = new Map<ScoredInterval, number>();
-  const baseInside = new Map<ScoredInterval, number>();
-  const installedOnCalibrated: ScoredInterval[] = [];
-  for (let j = 1; j < counted.length; j++) {
-    const day = counted[j]!;
-    const previous = counted.slice(Math.max(0, j - PREVIOUS_DAYS), j);
-    const truth: CountedTruth = { segments: previous.flatMap((d) => d.truth.segments), daily: [], unknownRows: 0 };
-    const fit = calibrationFromCandidates(
-      CALIBRATION_THRESHOLDS.map((visitorRssi) => ({ visitorRssi, estimates: previous.flatMap((d) => atThreshold.get(`${d.day} ${visitorRssi}`)!) })),
-      truth,
-      { prior: realPhonesPrior, settings: { intervalMs: INTERVAL_MS, timeZone: TIME_ZONE }, minCoverage: 0.5 },
-    );
-    const file: CalibrationFile = fit.file;
-    const { people } = await analyze(day.records, { timeZone: TIME_ZONE, proximity: false, quality: false, hourly: false, calibration: file });
-    calibrated.push(...scored(day, people.flatMap((p) => p.occupancy), macs70(day.records)));
-    // The plain baselines: people ÷ feature on the previous days' counted intervals.
-    const train = previous.flatMap((d) => perDay.get(d.day)!);
-    const t = train.reduce((a, s) => a + s.truth, 0);
-    const kMacs = t / Math.max(1e-9, train.reduce((a, s) => a + s.macs70, 0));
-    const kInside = t / Math.max(1e-9, train.reduce((a, s) => a + s.inside, 0));
-    for (const s of perDay.get(day.day)!) {
-      baseMacs.set(s, kMacs * s.macs70);
-      baseInside.set(s, kInside * s.inside);
-      installedOnCalibrated.push(s);
-    }
-  }
-  // Floors of any one-number calibration of footfall's inside: the best single scale over every
-  // day, and the best scale of each day on its own — both fitted on the scored days themselves
-  // (oracles, not estimates: no calibration on other days can do better than the second).
-  const bestScale = (xs: readonly ScoredInterval[]): number => {
-    let best = 1;
-    let bestMae = Number.POSITIVE_INFINITY;
-    for (let k = 0.2; k <= 3; k += 0.005) {
-      const s = score(xs, (x) => ({ x: k * x.inside }));
-      if (s.mae < bestMae) [best, bestMae] = [k, s.mae];
-    }
-    return best;
-  };
-  const global = bestScale(installedOnCalibrated);
-  const perDayScale = new Map<string, number>();
-  for (const d of counted) perDayScale.set(d.day, bestScale(perDay.get(d.day)!));
+function split(intervals: readonly ScoredInterval[], estimate: (s: ScoredInterval) => Estimate): SplitScore {
   return {
-    oracleScale: score(installedOnCalibrated, (s) => ({ x: global * s.inside })),
-    oracleDayScale: score(installedOnCalibrated, (s) => ({ x: perDayScale.get(s.day)! * s.inside })),
-    installed: score(installed, (s) => ({ x: s.inside, low: s.low, high: s.high })),
-    calibrated: score(calibrated, (s) => ({ x: s.inside, low: s.low, high: s.high })),
-    baselineMacs: score(installedOnCalibrated, (s) => ({ x: baseMacs.get(s)! })),
-    baselineInside: score(installedOnCalibrated, (s) => ({ x: baseInside.get(s)! })),
-    installedOnCalibratedDays: score(installedOnCalibrated, (s) => ({ x: s.inside, low: s.low, high: s.high })),
-    days: days.length,
-    countedDays: counted.length,
+    early: score(intervals.filter((s) => s.day < LATE_FROM), estimate),
+    late: score(intervals.filter((s) => s.day >= LATE_FROM), estimate),
+    all: score(intervals, estimate),
   };
+}
+
+/**
+ * Runs the protocol on the days of `dir` for each K: every counted day with a counted day before
+ * it is scored, calibrated on (at most) the K counted days before it.
+ */
+export async function scoreRealRoom(dir: string, ks: readonly number[] = [3, 10]): Promise<{ days: number; countedDays: number; installedEveryDay: SplitScore; byK: KScore[] }> {
+  const days = loadDays(dir);
+  const perDay = new Map<string, ScoredInterval[]>();
+  for (const day of days) perDay.set(day.day, await scoredIntervals(day));
+  const counted = days.filter((d) => perDay.get(d.day)!.some((s) => s.truth > 0));
+  const scratch = mkdtempSync(join(tmpdir(), "footfall-real-room-"));
+  try {
+    const byK: KScore[] = [];
+    for (const k of ks) {
+      const scored: ScoredInterval[] = [];
+      const calibrated = new Map<ScoredInterval, Estimate>();
+      const ratio = new Map<ScoredInterval, number>();
+      const line = new Map<ScoredInterval, number>();
+      const two = new Map<ScoredInterval, number>();
+      const dayFigures: KScore["perDay"][number][] = [];
+      for (let j = 1; j < counted.length; j++) {
+        const day = counted[j]!;
+        const previous = counted.slice(Math.max(0, j - k), j);
+        // footfall, as a user runs it: calibrate on the previous days, analyse the day with it.
+        const calibration = join(scratch, `k${k}-${day.day}.calibration.json`);
+        const fitted = await footfall(["calibrate", ...previous.flatMap((d) => ["--input", d.signals, "--truth", d.truthFile]), "--tz", TIME_ZONE, "--out", calibration]);
+        if (fitted.status === 2) throw new Error(`footfall calibrate for ${day.day}: ${fitted.stderr}`);
+        const estimates = await occupancy(day.signals, ["--calibration", calibration]);
+        // The analyst's fits on the previous days' counted intervals with people inside (fitted on
+        // the empty ones too, every fit does worse on the occupied ones it is scored on).
+        const train = previous.flatMap((d) => perDay.get(d.day)!).filter((s) => s.truth > 0);
+        const t = train.reduce((a, s) => a + s.truth, 0);
+        const perMac = t / Math.max(1e-9, train.reduce((a, s) => a + s.randomized70, 0));
+        const b1 = leastSquares(train.map((s) => [1, s.randomized70]), train.map((s) => s.truth));
+        const b2 = leastSquares(train.map((s) => [1, s.randomized70, s.universal70]), train.map((s) => s.truth));
+        const today = perDay.get(day.day)!;
+        for (const s of today) {
+          scored.push(s);
+          calibrated.set(s, estimates.get(s.start) ?? { x: Number.NaN });
+          ratio.set(s, perMac * s.randomized70);
+          line.set(s, b1[0]! + b1[1]! * s.randomized70);
+          two.set(s, b2[0]! + b2[1]! * s.randomized70 + b2[2]! * s.universal70);
+        }
+        dayFigures.push({
+          day: day.day,
+          calibrated: score(today, (s) => calibrated.get(s)!).mae,
+          line: score(today, (s) => ({ x: line.get(s)! })).mae,
+          twoFeatures: score(today, (s) => ({ x: two.get(s)! })).mae,
+          installed: score(today, (s) => s.installed).mae,
+        });
+      }
+      byK.push({
+        k,
+        days: counted.length - 1,
+        installed: split(scored, (s) => s.installed),
+        calibrated: split(scored, (s) => calibrated.get(s)!),
+        ratio: split(scored, (s) => ({ x: ratio.get(s)! })),
+        line: split(scored, (s) => ({ x: line.get(s)! })),
+        twoFeatures: split(scored, (s) => ({ x: two.get(s)! })),
+        perDay: dayFigures,
+      });
+    }
+    const every = [...perDay.values()].flat();
+    return { days: days.length, countedDays: counted.length, installedEveryDay: split(every, (s) => s.installed), byK };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }
 
 const here = fileURLToPath(import.meta.url);
 if (process.argv[1] !== undefined && here === process.argv[1]) {
-  const dir = process.argv.slice(2).find((a) => !a.startsWith("--")) ?? fileURLToPath(new URL("../../../shared/data/brno-sc6-61", import.meta.url));
+  const args = process.argv.slice(2);
+  const kAt = args.indexOf("--k");
+  const ks = kAt >= 0 ? args[kAt + 1]!.split(",").map(Number) : [3, 10];
+  const dir = args.find((a, i) => !a.startsWith("--") && args[i - 1] !== "--k") ?? fileURLToPath(new URL("../../../shared/data/brno-sc6-61", import.meta.url));
   if (!existsSync(join(dir, "index.json"))) {
     console.log(`no real captures at ${dir}: nothing to score`);
     process.exit(0);
   }
-  const r = await scoreRealRoom(dir);
-  if (process.argv.includes("--json")) {
+  const r = await scoreRealRoom(dir, ks);
+  if (args.includes("--json")) {
     console.log(JSON.stringify(r));
   } else {
-    const f = (x: number, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : "—");
+    const f = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : "—");
     const pct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(0)} %` : "—");
-    console.log(`${r.days} days, ${r.countedDays} with people counted; occupied 15-min intervals scored\n`);
-    console.log("| estimate | intervals | MAE (persons) | 90 % interval holds | estimate ÷ truth | per-day r (median) |");
-    console.log("|---|---|---|---|---|---|");
-    const row = (name: string, s: RoomScore, bounds: boolean) => console.log(`| ${name} | ${s.occupied} | ${f(s.mae)} | ${bounds ? pct(s.coverage) : "—"} | ${f(s.ratio)} | ${f(s.dayR)} |`);
-    row("footfall as installed, every day", r.installed, true);
-    row("footfall as installed, the calibrated days", r.installedOnCalibratedDays, true);
-    row("footfall calibrated on the ≤ 3 previous counted days", r.calibrated, true);
-    row("baseline: randomized MACs ≥ −70 dBm × people/MACs of the 3 previous days", r.baselineMacs, false);
-    row("baseline: footfall's inside as installed × people/inside of the 3 previous days", r.baselineInside, false);
-    row("oracle: footfall's inside × the best single scale for all these days", r.oracleScale, false);
-    row("oracle: footfall's inside × each day's own best scale", r.oracleDayScale, false);
-    if (r.installed.nullBounds + r.calibrated.nullBounds > 0) console.log(`\nbounds not finite: ${r.installed.nullBounds} as installed, ${r.calibrated.nullBounds} calibrated`);
+    const cell = (s: RoomScore) => `${f(s.mae)}${Number.isFinite(s.coverage) ? ` (${pct(s.coverage)})` : ""}`;
+    console.log(`${r.days} days, ${r.countedDays} with people counted; MAE in persons over the occupied 15-min intervals (90 % interval holds)\n`);
+    console.log(`footfall as installed, every counted day: early ${cell(r.installedEveryDay.early)}, late ${cell(r.installedEveryDay.late)}, all ${cell(r.installedEveryDay.all)} (${r.installedEveryDay.all.occupied} intervals)\n`);
+    for (const s of r.byK) {
+      console.log(`K = ${s.k} counted days before each day (${s.days} days scored; early < ${LATE_FROM} ≤ late)\n`);
+      console.log(`| estimate | early days | late days | all | estimate ÷ truth (all) |`);
+      console.log(`|---|---|---|---|---|`);
+      const row = (name: string, x: SplitScore) => console.log(`| ${name} | ${cell(x.early)} | ${cell(x.late)} | ${cell(x.all)} | ${f(x.all.ratio)} |`);
+      row("footfall as installed", s.installed);
+      row("footfall calibrate → analyze --calibration", s.calibrated);
+      row("analyst: people ÷ randomized MACs ≥ −70 dBm", s.ratio);
+      row("analyst: line on randomized MACs ≥ −70 dBm", s.line);
+      row("analyst: line on randomized and universal MACs ≥ −70 dBm", s.twoFeatures);
+      console.log(`\nintervals scored: early ${s.installed.early.occupied}, late ${s.installed.late.occupied}\n`);
+    }
   }
 }

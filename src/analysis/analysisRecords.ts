@@ -92,6 +92,9 @@ export function poolPeopleRecords(records: readonly AnalysisRecord[], options: P
         universalPersons: o["universalPersons"] === undefined ? 0 : number("universalPersons"),
         insideBursts: number("insideBursts"),
         outsideBursts: number("outsideBursts"),
+        // Lines do not carry the features: a day a shop's model estimated keeps its intervals
+        // when pooled, and the others need none.
+        features: [],
         calibration: (o["calibration"] ?? null) as CalibrationRef | null,
       };
     });

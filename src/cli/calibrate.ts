@@ -1,10 +1,8 @@
 import { rename, writeFile } from "node:fs/promises";
 import type { AnalyzeOptions } from "../analysis/analyze.ts";
-import { calibrationFromEstimates } from "../analysis/calibrate.ts";
+import { calibrationFromEstimates, calibrationSettings } from "../analysis/calibrate.ts";
 import { isTruthInputError } from "../errors/TruthInputError.ts";
-import { burstYardstick } from "../kernels/calibration/burstYardstick.ts";
 import type { PeopleEstimate } from "../kernels/people/PeopleEstimate.ts";
-import { defaultPeopleEstimator } from "../kernels/people/peopleEstimatorOptions.ts";
 import type { CountedTruth } from "../truth/CountedTruth.ts";
 import { readTruth } from "../truth/readTruth.ts";
 import { analyzeFlags, analyzeOptions } from "./analyze.ts";
@@ -109,9 +107,7 @@ async function runCalibrate(argv: readonly string[], io: CliIo, deps: ClientDeps
     if (typeof result === "number") return result;
     estimates.push(...result.people);
   }
-  const people = options.people === false ? {} : (options.people ?? {});
-  const settings = { intervalMs: people.intervalMs ?? defaultPeopleEstimator.intervalMs, timeZone };
-  const fit = calibrationFromEstimates(estimates, truth, { prior: burstYardstick(undefined), settings, minCoverage, allowNoOverlap: true });
+  const fit = calibrationFromEstimates(estimates, truth, { ...calibrationSettings(options), minCoverage, allowNoOverlap: true });
   // A shop that was counted but not heard, or heard on other days, is a mistake in the truth (a
   // wrong shop id, the wrong file): name its first row, and write nothing.
   if (fit.shopsWithoutOverlap.length > 0) {

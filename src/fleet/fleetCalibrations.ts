@@ -117,10 +117,14 @@ export async function clearFleetCalibrations(pool: Pool, shops: readonly number[
  * order, and `show` prints what a calibration file holds).
  */
 function stored(value: unknown, shopId: number): Calibration {
-  // Rows stored before format version 2 have no threshold: read as fitted at the learned one.
-  const c = checkCalibration(value, `footfall_calibrations: shop ${shopId}`, 1);
+  // Rows stored before format version 3 have no model (one scale), before version 2 no threshold
+  // (read as fitted at the learned one): their version is what they hold.
+  const row = typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
+  const settings = row["settings"];
+  const version = "model" in row ? 3 : typeof settings === "object" && settings !== null && "visitorRssi" in settings ? 2 : 1;
+  const c = checkCalibration(value, `footfall_calibrations: shop ${shopId}`, version);
   if (c.shopId !== shopId) throw new TypeError(`footfall_calibrations: the row of shop ${shopId} holds a calibration of shop ${c.shopId}`);
-  const { counts, settings } = c;
+  const { counts } = c;
   return Object.freeze({
     id: c.id,
     shopId: c.shopId,
@@ -134,7 +138,8 @@ function stored(value: unknown, shopId: number): Calibration {
     universalPersonShare: c.universalPersonShare,
     overdispersion: c.overdispersion,
     counts: { intervals: counts.intervals, dailyCounts: counts.dailyCounts, days: counts.days, personHours: counts.personHours },
-    settings: { intervalMs: settings.intervalMs, timeZone: settings.timeZone, visitorRssi: settings.visitorRssi },
+    model: c.model,
+    settings: { intervalMs: c.settings.intervalMs, timeZone: c.settings.timeZone, visitorRssi: c.settings.visitorRssi },
     trusted: c.trusted,
     warnings: c.warnings,
   });

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { analysisRecords } from "../../src/analysis/analysisRecords.ts";
 import { analyze } from "../../src/analysis/analyze.ts";
-import { CALIBRATION_THRESHOLDS, calibrate, calibrationFromCandidates, calibrationFromEstimates, type CalibrationFit } from "../../src/analysis/calibrate.ts";
+import { calibrate, calibrationFromEstimates, type CalibrationFit } from "../../src/analysis/calibrate.ts";
+import { CALIBRATION_FEATURES } from "../../src/kernels/calibration/calibrationFeatures.ts";
 import { realPhonesPrior } from "../../src/kernels/calibration/burstYardstick.ts";
 import { CALIBRATION_VERSION, calibrationsByShop } from "../../src/kernels/calibration/Calibration.ts";
 import { countedTruthCsv } from "../../src/sim/truth/countedTruthCsv.ts";
@@ -39,9 +40,12 @@ describe("calibrate", () => {
     expect(c.id).toMatch(new RegExp(`^cal-${shop.id}-[0-9a-f]{8}$`));
     expect(c.trusted, c.warnings.join("; ")).toBe(true);
     expect(c.warnings).toEqual([]);
-    // Pinned at the candidate threshold that fitted the counts best.
-    expect(c.settings).toEqual({ intervalMs: 900_000, timeZone: shop.timeZone, visitorRssi: expect.any(Number) });
-    expect(CALIBRATION_THRESHOLDS).toContain(c.settings.visitorRssi);
+    // No fixed threshold given: none recorded, none pinned.
+    expect(c.settings).toEqual({ intervalMs: 900_000, timeZone: shop.timeZone, visitorRssi: "auto" });
+    // Two counted days: the shop's model is learned.
+    expect(c.model).not.toBeNull();
+    expect(c.model!.features).toEqual(CALIBRATION_FEATURES);
+    expect(c.model!.days).toBe(2);
     expect(c.counts.intervals).toBeGreaterThanOrEqual(8);
     expect(c.counts.days).toBeGreaterThanOrEqual(1);
     expect(c.counts.days).toBeLessThanOrEqual(3);
@@ -76,34 +80,25 @@ describe("calibrate", () => {
     expect(plain.people.every((p) => p.calibration === null)).toBe(true);
   });
 
-  it("pins its threshold: analyze() classifies the calibrated shop at it, whatever the day would learn", async () => {
-    const pinned = fit.calibrations[0]!.settings.visitorRssi;
-    const result = await analyze(records, { timeZone: shop.timeZone, calibration: fit.file, proximity: false, quality: false, hourly: false });
+  it("records a fixed threshold and pins it: analyze() classifies the calibrated shop at it, and flags another", async () => {
+    const fixed = await calibrate(records, truth, { timeZone: shop.timeZone, classify: { visitorRssi: -62 } });
+    const c = fixed.calibrations[0]!;
+    expect(c.settings.visitorRssi).toBe(-62);
+    const result = await analyze(records, { timeZone: shop.timeZone, calibration: fixed.file, proximity: false, quality: false, hourly: false });
     expect(result.days.length).toBeGreaterThan(0);
-    for (const d of result.days) expect(d.visitorRssi).toBe(pinned);
+    for (const d of result.days) expect(d.visitorRssi).toBe(-62);
     // A fixed threshold given by the caller wins, and the estimate says it is not the fit's.
-    const other = (pinned as number) + 5;
-    const overridden = await analyze(records, { timeZone: shop.timeZone, calibration: fit.file, classify: { visitorRssi: other }, proximity: false, quality: false, hourly: false });
-    for (const d of overridden.days) expect(d.visitorRssi).toBe(other);
+    const overridden = await analyze(records, { timeZone: shop.timeZone, calibration: fixed.file, classify: { visitorRssi: -57 }, proximity: false, quality: false, hourly: false });
+    for (const d of overridden.days) expect(d.visitorRssi).toBe(-57);
     for (const p of overridden.people) {
       expect(p.calibration?.trusted).toBe(false);
-      expect(p.calibration?.warnings).toContain(`fitted at a visit threshold of ${pinned} dBm, used at ${other} dBm`);
+      expect(p.calibration?.warnings).toContain("fitted at a visit threshold of -62 dBm, used at -57 dBm");
     }
   });
 
-  it("fits at the caller's fixed threshold alone, and keeps per shop the candidate that errs least", async () => {
-    const fixed = await calibrate(records, truth, { timeZone: shop.timeZone, classify: { visitorRssi: -62 } });
-    expect(fixed.calibrations[0]!.settings.visitorRssi).toBe(-62);
-    // The chosen candidate's in-sample error is no larger than any other's.
-    const options = { prior: realPhonesPrior, settings: { intervalMs: 900_000, timeZone: shop.timeZone }, minCoverage: 0.5 };
-    const candidates = [];
-    for (const visitorRssi of [-55, -70, -85]) {
-      const { people } = await analyze(records, { timeZone: shop.timeZone, classify: { visitorRssi }, proximity: false, quality: false, hourly: false });
-      candidates.push({ visitorRssi, estimates: people });
-    }
-    const chosen = calibrationFromCandidates(candidates, truth, options).calibrations[0]!;
-    const maeAt = async (file: CalibrationFit["file"]) => {
-      const { people } = await analyze(records, { timeZone: shop.timeZone, calibration: file, proximity: false, quality: false, hourly: false });
+  it("estimates the counted days closer to the count than the prior does", async () => {
+    const maeOf = async (file: CalibrationFit["file"] | undefined) => {
+      const { people } = await analyze(records, { timeZone: shop.timeZone, ...(file === undefined ? {} : { calibration: file }), proximity: false, quality: false, hourly: false });
       let ae = 0;
       let n = 0;
       for (const o of people.flatMap((p) => p.occupancy)) {
@@ -114,9 +109,7 @@ describe("calibrate", () => {
       }
       return ae / n;
     };
-    const best = await maeAt(calibrationFromCandidates(candidates.filter((c) => c.visitorRssi === chosen.settings.visitorRssi), truth, options).file);
-    for (const c of candidates) expect(best).toBeLessThanOrEqual((await maeAt(calibrationFromCandidates([c], truth, options).file)) + 1e-9);
-    expect(() => calibrationFromCandidates([], truth, options)).toThrow(RangeError);
+    expect(await maeOf(fit.file)).toBeLessThan(await maeOf(undefined));
   });
 
   it("refuses counts of another shop only (RangeError)", async () => {

@@ -46,6 +46,7 @@ function calibrationOf(shopId: number, id: string, burstsPerMinute = 0.8): Calib
       universalPersonShare: 0.25,
       overdispersion: 1.2,
       counts: { intervals: 40, dailyCounts: 0, days: 5, personHours: 62.5 },
+      model: null,
       settings: { intervalMs: 900_000, timeZone: TZ, visitorRssi: "auto" },
       trusted: true,
       warnings: [],
@@ -188,7 +189,7 @@ describe.skipIf(fleetTestsSkipped())("fleet calibrations", () => {
 
     const calibrated = await runDay();
     expect(worker!.err).toMatch(new RegExp(`job day-${a}-${DAY} started \\(claim 2, attempt 1, calibration ${ca.id}\\)`));
-    const named = { id: ca.id, start: new Date(ca.start).toISOString(), end: new Date(ca.end).toISOString(), trusted: true, warnings: [] };
+    const named = { id: ca.id, start: new Date(ca.start).toISOString(), end: new Date(ca.end).toISOString(), method: "scale", trusted: true, warnings: [] };
     const summary = ofShop(calibrated, a, "summary")[0]!;
     const occupancy = ofShop(calibrated, a, "occupancy");
     expect(summary.calibration).toEqual(named);

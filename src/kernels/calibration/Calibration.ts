@@ -1,10 +1,12 @@
 import type { BurstYardstick } from "./burstYardstick.ts";
+import type { PeopleModel } from "./PeopleModel.ts";
 
 /**
- * The format version of a calibration file. Version 2 added `settings.visitorRssi`; a version-1
- * file is read as fitted at the learned (`"auto"`) threshold. A reader refuses any other.
+ * The format version of a calibration file. Version 3 added the shop's learned `model`; version 2
+ * added `settings.visitorRssi`. A version-1 file is read as fitted at the learned (`"auto"`)
+ * threshold, and versions 1 and 2 as having no model (one scale). A reader refuses any other.
  */
-export const CALIBRATION_VERSION = 2;
+export const CALIBRATION_VERSION = 3;
 
 /**
  * The analysis settings a calibration was fitted with, which its yardstick holds for: the interval
@@ -22,10 +24,13 @@ export interface CalibrationSettings {
 }
 
 /**
- * A shop's people calibration: the burst yardstick (bursts heard per person per minute) fitted on
- * counted people, with its uncertainty, the span and the counts it rests on, and whether it can be
- * trusted. `fitCalibration` makes it; the people estimate uses it for the shop in place of the
- * prior from real phones (`realPhonesPrior`), widened as it ages.
+ * A shop's people calibration, fitted on counted people (`fitCalibration`): the shop's learned
+ * mapping from what was heard to people inside (`model`, from two counted days of intervals on),
+ * and the one-scale burst yardstick (bursts heard per person per minute) that stands in when the
+ * counts are too few for a model — or are daily entrance counts alone — with their
+ * uncertainty, the span and the counts they rest on, and whether the calibration can be trusted.
+ * The people estimate uses it for the shop in place of the prior from real phones
+ * (`realPhonesPrior`), widened as it ages.
  *
  * @example
  * const c: Calibration = fitCalibration([{ kind: "day", shopId: 61, day: "2024-03-14", start: 0, end: 86_400_000, visitors: 180, knownVisitors: 12, restBursts: 4100, meanDwellMs: 1_500_000, dwellRelVar: 0.02 }], { prior: realPhonesPrior, settings: { intervalMs: 900_000, timeZone: "Europe/Prague" } })[0]!;
@@ -67,6 +72,12 @@ export interface Calibration {
     /** Counted person-hours inside behind the interval counts. */
     readonly personHours: number;
   };
+  /**
+   * The shop's people model, learned from its counted intervals (`fitPeopleModel`): what `inside`
+   * is with this calibration. `null` when the counts were too few for one (fewer than two counted
+   * days of intervals, or daily counts alone): the yardstick stands in (one scale).
+   */
+  readonly model: PeopleModel | null;
   /** The analysis settings the fit was made with; analysing with others is flagged. */
   readonly settings: CalibrationSettings;
   /** False when the fit rests on too little or cannot be used as it is; `warnings` say why. */
@@ -79,7 +90,7 @@ export interface Calibration {
  * A calibration file: one calibration per shop, versioned.
  *
  * @example
- * const file: CalibrationFile = { format: "footfall-calibration", version: 2, shops: [] };
+ * const file: CalibrationFile = { format: "footfall-calibration", version: 3, shops: [] };
  */
 export interface CalibrationFile {
   readonly format: "footfall-calibration";
@@ -89,15 +100,17 @@ export interface CalibrationFile {
 
 /**
  * What an output line says about the calibration that applied: its id and fit span (ISO 8601),
- * whether it was trusted, and the warnings that applied to this use (its own, and its age).
+ * how it estimates (`model`: the shop's learned model; `scale`: the one-scale yardstick), whether
+ * it was trusted, and the warnings that applied to this use (its own, and its age).
  *
  * @example
- * const ref: CalibrationRef = { id: "cal-61-0a1b2c3d", start: "2024-03-07T13:00:00.000Z", end: "2024-03-14T19:00:00.000Z", trusted: true, warnings: [] };
+ * const ref: CalibrationRef = { id: "cal-61-0a1b2c3d", start: "2024-03-07T13:00:00.000Z", end: "2024-03-14T19:00:00.000Z", method: "model", trusted: true, warnings: [] };
  */
 export interface CalibrationRef {
   readonly id: string;
   readonly start: string;
   readonly end: string;
+  readonly method: "model" | "scale";
   readonly trusted: boolean;
   readonly warnings: readonly string[];
 }
@@ -114,8 +127,9 @@ export const CALIBRATION_STALE_DAYS = 90;
 
 /**
  * The yardstick a calibration gives for a day at `atMs`: ρ̂ with the variance of ln ρ a new day
- * has (standard error² + day-to-day spread τ² + the drift since the fit's span), and the
- * warnings of this use (its own, `stale` when far from its span, the settings when they differ).
+ * has (standard error² + day-to-day spread τ² + the drift since the fit's span), the drift alone
+ * (what its model's interval widens by), and the warnings of this use (its own, `stale` when far
+ * from its span, the settings when they differ).
  *
  * @param c the shop's calibration
  * @param atMs the start of the day or interval analysed, epoch ms
@@ -129,7 +143,7 @@ export function calibratedYardstick(
   c: Calibration,
   atMs: number,
   settings: { readonly intervalMs: number; readonly timeZone: string; readonly visitorRssi?: number | "auto" },
-): { yardstick: BurstYardstick; ref: CalibrationRef } {
+): { yardstick: BurstYardstick; ref: CalibrationRef; driftLogVariance: number } {
   const away = atMs < c.start ? c.start - atMs : atMs > c.end ? atMs - c.end : 0;
   const ageDays = away / 86_400_000;
   const warnings = [...c.warnings];
@@ -150,11 +164,32 @@ export function calibratedYardstick(
       personCv: c.personCv * Math.sqrt(c.overdispersion),
       universalPersonShare: c.universalPersonShare,
     },
-    ref: { id: c.id, start: new Date(c.start).toISOString(), end: new Date(c.end).toISOString(), trusted: c.trusted && warnings.length === c.warnings.length, warnings },
+    ref: { id: c.id, start: new Date(c.start).toISOString(), end: new Date(c.end).toISOString(), method: c.model === null ? "scale" : "model", trusted: c.trusted && warnings.length === c.warnings.length, warnings },
+    driftLogVariance: CALIBRATION_DRIFT_PER_DAY * ageDays,
   };
 }
 
 const FIELDS = ["id", "shopId", "start", "end", "burstsPerMinute", "countedBurstsPerMinute", "logSe", "dayLogSd", "personCv", "universalPersonShare", "overdispersion", "counts", "settings", "trusted", "warnings"] as const;
+const MODEL_NUMBERS = ["intercept", "alpha", "offset", "withinVariance", "dayVariance", "df", "days", "intervals", "validationMae"] as const;
+
+// A model as fitPeopleModel writes it (TypeError naming the first field that is not), frozen.
+function checkModel(value: unknown, where: string): PeopleModel {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new TypeError(`${where}: "model" must be an object or null`);
+  const m = value as Record<string, unknown>;
+  for (const f of MODEL_NUMBERS) {
+    const x = m[f];
+    if (typeof x !== "number" || !Number.isFinite(x)) throw new TypeError(`${where}: "model.${f}" must be a finite number, got ${JSON.stringify(x)}`);
+  }
+  for (const f of ["alpha", "offset", "withinVariance", "dayVariance"] as const) if ((m[f] as number) < 0) throw new TypeError(`${where}: "model.${f}" must be ≥ 0`);
+  if (!((m["df"] as number) > 0)) throw new TypeError(`${where}: "model.df" must be > 0`);
+  const features = m["features"];
+  const coefficients = m["coefficients"];
+  if (!Array.isArray(features) || !features.every((f) => typeof f === "string")) throw new TypeError(`${where}: "model.features" must be an array of strings`);
+  if (!Array.isArray(coefficients) || coefficients.length !== features.length || !coefficients.every((c) => typeof c === "number" && Number.isFinite(c))) {
+    throw new TypeError(`${where}: "model.coefficients" must be ${features.length} finite numbers, one per feature`);
+  }
+  return Object.freeze({ ...(m as unknown as PeopleModel), features: Object.freeze([...(features as string[])]), coefficients: Object.freeze([...(coefficients as number[])]) });
+}
 
 /**
  * Checks that `value` is a {@link Calibration} as `fitCalibration` writes it (TypeError naming the
@@ -199,9 +234,12 @@ export function checkCalibration(value: unknown, where = "calibration", version:
   if (!(visitorRssi === "auto" || (typeof visitorRssi === "number" && visitorRssi >= -127 && visitorRssi <= 0))) {
     throw new TypeError(`${where}: "settings.visitorRssi" must be "auto" or a number of dBm in [-127, 0], got ${JSON.stringify(visitorRssi)}`);
   }
+  // Versions 1 and 2 had no model: one scale.
+  const model = version < 3 ? null : c["model"] === null ? null : checkModel(c["model"], where);
+  if (version >= 3 && !("model" in c)) throw new TypeError(`${where}: missing field "model"`);
   if (typeof c["trusted"] !== "boolean") throw new TypeError(`${where}: "trusted" must be a boolean`);
   if (!Array.isArray(c["warnings"]) || !c["warnings"].every((w) => typeof w === "string")) throw new TypeError(`${where}: "warnings" must be an array of strings`);
-  return Object.freeze({ ...(c as unknown as Calibration), settings: Object.freeze({ intervalMs: settings["intervalMs"], timeZone: settings["timeZone"], visitorRssi }) });
+  return Object.freeze({ ...(c as unknown as Calibration), model, settings: Object.freeze({ intervalMs: settings["intervalMs"], timeZone: settings["timeZone"], visitorRssi }) });
 }
 
 /**
@@ -222,7 +260,9 @@ export function calibrationsByShop(value: CalibrationFile | readonly Calibration
     const file = value as unknown as Record<string, unknown> | null;
     if (typeof file !== "object" || file === null) throw new TypeError("calibration must be a calibration file or a list of calibrations");
     if (file["format"] !== "footfall-calibration") throw new TypeError(`calibration: not a footfall calibration file (format ${JSON.stringify(file["format"])})`);
-    if (file["version"] !== CALIBRATION_VERSION && file["version"] !== 1) throw new RangeError(`calibration: version ${JSON.stringify(file["version"])} is not supported (this footfall reads versions 1 and ${CALIBRATION_VERSION})`);
+    if (file["version"] !== CALIBRATION_VERSION && file["version"] !== 1 && file["version"] !== 2) {
+      throw new RangeError(`calibration: version ${JSON.stringify(file["version"])} is not supported (this footfall reads versions 1 to ${CALIBRATION_VERSION})`);
+    }
     version = file["version"];
     if (!Array.isArray(file["shops"])) throw new TypeError("calibration: \"shops\" must be an array");
     list = file["shops"];

@@ -1,14 +1,16 @@
 import type { BurstYardstick } from "./burstYardstick.ts";
 import type { Calibration } from "./Calibration.ts";
+import { CALIBRATION_FEATURES } from "./calibrationFeatures.ts";
+import { fitPeopleModel, type ModelRow } from "./fitPeopleModel.ts";
 import { randomEffects } from "../../stats/randomEffects.ts";
 
 /**
  * One counted interval beside footfall's figures for it: people counted inside (time-weighted
- * mean over the covered part) and what the estimate saw (its identity-known part and the other
- * persons' inside bursts).
+ * mean over the covered part) and what the estimate saw (its identity-known part, the other
+ * persons' inside bursts, and the interval's features, `CALIBRATION_FEATURES`).
  *
  * @example
- * const o: IntervalObservation = { kind: "interval", shopId: 61, day: "2024-03-14", start: 0, end: 900_000, people: 12, knownInside: 1.5, insideBursts: 240 };
+ * const o: IntervalObservation = { kind: "interval", shopId: 61, day: "2024-03-14", start: 0, end: 900_000, people: 12, knownInside: 1.5, insideBursts: 240, features: [3, 8, 2, 0, 0, 0.4, 0, 0, 0, 0, 9] };
  */
 export interface IntervalObservation {
   readonly kind: "interval";
@@ -24,6 +26,8 @@ export interface IntervalObservation {
   readonly knownInside: number;
   /** The other persons' inside bursts (`OccupancyInterval.insideBursts`). */
   readonly insideBursts: number;
+  /** The interval's features (`OccupancyInterval.features`, in the order of `CALIBRATION_FEATURES`). */
+  readonly features: readonly number[];
 }
 
 /**
@@ -63,6 +67,13 @@ export type CalibrationObservation = IntervalObservation | DayObservation;
 export interface FitCalibrationOptions {
   /** The prior the estimates were made with (its person spread and universal share are kept). */
   readonly prior: BurstYardstick;
+  /**
+   * Half-life of a counted day's weight in the shop's model, days before the newest counted day:
+   * persons per MAC drift over months (about 0.37 in late 2022 and 0.5–0.7 from 2023 on in the
+   * Brno lab), so the newest counts weigh most. 30 days was chosen on the lab's early days.
+   * @default 30
+   */
+  readonly halfLifeDays?: number;
   /** The analysis settings of the estimates (`visitorRssi`: the fixed threshold they were classified at, else `"auto"`, the default). */
   readonly settings: { readonly intervalMs: number; readonly timeZone: string; readonly visitorRssi?: number | "auto" };
 }
@@ -73,6 +84,8 @@ export interface FitCalibrationOptions {
  * half-hour counts per site gave, and the least that shows the scatter the interval needs.
  */
 export const MIN_TRUSTED_INTERVALS = 8;
+/** Fewest counted days of intervals for a shop's model: leaving a day out to choose it needs two. */
+export const MIN_MODEL_DAYS = 2;
 /** Fewest daily entrance counts for a calibration on them alone to be trusted. */
 export const MIN_TRUSTED_DAILY = 3;
 
@@ -210,6 +223,7 @@ export function fitCalibration(observations: readonly CalibrationObservation[], 
     const dataLn = swy / sw;
     const lnRho = (priorLn * priorPrecision + dataLn * sw) / (priorPrecision + sw);
     const logSe = Math.sqrt(1 / (priorPrecision + sw));
+    const model = fitShopModel(list, options.halfLifeDays ?? 30);
     const warnings: string[] = [];
     if (intervals < MIN_TRUSTED_INTERVALS && dailyCounts < MIN_TRUSTED_DAILY) {
       warnings.push(`few counts: ${intervals} counted interval${intervals === 1 ? "" : "s"} with people inside and ${dailyCounts} daily count${dailyCounts === 1 ? "" : "s"} (a trusted calibration needs ${MIN_TRUSTED_INTERVALS} intervals or ${MIN_TRUSTED_DAILY} daily counts)`);
@@ -229,6 +243,7 @@ export function fitCalibration(observations: readonly CalibrationObservation[], 
       universalPersonShare: prior.universalPersonShare,
       overdispersion,
       counts: { intervals, dailyCounts, days: k, personHours },
+      model,
       settings: { intervalMs: settings.intervalMs, timeZone: settings.timeZone, visitorRssi: settings.visitorRssi ?? "auto" },
       trusted: warnings.length === 0,
       warnings,
@@ -246,4 +261,15 @@ function fnv1a(text: string): string {
     h = Math.imul(h, 0x01000193) >>> 0;
   }
   return h.toString(16).padStart(8, "0");
+}
+
+// The shop's model on its counted intervals with people inside (MIN_MODEL_DAYS days at least),
+// each day weighted by its age before the newest: 0.5^(age / half-life).
+function fitShopModel(list: readonly CalibrationObservation[], halfLifeDays: number) {
+  const counted = list.filter((o): o is IntervalObservation => o.kind === "interval" && o.people > 0);
+  if (new Set(counted.map((o) => o.day)).size < MIN_MODEL_DAYS || counted.length < MIN_TRUSTED_INTERVALS) return null;
+  const dayMs = (day: string): number => Date.parse(`${day}T00:00:00Z`);
+  const newest = Math.max(...counted.map((o) => dayMs(o.day)));
+  const rows: ModelRow[] = counted.map((o) => ({ day: o.day, people: o.people, features: o.features, weight: 0.5 ** ((newest - dayMs(o.day)) / 86_400_000 / halfLifeDays) }));
+  return fitPeopleModel(rows, CALIBRATION_FEATURES) ?? null;
 }

@@ -222,9 +222,9 @@ export class LiveOccupancy implements EngineAccumulator {
       const first = Math.ceil((shop.next - day.start) / len) - 1;
       const dayOver = until >= day.end;
       const last = dayOver ? count : Math.floor((until - day.start) / len);
-      const sessions = this.#classifyDay(shop, day, open(), dayOver);
+      const { sessions, stationary } = this.#classifyDay(shop, day, open(), dayOver);
       const w = { shopId: shop.shopId, window: "day" as const, label: day.date, start: day.start, end: day.end };
-      let model = dayModel(sessions, w, this.options);
+      let model = dayModel(sessions, w, this.options, stationary);
       const previous = shop.previous;
       // Until the day so far has two sampled visits (a mean stay and its spread), the last day's
       // sample stands for the visits; the yardstick is the day's own (prior or calibration).
@@ -232,11 +232,14 @@ export class LiveOccupancy implements EngineAccumulator {
         const { rate, phi, m, rateRelVar } = model;
         model = { ...model, ...previous, rate, phi, m, rateRelVar };
       }
-      const today = this.#today(model, w, sessions);
-      for (const interval of occupancyIntervals(model, w, first, last, this.options)) this.#sink.emit({ ...interval, today });
+      // A shop's learned model gives the day so far's visitors from every interval so far.
+      const from = model.people === null ? first : 0;
+      const intervals = occupancyIntervals(model, w, from, last, this.options);
+      const today = this.#today(model, w, sessions, intervals);
+      for (const interval of intervals.slice(first - from)) this.#sink.emit({ ...interval, today });
       if (dayOver) {
         // Its rate model only, not its sessions.
-        const { rest: _rest, linked: _linked, known: _known, sample: _sample, yardstick: _yardstick, calibration: _calibration, ...rates } = model;
+        const { sessions: _sessions, stationary: _stationary, rest: _rest, linked: _linked, known: _known, sample: _sample, yardstick: _yardstick, calibration: _calibration, people: _people, ...rates } = model;
         shop.previous = rates;
         // Sessions that end before the next day cannot matter to it (nor to its staff rule).
         shop.closed = shop.closed.filter((s) => s.end >= day.end);
@@ -248,7 +251,7 @@ export class LiveOccupancy implements EngineAccumulator {
     }
   }
 
-  #today(model: DayModel, w: SessionWindow, sessions: readonly ClassifiedSession[]): LiveDay {
+  #today(model: DayModel, w: SessionWindow, sessions: readonly ClassifiedSession[], occupancy: readonly OccupancyInterval[]): LiveDay {
     const visitors = new Set<string>();
     const dwells: number[] = [];
     for (const s of sessions) {
@@ -258,13 +261,13 @@ export class LiveOccupancy implements EngineAccumulator {
     }
     const passers = new Set<string>();
     for (const s of sessions) if (!visitors.has(s.device)) passers.add(s.device);
-    return { ...peopleOfDay(model, w, this.options), macVisitors: visitors.size, macPassersBy: passers.size, macDwell: dwellStats(dwells) };
+    return { ...peopleOfDay(model, w, this.options, occupancy), macVisitors: visitors.size, macPassersBy: passers.size, macDwell: dwellStats(dwells) };
   }
 
   // The day's sessions so far (closed, and open as they are now), classified by the classifier's
   // day rule on each device's presence so far; visitors and passers-by only (staff and equipment
   // are not people inside). With `commit` (the day is over here) the shop's roles learn from it.
-  #classifyDay(shop: LiveShop, day: LocalDay, open: readonly Session[], commit: boolean): ClassifiedSession[] {
+  #classifyDay(shop: LiveShop, day: LocalDay, open: readonly Session[], commit: boolean): { sessions: ClassifiedSession[]; stationary: [number, number][] } {
     const hours = shop.roles.hours(day);
     const presence = new Map<string, DevicePresence>();
     const inDay: Session[] = [];
@@ -281,9 +284,11 @@ export class LiveOccupancy implements EngineAccumulator {
     if (commit) inDay.sort(bySessionOrder);
     const { kinds, visitorRssi } = shop.roles.decide(day, inDay, presence, commit);
     const out: ClassifiedSession[] = [];
+    const stationary: [number, number][] = [];
     const cache = this.#classifiedCache;
     for (let i = 0; i < inDay.length; i++) {
       const kind = kinds[i]!;
+      if (kind === "stationary") stationary.push([inDay[i]!.start, inDay[i]!.end]);
       if (kind !== "visitor" && kind !== "passerby") continue;
       // A closed session is classified again at every interval, mostly as before: the same
       // object then, not a fresh copy of its twenty fields per interval.
@@ -295,6 +300,6 @@ export class LiveOccupancy implements EngineAccumulator {
       }
       out.push(c);
     }
-    return out;
+    return { sessions: out, stationary };
   }
 }

@@ -9,7 +9,7 @@ import type { SessionWindow } from "../visits/SessionWindows.ts";
  * two-sided interval (`level`, 90 % by default) for `inside`.
  *
  * @example
- * const o: OccupancyInterval = { shopId: 101, start: 1794790800000, end: 1794791700000, inside: 7.4, insideLow: 6.1, insideHigh: 8.7, outside: 21.3, knownInside: 3.2, universalInside: 0.5, universalPersons: 0.2, insideBursts: 410, outsideBursts: 1900, calibration: null };
+ * const o: OccupancyInterval = { shopId: 101, start: 1794790800000, end: 1794791700000, inside: 7.4, insideLow: 6.1, insideHigh: 8.7, outside: 21.3, knownInside: 3.2, universalInside: 0.5, universalPersons: 0.2, insideBursts: 410, outsideBursts: 1900, features: [3, 8, 2, 0, 0, 0.4, 0, 0, 0, 0, 1], calibration: null };
  */
 export interface OccupancyInterval {
   /** SHOP ID. */
@@ -18,7 +18,7 @@ export interface OccupancyInterval {
   readonly start: number;
   /** Interval end, epoch ms (exclusive). */
   readonly end: number;
-  /** Mean people inside over the interval (visitors; staff and equipment excluded). */
+  /** Mean people inside over the interval (visitors; staff and equipment excluded): the estimate as installed, or a calibration's. */
   readonly inside: number;
   /** Lower bound of `inside` (≥ 0). */
   readonly insideLow: number;
@@ -36,6 +36,11 @@ export interface OccupancyInterval {
   readonly insideBursts: number;
   /** Outside bursts in the interval. */
   readonly outsideBursts: number;
+  /**
+   * What was heard, as a shop's calibration model reads it (`CALIBRATION_FEATURES`, in that
+   * order): randomized MACs and universal devices by RSSI band, stationary devices present.
+   */
+  readonly features: readonly number[];
   /** The calibration the estimate used (`null`: the prior from real phones). */
   readonly calibration: CalibrationRef | null;
 }

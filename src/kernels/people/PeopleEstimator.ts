@@ -9,6 +9,8 @@ import { peopleEstimatorOptions, type PeopleEstimatorOptions, type ResolvedPeopl
 
 interface DayAcc {
   readonly sessions: ClassifiedSession[];
+  /** Stationary devices' sessions, [start, end] (a feature of a shop's calibration model). */
+  readonly stationary: [number, number][];
 }
 
 /**
@@ -69,12 +71,13 @@ export class PeopleEstimator extends SessionWindows<DayAcc, PeopleEstimate> {
       "day",
       o.timeZone,
       {
-        create: () => ({ sessions: [] }),
+        create: () => ({ sessions: [], stationary: [] }),
         add: (acc, s) => {
           // Staff and equipment are not shoppers: neither inside nor outside people.
           if (s.kind === "visitor" || s.kind === "passerby") acc.sessions.push(s);
+          else if (s.kind === "stationary") acc.stationary.push([s.start, s.end]);
         },
-        finish: (acc, w) => estimateDay(acc.sessions, w, o),
+        finish: (acc, w) => estimateDay(acc.sessions, acc.stationary, w, o),
       },
       checkSink("PeopleEstimator", sink),
     );
@@ -82,7 +85,8 @@ export class PeopleEstimator extends SessionWindows<DayAcc, PeopleEstimate> {
   }
 }
 
-function estimateDay(input: readonly ClassifiedSession[], w: SessionWindow, o: ResolvedPeopleEstimatorOptions): PeopleEstimate {
-  const model = dayModel(input, w, o);
-  return { ...peopleOfDay(model, w, o), occupancy: occupancyIntervals(model, w, 0, intervalCount(w, o), o) };
+function estimateDay(input: readonly ClassifiedSession[], stationary: readonly (readonly [number, number])[], w: SessionWindow, o: ResolvedPeopleEstimatorOptions): PeopleEstimate {
+  const model = dayModel(input, w, o, stationary);
+  const occupancy = occupancyIntervals(model, w, 0, intervalCount(w, o), o);
+  return { ...peopleOfDay(model, w, o, occupancy), occupancy };
 }

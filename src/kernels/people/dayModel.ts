@@ -1,5 +1,6 @@
 import type { BurstYardstick } from "../calibration/burstYardstick.ts";
 import type { CalibrationRef } from "../calibration/Calibration.ts";
+import type { PeopleModel } from "../calibration/PeopleModel.ts";
 import { rateModels, sampleSums, type RateModel, type SampleSums } from "./rateModel.ts";
 import type { SessionWindow } from "../visits/SessionWindows.ts";
 import type { ClassifiedSession } from "../visits/VisitClassifier.ts";
@@ -38,6 +39,10 @@ function bySession(a: ClassifiedSession, b: ClassifiedSession): number {
  * const model: DayModel = dayModel(classified, { shopId: 101, start: 0 }, peopleEstimatorOptions());
  */
 export interface DayModel extends RateModel {
+  /** The day's visitor and passer-by sessions, in canonical order (the features' data). */
+  readonly sessions: readonly ClassifiedSession[];
+  /** The day's stationary devices' sessions, [start, end] epoch ms (the `stationary` feature). */
+  readonly stationary: readonly (readonly [number, number])[];
   /**
    * The sessions counted by burst rate, in canonical order: every session but the identity-known
    * visits' (passers-by, and visitor sessions set aside as pieces of rotating phones' visits).
@@ -52,23 +57,31 @@ export interface DayModel extends RateModel {
   readonly yardstick: BurstYardstick;
   /** The calibration behind `yardstick` (`null`: the prior). */
   readonly calibration: CalibrationRef | null;
+  /** The shop's learned model, when its calibration has one, and the drift its age adds (variance of ln people). */
+  readonly people: { readonly model: PeopleModel; readonly driftLogVariance: number } | null;
 }
 
 /**
- * The {@link DayModel} of one shop-day's visitor and passer-by sessions (any order). Internal:
- * `PeopleEstimator` builds it when a day closes, `LiveOccupancy` for the day so far.
+ * The {@link DayModel} of one shop-day's visitor and passer-by sessions (any order), and its
+ * stationary devices' presence. Internal: `PeopleEstimator` builds it when a day closes,
+ * `LiveOccupancy` for the day so far.
  *
  * @example
  * dayModel(classified, { shopId: 101, start: 0 }, peopleEstimatorOptions()).rate * 60_000; // bursts per minute per person
  */
-export function dayModel(input: readonly ClassifiedSession[], w: Pick<SessionWindow, "shopId" | "start">, o: ResolvedPeopleEstimatorOptions): DayModel {
+export function dayModel(
+  input: readonly ClassifiedSession[],
+  w: Pick<SessionWindow, "shopId" | "start">,
+  o: ResolvedPeopleEstimatorOptions,
+  stationary: readonly (readonly [number, number])[] = [],
+): DayModel {
   const sessions = [...input].sort(bySession);
   const visits = sessions.filter((s) => s.kind === "visitor");
   const linked = linkedVisits(sessions, o);
 
   // Identity-known visits, per device: a phone silent for longer than the session gap splits its
   // visit into sessions, which rejoin here when they are at most `rejoinGapMs` apart.
-  const { yardstick, calibration } = yardstickFor(o, w.shopId, w.start, sessions[0]?.visitorRssi);
+  const { yardstick, calibration, people } = yardstickFor(o, w.shopId, w.start, sessions[0]?.visitorRssi);
   const known = knownVisits(visits, linked, o.rejoinGapMs, yardstick.universalPersonShare);
   // The sample that stands for the rest: universal MACs never rotate and are never set aside, so
   // they are a sample of all phones (on the shop's Wi-Fi or not, long and short visits alike);
@@ -82,7 +95,7 @@ export function dayModel(input: readonly ClassifiedSession[], w: Pick<SessionWin
   const sample: PeopleSample = { universal: sampleSums(shoppers.filter((k) => !k.randomized)), shoppers: sampleSums(shoppers) };
   const model = withYardstick(rateModels([chosenSample(sample, sample.universal.visits)])[0]!, yardstick);
   const rest = sessions.filter((s) => s.kind !== "visitor" || linked.has(s));
-  return { ...model, rest, linked, known, sample, yardstick, calibration };
+  return { ...model, sessions, stationary, rest, linked, known, sample, yardstick, calibration, people };
 }
 
 /**

@@ -1,10 +1,12 @@
 import { medianPersons, silentPersonsBound, type BurstYardstick } from "../calibration/burstYardstick.ts";
 import type { CalibrationRef } from "../calibration/Calibration.ts";
+import { modelledPeople, type PeopleModel } from "../calibration/PeopleModel.ts";
 import type { RateModel } from "./rateModel.ts";
 import type { SessionWindow } from "../visits/SessionWindows.ts";
 import { band } from "./band.ts";
 import type { DayModel } from "./dayModel.ts";
 import { heardInside } from "./heardInside.ts";
+import { intervalFeatures } from "./intervalFeatures.ts";
 import type { OccupancyInterval } from "./PeopleEstimate.ts";
 import type { ResolvedPeopleEstimatorOptions } from "./peopleEstimatorOptions.ts";
 
@@ -28,8 +30,9 @@ function spread(bins: Float64Array, dayStart: number, intervalMs: number, from: 
 /**
  * Occupancy of the intervals `first` to `last − 1` of the day `w` (`intervalMs` each from the
  * day's start, the last one cut at the day's end): the identity-known visits' weighted presence
- * plus the persons behind the other randomized inside bursts (÷ (ρ · interval)), with its band.
- * Internal: the one occupancy rule of `PeopleEstimator` and `LiveOccupancy`.
+ * plus the persons behind the other randomized inside bursts (÷ (ρ · interval)), with its band —
+ * or, for a shop whose calibration learned a model, the model's people from the interval's
+ * features. Internal: the one occupancy rule of `PeopleEstimator` and `LiveOccupancy`.
  *
  * @example
  * const o = peopleEstimatorOptions();
@@ -62,27 +65,29 @@ export function occupancyIntervals(model: DayModel, w: SessionWindow, first: num
       if (s.randomized) spread(inB, from, intervalMs, s.start, s.end, s.probeCount);
     } else spread(outB, from, intervalMs, s.start, s.end, s.probeCount);
   }
+  const features = intervalFeatures(model.sessions, model.stationary, w.start, w.end, intervalMs, first, last);
   const occupancy: OccupancyInterval[] = [];
   for (let i = 0; i < count; i++) {
     const start = from + i * intervalMs;
     const end = Math.min(w.end, start + intervalMs);
     const len = end - start;
     const known = { inside: knownMs[i]! / len, universal: universalMs[i]! / len, universalPersons: universalPersonMs[i]! / len };
-    occupancy.push(intervalFigures(w.shopId, start, end, known, inB[i]!, outB[i]!, model, model.yardstick, model.calibration, o.level));
+    occupancy.push(intervalFigures(w.shopId, start, end, known, inB[i]!, outB[i]!, features[i]!, model, model.yardstick, model.calibration, model.people, o.level));
   }
   return occupancy;
 }
 
 /**
- * One interval's occupancy from its data — the identity-known phones' mean presence and the other
- * phones' inside and outside bursts — and a rate model: the one occupancy rule, for a day's own
- * model and for a pooled one (`poolPeople`). Internal: {@link occupancyIntervals} and a day
- * estimated again.
+ * One interval's occupancy from its data — the identity-known phones' mean presence, the other
+ * phones' inside and outside bursts, its features — and a rate model: the one occupancy rule, for
+ * a day's own model and for a pooled one (`poolPeople`). With a shop's learned model (`people`),
+ * `inside` and its bounds are the model's; the parts stay beside it as data. Internal:
+ * {@link occupancyIntervals} and a day estimated again.
  *
  * @example
  * const model = dayModel([], { shopId: 101, start: 0 }, peopleEstimatorOptions());
  * const known = { inside: 2, universal: 0, universalPersons: 0 };
- * intervalFigures(101, 0, 900_000, known, 0, 0, model, model.yardstick, null, 0.9).inside; // 2
+ * intervalFigures(101, 0, 900_000, known, 0, 0, new Array(11).fill(0), model, model.yardstick, null, null, 0.9).inside; // 2
  */
 export function intervalFigures(
   shopId: number,
@@ -91,9 +96,11 @@ export function intervalFigures(
   known: { readonly inside: number; readonly universal: number; readonly universalPersons: number },
   b: number,
   out: number,
+  features: readonly number[],
   model: RateModel,
   yardstick: BurstYardstick,
   calibration: CalibrationRef | null,
+  people: { readonly model: PeopleModel; readonly driftLogVariance: number } | null,
   level: number,
 ): OccupancyInterval {
   const { rate, phi, m, rateRelVar, meanDwell } = model;
@@ -110,19 +117,21 @@ export function intervalFigures(
   // Whether an identity-known universal-MAC device is a person is not known (its weight is a
   // share): the bounds take none of them, and all of them, as persons.
   const certain = known.inside - known.universalPersons;
+  const learned = people === null ? undefined : modelledPeople(people.model, features, level, people.driftLogVariance);
   return {
     shopId,
     start,
     end,
-    inside: known.inside + rest,
-    insideLow: certain + low,
-    insideHigh: certain + known.universal + high,
+    inside: learned?.inside ?? known.inside + rest,
+    insideLow: learned?.low ?? certain + low,
+    insideHigh: learned?.high ?? certain + known.universal + high,
     outside: out > 0 ? out / (rate * len) : 0,
     knownInside: known.inside,
     universalInside: known.universal,
     universalPersons: known.universalPersons,
     insideBursts: b,
     outsideBursts: out,
+    features,
     calibration,
   };
 }

@@ -4,20 +4,22 @@ import type { SessionWindow } from "../visits/SessionWindows.ts";
 import { band } from "./band.ts";
 import type { DayModel } from "./dayModel.ts";
 import { heardInside } from "./heardInside.ts";
-import type { PeopleEstimate } from "./PeopleEstimate.ts";
+import type { OccupancyInterval, PeopleEstimate } from "./PeopleEstimate.ts";
 import type { ResolvedPeopleEstimatorOptions } from "./peopleEstimatorOptions.ts";
 
 /**
  * The day's people, all but the occupancy: visitors with their band, passers-by and capture
- * rate, the parts and the sample they come from. Internal: `PeopleEstimator`'s day estimate and
- * `LiveOccupancy`'s day so far.
+ * rate, the parts and the sample they come from. With a shop's learned model, the visitors come
+ * from the day's occupancy (every interval of the day so far). Internal: `PeopleEstimator`'s day
+ * estimate and `LiveOccupancy`'s day so far.
  *
+ * @param occupancy the day's intervals from its start (needed with a learned model)
  * @example
  * const o = peopleEstimatorOptions();
  * const day = { shopId: 101, window: "day" as const, label: "2026-11-16", start: 0, end: 86_400_000 };
- * peopleOfDay(dayModel([], day, o), day, o).visitors; // 0
+ * peopleOfDay(dayModel([], day, o), day, o, []).visitors; // 0
  */
-export function peopleOfDay(model: DayModel, w: SessionWindow, o: ResolvedPeopleEstimatorOptions): Omit<PeopleEstimate, "occupancy"> {
+export function peopleOfDay(model: DayModel, w: SessionWindow, o: ResolvedPeopleEstimatorOptions, occupancy: readonly OccupancyInterval[]): Omit<PeopleEstimate, "occupancy"> {
   const { rest, linked, known, yardstick } = model;
   // A device is one visitor however many visits it made, and as much of a person as its weight
   // (a universal-MAC laptop or PC is a device, not a person: `universalPersonWeight`).
@@ -41,7 +43,7 @@ export function peopleOfDay(model: DayModel, w: SessionWindow, o: ResolvedPeople
   const passersBy = outsideBursts === 0 ? 0 : universalPassers > 0 ? outsideBursts / (universalPasserBursts / universalPassers) : Number.NaN;
   return {
     ...w,
-    ...visitorFigures(knownVisitors, restBursts, passersBy, model, o.level),
+    ...visitorsOf(knownVisitors, restBursts, passersBy, model, occupancy, model.people !== null, o.level),
     knownVisitors,
     passersBy,
     linkedSessions: linked.size,
@@ -93,6 +95,42 @@ export function visitorFigures(knownVisitors: number, restBursts: number, passer
     restVisitors,
     burstsPerMinute: rate * 60_000,
     meanDwellMs: meanDwell,
+  };
+}
+
+/**
+ * The day's visitors by the one visitor rule in force: {@link visitorFigures} from the bursts and
+ * the yardstick, or — with a shop's learned model (`modelled`) — the identity-known visitors plus
+ * the rest of the people-time the model gives the day's intervals (inside beyond the
+ * identity-known part, over each interval), by Little's law over the mean stay; its bounds the
+ * same of the intervals' bounds (a day reads high or low as a whole, so the intervals' errors add
+ * up rather than cancel). Internal: a day's estimate and a day estimated again.
+ *
+ * @example
+ * visitorsOf(3, 0, 0, dayModel([], { shopId: 101, start: 0 }, peopleEstimatorOptions()), [], false, 0.9).visitors; // 3
+ */
+export function visitorsOf(knownVisitors: number, restBursts: number, passersBy: number, model: RateModel, occupancy: readonly OccupancyInterval[], modelled: boolean, level: number) {
+  const byBursts = visitorFigures(knownVisitors, restBursts, passersBy, model, level);
+  if (!modelled) return byBursts;
+  let rest = 0;
+  let low = 0;
+  let high = 0;
+  for (const x of occupancy) {
+    const len = x.end - x.start;
+    rest += Math.max(0, x.inside - x.knownInside) * len;
+    low += Math.max(0, x.insideLow - x.knownInside) * len;
+    high += Math.max(0, x.insideHigh - x.knownInside) * len;
+  }
+  const perVisit = model.meanDwell / bealeFactor(model.dwellRelVar);
+  const restVisitors = rest > 0 ? rest / perVisit : 0;
+  const visitors = knownVisitors + restVisitors;
+  return {
+    ...byBursts,
+    visitors,
+    visitorsLow: Number.isNaN(visitors) ? Math.floor(knownVisitors) : Math.floor(knownVisitors + low / perVisit),
+    visitorsHigh: Number.isNaN(visitors) ? Number.POSITIVE_INFINITY : Math.ceil(knownVisitors + high / perVisit),
+    captureRate: visitors + passersBy > 0 ? visitors / (visitors + passersBy) : Number.NaN,
+    restVisitors,
   };
 }
 

@@ -52,7 +52,7 @@ export function poolPeople(estimates: readonly PeopleEstimate[], options: Pick<P
     indices.forEach((i, j) => {
       const p = days[j]!;
       const model = models[j]!;
-      out[i] = { ...reestimated(p, model, p.yardstick, p.calibration, level), pooledDays: days.length };
+      out[i] = { ...reestimated(p, model, p.yardstick, p.calibration, null, level), pooledDays: days.length };
     });
   }
   return out;

@@ -30,7 +30,7 @@ export function withCalibration(
   return estimates.map((p) => {
     if (!o.calibrations.has(p.shopId)) return p;
     if (p.pooledDays !== 1) throw new RangeError(`withCalibration: estimate of shop ${p.shopId} on ${p.label} is pooled; calibrate the days' own estimates`);
-    const { yardstick, calibration: ref } = yardstickFor(o, p.shopId, p.start);
-    return reestimated(p, rateModels([chosenSample(p.sample, p.sample.universal.visits)])[0]!, yardstick, ref, o.level);
+    const { yardstick, calibration: ref, people } = yardstickFor(o, p.shopId, p.start);
+    return reestimated(p, rateModels([chosenSample(p.sample, p.sample.universal.visits)])[0]!, yardstick, ref, people, o.level);
   });
 }

@@ -1,20 +1,27 @@
 import type { BurstYardstick } from "../calibration/burstYardstick.ts";
 import { calibratedYardstick, type CalibrationRef } from "../calibration/Calibration.ts";
+import type { PeopleModel } from "../calibration/PeopleModel.ts";
 import type { RateModel } from "./rateModel.ts";
 import type { ResolvedPeopleEstimatorOptions } from "./peopleEstimatorOptions.ts";
 
 /**
- * The yardstick for a shop's day starting at `atMs`: its calibration's, aged to that day, or the
- * prior. Internal: the one place the estimate chooses between them.
+ * What estimates a shop's day starting at `atMs`: its calibration's yardstick, aged to that day,
+ * and its learned model when it has one — or the prior. Internal: the one place the estimate
+ * chooses between them.
  *
  * @example
  * yardstickFor(peopleEstimatorOptions(), 101, 0).calibration; // null (no calibration given)
  */
-export function yardstickFor(o: ResolvedPeopleEstimatorOptions, shopId: number, atMs: number, visitorRssi?: number): { yardstick: BurstYardstick; calibration: CalibrationRef | null } {
+export function yardstickFor(
+  o: ResolvedPeopleEstimatorOptions,
+  shopId: number,
+  atMs: number,
+  visitorRssi?: number,
+): { yardstick: BurstYardstick; calibration: CalibrationRef | null; people: { readonly model: PeopleModel; readonly driftLogVariance: number } | null } {
   const c = o.calibrations.get(shopId);
-  if (c === undefined) return { yardstick: o.prior, calibration: null };
-  const { yardstick, ref } = calibratedYardstick(c, atMs, { intervalMs: o.intervalMs, timeZone: o.timeZone, ...(visitorRssi === undefined ? {} : { visitorRssi }) });
-  return { yardstick, calibration: ref };
+  if (c === undefined) return { yardstick: o.prior, calibration: null, people: null };
+  const { yardstick, ref, driftLogVariance } = calibratedYardstick(c, atMs, { intervalMs: o.intervalMs, timeZone: o.timeZone, ...(visitorRssi === undefined ? {} : { visitorRssi }) });
+  return { yardstick, calibration: ref, people: c.model === null ? null : { model: c.model, driftLogVariance } };
 }
 
 /**

@@ -26,6 +26,7 @@ function calibration(overrides: Partial<Calibration> = {}): Calibration {
     universalPersonShare: 0.25,
     overdispersion: 1.44,
     counts: { intervals: 80, dailyCounts: 0, days: 5, personHours: 120 },
+    model: null,
     settings: { ...settings },
     trusted: true,
     warnings: [],
@@ -47,7 +48,7 @@ describe("calibratedYardstick", () => {
       // The counted days' own degrees of freedom and two more for the day-to-day spread's prior.
       expect(yardstick.df).toBe(c.counts.days - 1 + 2);
       expect(yardstick.personCv).toBeCloseTo(c.personCv * Math.sqrt(c.overdispersion), 12);
-      expect(ref).toEqual({ id: c.id, start: "2024-03-07T12:00:00.000Z", end: "2024-03-14T19:00:00.000Z", trusted: true, warnings: [] });
+      expect(ref).toEqual({ id: c.id, start: "2024-03-07T12:00:00.000Z", end: "2024-03-14T19:00:00.000Z", method: "scale", trusted: true, warnings: [] });
     }
   });
 

@@ -2,7 +2,8 @@ import { createRng } from "../../../src/sim/random/prng.ts";
 import { describe, expect, it } from "vitest";
 import { realPhonesPrior } from "../../../src/kernels/calibration/burstYardstick.ts";
 import { checkCalibration } from "../../../src/kernels/calibration/Calibration.ts";
-import { fitCalibration, MIN_TRUSTED_DAILY, MIN_TRUSTED_INTERVALS, type CalibrationObservation, type DayObservation, type IntervalObservation } from "../../../src/kernels/calibration/fitCalibration.ts";
+import { CALIBRATION_FEATURES } from "../../../src/kernels/calibration/calibrationFeatures.ts";
+import { fitCalibration, MIN_MODEL_DAYS, MIN_TRUSTED_DAILY, MIN_TRUSTED_INTERVALS, type CalibrationObservation, type DayObservation, type IntervalObservation } from "../../../src/kernels/calibration/fitCalibration.ts";
 
 const settings = Object.freeze({ intervalMs: 900_000, timeZone: "Europe/Prague" });
 const options = Object.freeze({ prior: realPhonesPrior, settings });
@@ -38,6 +39,13 @@ function poisson(rand: () => number, mean: number): number {
   return k;
 }
 
+/** Features with the interval's bursts as its strongest band's randomized MACs, nothing else heard. */
+function features(bursts: number): number[] {
+  const f = new Array<number>(CALIBRATION_FEATURES.length).fill(0);
+  f[0] = bursts;
+  return f;
+}
+
 /**
  * Counted intervals from the model: `persons` (5–20) inside each 15-min interval, each with a
  * burst rate drawn log-normal with the prior's CV around a mean of `rho`, bursts Poisson over the
@@ -57,7 +65,8 @@ function simulate(seed: number, rho: number, days: number, intervalsPerDay: numb
       let rates = 0;
       for (let p = 0; p < persons; p++) rates += Math.exp(mu + Math.sqrt(s2) * normal(rand));
       const start = dayStart + i * QUARTER;
-      out.push({ kind: "interval", shopId, day: label, start, end: start + QUARTER, people: persons, knownInside: 0, insideBursts: poisson(rand, rates * 15) });
+      const insideBursts = poisson(rand, rates * 15);
+      out.push({ kind: "interval", shopId, day: label, start, end: start + QUARTER, people: persons, knownInside: 0, insideBursts, features: features(insideBursts) });
     }
   }
   return out;
@@ -207,17 +216,52 @@ describe("fitCalibration", () => {
     expect(fits[0]!.countedBurstsPerMinute).toBeLessThan(fits[1]!.countedBurstsPerMinute);
     expect(fits[0]!.id.startsWith("cal-61-")).toBe(true);
     // Nobody beyond the identity-known persons: nothing measures bursts per person.
-    const known: IntervalObservation = { kind: "interval", shopId: 80, day: "2024-03-04", start: T0, end: T0 + QUARTER, people: 3, knownInside: 3, insideBursts: 40 };
+    const known: IntervalObservation = { kind: "interval", shopId: 80, day: "2024-03-04", start: T0, end: T0 + QUARTER, people: 3, knownInside: 3, insideBursts: 40, features: features(40) };
     const nobody: DayObservation = { ...dailyCounts(1, 1, 80)[0]!, visitors: 10, knownVisitors: 10 };
     expect(fitCalibration([known, nobody], options)).toEqual([]);
     expect(fitCalibration([], options)).toEqual([]);
   });
 
   it("takes a silent interval with people counted as half a burst, not as an infinite yardstick", () => {
-    const silent: IntervalObservation[] = Array.from({ length: 8 }, (_, i) => ({ kind: "interval", shopId: 61, day: "2024-03-04", start: T0 + i * QUARTER, end: T0 + (i + 1) * QUARTER, people: 6, knownInside: 0, insideBursts: 0 }));
+    const silent: IntervalObservation[] = Array.from({ length: 8 }, (_, i) => ({ kind: "interval", shopId: 61, day: "2024-03-04", start: T0 + i * QUARTER, end: T0 + (i + 1) * QUARTER, people: 6, knownInside: 0, insideBursts: 0, features: features(0) }));
     const c = fitCalibration(silent, options)[0]!;
     expect(Number.isFinite(Math.log(c.countedBurstsPerMinute))).toBe(true);
     expect(c.countedBurstsPerMinute).toBeLessThan(0.05);
     expect(c.warnings.some((w) => /far from real phones/.test(w))).toBe(true);
   });
+
+  it("learns the shop's model from two counted days of intervals on, and keeps to one scale with fewer, saying so by its model", () => {
+    const one = fitCalibration(simulate(4, 1, 1, 16), options)[0]!;
+    expect(one.model).toBeNull();
+    const two = fitCalibration(simulate(4, 1, MIN_MODEL_DAYS, 16), options)[0]!;
+    expect(two.model).not.toBeNull();
+    expect(two.model!.days).toBe(MIN_MODEL_DAYS);
+    expect(two.model!.features).toEqual(CALIBRATION_FEATURES);
+    // People ≈ bursts ÷ (1/min × 15 min), with the persons' rates spread ×6: on a third day the
+    // model predicts the count better than the counted days' mean does.
+    const third = simulate(7, 1, 3, 16).filter((o) => o.day === simulate(7, 1, 3, 16)[40]!.day);
+    const mean = simulate(4, 1, 2, 16).reduce((a, o) => a + o.people, 0) / 32;
+    const predict = (o: IntervalObservation) => Math.max(0, two.model!.intercept + two.model!.coefficients.reduce((a, c, j) => a + c * o.features[j]!, 0));
+    const mae = (f: (o: IntervalObservation) => number) => third.reduce((a, o) => a + Math.abs(f(o) - o.people), 0) / third.length;
+    expect(mae(predict)).toBeLessThan(mae(() => mean));
+    expect(two.model!.coefficients[0]!).toBeGreaterThan(0);
+    // Daily entrance counts alone give no model.
+    expect(fitCalibration(dailyCounts(1, 5), options)[0]!.model).toBeNull();
+  });
+
+  it("weighs the newest counted days most in the model (persons per MAC drift)", () => {
+    // Four days at one yardstick, then two, two months later, at four times it: a new day like the
+    // newest is predicted better by a fit that weighs them most.
+    const shift = (o: IntervalObservation, days: number): IntervalObservation => ({ ...o, day: new Date(o.start + days * DAY).toISOString().slice(0, 10), start: o.start + days * DAY, end: o.end + days * DAY });
+    const old = simulate(5, 1, 4, 12);
+    const recent = simulate(6, 4, 3, 12).map((o) => shift(o, 60));
+    const next = recent.filter((o) => o.day === recent.at(-1)!.day);
+    const train = [...old, ...recent.filter((o) => o.day !== next[0]!.day)];
+    const mae = (halfLifeDays: number) => {
+      const m = fitCalibration(train, { ...options, halfLifeDays })[0]!.model!;
+      return next.reduce((a, o) => a + Math.abs(Math.max(0, m.intercept + m.coefficients.reduce((x, c, j) => x + c * o.features[j]!, 0)) - o.people), 0) / next.length;
+    };
+    expect(mae(10)).toBeLessThan(mae(10_000));
+  });
 });
+

@@ -106,6 +106,7 @@ describe("poolPeople", () => {
       universalPersonShare: 0.3,
       overdispersion: 1.44,
       counts: { intervals: 80, dailyCounts: 0, days: 5, personHours: 120 },
+      model: null,
       settings: { intervalMs: 15 * MIN, timeZone: "Asia/Seoul", visitorRssi: "auto" as const },
       trusted: true,
       warnings: [],
@@ -113,7 +114,7 @@ describe("poolPeople", () => {
     const options = { calibration: [calibration] };
     const a = week(7, {}, options);
     const b = week(8, { shopId: 102 }, options);
-    const ref = { id: calibration.id, start: new Date(calibration.start).toISOString(), end: new Date(calibration.end).toISOString(), trusted: true, warnings: [] };
+    const ref = { id: calibration.id, start: new Date(calibration.start).toISOString(), end: new Date(calibration.end).toISOString(), method: "scale", trusted: true, warnings: [] };
     const pooled = poolPeople([...a, ...b]);
     a.forEach((d, i) => {
       // ρ and the persons' spread (× √overdispersion) are the fit's; ln ρ's variance its standard

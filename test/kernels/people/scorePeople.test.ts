@@ -17,6 +17,7 @@ const interval = (shopId: number, i: number, inside: number, low: number, high: 
   universalPersons: 0,
   insideBursts: 0,
   outsideBursts: 0,
+  features: [],
   calibration: null,
 });
 const MIN = 60_000;

@@ -25,6 +25,7 @@ function calibrationOf(shopId: number): Calibration {
     universalPersonShare: 0.25,
     overdispersion: 1,
     counts: { intervals: 40, dailyCounts: 0, days: 3, personHours: 30 },
+    model: null,
     settings: { intervalMs: 900_000, timeZone: "UTC", visitorRssi: "auto" },
     trusted: true,
     warnings: [],
