@@ -207,7 +207,13 @@ export { universalPersonWeight, PHONE_STAY_MS } from "./kernels/people/universal
 export type { Calibration, CalibrationFile, CalibrationRef } from "./kernels/calibration/Calibration.ts";
 export { CALIBRATION_VERSION, CALIBRATION_DRIFT_PER_DAY, CALIBRATION_STALE_DAYS, calibratedYardstick, checkCalibration, calibrationsByShop } from "./kernels/calibration/Calibration.ts";
 export type { CalibrationObservation, IntervalObservation, DayObservation, FitCalibrationOptions } from "./kernels/calibration/fitCalibration.ts";
-export { fitCalibration, MIN_TRUSTED_INTERVALS, MIN_TRUSTED_DAILY } from "./kernels/calibration/fitCalibration.ts";
+export { fitCalibration, MIN_TRUSTED_INTERVALS, MIN_TRUSTED_DAILY, MIN_MODEL_DAYS } from "./kernels/calibration/fitCalibration.ts";
+export type { PeopleModel } from "./kernels/calibration/PeopleModel.ts";
+export { modelledPeople } from "./kernels/calibration/PeopleModel.ts";
+export type { ModelRow } from "./kernels/calibration/fitPeopleModel.ts";
+export { fitPeopleModel, MODEL_ALPHAS } from "./kernels/calibration/fitPeopleModel.ts";
+export { CALIBRATION_FEATURES, RSSI_BAND_EDGES, rssiBand } from "./kernels/calibration/calibrationFeatures.ts";
+export { withCalibration } from "./kernels/people/withCalibration.ts";
 
 // --- counted truth and calibration -----------------------------------------
 export type { TruthSegment, DailyCount, CountedTruth } from "./truth/CountedTruth.ts";
@@ -217,7 +223,7 @@ export { mergeTruth } from "./truth/mergeTruth.ts";
 export type { TruthInside } from "./truth/truthInside.ts";
 export { truthInside } from "./truth/truthInside.ts";
 export type { CalibrateOptions, CalibrationFit, CalibrationFromEstimatesOptions } from "./analysis/calibrate.ts";
-export { calibrate, calibrationFromEstimates } from "./analysis/calibrate.ts";
+export { calibrate, calibrationFromEstimates, calibrationSettings } from "./analysis/calibrate.ts";
 export type { SampleSums } from "./kernels/people/rateModel.ts";
 export type { RandomEffects } from "./stats/randomEffects.ts";
 export { randomEffects } from "./stats/randomEffects.ts";

@@ -17,7 +17,7 @@
  * truth. Days before 2023-07-01 are the ones choices were made on; later days are reported
  * apart and were never tuned on.
  *
- *   npx tsx bench/tools/realRoom.ts [DATA_DIR] [--k 3,10] [--json]
+ *   npx tsx bench/tools/realRoom.ts [DATA_DIR] [--k 3,10,all] [--json]
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -304,7 +304,7 @@ const here = fileURLToPath(import.meta.url);
 if (process.argv[1] !== undefined && here === process.argv[1]) {
   const args = process.argv.slice(2);
   const kAt = args.indexOf("--k");
-  const ks = kAt >= 0 ? args[kAt + 1]!.split(",").map(Number) : [3, 10];
+  const ks = kAt >= 0 ? args[kAt + 1]!.split(",").map((k) => (k === "all" ? Number.POSITIVE_INFINITY : Number(k))) : [3, 10, Number.POSITIVE_INFINITY];
   const dir = args.find((a, i) => !a.startsWith("--") && args[i - 1] !== "--k") ?? fileURLToPath(new URL("../../../shared/data/brno-sc6-61", import.meta.url));
   if (!existsSync(join(dir, "index.json"))) {
     console.log(`no real captures at ${dir}: nothing to score`);
@@ -320,7 +320,7 @@ if (process.argv[1] !== undefined && here === process.argv[1]) {
     console.log(`${r.days} days, ${r.countedDays} with people counted; MAE in persons over the occupied 15-min intervals (90 % interval holds)\n`);
     console.log(`footfall as installed, every counted day: early ${cell(r.installedEveryDay.early)}, late ${cell(r.installedEveryDay.late)}, all ${cell(r.installedEveryDay.all)} (${r.installedEveryDay.all.occupied} intervals)\n`);
     for (const s of r.byK) {
-      console.log(`K = ${s.k} counted days before each day (${s.days} days scored; early < ${LATE_FROM} ≤ late)\n`);
+      console.log(`${Number.isFinite(s.k) ? `K = ${s.k} counted days` : "every counted day"} before each day (${s.days} days scored; early < ${LATE_FROM} ≤ late)\n`);
       console.log(`| estimate | early days | late days | all | estimate ÷ truth (all) |`);
       console.log(`|---|---|---|---|---|`);
       const row = (name: string, x: SplitScore) => console.log(`| ${name} | ${cell(x.early)} | ${cell(x.late)} | ${cell(x.all)} | ${f(x.all.ratio)} |`);

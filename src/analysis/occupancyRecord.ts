@@ -3,7 +3,7 @@ import type { AnalysisRecord } from "./AnalysisRecord.ts";
 
 /**
  * One shop and interval as the `occupancy` line of `footfall analyze --format ndjson`: start and
- * end (epoch ms), the estimated mean phones `inside` with its 90 % interval `insideLow` …
+ * end (epoch ms), the estimated mean people `inside` with its 90 % interval `insideLow` …
  * `insideHigh`, and `outside` (people, 0.01), plus the interval's burst counts.
  *
  * @example

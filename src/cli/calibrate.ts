@@ -2,6 +2,7 @@ import { rename, writeFile } from "node:fs/promises";
 import type { AnalyzeOptions } from "../analysis/analyze.ts";
 import { calibrationFromEstimates, calibrationSettings } from "../analysis/calibrate.ts";
 import { isTruthInputError } from "../errors/TruthInputError.ts";
+import type { Calibration } from "../kernels/calibration/Calibration.ts";
 import type { PeopleEstimate } from "../kernels/people/PeopleEstimate.ts";
 import type { CountedTruth } from "../truth/CountedTruth.ts";
 import { readTruth } from "../truth/readTruth.ts";
@@ -27,15 +28,19 @@ const flags = {
   "opening-hours": { type: "string" },
   interval: { type: "string" },
   "min-coverage": { type: "string" },
+  "half-life-days": { type: "string" },
   ...connectionFlags,
 } as const;
 
 const help = `usage: footfall calibrate --input FILE [--input FILE ...] --truth FILE [--truth FILE ...] --out FILE [options]
        footfall calibrate --shop ID --since ISO --until ISO --truth FILE --out FILE [options]
 
-Fits each shop's people calibration on counted people: how many probe bursts one person inside
-is worth there, with its uncertainty, the span it was fitted on and the counts it rests on. Use
-it with 'footfall analyze --calibration FILE' (and 'footfall fleet calibration set').
+Fits each shop's people calibration on counted people: what the shop's devices are worth in
+people inside — randomized MACs and universal devices by how strongly they were heard, and the
+stationary devices footfall finds — learned from two counted days of intervals on, with its
+error on the days left out; with fewer counts, one scale (how many probe bursts one person inside
+is worth there). Give every counted day you have: newer days weigh more. Use it with 'footfall
+analyze --calibration FILE' (and 'footfall fleet calibration set').
 
 Counted truth (--truth, repeatable): CSV with a header, either
   shop_id,start,end,people   people inside over [start, end), ISO 8601 times with an offset
@@ -47,8 +52,11 @@ Options (defaults in brackets):
   --tz ZONE            shop time zone [Asia/Seoul]; use the same when analysing
   --interval D         occupancy interval [15m]; use the same when analysing
   --min-coverage X     least share of an interval the counts must cover (0-1] [0.5]
-  --gap-ms, --lateness-ms, --clock-offsets, --min-dwell-ms, --visitor-rssi,
-  --fallback-rssi, --opening-hours, --rts-unit   as for 'footfall analyze'
+  --half-life-days N   a counted day weighs half as much N days before the newest [30]
+  --visitor-rssi X     a fixed visit threshold (dBm): the calibration records and pins it
+                       (the shop is then analysed at it) [auto: learned day by day]
+  --gap-ms, --lateness-ms, --clock-offsets, --min-dwell-ms, --fallback-rssi,
+  --opening-hours, --rts-unit   as for 'footfall analyze'
 
 Exit status: 0 written, every calibration trusted; 1 written, but a calibration is not
 trusted (the reason is printed and kept in the file), or reading the signals failed;
@@ -80,12 +88,13 @@ export function calibrateCommand(deps?: ClientDeps): Command {
 
 async function runCalibrate(argv: readonly string[], io: CliIo, deps: ClientDeps | undefined): Promise<number> {
   const { values } = parseFlags(argv, flags);
-  const { input = [], truth: truthFiles = [], out, "min-coverage": coverageFlag, ...rest } = values;
+  const { input = [], truth: truthFiles = [], out, "min-coverage": coverageFlag, "half-life-days": halfLifeFlag, ...rest } = values;
   if (truthFiles.length === 0) throw new UsageError("give the counted people with --truth FILE (repeatable)");
   if (out === undefined) throw new UsageError("give the calibration file to write with --out FILE");
   const fromService = rest.shop !== undefined || rest.since !== undefined || rest.until !== undefined;
   if (fromService === (input.length > 0)) throw new UsageError("give either --input FILE (repeatable) or --shop ID --since ISO --until ISO");
   const minCoverage = numberFlag("--min-coverage", coverageFlag, Number.MIN_VALUE, 1) ?? 0.5;
+  const halfLifeDays = numberFlag("--half-life-days", halfLifeFlag, Number.MIN_VALUE, Number.POSITIVE_INFINITY);
   const timeZone = timeZoneFlag(rest.tz);
   const rtsCodec = rtsUnitFlag(rest["rts-unit"]);
   const options: AnalyzeOptions = { ...analyzeOptions(rest, timeZone, rtsCodec), proximity: false, quality: false, hourly: false };
@@ -107,7 +116,7 @@ async function runCalibrate(argv: readonly string[], io: CliIo, deps: ClientDeps
     if (typeof result === "number") return result;
     estimates.push(...result.people);
   }
-  const fit = calibrationFromEstimates(estimates, truth, { ...calibrationSettings(options), minCoverage, allowNoOverlap: true });
+  const fit = calibrationFromEstimates(estimates, truth, { ...calibrationSettings(options), minCoverage, allowNoOverlap: true, ...(halfLifeDays === undefined ? {} : { halfLifeDays }) });
   // A shop that was counted but not heard, or heard on other days, is a mistake in the truth (a
   // wrong shop id, the wrong file): name its first row, and write nothing.
   if (fit.shopsWithoutOverlap.length > 0) {
@@ -120,15 +129,22 @@ async function runCalibrate(argv: readonly string[], io: CliIo, deps: ClientDeps
   await rename(temporary, out);
   let untrusted = 0;
   for (const c of fit.calibrations) {
-    const low = c.burstsPerMinute * Math.exp(-1.645 * c.logSe);
-    const high = c.burstsPerMinute * Math.exp(1.645 * c.logSe);
-    io.stderr.write(
-      `footfall calibrate: shop ${c.shopId}: ${c.id}, ${c.burstsPerMinute.toFixed(3)} bursts per person per minute [${low.toFixed(3)}, ${high.toFixed(3)}] ` +
-        `(day-to-day ×${Math.exp(c.dayLogSd).toFixed(2)}), from ${c.counts.intervals} counted intervals and ${c.counts.dailyCounts} daily counts over ${c.counts.days} day(s)` +
-        `${c.trusted ? "" : `; NOT TRUSTED: ${c.warnings.join("; ")}`}\n`,
-    );
+    io.stderr.write(`footfall calibrate: shop ${c.shopId}: ${c.id}, ${calibrationSummary(c)}${c.trusted ? "" : `; NOT TRUSTED: ${c.warnings.join("; ")}`}\n`);
     if (!c.trusted) untrusted++;
   }
   io.stderr.write(`footfall calibrate: wrote ${fit.calibrations.length} calibration(s) to ${out}\n`);
   return untrusted > 0 ? EXIT_FAILED : EXIT_OK;
+}
+
+// What a user needs to know of a calibration: what estimates with it, on what it rests, how well.
+function calibrationSummary(c: Calibration): string {
+  const days = `${c.counts.intervals} counted intervals and ${c.counts.dailyCounts} daily counts over ${c.counts.days} day(s)`;
+  const m = c.model;
+  if (m !== null) {
+    const weighted = m.coefficients.filter((x) => x > 0).length;
+    return `a model of people inside (${weighted} of ${m.features.length} features weighed${m.intercept !== 0 ? ", an intercept" : ""}), from ${days}; it errs by ${m.validationMae.toFixed(1)} persons on a counted day it was fitted without`;
+  }
+  const low = c.burstsPerMinute * Math.exp(-1.645 * c.logSe);
+  const high = c.burstsPerMinute * Math.exp(1.645 * c.logSe);
+  return `one scale (a model needs intervals of 2 counted days): ${c.burstsPerMinute.toFixed(3)} bursts per person per minute [${low.toFixed(3)}, ${high.toFixed(3)}] (day-to-day ×${Math.exp(c.dayLogSd).toFixed(2)}), from ${days}`;
 }

@@ -1,6 +1,4 @@
-import { calibrationFromEstimates } from "../analysis/calibrate.ts";
-import { realPhonesPrior } from "../kernels/calibration/burstYardstick.ts";
-import { defaultPeopleEstimator } from "../kernels/people/peopleEstimatorOptions.ts";
+import { calibrationFromEstimates, calibrationSettings } from "../analysis/calibrate.ts";
 import { withCalibration } from "../kernels/people/withCalibration.ts";
 import type { PeopleEstimate } from "../kernels/people/PeopleEstimate.ts";
 import { countedTruthCsv } from "../sim/truth/countedTruthCsv.ts";
@@ -27,7 +25,6 @@ import { parseTruth } from "../truth/parseTruth.ts";
  */
 export function demoCalibration(world: World, estimates: readonly PeopleEstimate[], fromMs: number, toMs: number, timeZone: string): PeopleEstimate[] {
   const truth = mergeTruth(estimates.map((p) => parseTruth(countedTruthCsv(world, p.shopId, fromMs, toMs, { shape: "inside" }), `door counter, shop ${p.shopId}`)));
-  const settings = { intervalMs: defaultPeopleEstimator.intervalMs, timeZone };
-  const fit = calibrationFromEstimates(estimates, truth, { prior: realPhonesPrior, settings, minCoverage: 0.5, allowNoOverlap: true });
+  const fit = calibrationFromEstimates(estimates, truth, { ...calibrationSettings({ timeZone }), minCoverage: 0.5, allowNoOverlap: true });
   return withCalibration(estimates, fit.file, { timeZone });
 }

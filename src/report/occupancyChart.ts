@@ -27,6 +27,8 @@ export interface OccupancyRow {
   readonly outside?: number;
   /** True mean people inside (the simulator's, or a manual count); not drawn when absent. */
   readonly truth?: number;
+  /** Another estimate to compare with (an analyst's fit, a door counter's model), drawn dashed; not drawn when absent. */
+  readonly baseline?: number;
 }
 
 /**
@@ -53,6 +55,8 @@ export interface OccupancyChartOptions {
   readonly hours?: readonly [number, number];
   /** Height of the plot with its axes, px. @default 300 */
   readonly height?: number;
+  /** What `baseline` is, for the legend. @default "another estimate" */
+  readonly baselineLabel?: string;
 }
 
 /**
@@ -69,8 +73,9 @@ const EMPTY = 0.05;
 /**
  * Occupancy over a day: per interval the estimated mean people inside as a line with its
  * interval as a shaded band (`insideLow`…`insideHigh`), people outside as a dashed grey line and,
- * when given, the true mean inside as a dark line — against the shop's local time of day, so a
- * shop in another zone reads in its own hours. Each value is drawn at its interval's middle.
+ * when given, another estimate to compare with as a dotted orange line and the true mean inside as
+ * a dark line — against the shop's local time of day, so a shop in another zone reads in its own
+ * hours. Each value is drawn at its interval's middle.
  * Returns a standalone SVG string.
  *
  * @example
@@ -82,7 +87,7 @@ const EMPTY = 0.05;
  */
 export function occupancyChart(rows: readonly OccupancyRow[], options: OccupancyChartOptions = {}): string {
   checkRows("occupancyChart", rows, ["start", "end"], false);
-  checkRows("occupancyChart", rows, ["inside", "insideLow", "insideHigh", "outside", "truth"], true);
+  checkRows("occupancyChart", rows, ["inside", "insideLow", "insideHigh", "outside", "truth", "baseline"], true);
   for (const [i, r] of rows.entries()) {
     if (!(r.end > r.start)) throw new RangeError(`occupancyChart: row ${i}: end must be after start`);
     if (!(r.insideLow <= r.inside && r.inside <= r.insideHigh)) throw new RangeError(`occupancyChart: row ${i}: insideLow ≤ inside ≤ insideHigh must hold`);
@@ -112,6 +117,7 @@ export function occupancyChart(rows: readonly OccupancyRow[], options: Occupancy
   const shown = data.filter((d) => d.to > lo && d.from < hi);
   const hasOutside = shown.some((d) => d.outside !== undefined);
   const hasTruth = shown.some((d) => d.truth !== undefined);
+  const hasBaseline = shown.some((d) => d.baseline !== undefined);
   const minutes = shown.length > 0 ? Math.round((shown[0]!.end - shown[0]!.start) / 60_000) : 15;
   const legend: LegendItem[] = [
     { label: "inside (estimate)", color: chartTheme.color.visitors, shape: "line" },
@@ -119,6 +125,7 @@ export function occupancyChart(rows: readonly OccupancyRow[], options: Occupancy
   ];
   if (hasTruth) legend.push({ label: "inside (truth)", color: chartTheme.ink, shape: "line" });
   if (hasOutside) legend.push({ label: "outside (estimate)", color: chartTheme.color.passersBy, shape: "line" });
+  if (hasBaseline) legend.push({ label: options.baselineLabel ?? "another estimate", color: BASELINE, shape: "line" });
   return renderPlot(
     {
       title: options.title ?? defaultOccupancyChart.title,
@@ -136,6 +143,7 @@ export function occupancyChart(rows: readonly OccupancyRow[], options: Occupancy
           ? [Plot.line(shown.filter((d) => d.outside !== undefined), { x: "mid", y: "outside", stroke: chartTheme.color.passersBy, strokeWidth: 2, strokeDasharray: "5,3" })]
           : []),
         Plot.line(shown, { x: "mid", y: "inside", stroke: chartTheme.color.visitors, strokeWidth: 2.5 }),
+        ...(hasBaseline ? [Plot.line(shown.filter((d) => d.baseline !== undefined), { x: "mid", y: "baseline", stroke: BASELINE, strokeWidth: 2, strokeDasharray: "2,3" })] : []),
         ...(hasTruth ? [Plot.line(shown.filter((d) => d.truth !== undefined), { x: "mid", y: "truth", stroke: chartTheme.ink, strokeWidth: 1.5 })] : []),
         Plot.ruleY([0], { stroke: chartTheme.ink }),
       ],
@@ -145,6 +153,8 @@ export function occupancyChart(rows: readonly OccupancyRow[], options: Occupancy
 
 // A light tint of the visitors' blue: the band stays behind the lines and prints on white.
 const BAND = "#c9dafa";
+// An orange apart from the estimate's blue and the outside's grey.
+const BASELINE = "#d9822b";
 
 function ticksOf(lo: number, hi: number): number[] {
   const step = hi - lo > 12 ? 2 : 1;

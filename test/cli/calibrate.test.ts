@@ -7,6 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import { calibrationsByShop, type CalibrationFile } from "../../src/kernels/calibration/Calibration.ts";
 import { fakeIo } from "./fakeIo.ts";
+import { gunzipSync } from "node:zlib";
+import { analyze } from "../../src/analysis/analyze.ts";
+import { calibrate as calibrateLibrary, calibrationFromEstimates, calibrationSettings } from "../../src/analysis/calibrate.ts";
+import { analyzeFile } from "../../src/file/analyzeFile.ts";
+import { mergeTruth } from "../../src/truth/mergeTruth.ts";
+import { parseTruth } from "../../src/truth/parseTruth.ts";
 
 // Two real counted days of the Brno lab (test/data/brno-sc6-61, MIT): calibrate on one, analyse
 // the next with it, and every way the truth can be wrong.
@@ -62,6 +68,37 @@ describe("footfall calibrate", () => {
     const g = fakeIo();
     expect(await main(["analyze", "--input", signalsOf(NEXT_DAY), "--tz", TZ, "--format", "ndjson"], g.io)).toBe(0);
     for (const l of lines(g.text.out).filter((x) => x.type === "summary" || x.type === "occupancy")) expect(l.calibration).toBeNull();
+  });
+
+  it("is exactly the library's fit, and analyze --calibration exactly the library's estimate: one calibration path", { timeout: 180_000 }, async () => {
+    const days = ["2024-03-07", "2024-03-14", "2024-03-21"];
+    const out = join(dir, "three.json");
+    const fit = await calibrate([...days.flatMap((d) => ["--input", signalsOf(d), "--truth", truthOf(d)]), "--visitor-rssi=-70", "--out", out]);
+    expect(fit.status).toBeLessThan(2);
+    const cli = calibrationsByShop(JSON.parse(await readFile(out, "utf8")) as CalibrationFile).get(61)!;
+    // Three counted days: a model, fitted at the threshold given, which the file records.
+    expect(cli.model).not.toBeNull();
+    expect(cli.settings.visitorRssi).toBe(-70);
+    expect(fit.err).toContain("a model of people inside");
+    // The library, on the same days read as the CLI reads them (each file analysed alone), and the same fit.
+    const estimates = [];
+    for (const d of days) estimates.push(...(await analyzeFile(signalsOf(d), { timeZone: TZ, classify: { visitorRssi: -70 } })).people);
+    const truth = mergeTruth(await Promise.all(days.map(async (d) => parseTruth(await readFile(truthOf(d), "utf8"), truthOf(d)))));
+    const library = calibrationFromEstimates(estimates, truth, { ...calibrationSettings({ timeZone: TZ, classify: { visitorRssi: -70 } }), minCoverage: 0.5 });
+    expect(library.calibrations).toEqual([cli]);
+    // One day's records: calibrate() gives what the CLI gives.
+    const one = join(dir, "one.json");
+    await calibrate(["--input", signalsOf(days[0]!), "--truth", truthOf(days[0]!), "--out", one]);
+    const records = gunzipSync(await readFile(signalsOf(days[0]!))).toString("utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as unknown);
+    const single = await calibrateLibrary(records, parseTruth(await readFile(truthOf(days[0]!), "utf8"), truthOf(days[0]!)), { timeZone: TZ });
+    expect(single.file).toEqual(JSON.parse(await readFile(one, "utf8")));
+    // Analysed with it, the CLI's occupancy lines are the library's estimate.
+    const f = fakeIo();
+    expect(await main(["analyze", "--input", signalsOf("2025-03-27"), "--tz", TZ, "--format", "ndjson", "--calibration", out], f.io)).toBe(0);
+    const lines = f.text.out.split("\n").filter((l) => l.startsWith('{"type":"occupancy"')).map((l) => JSON.parse(l) as { start: number; inside: number });
+    const day = gunzipSync(await readFile(signalsOf("2025-03-27"))).toString("utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as unknown);
+    const { occupancy } = await analyze(day, { timeZone: TZ, calibration: library.file });
+    expect(lines.map((l) => [l.start, l.inside])).toEqual(occupancy.map((o) => [o.start, Math.round(o.inside * 100) / 100]));
   });
 
   it("says when a calibration applied is stale, in the lines and on stderr", { timeout: 120_000 }, async () => {

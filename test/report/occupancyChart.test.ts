@@ -38,6 +38,13 @@ describe("occupancyChart", () => {
     expect(markElements(root, "x-axis tick label", "text").map((t) => t.textContent)).toContain("20:00");
   });
 
+  it("draws another estimate to compare with, dotted, under its own label", () => {
+    const root = expectStandaloneSvg(occupancyChart(day.map((r) => ({ ...r, baseline: r.inside + 1 })), { timeZone: "Asia/Seoul", baselineLabel: "analyst's line" }));
+    expect(markElements(root, "line", "path")).toHaveLength(4);
+    expect(texts(root)).toContain("analyst's line");
+    expect(() => occupancyChart([{ ...day[0]!, baseline: Number.NaN }])).toThrow(RangeError);
+  });
+
   it("rejects inconsistent rows", () => {
     expect(() => occupancyChart([{ ...day[0]!, insideLow: 5, inside: 4 }])).toThrow(RangeError);
     expect(() => occupancyChart([{ ...day[0]!, end: day[0]!.start }])).toThrow(RangeError);

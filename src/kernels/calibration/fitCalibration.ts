@@ -228,6 +228,14 @@ export function fitCalibration(observations: readonly CalibrationObservation[], 
     if (intervals < MIN_TRUSTED_INTERVALS && dailyCounts < MIN_TRUSTED_DAILY) {
       warnings.push(`few counts: ${intervals} counted interval${intervals === 1 ? "" : "s"} with people inside and ${dailyCounts} daily count${dailyCounts === 1 ? "" : "s"} (a trusted calibration needs ${MIN_TRUSTED_INTERVALS} intervals or ${MIN_TRUSTED_DAILY} daily counts)`);
     }
+    if (model !== null) {
+      // A model that errs on a day it did not see by as much as the people counted says nothing.
+      const counted = list.filter((o): o is IntervalObservation => o.kind === "interval" && o.people > 0);
+      const meanPeople = counted.reduce((x, o) => x + o.people, 0) / counted.length;
+      if (model.validationMae >= meanPeople) {
+        warnings.push(`the model errs by ${model.validationMae.toFixed(1)} persons on a counted day it was fitted without, as much as the ${meanPeople.toFixed(1)} counted on average`);
+      }
+    }
     if (Math.abs(dataLn - priorLn) > FAR_FROM_PRIOR) {
       warnings.push(`far from real phones: the counts say ${Math.exp(dataLn).toFixed(3)} bursts per person per minute against ${prior.burstsPerMinute} (check the counts and the shop id)`);
     }
