@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { burstYardstick, realPhonesPrior, silentPersonsBound } from "../../../src/kernels/calibration/burstYardstick.ts";
 import { PeopleEstimator } from "../../../src/kernels/people/PeopleEstimator.ts";
 import type { PeopleEstimate } from "../../../src/kernels/people/PeopleEstimate.ts";
+import type { Calibration } from "../../../src/kernels/calibration/Calibration.ts";
+import type { PeopleModel } from "../../../src/kernels/calibration/PeopleModel.ts";
 import { peopleEstimatorOptions } from "../../../src/kernels/people/peopleEstimatorOptions.ts";
 import type { ClassifiedSession } from "../../../src/kernels/visits/VisitClassifier.ts";
 import { createRng, hashSeed } from "../../../src/sim/random/prng.ts";
@@ -243,4 +245,61 @@ describe("PeopleEstimator without identity-known visits", () => {
     expect(o.insideLow).toBeCloseTo(10 / 15 / spread, 10);
     expect(o.insideHigh).toBeCloseTo((10 / 15) * spread, 10);
   });
+
+  it("estimates a shop with a learned model by the model, from each interval's features, and its visitors from them", () => {
+    // 45 one-burst randomized MACs heard at −55 dBm in 18:00–18:15, and a PC on all day.
+    const at = DAY + 18 * 60 * MIN;
+    const rest = Array.from({ length: 45 }, (_, i) => session({ start: at + i * 20_000, rssi: -55 }));
+    const pc = session({ start: DAY, end: DAY + 23 * 60 * MIN, bursts: 1380, kind: "stationary", randomized: false });
+    const sessions = [...keptVisits(30), ...rest, pc];
+    const model: PeopleModel = {
+      features: CALIBRATION_FEATURES,
+      intercept: 0.5,
+      coefficients: CALIBRATION_FEATURES.map((f) => (f === "randomized ge-60" ? 0.2 : f === "stationary" ? 2 : 0)),
+      alpha: 0,
+      offset: 5,
+      withinVariance: 0.3,
+      dayVariance: 0.5,
+      df: 4,
+      days: 3,
+      intervals: 40,
+      validationMae: 1,
+    };
+    const calibration: Calibration = {
+      id: "cal-101-0000000a",
+      shopId: 101,
+      start: DAY - 7 * 1440 * MIN,
+      end: DAY - 1440 * MIN,
+      burstsPerMinute: 1,
+      countedBurstsPerMinute: 1,
+      logSe: 0.1,
+      dayLogSd: 0.2,
+      personCv: 1.86,
+      universalPersonShare: 0.25,
+      overdispersion: 1,
+      counts: { intervals: 40, dailyCounts: 0, days: 3, personHours: 30 },
+      model,
+      settings: { intervalMs: 900_000, timeZone: "Asia/Seoul", visitorRssi: "auto" },
+      trusted: true,
+      warnings: [],
+    };
+    const [plain] = estimate(sessions);
+    const [day] = estimate(sessions, { calibration: [calibration] });
+    const interval = day!.occupancy.find((o) => o.start === at)!;
+    // 45 randomized MACs ≥ −60 dBm and the PC: 0.5 + 0.2 × 45 + 2 × 1 = 11.5.
+    expect(interval.features[CALIBRATION_FEATURES.indexOf("randomized ge-60")]).toBe(45);
+    expect(interval.inside).toBeCloseTo(11.5, 10);
+    expect(interval.insideLow).toBeLessThan(11.5);
+    expect(interval.insideHigh).toBeGreaterThan(11.5);
+    expect(interval.calibration?.method).toBe("model");
+    // Its data beside it are the estimate's as installed.
+    const before = plain!.occupancy.find((o) => o.start === at)!;
+    expect([interval.insideBursts, interval.knownInside]).toEqual([before.insideBursts, before.knownInside]);
+    // An interval with only the PC: the intercept and the PC.
+    expect(day!.occupancy[4]!.inside).toBeCloseTo(2.5, 10);
+    // Visitors: the identity-known ones and the rest of the model's people-time over the mean stay.
+    const restMs = day!.occupancy.reduce((a, o) => a + Math.max(0, o.inside - o.knownInside) * (o.end - o.start), 0);
+    expect(day!.visitors).toBeCloseTo(day!.knownVisitors + restMs / day!.meanDwellMs, 6);
+  });
 });
+
