@@ -209,7 +209,7 @@ export { CALIBRATION_VERSION, CALIBRATION_DRIFT_PER_DAY, CALIBRATION_STALE_DAYS,
 export type { CalibrationObservation, IntervalObservation, DayObservation, FitCalibrationOptions } from "./kernels/calibration/fitCalibration.ts";
 export { fitCalibration, MIN_TRUSTED_INTERVALS, MIN_TRUSTED_DAILY, MIN_MODEL_DAYS } from "./kernels/calibration/fitCalibration.ts";
 export type { PeopleModel } from "./kernels/calibration/PeopleModel.ts";
-export { modelledPeople } from "./kernels/calibration/PeopleModel.ts";
+export { modelledPeople } from "./kernels/people/modelledPeople.ts";
 export type { ModelRow } from "./kernels/calibration/fitPeopleModel.ts";
 export { fitPeopleModel, MODEL_ALPHAS } from "./kernels/calibration/fitPeopleModel.ts";
 export { CALIBRATION_FEATURES, RSSI_BAND_EDGES, rssiBand } from "./kernels/calibration/calibrationFeatures.ts";

@@ -1,6 +1,7 @@
 import { medianPersons, silentPersonsBound, type BurstYardstick } from "../calibration/burstYardstick.ts";
 import type { CalibrationRef } from "../calibration/Calibration.ts";
-import { modelledPeople, type PeopleModel } from "../calibration/PeopleModel.ts";
+import type { PeopleModel } from "../calibration/PeopleModel.ts";
+import { modelledPeople } from "./modelledPeople.ts";
 import type { RateModel } from "./rateModel.ts";
 import type { SessionWindow } from "../visits/SessionWindows.ts";
 import { band } from "./band.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fitPeopleModel, MODEL_ALPHAS, type ModelRow } from "../../../src/kernels/calibration/fitPeopleModel.ts";
-import { modelledPeople } from "../../../src/kernels/calibration/PeopleModel.ts";
+import { modelledPeople } from "../../../src/kernels/people/modelledPeople.ts";
 import { createRng } from "../../../src/sim/random/prng.ts";
 
 const NAMES = ["phones", "laptops", "equipment"];

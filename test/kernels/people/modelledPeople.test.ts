@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { modelledPeople, type PeopleModel } from "../../../src/kernels/calibration/PeopleModel.ts";
+import type { PeopleModel } from "../../../src/kernels/calibration/PeopleModel.ts";
+import { modelledPeople } from "../../../src/kernels/people/modelledPeople.ts";
 
 const model: PeopleModel = { features: ["a", "b"], intercept: 1, coefficients: [0.5, 2], alpha: 0, offset: 5, withinVariance: 0.4, dayVariance: 0.6, df: 4, days: 3, intervals: 40, validationMae: 1 };
 
