@@ -166,6 +166,7 @@ export function analyzeCommand(deps?: ClientDeps): Command {
   return {
     summary: "sessions, visits, dwell and proximity from signals (table or NDJSON)",
     help,
+    check: (argv) => void parseFlags(argv, flags),
     run: (argv, io) => runAnalyze(argv, io, deps),
   };
 }

@@ -77,7 +77,7 @@ export const command: Command = calibrateCommand();
  * calibrateCommand().summary; // "fit people calibrations on counted people"
  */
 export function calibrateCommand(deps?: ClientDeps): Command {
-  return { summary: "fit people calibrations on counted people", help, run: (argv, io) => runCalibrate(argv, io, deps) };
+  return { summary: "fit people calibrations on counted people", help, check: (argv) => void parseFlags(argv, flags), run: (argv, io) => runCalibrate(argv, io, deps) };
 }
 
 async function runCalibrate(argv: readonly string[], io: CliIo, deps: ClientDeps | undefined): Promise<number> {

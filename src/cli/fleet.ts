@@ -96,15 +96,31 @@ type Values = ReturnType<typeof parseFlags<typeof flags>>["values"];
 export const command: Command = {
   summary: "many shops on many machines: enqueue, tail, status, results, calibrations (BullMQ + PostgreSQL)",
   help,
+  check: (argv) => void fleetArgv(argv),
   run: runFleet,
 };
 
-async function runFleet(argv: readonly string[], io: CliIo): Promise<number> {
+const SUBCOMMANDS = ["init", "backfill", "tail", "stop", "status", "results", "retain", "calibration"] as const;
+const CALIBRATION_ACTIONS = ["set", "show", "clear"] as const;
+
+// The subcommand, its action and the flags, as both `check` and `run` read them.
+function fleetArgv(argv: readonly string[]) {
   const [sub, ...rest] = argv;
+  if (!(SUBCOMMANDS as readonly (string | undefined)[]).includes(sub)) {
+    throw new UsageError(`unknown fleet command ${JSON.stringify(sub ?? "")}: init, backfill, tail, stop, status, results, retain or calibration`);
+  }
   const { values, positionals } = parseFlags(rest, flags, true);
   // `fleet calibration <set|show|clear>`: the one subcommand with a word of its own.
   const action = sub === "calibration" ? positionals.shift() : undefined;
+  if (sub === "calibration" && !(CALIBRATION_ACTIONS as readonly (string | undefined)[]).includes(action)) {
+    throw new UsageError(`unknown fleet calibration command ${JSON.stringify(action ?? "")}: set, show or clear`);
+  }
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
+  return { sub: sub as (typeof SUBCOMMANDS)[number], action: action as (typeof CALIBRATION_ACTIONS)[number] | undefined, values };
+}
+
+async function runFleet(argv: readonly string[], io: CliIo): Promise<number> {
+  const { sub, action, values } = fleetArgv(argv);
   const timeZone = timeZoneFlag(values.tz);
   switch (sub) {
     case "init":
@@ -122,9 +138,7 @@ async function runFleet(argv: readonly string[], io: CliIo): Promise<number> {
     case "retain":
       return retain(values, io);
     case "calibration":
-      return calibration(action, values, io);
-    default:
-      throw new UsageError(`unknown fleet command ${JSON.stringify(sub ?? "")}: init, backfill, tail, stop, status, results, retain or calibration`);
+      return calibration(action!, values, io); // fleetArgv gives `calibration` its action
   }
 }
 
@@ -321,7 +335,7 @@ async function results(values: Values, io: CliIo, timeZone: string): Promise<num
   }
 }
 
-async function calibration(action: string | undefined, values: Values, io: CliIo): Promise<number> {
+async function calibration(action: (typeof CALIBRATION_ACTIONS)[number], values: Values, io: CliIo): Promise<number> {
   if (values.shops !== undefined) throw new UsageError("fleet calibration takes --shop ID (once per shop), not --shops");
   const shops = shopFlags(values.shop);
   switch (action) {
@@ -360,8 +374,6 @@ async function calibration(action: string | undefined, values: Values, io: CliIo
         await pool.end();
       }
     }
-    default:
-      throw new UsageError(`unknown fleet calibration command ${JSON.stringify(action ?? "")}: set, show or clear`);
   }
 }
 

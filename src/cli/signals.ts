@@ -103,6 +103,7 @@ export function signalsCommand(deps: ClientDeps = defaultClientDeps): Command {
   return {
     summary: "backfill or tail a shop's signal records (NDJSON or CSV on stdout)",
     help,
+    check: (argv) => void signalsArgv(argv),
     run: (argv, io) => runSignals(argv, io, deps),
   };
 }
@@ -115,11 +116,17 @@ export function signalsCommand(deps: ClientDeps = defaultClientDeps): Command {
  */
 export const command: Command = signalsCommand();
 
-async function runSignals(argv: readonly string[], io: CliIo, deps: ClientDeps): Promise<number> {
+// The flags and the subcommand, as both `check` and `run` read them.
+function signalsArgv(argv: readonly string[]) {
   const { values, positionals } = parseFlags(argv, flags, true);
   const [mode, ...extra] = positionals;
   if (mode !== "backfill" && mode !== "tail") throw new UsageError("expected a subcommand: backfill or tail");
   if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
+  return { values, mode } as const;
+}
+
+async function runSignals(argv: readonly string[], io: CliIo, deps: ClientDeps): Promise<number> {
+  const { values, mode } = signalsArgv(argv);
   const shopId = integerFlag("--shop", values.shop, 0, Number.MAX_SAFE_INTEGER);
   if (shopId === undefined) throw new UsageError("--shop is required");
   // A bare date is midnight UTC here (the help says so): records are not yet tied to a shop's zone.

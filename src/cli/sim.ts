@@ -110,6 +110,7 @@ const flags = {
 export const command: Command = {
   summary: "serve the whole service interface locally from a seeded world",
   help,
+  check: (argv) => void parseFlags(argv, flags),
   async run(argv, io) {
     const { values } = parseFlags(argv, flags);
     const options = optionsFrom(values);
