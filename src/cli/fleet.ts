@@ -4,6 +4,8 @@ import { dateOfEpochDay } from "../time/calendarDate.ts";
 import { localDayOf } from "../time/timeZone.ts";
 import { EXIT_FAILED, EXIT_OK, UsageError, formatTable, integerFlag, parseFlags, parseFormat, timeFlag, timeZoneFlag, type CliIo, type Command } from "./common.ts";
 import { withInterval } from "../demo/textFormats.ts";
+import type { CalibrationRef } from "../kernels/calibration/Calibration.ts";
+import { calibrationCell } from "./calibrationCell.ts";
 import { calibrationFlag } from "./calibrationFlag.ts";
 import { fleetDatabase, fleetRedis, fleetServerFlags, shopsFlag } from "./fleetSettings.ts";
 
@@ -277,6 +279,7 @@ async function status(values: Values, io: CliIo): Promise<number> {
             tail: x.tail === null ? null : x.tail.wanted ? `live, at ${x.tail.nextDay}` : `stopped at ${x.tail.nextDay}`,
             "inside [90 %]": x.live === null ? null : `${between(x.live.inside, x.live.insideLow, x.live.insideHigh)} until ${clock(x.live.end, x.tail?.timeZone ?? "UTC")}`,
             "people today": x.live === null ? null : between(x.live.visitors, x.live.visitorsLow, x.live.visitorsHigh),
+            calibration: x.live === null ? null : calibrationCell(x.live.calibration),
           })),
         ),
       );
@@ -320,6 +323,8 @@ async function results(values: Values, io: CliIo, timeZone: string): Promise<num
                 shop: d.shopId,
                 date: d.date,
                 visitors: d.visitors,
+                // A line without the field says nothing of it: blank, not "prior".
+                calibration: d.calibration === undefined ? null : calibrationCell(d.calibration as CalibrationRef | null),
                 visits: d.visits,
                 "passers-by": d.passersBy,
                 "capture %": typeof d.captureRate === "number" ? Math.round(d.captureRate * 1000) / 10 : null,
