@@ -54,7 +54,7 @@ export interface AnalyzeOptions {
   readonly proximity?: ProximityOptions | false;
   /**
    * People, not MACs: the randomization-aware estimate of visitors per shop-day (with a 90 %
-   * interval) and of phones inside and outside per interval (`intervalMs`, 15 min), or `false`
+   * interval) and of people inside and outside per interval (`intervalMs`, 15 min), or `false`
    * to skip it (see `PeopleEstimator`; its `timeZone` is the top-level one). @default {}
    */
   readonly people?: Omit<PeopleEstimatorOptions, "timeZone" | "calibration"> | false;
@@ -67,8 +67,9 @@ export interface AnalyzeOptions {
   readonly calibration?: CalibrationFile | readonly Calibration[];
   /**
    * Pool each shop's days in the input for the people estimates (`poolPeople`): every day's
-   * burst rate and mean dwell borrow from the shop's other days by random effects, which takes
-   * most of a day's sampling error out of its visitors (see the README). A day's figures then
+   * mean stay borrows from the shop's other days by random effects (the burst yardstick stays
+   * the day's own), which takes most of a day's sampling error out of its visitors (see the
+   * README). A day's figures then
    * depend on which days the input holds, so analyse a fixed span (a week, a month). @default false
    */
   readonly poolDays?: boolean;
@@ -135,7 +136,7 @@ export interface AnalyzeResult {
   readonly hours: readonly VisitCounts[];
   /** Per shop and local day, the people estimates (empty when `people` is false); also on each `days` entry. */
   readonly people: readonly PeopleEstimate[];
-  /** Occupancy per shop and interval (estimated phones inside, with interval, and outside), in order per shop. */
+  /** Occupancy per shop and interval (estimated people inside, with interval, and outside), in order per shop. */
   readonly occupancy: readonly OccupancyInterval[];
   /**
    * Occupancy per shop and interval as it was known when the watermark passed each interval's end

@@ -46,11 +46,19 @@ Rows whose count is NaN or empty are unknown and skipped.
 
 Options (defaults in brackets):
   --out FILE           the calibration file to write (JSON, versioned), replaced whole
-  --tz ZONE            shop time zone [Asia/Seoul]; use the same when analysing
+  --tz ZONE            shop time zone [Asia/Seoul]; use the same when analysing; a bare
+                       --since/--until date is local midnight in it
   --interval D         occupancy interval [15m]; use the same when analysing
   --min-coverage X     least share of an interval the counts must cover (0-1] [0.5]
-  --gap-ms, --lateness-ms, --clock-offsets, --min-dwell-ms, --visitor-rssi,
-  --fallback-rssi, --opening-hours, --rts-unit   as for 'footfall analyze'
+  --visitor-rssi X     the visit threshold the counted days are estimated at, as for
+                       'footfall analyze' [auto]: the fit is made at that one threshold,
+                       and the file pins none (the library's calibrate() tries every 5 dB
+                       from -50 to -90 dBm and pins the one that fits the counts best)
+  --gap-ms, --lateness-ms, --clock-offsets, --min-dwell-ms, --fallback-rssi,
+  --opening-hours, --rts-unit   as for 'footfall analyze'
+
+Connection (for --shop): --signal-url URL (or FOOTFALL_SIGNAL_URL), --email EMAIL (or
+FOOTFALL_EMAIL), --token TOKEN (or FOOTFALL_TOKEN; prefer the variable).
 
 Exit status: 0 written, every calibration trusted; 1 written, but a calibration is not
 trusted (the reason is printed and kept in the file), or reading the signals failed;

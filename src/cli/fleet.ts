@@ -18,7 +18,8 @@ stale workers).
   fleet init                                   create the schema (idempotent; versioned)
   fleet backfill --shops 101,102 --since D --until D [--wait] [--attempts N]
                                                one job per shop and local day (job id
-                                               day-SHOP-DATE: enqueueing twice adds nothing);
+                                               day-SHOP-DATE: enqueueing twice adds nothing),
+                                               tried up to --attempts times [5];
                                                --wait: progress on stderr, exit 0 when every
                                                job is done, 1 if any failed
   fleet tail --shops 101,102 [--since D] [--poll-ms N]
@@ -30,18 +31,23 @@ stale workers).
   fleet stop --shops 101,102                   stop those live tails
   fleet status [--format table|ndjson]         jobs waiting/active/failed, workers alive, last
                                                checkpoint per shop, and a live tail's latest
-                                               interval: people inside and people so far today
+                                               interval: people inside and people so far today,
+                                               with the calibration they rest on (or prior)
   fleet results --shops 101 --since D --until D [--sessions] [--occupancy] [--quality]
                 [--live] [--pool-days] [--format ndjson|table]
                                                the stored lines, in the shape
-                                               \`footfall analyze --format ndjson\` prints them;
+                                               \`footfall analyze --format ndjson\` prints them
+                                               (table: one row per shop-day, people with the
+                                               calibration they rest on);
                                                --live: a running tail's day in progress;
                                                --pool-days: people from each shop's days in the
                                                range together, as analyze --pool-days
-  fleet retain [--retain-days N] [--schedule]  delete per-device rows (sessions, visits) of
+  fleet retain [--retain-days N] [--schedule [--every-ms N]]
+                                               delete per-device rows (sessions, visits) of
                                                days more than N days ago [30]; summaries,
                                                occupancy and quality stay. --schedule: the
-                                               workers run it daily instead (BullMQ scheduler)
+                                               workers run it every --every-ms instead [daily]
+                                               (a BullMQ job scheduler)
   fleet calibration set --calibration FILE [--shop ID ...]
                                                store the people calibrations of FILE
                                                (\`footfall calibrate --out\`), every shop in it

@@ -12,7 +12,7 @@ commands:
   brands    list brands
   shop      resolve a shop by brand and External Key
   signals   backfill or tail a shop's signal records
-  analyze   sessions, visits, dwell and proximity from signals
+  analyze   people (visitors, inside), sessions, dwell and proximity from signals
   calibrate fit people calibrations on counted people (--truth)
   sales     upload daily sales totals
   worker    run fleet jobs (many shops on many machines) until stopped

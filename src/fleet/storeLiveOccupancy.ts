@@ -24,7 +24,7 @@ export interface LiveLine {
   /** Interval, epoch ms. */
   readonly start: number;
   readonly end: number;
-  /** Mean phones inside over the interval, with its 90 % interval, and outside (as the `occupancy` line). */
+  /** Mean people inside over the interval, with its 90 % interval, and outside (as the `occupancy` line). */
   readonly inside: number | null;
   readonly insideLow: number | null;
   readonly insideHigh: number | null;

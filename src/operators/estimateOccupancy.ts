@@ -18,7 +18,7 @@ export interface EstimateOccupancyOptions extends PeopleEstimatorOptions {
 }
 
 /**
- * RxJS operator: classified sessions → the estimated mean number of phones inside (with a 90 %
+ * RxJS operator: classified sessions → the estimated mean number of people inside (with a 90 %
  * interval) and outside each shop, per interval (15 min by default), counting people rather than
  * MACs (see `PeopleEstimator`). One `PeopleEstimator` per subscription; its per-day estimates
  * are flattened into their intervals.

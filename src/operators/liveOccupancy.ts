@@ -17,7 +17,7 @@ export interface LiveOccupancyOperatorOptions extends LiveOccupancyOptions {
 }
 
 /**
- * RxJS operator: decoded signals → the estimated mean number of phones inside (with a 90 %
+ * RxJS operator: decoded signals → the estimated mean number of people inside (with a 90 %
  * interval) and outside each shop per interval (15 min by default), with the day so far
  * (`today`: people who came in, with their interval; the MAC-level counts), **as the day goes on**: an
  * interval is emitted as soon as the shop's watermark passes its end (when the first signal after

@@ -113,7 +113,7 @@ export function liveOccupancyOptions(options: LiveOccupancyOptions | ResolvedLiv
 }
 
 /**
- * Live occupancy: the estimated mean number of phones inside and outside each shop per interval
+ * Live occupancy: the estimated mean number of people inside and outside each shop per interval
  * (15 min by default), emitted as soon as the shop's event time passes the interval's end —
  * while the day goes on, where `PeopleEstimator` can only estimate a day once it is over. An
  * {@link EngineAccumulator} of the one `EventTimeEngine` (through its `reached` calls), so an
@@ -150,7 +150,7 @@ export function liveOccupancyOptions(options: LiveOccupancyOptions | ResolvedLiv
  * const engine = new EventTimeEngine({ proximity: false }, { emit: () => {} }, [occupancy]);
  * for (const signal of signals) engine.push(signal);
  * engine.flush();
- * live.at(-1)?.inside; // phones inside over the last interval
+ * live.at(-1)?.inside; // people inside over the last interval (mean)
  */
 export class LiveOccupancy implements EngineAccumulator {
   /** The resolved options of the estimate. */
