@@ -11,6 +11,8 @@
  * with Observable Plot and linkedom, the HTML report). Helpers the library uses internally
  * (response validators, journal formats, record identity, HTML escaping …) are not exported:
  * they may change in any release.
+ *
+ * @module footfall
  */
 
 // --- contract -------------------------------------------------------------

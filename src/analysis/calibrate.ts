@@ -60,11 +60,11 @@ export const CALIBRATION_THRESHOLDS: readonly number[] = Object.freeze([-50, -55
 /**
  * Fits a people calibration per shop from signal records and counted people: analyses the
  * records as installed (the prior from real phones) at each visit threshold of
- * {@link CALIBRATION_THRESHOLDS} (or at the fixed `classify.visitorRssi` given), pairs every
+ * `CALIBRATION_THRESHOLDS` (or at the fixed `classify.visitorRssi` given), pairs every
  * analysed interval that the counted segments cover (at least `minCoverage` of it) and every
  * analysed day with an entrance count with the estimate's figures, fits the burst yardstick
  * (`fitCalibration`) at each, and keeps per shop the threshold whose calibrated estimate errs
- * least on the counts ({@link calibrationFromCandidates}). The calibration pins that threshold:
+ * least on the counts (`calibrationFromCandidates`). The calibration pins that threshold:
  * a threshold learned day by day moves with the day's crowd (−79 to −87 dBm on three Brno lab
  * days), and with it the bursts counted inside, so a yardstick fitted on some days would not hold
  * on others (docs/people.md). Use the

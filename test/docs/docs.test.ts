@@ -6,6 +6,7 @@
  * (`Command.check`: no I/O). The rules are test/docs/docFindings.ts; findings in docs/*.md left
  * to their owner are listed in test/docs/pendingDocFindings.ts, which must only shrink.
  */
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadCommand } from "../../src/cli/loadCommand.ts";
 import { commandLines } from "./commandLines.ts";
@@ -23,6 +24,7 @@ import {
 import { entryExports, sourceExports } from "./exportedNames.ts";
 import { docsFiles, exportTable, parseMarkdown } from "./markdown.ts";
 import { PENDING_DOC_FINDINGS } from "./pendingDocFindings.ts";
+import { ENTRY_POINTS } from "../package/entryPoints.ts";
 
 const files = docsFiles();
 const readme = files.find((f) => f.path === "README.md")!;
@@ -117,6 +119,17 @@ describe("the docs tell the truth about the code", () => {
       [11, 'footfall fleet: unknown fleet calibration command "sett": set, show or clear'],
       [12, 'footfall has no command "nonsense"'],
     ]);
+  });
+
+  it("the API reference (npm run docs) documents every entry point of package.json, each under its import name", () => {
+    const typedoc = JSON.parse(readFileSync(new URL("../../typedoc.json", import.meta.url), "utf8")) as { entryPoints: string[]; treatWarningsAsErrors: boolean; validation: Record<string, boolean> };
+    expect([...typedoc.entryPoints].sort()).toEqual(Object.values(ENTRY_POINTS).map((file) => `src/${file}`).sort());
+    expect(typedoc.treatWarningsAsErrors).toBe(true);
+    expect(typedoc.validation).toMatchObject({ notDocumented: true, invalidLink: true, notExported: true });
+    // TypeDoc names a module by its `@module` tag: the specifier code imports it by.
+    for (const [spec, file] of Object.entries(ENTRY_POINTS)) {
+      expect(readFileSync(new URL(`../../src/${file}`, import.meta.url), "utf8"), file).toMatch(new RegExp(`^ \\* @module ${spec}$`, "m"));
+    }
   });
 
   it("the pending findings are in docs/*.md (the README is fixed here) and are still found", async () => {

@@ -164,7 +164,7 @@ export class LiveOccupancy implements EngineAccumulator {
   readonly #classifiedCache = new WeakMap<Session, ClassifiedSession>();
 
   /**
-   * @param options see {@link LiveOccupancyOptions}; validated here (TypeError/RangeError), unless resolved already ({@link liveOccupancyOptions})
+   * @param options see {@link LiveOccupancyOptions}; validated here (TypeError/RangeError), unless resolved already (`liveOccupancyOptions`)
    * @param sink receives each interval once, in order per shop
    */
   constructor(options: LiveOccupancyOptions | ResolvedLiveOccupancyOptions, sink: Sink<LiveOccupancyInterval>) {
