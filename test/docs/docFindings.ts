@@ -2,6 +2,7 @@
  * What the docs say about the code and the code does not bear out: the rules of
  * test/docs/docs.test.ts, each a function from the docs to its findings.
  */
+import { existsSync } from "node:fs";
 import { UsageError } from "../../src/cli/common.ts";
 import { loadCommand } from "../../src/cli/loadCommand.ts";
 import { commandLines, type CommandLine } from "./commandLines.ts";
@@ -122,6 +123,22 @@ export function tableCompletenessFindings(readme: MarkdownFile, presented: reado
     if (entries.some((e) => listed.get(p.name)?.has(e) === true) || seen.has(p.name)) continue;
     seen.add(p.name);
     out.push({ path: readme.path, line: rows[0]!.line, message: `the export table leaves out \`${p.name}\` (\`${entries.join("`, `")}\`), which ${p.path} ${p.how}` });
+  }
+  return out;
+}
+
+// A path of the repository in inline code: a file with its extension, or a folder ending in "/",
+// perhaps with a #anchor or :line after it.
+const REPO_PATH = /^((?:src|test|bench|notebooks|docs)\/[\w./-]*(?:\.\w+|\/))(?:[#:].*)?$/;
+
+/** Every file or folder of the repository the docs name in inline code exists (a name moved is a dead pointer). */
+export function pathFindings(file: MarkdownFile): Finding[] {
+  const out: Finding[] = [];
+  for (const s of file.sentences) {
+    for (const span of inlineCode(s.text)) {
+      const path = REPO_PATH.exec(span)?.[1];
+      if (path !== undefined && !existsSync(new URL(`../../${path}`, import.meta.url))) out.push({ path: file.path, line: s.line, message: `names \`${path}\`, which does not exist` });
+    }
   }
   return out;
 }

@@ -14,6 +14,7 @@ import {
   commandLineFindings,
   commandProblem,
   exportTableFindings,
+  pathFindings,
   findingKey,
   presentedFindings,
   presentedNames,
@@ -71,6 +72,10 @@ describe("the docs tell the truth about the code", () => {
     expect(unexpected(findings)).toEqual([]);
   });
 
+  it("every file the docs name by its path exists", () => {
+    expect(unexpected(files.flatMap(pathFindings))).toEqual([]);
+  });
+
   it.each(COMMANDS)("(b) every example in footfall %s --help parses with its flags", async (name) => {
     const help = (await loadCommand(name))!.help;
     const examples = /^Examples?:\n([\s\S]*)$/m.exec(help)?.[1] ?? "";
@@ -90,6 +95,7 @@ describe("the docs tell the truth about the code", () => {
       "docs/wrong.md",
       [
         "From code, `footfall/sim` has `createWorld` and `analyze`. Then call `withCalibration(estimates, c)`.",
+        "It is in `src/analysis/analyze.ts` and `src/nowhere.ts#L3`, tested in `test/docs/`.",
         "",
         "```ts",
         'import { signals, nowhere } from "footfall/operators";',
@@ -111,13 +117,14 @@ describe("the docs tell the truth about the code", () => {
       "names in a sentence about `footfall/sim` `analyze`, which `footfall/sim` does not export (exported by `footfall`)",
       "calls `withCalibration`, which no entry point exports (it is in src/kernels/people/withCalibration.ts, internal)",
     ]);
+    expect(pathFindings(doc).map((f) => f.message)).toEqual(["names `src/nowhere.ts`, which does not exist"]);
     const { findings, checked } = await commandLineFindings(doc);
     expect(checked).toBe(5);
     expect(findings.map((f) => [f.line, f.message.replace(/^`[^`]*`: /, "")])).toEqual([
-      [9, expect.stringMatching(/^footfall analyze: Unknown option '--no-such-flag'/)],
-      [10, expect.stringMatching(/^footfall signals: Option '--until <value>' argument missing/)],
-      [11, 'footfall fleet: unknown fleet calibration command "sett": set, show or clear'],
-      [12, 'footfall has no command "nonsense"'],
+      [10, expect.stringMatching(/^footfall analyze: Unknown option '--no-such-flag'/)],
+      [11, expect.stringMatching(/^footfall signals: Option '--until <value>' argument missing/)],
+      [12, 'footfall fleet: unknown fleet calibration command "sett": set, show or clear'],
+      [13, 'footfall has no command "nonsense"'],
     ]);
   });
 
@@ -133,7 +140,7 @@ describe("the docs tell the truth about the code", () => {
   });
 
   it("the pending findings are in docs/*.md (the README is fixed here) and are still found", async () => {
-    const all = [...exportTableFindings(readme, exports), ...presentedFindings(presented, exports), ...tableCompletenessFindings(readme, presented, exports)];
+    const all = [...exportTableFindings(readme, exports), ...presentedFindings(presented, exports), ...tableCompletenessFindings(readme, presented, exports), ...files.flatMap(pathFindings)];
     for (const f of files) all.push(...(await commandLineFindings(f)).findings);
     const found = new Set(all.map(findingKey));
     expect(PENDING_DOC_FINDINGS.filter((k) => !k.startsWith("docs/"))).toEqual([]);
