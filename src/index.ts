@@ -11,6 +11,8 @@
  * with Observable Plot and linkedom, the HTML report). Helpers the library uses internally
  * (response validators, journal formats, record identity, HTML escaping …) are not exported:
  * they may change in any release.
+ *
+ * @module footfall
  */
 
 // --- contract -------------------------------------------------------------
@@ -277,5 +279,6 @@ export type { AdoptedPseudonyms, PseudonymizerOptions, PseudonymRotation } from 
 export { Pseudonymizer, defaultPseudonymizer, MIN_KEY_BYTES } from "./privacy/Pseudonymizer.ts";
 export type { DeviceId } from "./analysis/AnalysisRecord.ts";
 export type { AnalysisRecordsOptions } from "./analysis/analysisRecords.ts";
+export { analysisRecords } from "./analysis/analysisRecords.ts";
 export { rawDevice } from "./analysis/AnalysisRecord.ts";
 export { suppressSmallCounts } from "./analysis/suppressSmallCounts.ts";

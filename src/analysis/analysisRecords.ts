@@ -23,7 +23,7 @@ import { peopleFields, type PeopleSampleRecord } from "./summaryRecord.ts";
  */
 export const recordsProximity: ProximityOptions = Object.freeze({ timelineLimit: 0 });
 
-/** Options of {@link analysisRecords}. */
+/** Options of `analysisRecords`, the writer of the NDJSON lines (internal). */
 export interface AnalysisRecordsOptions {
   /** How each session's device is written. @default rawDevice (the MAC; writers pass a pseudonymizer) */
   readonly device?: DeviceId;

@@ -67,8 +67,9 @@ export interface AnalyzeOptions {
   readonly calibration?: CalibrationFile | readonly Calibration[];
   /**
    * Pool each shop's days in the input for the people estimates (`poolPeople`): every day's
-   * burst rate and mean dwell borrow from the shop's other days by random effects, which takes
-   * most of a day's sampling error out of its visitors (see the README). A day's figures then
+   * mean stay borrows from the shop's other days by random effects (the burst yardstick stays
+   * the day's own), which takes most of a day's sampling error out of its visitors (see the
+   * README). A day's figures then
    * depend on which days the input holds, so analyse a fixed span (a week, a month). @default false
    */
   readonly poolDays?: boolean;

@@ -4,7 +4,8 @@ import type { AnalysisRecord } from "./AnalysisRecord.ts";
 /**
  * One shop and interval as the `occupancy` line of `footfall analyze --format ndjson`: start and
  * end (epoch ms), the estimated mean people `inside` with its 90 % interval `insideLow` …
- * `insideHigh`, and `outside` (people, 0.01), plus the interval's burst counts.
+ * `insideHigh`, and `outside` (people, to 0.01), the interval's burst counts, and the
+ * calibration the estimate used (`calibration`, `null` for the prior).
  *
  * @example
  * for (const o of result.occupancy) out.write(`${JSON.stringify(occupancyRecord(o))}\n`);

@@ -14,8 +14,9 @@ import type { AnalysisRecord } from "./AnalysisRecord.ts";
  * universal and randomized series. Also visitor dwell (ms, rounded; `null` when there were no
  * visitors) with its buckets — of the identity-known visits (`PeopleEstimate.dwell`) when there is
  * an estimate, else of the visitor sessions (`shopDayDwell`) —, and the visitor RSSI threshold (dBm).
- * `pooledDays` is how many of the shop's days the estimate's burst rate and mean dwell were
- * learned from: 1 for the day alone, more with `poolDays` (`poolPeople`).
+ * `pooledDays` is how many of the shop's days the estimate's mean stay was learned from: 1 for
+ * the day alone, more with `poolDays` (`poolPeople`; the burst yardstick is the day's own).
+ * `calibration` names the calibration the estimate used (`null` for the prior).
  * With `people: false` the estimates are the MAC-level counts. When people were estimated but are
  * unknown (inside bursts and no identity-known visit to learn a burst rate from, `NaN`), `visitors`,
  * `visitorsHigh` and `captureRate` are `null` and `visitorsLow` is the identity-known visitors: a

@@ -71,7 +71,8 @@ stationary), and summarises each shop and local day: visitors (an estimate of pe
 its 90 % interval: phones rotate randomized MACs, so a MAC is not a person), passers-by,
 capture rate, visitor dwell statistics and buckets, beside the MAC-level counts (unique
 visitor devices, visits, unique devices, new/repeat visitors); and the estimated mean
-number of phones inside (with a 90 % interval) and outside each shop per --interval.
+number of people inside (with a 90 % interval) and outside each shop per --interval. Every
+people figure says which calibration it rests on (--calibration, else the prior).
 
 Input (one of):
   --shop ID --since ISO --until ISO   read the shop's records from the service
@@ -94,20 +95,26 @@ Input (one of):
                       more, one per core up to 3, else 1]
 
 Output:
-  --format F          table (default): one row per shop and day;
+  --format F          table (default): one row per shop and day: visitors (people, with
+                      their 90 % interval), the calibration they rest on (its id, "(not
+                      trusted)" after it when its use has warnings, or prior), the
+                      MAC-level counts, capture %, dwell in minutes; then the sessions
+                      by kind;
                       ndjson: one line per session {type:"session", shopId, device (a keyed
                       pseudonym, see Privacy), start,
                       end (epoch ms), date, dwellMs, estimatedDwellMs, signals, kind,
-                      randomized, ...}, then one line per shop and local day
-                      {type:"summary", shopId, date, visitors, visitorsLow,
-                      visitorsHigh (people: estimate and 90 % interval), visits,
-                      passersBy, uniqueDevices, captureRate, pooledDays, macs:
-                      {visitors, passersBy, uniqueDevices, captureRate} (MAC-level),
-                      dwell: {count, meanMs, medianMs, p90Ms, buckets}, ...,
-                      peopleSample (what pooling days needs)}, then one line per
-                      shop and interval {type:"occupancy", shopId, start, end (epoch ms),
-                      inside, insideLow, insideHigh (mean phones inside, 90 %),
-                      outside, ...}, then one {type:"quality"} line
+                      randomized, ...} (MAC-level: no people figure), then one line per
+                      shop and local day {type:"summary", shopId, date, visitors,
+                      visitorsLow, visitorsHigh (people: estimate and 90 % interval),
+                      visits (MAC-level), passersBy (people), uniqueDevices (MACs),
+                      captureRate (of people), pooledDays, calibration, macs: {visitors,
+                      passersBy, uniqueDevices, captureRate} (MAC-level), dwell: {count,
+                      meanMs, medianMs, p90Ms, buckets}, ..., peopleSample (what pooling
+                      days needs)}, then one line per shop and interval
+                      {type:"occupancy", shopId, start, end (epoch ms), inside, insideLow,
+                      insideHigh (people inside: the mean over the interval, with its
+                      90 % interval), outside (people heard outside), calibration, ...},
+                      then one {type:"quality"} line
 
 Analysis (defaults in brackets):
   --tz ZONE           shop time zone for local days and hours [Asia/Seoul]
@@ -121,7 +128,9 @@ Analysis (defaults in brackets):
                       (from MACs two sensors heard in one burst) are read again and analysed
                       aligned (standard input or a pipe: the flag to use is printed)
   --min-dwell-ms N    shortest visit [60000]
-  --visitor-rssi X    dBm a visit must reach, or "auto" to learn it per shop [auto]
+  --visitor-rssi X    dBm a visit must reach, or "auto" to learn it per shop, refitted each
+                      local day on the shop's sessions so far (a shop in --calibration: the
+                      threshold its calibration pins) [auto]
   --fallback-rssi X   dBm used by "auto" until the data show two clear modes [-65]
   --opening-hours A-B local opening hours, for staff detection [10-22]
   --dwell B           estimated (last - first + one probe interval) or observed [estimated]
@@ -131,12 +140,15 @@ Analysis (defaults in brackets):
                       each shop in the file is estimated with its own yardstick, the others
                       with the prior from real phones; every summary and occupancy line names
                       the calibration that applied (calibration: {id, start, end, trusted,
-                      warnings}, or null) [none]
-  --pool-days         people per day from each shop's days in the input together: the
-                      burst rate and mean dwell of a day's few dozen universal-MAC visits
-                      borrow from the shop's other days (random effects), which takes most
-                      of a day's sampling error out; a day's figures then depend on the
-                      span read, so read a fixed one (a week, a month) [off]
+                      warnings}, or null for the prior), and so does the table [none]
+  --pool-days         people per day from each shop's days in the input together: a day's
+                      mean stay, learned from a few dozen universal-MAC visits (every
+                      identity-known visit when the shop's days hold fewer than 10 of those),
+                      is pooled with the shop's other days by random effects, which takes
+                      most of a day's sampling error out; the burst yardstick stays each
+                      day's own (the prior, or the shop's calibration), and so do its
+                      passers-by. A day's figures then depend on the span read, so read a
+                      fixed one (a week, a month) [off]
 
 ${privacyHelp}
   --min-count K              small-count suppression: in summary (and occupancy) lines and the
@@ -146,8 +158,8 @@ ${privacyHelp}
 Connection (for --shop): --signal-url URL (or FOOTFALL_SIGNAL_URL), --email EMAIL (or
 FOOTFALL_EMAIL), --token TOKEN (or FOOTFALL_TOKEN; prefer the variable).
 
-Exit status: 0 done; 1 the service failed or records were rejected (invalid, or later
-than --lateness-ms); 2 bad usage.
+Exit status: 0 done; 1 the service failed or records were rejected (invalid, later than
+--lateness-ms, or stamped more than a day ahead by one sensor); 2 bad usage.
 
 Examples:
   footfall analyze --shop 101 --since 2026-11-16 --until 2026-11-17
@@ -164,8 +176,9 @@ Examples:
  */
 export function analyzeCommand(deps?: ClientDeps): Command {
   return {
-    summary: "sessions, visits, dwell and proximity from signals (table or NDJSON)",
+    summary: "people (visitors, inside), sessions, dwell and proximity from signals (table or NDJSON)",
     help,
+    check: (argv) => void parseFlags(argv, flags),
     run: (argv, io) => runAnalyze(argv, io, deps),
   };
 }

@@ -2,6 +2,7 @@ import type { AnalyzeResult } from "../analysis/analyze.ts";
 import { rawDevice } from "../analysis/AnalysisRecord.ts";
 import { ANALYSIS_LINES } from "../analysis/analysisLines.ts";
 import { withheldFigures } from "../analysis/withheldFigures.ts";
+import { calibrationCell } from "./calibrationCell.ts";
 import { formatTable, type CliIo } from "./common.ts";
 
 // A table column: its header and the summary line's figure it shows (by path), with a unit change.
@@ -40,9 +41,10 @@ const DWELL: readonly Column[] = [
 
 /**
  * The table of `footfall analyze` (`--format table`): one row per shop-day with the `summary`
- * line's figures (people with their 90 % interval, MAC-level counts, dwell in minutes, percentages),
- * withheld by `--min-count` exactly as the line is (`withheldFigures`: a small count shows `<K`, a
- * figure computed from it is blank), then the sessions by kind.
+ * line's figures (people with their 90 % interval and the calibration they were estimated with —
+ * its id, or `prior` —, MAC-level counts, dwell in minutes, percentages), withheld by
+ * `--min-count` exactly as the line is (`withheldFigures`: a small count shows `<K`, a figure
+ * computed from it is blank), then the sessions by kind.
  *
  * @param linkedAcrossDays false with daily pseudonyms: new and repeat visitors are blank, not zero
  * @example
@@ -63,7 +65,14 @@ export function writeAnalyzeTable(io: CliIo, result: AnalyzeResult, minCount: nu
       const x = w.value(path);
       return typeof x === "number" ? (unit === undefined ? x : unit(x)) : null;
     };
-    const row: Record<string, number | string | null> = { shop: d.shopId, date: d.label, visitors: peopleText(line, w.state(["visitors"]) === "withheld", minCount) };
+    const row: Record<string, number | string | null> = {
+      shop: d.shopId,
+      date: d.label,
+      visitors: peopleText(line, w.state(["visitors"]) === "withheld", minCount),
+      // Which yardstick the people figure rests on, beside it, as the line's `calibration` says
+      // (blank with no people estimate: the visitors are then MACs).
+      calibration: d.people === undefined ? null : calibrationCell(d.people.calibration),
+    };
     for (const c of COLUMNS) row[c.header] = cell(c);
     // The share of visitors with randomized MACs, MAC-level: blank with either count withheld.
     const random = w.value(["randomized", "visitors"]);

@@ -41,6 +41,7 @@ export function brandsCommand(deps: ClientDeps = defaultClientDeps): Command {
   return {
     summary: "list the brands the account can see",
     help,
+    check: (argv) => void parseFlags(argv, flags),
     async run(argv, io) {
       const { values } = parseFlags(argv, flags);
       const format = parseFormat(values.format, ["table", "ndjson"] as const, "table");

@@ -49,7 +49,8 @@ Rows whose count is NaN or empty are unknown and skipped.
 
 Options (defaults in brackets):
   --out FILE           the calibration file to write (JSON, versioned), replaced whole
-  --tz ZONE            shop time zone [Asia/Seoul]; use the same when analysing
+  --tz ZONE            shop time zone [Asia/Seoul]; use the same when analysing; a bare
+                       --since/--until date is local midnight in it
   --interval D         occupancy interval [15m]; use the same when analysing
   --min-coverage X     least share of an interval the counts must cover (0-1] [0.5]
   --half-life-days N   a counted day weighs half as much N days before the newest [30]
@@ -57,6 +58,9 @@ Options (defaults in brackets):
                        (the shop is then analysed at it) [auto: learned day by day]
   --gap-ms, --lateness-ms, --clock-offsets, --min-dwell-ms, --fallback-rssi,
   --opening-hours, --rts-unit   as for 'footfall analyze'
+
+Connection (for --shop): --signal-url URL (or FOOTFALL_SIGNAL_URL), --email EMAIL (or
+FOOTFALL_EMAIL), --token TOKEN (or FOOTFALL_TOKEN; prefer the variable).
 
 Exit status: 0 written, every calibration trusted; 1 written, but a calibration is not
 trusted (the reason is printed and kept in the file), or reading the signals failed;
@@ -83,7 +87,7 @@ export const command: Command = calibrateCommand();
  * calibrateCommand().summary; // "fit people calibrations on counted people"
  */
 export function calibrateCommand(deps?: ClientDeps): Command {
-  return { summary: "fit people calibrations on counted people", help, run: (argv, io) => runCalibrate(argv, io, deps) };
+  return { summary: "fit people calibrations on counted people", help, check: (argv) => void parseFlags(argv, flags), run: (argv, io) => runCalibrate(argv, io, deps) };
 }
 
 async function runCalibrate(argv: readonly string[], io: CliIo, deps: ClientDeps | undefined): Promise<number> {

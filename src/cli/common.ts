@@ -60,6 +60,13 @@ export interface Command {
   readonly summary: string;
   /** Full `--help` text. */
   readonly help: string;
+  /**
+   * Reads a command line as `run` reads it, without running anything (no file, environment,
+   * network or server is touched): throws a {@link UsageError} for an unknown flag or
+   * subcommand, a flag without its value or an unexpected argument. Flag values that need the
+   * command's files or settings to judge are checked by `run`.
+   */
+  check(argv: readonly string[]): void;
   /** Runs the command; resolves to the exit status. Throws UsageError for bad usage. */
   run(argv: readonly string[], io: CliIo): Promise<number>;
 }
@@ -74,10 +81,14 @@ export interface CliIo {
 }
 
 /**
- * `util.parseArgs` with strict flags, turning its errors into {@link UsageError}s.
+ * `util.parseArgs` with strict flags, turning its errors into {@link UsageError}s. A flag that
+ * takes a value takes a negative number after it as that value — `--visitor-rssi -70`, as the
+ * help writes it, as well as `--visitor-rssi=-70` — where `util.parseArgs` alone calls it
+ * ambiguous (it might be a flag); no flag of footfall's is a dash and digits.
  *
  * @example
- * const { values } = parseFlags(["--shop", "3"], { shop: { type: "string" } });
+ * parseFlags(["--shop", "3"], { shop: { type: "string" } }).values.shop; // "3"
+ * parseFlags(["--visitor-rssi", "-70"], { "visitor-rssi": { type: "string" } }).values["visitor-rssi"]; // "-70"
  */
 export function parseFlags<const O extends NonNullable<ParseArgsConfig["options"]>>(
   argv: readonly string[],
@@ -85,11 +96,43 @@ export function parseFlags<const O extends NonNullable<ParseArgsConfig["options"
   allowPositionals = false,
 ): ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: boolean }>> {
   try {
-    return parseArgs({ args: [...argv], options, strict: true, allowPositionals });
+    return parseArgs({ args: withNegativeValues(argv, options), options, strict: true, allowPositionals });
   } catch (error) {
     // util.parseArgs explains some mistakes over several lines; a usage error is one line.
     throw new UsageError(oneLine(error instanceof Error ? error.message : String(error)));
   }
+}
+
+// A negative number as a flag's value: -70, -2.5, -.5, -1e3.
+const NEGATIVE_NUMBER = /^-(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i;
+
+// `--flag -70` → `--flag=-70` for a flag that takes a value, the one spelling util.parseArgs
+// reads as a value; everything else is left for it to judge. A value taken here or by
+// util.parseArgs (`--email x`) is skipped, so it is never read as a flag itself; nothing after
+// `--` is touched.
+function withNegativeValues(argv: readonly string[], options: NonNullable<ParseArgsConfig["options"]>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const name = arg.startsWith("--") && !arg.includes("=") ? arg.slice(2) : undefined;
+    const takesValue = name !== undefined && Object.hasOwn(options, name) && options[name]!.type === "string";
+    const next = argv[i + 1];
+    if (!takesValue || next === undefined) {
+      out.push(arg);
+      continue;
+    }
+    if (NEGATIVE_NUMBER.test(next)) out.push(`${arg}=${next}`);
+    else if (next.startsWith("-")) {
+      out.push(arg);
+      continue;
+    } else out.push(arg, next);
+    i++;
+  }
+  return out;
 }
 
 /**

@@ -142,6 +142,8 @@ export function parseDemoFlags(argv: readonly string[]): DemoFlags {
 export const command: Command = {
   summary: "live demo: a simulated day of shops, watched, uploaded, scored and reported (npm start)",
   help,
+  // The flags alone: parseDemoFlags also reads the --world file.
+  check: (argv) => void parseFlags(argv, flags),
   run: (argv, io) => runDemoCommand(parseDemoFlags(argv), io),
 };
 

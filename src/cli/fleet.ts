@@ -4,6 +4,8 @@ import { dateOfEpochDay } from "../time/calendarDate.ts";
 import { localDayOf } from "../time/timeZone.ts";
 import { EXIT_FAILED, EXIT_OK, UsageError, formatTable, integerFlag, parseFlags, parseFormat, timeFlag, timeZoneFlag, type CliIo, type Command } from "./common.ts";
 import { withInterval } from "../demo/textFormats.ts";
+import type { CalibrationRef } from "../kernels/calibration/Calibration.ts";
+import { calibrationCell } from "./calibrationCell.ts";
 import { calibrationFlag } from "./calibrationFlag.ts";
 import { fleetDatabase, fleetRedis, fleetServerFlags, shopsFlag } from "./fleetSettings.ts";
 
@@ -16,7 +18,8 @@ stale workers).
   fleet init                                   create the schema (idempotent; versioned)
   fleet backfill --shops 101,102 --since D --until D [--wait] [--attempts N]
                                                one job per shop and local day (job id
-                                               day-SHOP-DATE: enqueueing twice adds nothing);
+                                               day-SHOP-DATE: enqueueing twice adds nothing),
+                                               tried up to --attempts times [5];
                                                --wait: progress on stderr, exit 0 when every
                                                job is done, 1 if any failed
   fleet tail --shops 101,102 [--since D] [--poll-ms N]
@@ -28,18 +31,23 @@ stale workers).
   fleet stop --shops 101,102                   stop those live tails
   fleet status [--format table|ndjson]         jobs waiting/active/failed, workers alive, last
                                                checkpoint per shop, and a live tail's latest
-                                               interval: people inside and people so far today
+                                               interval: people inside and people so far today,
+                                               with the calibration they rest on (or prior)
   fleet results --shops 101 --since D --until D [--sessions] [--occupancy] [--quality]
                 [--live] [--pool-days] [--format ndjson|table]
                                                the stored lines, in the shape
-                                               \`footfall analyze --format ndjson\` prints them;
+                                               \`footfall analyze --format ndjson\` prints them
+                                               (table: one row per shop-day, people with the
+                                               calibration they rest on);
                                                --live: a running tail's day in progress;
                                                --pool-days: people from each shop's days in the
                                                range together, as analyze --pool-days
-  fleet retain [--retain-days N] [--schedule]  delete per-device rows (sessions, visits) of
+  fleet retain [--retain-days N] [--schedule [--every-ms N]]
+                                               delete per-device rows (sessions, visits) of
                                                days more than N days ago [30]; summaries,
                                                occupancy and quality stay. --schedule: the
-                                               workers run it daily instead (BullMQ scheduler)
+                                               workers run it every --every-ms instead [daily]
+                                               (a BullMQ job scheduler)
   fleet calibration set --calibration FILE [--shop ID ...]
                                                store the people calibrations of FILE
                                                (\`footfall calibrate --out\`), every shop in it
@@ -96,15 +104,31 @@ type Values = ReturnType<typeof parseFlags<typeof flags>>["values"];
 export const command: Command = {
   summary: "many shops on many machines: enqueue, tail, status, results, calibrations (BullMQ + PostgreSQL)",
   help,
+  check: (argv) => void fleetArgv(argv),
   run: runFleet,
 };
 
-async function runFleet(argv: readonly string[], io: CliIo): Promise<number> {
+const SUBCOMMANDS = ["init", "backfill", "tail", "stop", "status", "results", "retain", "calibration"] as const;
+const CALIBRATION_ACTIONS = ["set", "show", "clear"] as const;
+
+// The subcommand, its action and the flags, as both `check` and `run` read them.
+function fleetArgv(argv: readonly string[]) {
   const [sub, ...rest] = argv;
+  if (!(SUBCOMMANDS as readonly (string | undefined)[]).includes(sub)) {
+    throw new UsageError(`unknown fleet command ${JSON.stringify(sub ?? "")}: init, backfill, tail, stop, status, results, retain or calibration`);
+  }
   const { values, positionals } = parseFlags(rest, flags, true);
   // `fleet calibration <set|show|clear>`: the one subcommand with a word of its own.
   const action = sub === "calibration" ? positionals.shift() : undefined;
+  if (sub === "calibration" && !(CALIBRATION_ACTIONS as readonly (string | undefined)[]).includes(action)) {
+    throw new UsageError(`unknown fleet calibration command ${JSON.stringify(action ?? "")}: set, show or clear`);
+  }
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
+  return { sub: sub as (typeof SUBCOMMANDS)[number], action: action as (typeof CALIBRATION_ACTIONS)[number] | undefined, values };
+}
+
+async function runFleet(argv: readonly string[], io: CliIo): Promise<number> {
+  const { sub, action, values } = fleetArgv(argv);
   const timeZone = timeZoneFlag(values.tz);
   switch (sub) {
     case "init":
@@ -122,9 +146,7 @@ async function runFleet(argv: readonly string[], io: CliIo): Promise<number> {
     case "retain":
       return retain(values, io);
     case "calibration":
-      return calibration(action, values, io);
-    default:
-      throw new UsageError(`unknown fleet command ${JSON.stringify(sub ?? "")}: init, backfill, tail, stop, status, results, retain or calibration`);
+      return calibration(action!, values, io); // fleetArgv gives `calibration` its action
   }
 }
 
@@ -263,6 +285,7 @@ async function status(values: Values, io: CliIo): Promise<number> {
             tail: x.tail === null ? null : x.tail.wanted ? `live, at ${x.tail.nextDay}` : `stopped at ${x.tail.nextDay}`,
             "inside [90 %]": x.live === null ? null : `${between(x.live.inside, x.live.insideLow, x.live.insideHigh)} until ${clock(x.live.end, x.tail?.timeZone ?? "UTC")}`,
             "people today": x.live === null ? null : between(x.live.visitors, x.live.visitorsLow, x.live.visitorsHigh),
+            calibration: x.live === null ? null : calibrationCell(x.live.calibration),
           })),
         ),
       );
@@ -306,6 +329,8 @@ async function results(values: Values, io: CliIo, timeZone: string): Promise<num
                 shop: d.shopId,
                 date: d.date,
                 visitors: d.visitors,
+                // A line without the field says nothing of it: blank, not "prior".
+                calibration: d.calibration === undefined ? null : calibrationCell(d.calibration as CalibrationRef | null),
                 visits: d.visits,
                 "passers-by": d.passersBy,
                 "capture %": typeof d.captureRate === "number" ? Math.round(d.captureRate * 1000) / 10 : null,
@@ -321,7 +346,7 @@ async function results(values: Values, io: CliIo, timeZone: string): Promise<num
   }
 }
 
-async function calibration(action: string | undefined, values: Values, io: CliIo): Promise<number> {
+async function calibration(action: (typeof CALIBRATION_ACTIONS)[number], values: Values, io: CliIo): Promise<number> {
   if (values.shops !== undefined) throw new UsageError("fleet calibration takes --shop ID (once per shop), not --shops");
   const shops = shopFlags(values.shop);
   switch (action) {
@@ -360,8 +385,6 @@ async function calibration(action: string | undefined, values: Values, io: CliIo
         await pool.end();
       }
     }
-    default:
-      throw new UsageError(`unknown fleet calibration command ${JSON.stringify(action ?? "")}: set, show or clear`);
   }
 }
 

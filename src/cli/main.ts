@@ -1,21 +1,8 @@
 #!/usr/bin/env node
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { EXIT_FAILED, EXIT_USAGE, OutputClosedError, UsageError, oneLine, type CliIo, type Command } from "./common.ts";
-
-/** Subcommands, loaded on demand so `footfall brands` does not pay for the simulator. */
-const commands: Record<string, () => Promise<{ command: Command }>> = {
-  demo: () => import("./demo.ts"),
-  sim: () => import("./sim.ts"),
-  brands: () => import("./brands.ts"),
-  shop: () => import("./shop.ts"),
-  signals: () => import("./signals.ts"),
-  analyze: () => import("./analyze.ts"),
-  calibrate: () => import("./calibrate.ts"),
-  sales: () => import("./sales.ts"),
-  worker: () => import("./worker.ts"),
-  fleet: () => import("./fleet.ts"),
-};
+import { EXIT_FAILED, EXIT_USAGE, OutputClosedError, UsageError, oneLine, type CliIo } from "./common.ts";
+import { loadCommand } from "./loadCommand.ts";
 
 const usage = `usage: footfall <command> [flags]
 
@@ -25,7 +12,7 @@ commands:
   brands    list brands
   shop      resolve a shop by brand and External Key
   signals   backfill or tail a shop's signal records
-  analyze   sessions, visits, dwell and proximity from signals
+  analyze   people (visitors, inside), sessions, dwell and proximity from signals
   calibrate fit people calibrations on counted people (--truth)
   sales     upload daily sales totals
   worker    run fleet jobs (many shops on many machines) until stopped
@@ -47,12 +34,11 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     (name === undefined ? io.stderr : io.stdout).write(`${usage}\n`);
     return name === undefined ? EXIT_USAGE : 0;
   }
-  const load = commands[name];
-  if (load === undefined) {
+  const command = await loadCommand(name);
+  if (command === undefined) {
     io.stderr.write(`footfall: unknown command ${JSON.stringify(name)} (see footfall --help)\n`);
     return EXIT_USAGE;
   }
-  const { command } = await load();
   if (rest.includes("--help") || rest.includes("-h")) {
     io.stdout.write(`${command.help}\n`);
     return 0;

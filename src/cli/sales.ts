@@ -93,11 +93,9 @@ export function salesCommand(deps: ClientDeps = defaultClientDeps): Command {
   return {
     summary: "upload daily sales totals (one record per shop and day, with a journal)",
     help,
+    check: (argv) => void salesArgv(argv),
     async run(argv, io) {
-      const { values, positionals } = parseFlags(argv, flags, true);
-      const [sub, ...files] = positionals;
-      if (sub !== "upload") throw new UsageError(sub === undefined ? "missing subcommand: footfall sales upload FILE..." : `unknown subcommand ${JSON.stringify(sub)} (expected upload)`);
-      if (files.length === 0) throw new UsageError("missing FILE: footfall sales upload FILE...");
+      const { values, files } = salesArgv(argv);
       const format = parseFormat(values.format, ["table", "ndjson"] as const, "table");
       const options = uploadOptions(values);
       const settings = connectionSettings(values, io.env, ["baseUrl", "email", "token"]);
@@ -169,6 +167,15 @@ export function salesCommand(deps: ClientDeps = defaultClientDeps): Command {
  * const status = await command.run(["upload", "pos.csv", "--dry-run"], io);
  */
 export const command: Command = salesCommand();
+
+// The flags, the subcommand and the files, as both `check` and `run` read them.
+function salesArgv(argv: readonly string[]) {
+  const { values, positionals } = parseFlags(argv, flags, true);
+  const [sub, ...files] = positionals;
+  if (sub !== "upload") throw new UsageError(sub === undefined ? "missing subcommand: footfall sales upload FILE..." : `unknown subcommand ${JSON.stringify(sub)} (expected upload)`);
+  if (files.length === 0) throw new UsageError("missing FILE: footfall sales upload FILE...");
+  return { values, files };
+}
 
 function uploadOptions(values: Readonly<Record<string, unknown>>): UploadSalesOptions {
   const brand = values.brand as string | undefined;

@@ -59,6 +59,7 @@ export function shopCommand(deps: ClientDeps = defaultClientDeps): Command {
   return {
     summary: "resolve a shop by brand and External Key",
     help,
+    check: (argv) => void parseFlags(argv, flags),
     async run(argv, io) {
       const { values } = parseFlags(argv, flags);
       const format = parseFormat(values.format, ["table", "ndjson"] as const, "table");

@@ -20,6 +20,7 @@ import {
   parseFormat,
   rtsUnitFlag,
   timeFlag,
+  timeZoneFlag,
   type CliIo,
   type Command,
 } from "./common.ts";
@@ -36,6 +37,7 @@ const flags = {
   "poll-ms": { type: "string" },
   "settle-ms": { type: "string" },
   "rts-unit": { type: "string" },
+  tz: { type: "string" },
   ...connectionFlags,
 } as const;
 
@@ -43,7 +45,7 @@ const help = `usage: footfall signals backfill --shop ID --since ISO [--until IS
                                 [--slices K] [--checkpoint FILE] [--format ndjson|csv]
        footfall signals tail --shop ID [--since ISO] [--poll-ms N] [--settle-ms N]
                                 [--limit N] [--checkpoint FILE] [--format ndjson|csv]
-       (both also take [--rts-unit ms|s|us|ns])
+       (both also take [--tz ZONE] [--rts-unit ms|s|us|ns])
 
 Reads a shop's Wi-Fi signal records from the service, every record exactly once and in
 order (ascending RTS), and writes them to stdout.
@@ -56,8 +58,10 @@ order (ascending RTS), and writes them to stdout.
 Flags:
   --shop ID          SHOP ID (the service's shop id; see \`footfall shop\`)
   --since ISO        first time wanted, inclusive: 2026-11-20T09:00:00+09:00; a bare date
-                     (2026-11-20) is midnight UTC, a time without offset is local time
-  --until ISO        end, exclusive
+                     (2026-11-20) is local midnight in --tz, as in \`footfall analyze\`; a
+                     time without offset is the machine's local time
+  --until ISO        end, exclusive (a bare date: local midnight in --tz)
+  --tz ZONE          the shop's time zone, for bare dates [Asia/Seoul]
   --limit N          page size, records per request, 1-200 (default 200)
   --slices K         backfill only, with --until: read K time ranges concurrently; output
                      is identical to one slice (default 1)
@@ -103,6 +107,7 @@ export function signalsCommand(deps: ClientDeps = defaultClientDeps): Command {
   return {
     summary: "backfill or tail a shop's signal records (NDJSON or CSV on stdout)",
     help,
+    check: (argv) => void signalsArgv(argv),
     run: (argv, io) => runSignals(argv, io, deps),
   };
 }
@@ -115,17 +120,25 @@ export function signalsCommand(deps: ClientDeps = defaultClientDeps): Command {
  */
 export const command: Command = signalsCommand();
 
-async function runSignals(argv: readonly string[], io: CliIo, deps: ClientDeps): Promise<number> {
+// The flags and the subcommand, as both `check` and `run` read them.
+function signalsArgv(argv: readonly string[]) {
   const { values, positionals } = parseFlags(argv, flags, true);
   const [mode, ...extra] = positionals;
   if (mode !== "backfill" && mode !== "tail") throw new UsageError("expected a subcommand: backfill or tail");
   if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
+  return { values, mode } as const;
+}
+
+async function runSignals(argv: readonly string[], io: CliIo, deps: ClientDeps): Promise<number> {
+  const { values, mode } = signalsArgv(argv);
   const shopId = integerFlag("--shop", values.shop, 0, Number.MAX_SAFE_INTEGER);
   if (shopId === undefined) throw new UsageError("--shop is required");
-  // A bare date is midnight UTC here (the help says so): records are not yet tied to a shop's zone.
-  const since = timeFlag("--since", values.since, "UTC");
+  // A bare date is local midnight in the shop's zone, as for analyze and fleet: the day a
+  // backfill reads is the day `analyze --input` then reports, with the same --tz.
+  const timeZone = timeZoneFlag(values.tz);
+  const since = timeFlag("--since", values.since, timeZone);
   if (since === undefined && mode === "backfill") throw new UsageError("--since is required for a backfill");
-  const until = timeFlag("--until", values.until, "UTC");
+  const until = timeFlag("--until", values.until, timeZone);
   if (since !== undefined && until !== undefined && until <= since) throw new UsageError("--until must be after --since");
   const limit = integerFlag("--limit", values.limit, 1, 200);
   const slices = integerFlag("--slices", values.slices, 1, 64);

@@ -65,7 +65,10 @@ world summary go to stderr. Ctrl-C (SIGINT/SIGTERM) stops it.
                       read with footfall signals --settle-ms of at least S × 1000)
   --page-size N|LO,HI serve at most N records a page whatever limit asks (a stricter service),
                       or a size drawn from LO…HI per page (a service that cuts pages at its
-                      own boundaries): the spec promises only "at most limit" (default: limit)`;
+                      own boundaries): the spec promises only "at most limit" (default: limit)
+
+Example:
+  footfall sim --port 8080 --seed 7 --fail-rate 0.05 --truth truth.ndjson`;
 
 const flags = {
   port: { type: "string" },
@@ -110,6 +113,7 @@ const flags = {
 export const command: Command = {
   summary: "serve the whole service interface locally from a seeded world",
   help,
+  check: (argv) => void parseFlags(argv, flags),
   async run(argv, io) {
     const { values } = parseFlags(argv, flags);
     const options = optionsFrom(values);

@@ -50,7 +50,7 @@ Example:
  * const status = await workerCommand().run(["--concurrency", "2"], io);
  */
 export function workerCommand(deps?: ClientDeps): Command {
-  return { summary: "run fleet jobs (shop-days, live tails) until stopped", help, run: (argv, io) => runWorker(argv, io, deps) };
+  return { summary: "run fleet jobs (shop-days, live tails) until stopped", help, check: (argv) => void parseFlags(argv, flags), run: (argv, io) => runWorker(argv, io, deps) };
 }
 
 /**

@@ -28,8 +28,8 @@ export interface Signal {
   /** IEEE OUI vendor of a universal MAC; `undefined` for local MACs or unknown prefixes. */
   readonly vendor: string | undefined;
   /**
-   * Data-quality findings of the decoder, a bit set ({@link SIGNAL_LOCAL_FLAG_MISMATCH},
-   * {@link SIGNAL_TS_RTS_MISMATCH}); 0 or absent when there are none. Computed once, where the
+   * Data-quality findings of the decoder, a bit set (`SIGNAL_LOCAL_FLAG_MISMATCH`,
+   * `SIGNAL_TS_RTS_MISMATCH`); 0 or absent when there are none. Computed once, where the
    * record is decoded, so the data-quality accumulator reads them instead of checking again.
    */
   readonly flags?: number;

@@ -5,7 +5,7 @@ import type { InvalidRecord } from "./decodeSignal.ts";
  * line that the byte reader (`SignalRecordReader`, through `SignalLineReader`) does not take is
  * read by — escapes, whitespace, another key order, numbers in other forms, page bodies … — so
  * a line means what JSON says it means. Throws `JSON.parse`'s `SyntaxError` for a line that is
- * not JSON (readers report it with {@link notJson}). Kept for code that reads lines as text;
+ * not JSON (readers report it with `notJson`). Kept for code that reads lines as text;
  * the byte reader is the fast path, and it never contradicts this one (its tests compare them).
  *
  * @example

@@ -13,6 +13,8 @@
  * // … when done
  * await worker.close();
  * await pool.end();
+ *
+ * @module footfall/fleet
  */
 export { analyzeShopDay, type AnalyzeShopDayOptions, type ShopDayAnalysis } from "./analyzeShopDay.ts";
 export { claimFence, dayScope } from "./claimFence.ts";

@@ -7,6 +7,8 @@
  * no charts, no DOM shim, no HTTP server and no file system, so a stream processor or a browser
  * bundle that imports it pays for none of them (test/package/moduleGraph.test.ts checks it).
  * The source that feeds it (`signals`, `createClient`) and the batch `analyze` are in `footfall`.
+ *
+ * @module footfall/operators
  */
 
 export type { Signal } from "../codec/Signal.ts";

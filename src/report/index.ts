@@ -5,6 +5,8 @@
  * A separate entry point because Plot and linkedom are the package's heaviest dependencies:
  * only code that draws pays for them. Inputs are plain rows, typically built from the results
  * `analyze` (in `footfall`) returns.
+ *
+ * @module footfall/report
  */
 
 export { chartTheme } from "./chartTheme.ts";

@@ -48,7 +48,9 @@ export interface SalesJournalData {
 export interface SalesJournalStore {
   /** Path or label, for messages. */
   readonly location: string;
+  /** The journal as last saved, or `undefined` when there is none yet. */
   load(): Promise<SalesJournalData | undefined>;
+  /** Replaces the journal whole, atomically. */
   save(data: SalesJournalData): Promise<void>;
 }
 

@@ -20,7 +20,7 @@ const ONE_POINT_GROUP_RE = /^[+-]?[1-9]\d{0,2}\.\d{3}$/;
  * exports a formatted cell, are read where they cannot be a decimal comma: with a decimal
  * point after them ("1,250.50"), or in a currency without decimals (KRW "1,250,000"); "1,250"
  * of a currency with decimals could be either, and is refused. With `currency`, the marks a
- * spreadsheet writes around its amounts are dropped first ({@link withoutCurrencyMarks}).
+ * spreadsheet writes around its amounts are dropped first (`withoutCurrencyMarks`).
  * Likewise thousands grouped with
  * points are read when there are two groups or more ("1.250.000"), and "1.000" — a thousand, or
  * one with three decimals — is refused in a currency with fewer than three decimals (taken as

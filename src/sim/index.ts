@@ -5,6 +5,8 @@
  *
  * A separate entry point so that analytics code importing `footfall` or `footfall/operators`
  * never loads the world model or an HTTP server.
+ *
+ * @module footfall/sim
  */
 
 export type { WorldOptions, SensorOutageOptions } from "./createWorld.ts";

@@ -7,7 +7,7 @@ import type { RejectedRecord } from "./SignalPage.ts";
  * Where a stream of one shop stands, and all a checkpoint needs to resume it with nothing
  * lost and nothing repeated: every record of the range with an RTS before `rts` has been
  * delivered, and of the records at exactly `rts`, those whose identities are listed
- * (with multiplicity; see {@link recordIdentity}). Nothing at `rts` delivered yet → `[]`.
+ * (with multiplicity; see `recordIdentity`). Nothing at `rts` delivered yet → `[]`.
  *
  * The next request asks for `since = rts − 1 unit`, so the whole group at `rts` comes back
  * whether the service treats `since` as inclusive or exclusive; the listed ones are dropped.

@@ -46,7 +46,7 @@ export function dropsByteOrderMark(options: LineSplitterOptions): boolean {
  * mark (U+FEFF) is dropped. Lines are numbered from 1.
  *
  * The one line reader of footfall for text (the sales NDJSON reader uses it). It splits by
- * {@link splitLines}, the rule `footfall analyze --input`'s byte reader splits by too, so a file
+ * `splitLines`, the rule `footfall analyze --input`'s byte reader splits by too, so a file
  * reads the same — and its line numbers mean the same — everywhere. It is chunked rather than
  * `readline` because one await per line costs more than parsing the line (bench row 4).
  *
@@ -68,7 +68,7 @@ export class LineSplitter {
 
   /**
    * @param onLine receives every line, in order, with its number.
-   * @param options see {@link LineSplitterOptions}
+   * @param options see `LineSplitterOptions`
    */
   constructor(onLine: LineHandler, options: LineSplitterOptions = {}) {
     if (typeof onLine !== "function") throw new TypeError(`onLine must be a function, got ${typeof onLine}`);

@@ -180,6 +180,21 @@ describe("footfall analyze", () => {
     expect(table.text.out).toMatch(/\d+ \[\d+–\d+\]/);
   });
 
+  it("--visitor-rssi -70 as the help writes it: the threshold applied, the same lines as --visitor-rssi=-70", async () => {
+    const run = async (argv: string[]) => {
+      const f = fakeIo();
+      expect(await main(["analyze", "--input", file, "--format", "ndjson", ...argv], f.io)).toBe(0);
+      return withoutQuality(f.text.out);
+    };
+    const spaced = await run(["--visitor-rssi", "-70", "--fallback-rssi", "-60"]);
+    expect(spaced.filter((r) => r.type === "summary").map((r) => r.visitorRssi)).toEqual(spaced.filter((r) => r.type === "summary").map(() => -70));
+    expect(spaced).toEqual(await run(["--visitor-rssi=-70", "--fallback-rssi=-60"]));
+    // A dBm out of range is still judged by the flag's own reader.
+    const { io, text } = fakeIo();
+    expect(await main(["analyze", "--input", file, "--visitor-rssi", "-200"], io)).toBe(2);
+    expect(text.err).toMatch(/--visitor-rssi must be a number in -127…0/);
+  });
+
   it("--pool-days: each day's people from the shop's days in the file together, as analyze() with poolDays gives them", async () => {
     const week = createWorld({ seed: 17, shops: 1, days: 3, rotation: "realistic", visitorsPerDay: 80, passersByPerDay: 300, openingHours: [10, 16] });
     const records = [...week.rawSignals(week.shops[0]!.id)];

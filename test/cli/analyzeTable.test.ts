@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { analyze } from "../../src/analysis/analyze.ts";
 import { analysisRecords } from "../../src/analysis/analysisRecords.ts";
 import { writeAnalyzeTable } from "../../src/cli/analyzeTable.ts";
+import type { Calibration } from "../../src/kernels/calibration/Calibration.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";
 import { fakeIo } from "./fakeIo.ts";
 
@@ -52,6 +53,48 @@ describe("writeAnalyzeTable", () => {
     }
     // The world has 2 staff and 1 stationary device per shop: something is withheld.
     expect(withheld).toBeGreaterThan(0);
+  });
+
+  it("names the calibration each row's people were estimated with, as its summary line does: prior, the id, or the id not trusted", async () => {
+    const timeZone = world.shops[0]!.timeZone;
+    // Fitted on the world's own day, in its settings: it applies as it is, unless it is untrusted itself.
+    const calibration = (shopId: number, trusted: boolean): Calibration => ({
+      id: `cal-${shopId}-0a1b2c3d`,
+      shopId,
+      start: world.startMs,
+      end: world.endMs,
+      burstsPerMinute: 0.9,
+      countedBurstsPerMinute: 0.85,
+      logSe: 0.1,
+      dayLogSd: 0.2,
+      personCv: 1.86,
+      universalPersonShare: 0.25,
+      overdispersion: 1.44,
+      counts: { intervals: trusted ? 80 : 3, dailyCounts: 0, days: 1, personHours: 20 },
+      model: null,
+      settings: { intervalMs: 900_000, timeZone, visitorRssi: "auto" },
+      trusted,
+      warnings: trusted ? [] : ["fitted on 3 counted intervals"],
+    });
+    const [a, b] = world.shops;
+    const calibrated = await analyze(
+      world.shops.flatMap((s) => [...world.rawSignals(s.id)]),
+      { timeZone, calibration: [calibration(a!.id, true), calibration(b!.id, false)] },
+    );
+    const cells = new Set<string>();
+    for (const r of [result, calibrated]) {
+      const { io, text } = fakeIo();
+      writeAnalyzeTable(io, r, 0, true);
+      const rows = tableRows(text.out);
+      const summaries = [...analysisRecords(r)].filter((l) => l.type === "summary");
+      expect(rows).toHaveLength(summaries.length);
+      for (const [i, s] of summaries.entries()) {
+        const c = s.calibration as { id: string; trusted: boolean } | null;
+        expect(rows[i]!["calibration"]).toBe(c === null ? "prior" : c.trusted ? c.id : `${c.id} (not trusted)`);
+        cells.add(rows[i]!["calibration"]!);
+      }
+    }
+    expect([...cells].sort()).toEqual([`cal-${a!.id}-0a1b2c3d`, `cal-${b!.id}-0a1b2c3d (not trusted)`, "prior"]);
   });
 
   it("prints 'no sessions' for an empty result", async () => {

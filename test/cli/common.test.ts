@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { UsageError, integerFlag, numberFlag, rtsUnitFlag, seedFlag, timeFlag } from "../../src/cli/common.ts";
+import { UsageError, integerFlag, numberFlag, parseFlags, rtsUnitFlag, seedFlag, timeFlag } from "../../src/cli/common.ts";
+import { loadCommand } from "../../src/cli/loadCommand.ts";
 import { microsRts, millisRts, nanosRts, secondsRts } from "../../src/codec/rts.ts";
 
 describe("flag readers", () => {
@@ -37,5 +38,48 @@ describe("flag readers", () => {
     expect(seedFlag("demo")).toBe("demo");
     expect(seedFlag(undefined)).toBeUndefined();
     expect(() => seedFlag(" ")).toThrow(UsageError);
+  });
+});
+
+describe("parseFlags: a negative number after a flag is its value", () => {
+  const options = { "visitor-rssi": { type: "string" }, shop: { type: "string" }, input: { type: "string", multiple: true }, "pool-days": { type: "boolean" } } as const;
+
+  it("reads `--flag -70` as `--flag=-70`, for every spelling of a negative number", () => {
+    for (const value of ["-70", "-65.5", "-.5", "-1e3", "-0", "-2.", "-1E-2"]) {
+      expect(parseFlags(["--visitor-rssi", value], options).values["visitor-rssi"], value).toBe(value);
+      expect(parseFlags(["--visitor-rssi", value], options).values).toEqual(parseFlags([`--visitor-rssi=${value}`], options).values);
+    }
+    // A repeatable flag collects each.
+    expect(parseFlags(["--input", "-1", "--input", "a.ndjson"], options).values.input).toEqual(["-1", "a.ndjson"]);
+  });
+
+  it("leaves everything else to util.parseArgs: a flag after a flag, a boolean, an unknown flag, after --", () => {
+    // A flag is not a value: `--shop --visitor-rssi` is still a mistake, as are dashes that are no number.
+    for (const argv of [["--shop", "--visitor-rssi", "-70"], ["--visitor-rssi", "-x"], ["--visitor-rssi", "--"], ["--visitor-rssi", "-70-60"], ["--pool-days", "-70"], ["--nope", "-70"], ["--visitor-rssi"]]) {
+      expect(() => parseFlags(argv, options), JSON.stringify(argv)).toThrow(UsageError);
+    }
+    // A value taken the usual way is skipped whole, so a value that looks like a flag name is no flag.
+    expect(parseFlags(["--shop", "visitor-rssi", "--visitor-rssi", "-3"], options).values).toEqual({ shop: "visitor-rssi", "visitor-rssi": "-3" });
+    // After `--` everything is a positional, as util.parseArgs has it.
+    expect(parseFlags(["--", "--visitor-rssi", "-70"], options, true).positionals).toEqual(["--visitor-rssi", "-70"]);
+  });
+
+  // Every flag of every command that takes a number that may be negative (dBm, dB, offsets), as its help shows it.
+  it.each([
+    ["analyze", ["--input", "day.ndjson", "--visitor-rssi", "-70", "--fallback-rssi", "-65"]],
+    ["calibrate", ["--input", "day.ndjson", "--truth", "t.csv", "--out", "c.json", "--visitor-rssi", "-70", "--fallback-rssi", "-65"]],
+    ["sim", ["--shadowing-db", "-3", "--start", "-1"]],
+    ["demo", ["--seed", "-7"]],
+    ["signals", ["backfill", "--shop", "-1", "--limit", "-5"]],
+    ["fleet", ["retain", "--retain-days", "-1"]],
+    ["worker", ["--concurrency", "-2"]],
+    ["sales", ["upload", "x.csv", "--concurrency", "-2"]],
+  ])("footfall %s reads `--flag -N` as `--flag=-N`", async (name, argv) => {
+    const command = (await loadCommand(name))!;
+    expect(() => command.check(argv)).not.toThrow();
+    const joined = argv.flatMap((a, i) => (/^-\d/.test(a) ? [] : /^-\d/.test(argv[i + 1] ?? "") ? [`${a}=${argv[i + 1]}`] : [a]));
+    expect(() => command.check(joined)).not.toThrow();
+    // An unknown flag is bad usage, whatever follows it.
+    expect(() => command.check([...argv, "--no-such-flag", "-1"])).toThrow(UsageError);
   });
 });

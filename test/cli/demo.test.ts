@@ -52,7 +52,7 @@ describe("footfall demo flags", () => {
     [["--shops", "0"], /--shops must be an integer from 1 to 50/],
     [["--shops", "two"], /--shops must be a number/],
     [["--speed=-5"], /--speed must be a number above 0/],
-    [["--speed", "-5"], /--speed.*ambiguous/],
+    [["--speed", "-5"], /--speed must be a number above 0/],
     [["--hours", "22-10"], /--hours must be OPEN-CLOSE/],
     [["--hours", "10"], /--hours must be OPEN-CLOSE/],
     [["--out", ""], /--out must not be empty/],

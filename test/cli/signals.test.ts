@@ -1,5 +1,5 @@
 import { fakeIo } from "./fakeIo.ts";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -36,7 +36,7 @@ describe("footfall signals", () => {
   it("has full help", async () => {
     const { io, text } = fakeIo();
     expect(await main(["signals", "--help"], io)).toBe(0);
-    for (const word of ["backfill", "tail", "--shop", "--since", "--until", "--limit", "--slices", "--checkpoint", "--format", "--poll-ms", "--rts-unit", "Exit status"]) {
+    for (const word of ["backfill", "tail", "--shop", "--since", "--until", "--tz", "--limit", "--slices", "--checkpoint", "--format", "--poll-ms", "--rts-unit", "Exit status"]) {
       expect(text.out).toContain(word);
     }
     expect(command.summary).not.toMatch(/not built/);
@@ -86,6 +86,41 @@ describe("footfall signals", () => {
     expect(first).toMatchObject({ shopId, rts: (first.row_key as string).split(":")[1], time: expected[0]!.ts });
     expect(typeof first.device).toBe("string");
     expect(typeof first.randomized).toBe("boolean");
+  });
+
+  it("a bare date is local midnight in --tz (default Asia/Seoul), as analyze reads it: the day read is the day analyze reports", async () => {
+    const shopId = world.shops[0]!.id;
+    const all = [...world.rawSignals(shopId)];
+    const backfill = async (argv: string[]) => {
+      const { io, text } = fakeIo(env);
+      expect(await main(["signals", "backfill", "--shop", String(shopId), ...argv], io)).toBe(0);
+      return text.out;
+    };
+    const tsOf = (out: string) => lines(out).map((r) => r.ts);
+    const within = (from: string, to: string) => all.filter((r) => Number(r.ts) >= Date.parse(from) && Number(r.ts) < Date.parse(to)).map((r) => r.ts);
+    // The world's day is Seoul's 2026-11-16 (its records from 09:05 to 12:48 KST).
+    expect(tsOf(await backfill(["--since", "2026-11-16", "--until", "2026-11-17"]))).toEqual(all.map((r) => r.ts));
+    expect(tsOf(await backfill(["--since", "2026-11-15", "--until", "2026-11-16"]))).toEqual([]);
+    // UTC−2: its 2026-11-15 ends at 02:00Z, part-way through the records.
+    const noronha = await backfill(["--since", "2026-11-15", "--until", "2026-11-16", "--tz", "America/Noronha"]);
+    const part = within("2026-11-15T02:00:00Z", "2026-11-16T02:00:00Z");
+    expect(part.length).toBeGreaterThan(0);
+    expect(part.length).toBeLessThan(all.length);
+    expect(tsOf(noronha)).toEqual(part);
+    // The file, analysed in that zone, is what analyze reads from the service with the same dates.
+    const path = join(dir, "noronha.ndjson");
+    await writeFile(path, noronha);
+    const analyzed = async (argv: string[]) => {
+      const { io, text } = fakeIo(env);
+      expect(await main(["analyze", "--format", "ndjson", "--tz", "America/Noronha", ...argv], io)).toBe(0);
+      return lines(text.out).filter((r) => r.type !== "quality");
+    };
+    const fromFile = await analyzed(["--input", path]);
+    expect(fromFile.some((r) => r.type === "summary")).toBe(true);
+    expect(fromFile).toEqual(await analyzed(["--shop", String(shopId), "--since", "2026-11-15", "--until", "2026-11-16"]));
+    const bad = fakeIo(env);
+    expect(await main(["signals", "backfill", "--shop", String(shopId), "--since", "2026-11-15", "--tz", "Mars/Base"], bad.io)).toBe(2);
+    expect(bad.text.err).toMatch(/--tz: unknown time zone "Mars\/Base"/);
   });
 
   it("csv has a header and one row per record; --slices gives the same rows", async () => {

@@ -9,6 +9,9 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import ts from "typescript";
 import * as rxjs from "rxjs";
 import { expect } from "vitest";
+import { ENTRY_POINTS, PACKAGE_NAME } from "../package/entryPoints.ts";
+
+export { ENTRY_POINTS };
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
 
@@ -30,27 +33,11 @@ export const files = sourceFiles(SRC).map(relOf);
 export const modules = new Map<string, Record<string, unknown>>();
 for (const rel of files) modules.set(rel, (await import(pathToFileURL(join(SRC, rel)).href)) as Record<string, unknown>);
 
-/**
- * Entry points by package specifier, read from package.json `exports` ("./operators" →
- * ./dist/operators/index.js → "footfall/operators" → src/operators/index.ts), so an entry
- * point added there is importable by examples with no change here.
- */
-const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
-  readonly name: string;
-  readonly exports: Readonly<Record<string, string | { readonly default: string }>>;
-};
-export const ENTRY_POINTS: Record<string, string> = {};
-for (const [subpath, target] of Object.entries(pkg.exports)) {
-  const js = typeof target === "string" ? target : target.default;
-  const m = /^\.\/dist\/(.+)\.js$/.exec(js);
-  if (m !== null) ENTRY_POINTS[subpath === "." ? pkg.name : `${pkg.name}${subpath.slice(1)}`] = `${m[1]}.ts`;
-}
-
 /** What an example's `import … from spec` gets: an entry point of ours, or the real module. */
 export async function importFor(spec: string): Promise<Record<string, unknown>> {
   const entry = ENTRY_POINTS[spec];
   if (entry !== undefined) return modules.get(entry)!;
-  if (spec.startsWith(`${pkg.name}/`)) throw new Error(`${spec} is not an entry point of the package`);
+  if (spec.startsWith(`${PACKAGE_NAME}/`)) throw new Error(`${spec} is not an entry point of the package`);
   return (await import(spec)) as Record<string, unknown>;
 }
 

@@ -208,6 +208,12 @@ describe.skipIf(fleetTestsSkipped())("fleet calibrations", () => {
     expect(occupancy).toEqual(expected.filter((l) => l.type === "occupancy" && ofDay(l)));
     const { newVisitors: _n, repeatVisitors: _r, ...people } = expected.find((l) => l.type === "summary" && l.date === DAY)!;
     expect(summary).toMatchObject(people);
+    // The results table names it too, beside the people: the id, and the prior for shop b.
+    const table = await cli(env, ["fleet", "results", "--shops", `${a},${b}`, "--since", DAY, "--until", NEXT, "--format", "table"]);
+    const rows = table.out.trim().split("\n").map((r) => r.split(/ {2,}/));
+    const column = rows[0]!.indexOf("calibration");
+    expect(column).toBe(rows[0]!.indexOf("visitors") + 1);
+    expect(rows.slice(1).map((r) => [Number(r[0]), r[column]])).toEqual([[a, ca.id], [b, "prior"]]);
     // Shop b, not set, keeps the prior: the same lines as before.
     expect(ofShop(calibrated, b, "summary")).toEqual(ofShop(prior, b, "summary"));
     expect(ofShop(calibrated, b, "occupancy")).toEqual(ofShop(prior, b, "occupancy"));

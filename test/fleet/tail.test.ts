@@ -101,7 +101,9 @@ describe.skipIf(fleetTestsSkipped())("fleet tail", () => {
       for (const l of viaCli) expect(l).toEqual(references.get(l.shopId)!.get(l.start));
       // `fleet status` shows each shop's latest interval so far, in its table too.
       const table = (await cli(env, ["fleet", "status"])).out;
-      expect(table).toMatch(/inside \[90 %\].*people today/);
+      expect(table).toMatch(/inside \[90 %\].*people today +calibration/);
+      // No shop here has a calibration: each live row says its people rest on the prior.
+      expect(table.split("\n").filter((l) => / until \d{2}:\d{2}/.test(l)).every((l) => / prior$/.test(l))).toBe(true);
       expect(table).toMatch(/(unknown|\d+(\.\d)?( \[[\d.]+–[\d.]+\])?) until \d{2}:\d{2}/);
       const status = lines((await cli(env, ["fleet", "status", "--format", "ndjson"])).out) as unknown as { type: string; shopId?: number; live?: LiveLine | null }[];
       for (const s of shops) {

@@ -150,7 +150,7 @@ export function liveOccupancyOptions(options: LiveOccupancyOptions | ResolvedLiv
  * const engine = new EventTimeEngine({ proximity: false }, { emit: () => {} }, [occupancy]);
  * for (const signal of signals) engine.push(signal);
  * engine.flush();
- * live.at(-1)?.inside; // people inside over the last interval
+ * live.at(-1)?.inside; // people inside over the last interval (mean)
  */
 export class LiveOccupancy implements EngineAccumulator {
   /** The resolved options of the estimate. */
@@ -164,7 +164,7 @@ export class LiveOccupancy implements EngineAccumulator {
   readonly #classifiedCache = new WeakMap<Session, ClassifiedSession>();
 
   /**
-   * @param options see {@link LiveOccupancyOptions}; validated here (TypeError/RangeError), unless resolved already ({@link liveOccupancyOptions})
+   * @param options see {@link LiveOccupancyOptions}; validated here (TypeError/RangeError), unless resolved already (`liveOccupancyOptions`)
    * @param sink receives each interval once, in order per shop
    */
   constructor(options: LiveOccupancyOptions | ResolvedLiveOccupancyOptions, sink: Sink<LiveOccupancyInterval>) {

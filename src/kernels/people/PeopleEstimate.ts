@@ -87,9 +87,9 @@ export interface PeopleEstimate extends SessionWindow {
   readonly calibration: CalibrationRef | null;
   /** Mean estimated dwell of the same visits, ms (the W of Little's law). */
   readonly meanDwellMs: number;
-  /** The day's samples as sums, from which `burstsPerMinute` and `meanDwellMs` were learned: what {@link poolPeople} pools a shop's days by. */
+  /** The day's samples as sums, from which `meanDwellMs` was learned: what {@link poolPeople} pools a shop's days by. */
   readonly sample: PeopleSample;
-  /** Days whose samples gave `burstsPerMinute` and `meanDwellMs`: 1 for the day alone, more once {@link poolPeople} pooled it with the shop's other days. */
+  /** Days whose samples gave `meanDwellMs`: 1 for the day alone, more once {@link poolPeople} pooled it with the shop's other days (`burstsPerMinute` is the yardstick's, never pooled). */
   readonly pooledDays: number;
   /**
    * Dwell statistics (estimated dwell, ms) of the identity-known visits — the only phones whose

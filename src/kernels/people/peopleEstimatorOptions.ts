@@ -33,7 +33,7 @@ export interface PeopleEstimatorOptions {
    * both, for the second to count as a possible continuation of the first. A phone does not move
    * far in one burst gap, but the peak of a MAC heard over minutes is its strongest moment while
    * a one-burst MAC's is one reading: with 4 dB of noise per reading, 10 dB (2.5 σ) keeps almost
-   * every true continuation. A false link costs no bias (see {@link PeopleEstimator}).
+   * every true continuation. A false link costs no bias (see {@link footfall!PeopleEstimator}).
    * @default 10
    */
   readonly linkRssiDb?: number;
@@ -59,7 +59,7 @@ export interface PeopleEstimatorOptions {
   /** Two-sided coverage of the reported intervals (`…Low`, `…High`). @default 0.9 */
   readonly level?: number;
   /**
-   * The burst yardstick as installed (fields override {@link realPhonesPrior}): bursts heard per
+   * The burst yardstick as installed (fields override {@link footfall!realPhonesPrior}): bursts heard per
    * person per minute, how uncertain that is for a place, the persons' spread, the universal-MAC
    * person share. A shop with a calibration uses its calibration instead.
    * @default realPhonesPrior

@@ -6,7 +6,7 @@ import { reestimated } from "./reestimated.ts";
 
 /**
  * A shop's days estimated together: each day's mean stay is pooled with the same shop's other
- * days in `estimates` by random effects ({@link rateModels}; the burst yardstick is each day's own:
+ * days in `estimates` by random effects (`rateModels`; the burst yardstick is each day's own:
  * the prior, or the shop's calibration aged to the day), and its visitors,
  * interval, capture rate and occupancy are worked out again from the day's own data (identity-known
  * visits, bursts per interval) with the pooled figures. One day's universal-MAC visits — a few

@@ -3,7 +3,7 @@ import { randomEffects } from "../../stats/randomEffects.ts";
 /**
  * A sample of identity-known visits of one shop-day, as sums: all the people estimate needs to
  * learn the per-phone burst rate and the mean dwell from it, and to pool a shop's days
- * ({@link rateModels}). Sums, not visits, so a day's sample is a few numbers to store (the fleet)
+ * (`rateModels`). Sums, not visits, so a day's sample is a few numbers to store (the fleet)
  * and days add up without their sessions.
  *
  * @example

@@ -176,9 +176,13 @@ export interface EngineSink extends Sink<Session, Signal> {
  * const engine = new EventTimeEngine({}, { emit: () => {} }, [counting]);
  */
 export interface EngineAccumulator {
+  /** Each signal the engine applies, per shop in canonical order; never a late one (1. above). */
   signal?(signal: Signal): void;
+  /** Each session as it closes, before the engine's sink gets it (2. above). */
   session?(session: Session): void;
+  /** The shop's watermark rose to `watermark`, epoch ms; `Infinity` when the input ends (3. above). */
   advance?(shopId: number, watermark: number): void;
+  /** The shop's event time reached `time`, with its open sessions; returns the next time it wants (4. above). */
   reached?(shopId: number, time: number, open: () => readonly Session[]): number;
 }
 

@@ -28,8 +28,11 @@ export interface SessionWindow {
  * const count: WindowAggregate<{ n: number }, number> = { create: () => ({ n: 0 }), add: (a) => void a.n++, finish: (a) => a.n };
  */
 export interface WindowAggregate<A, R> {
+  /** A fresh accumulator for a window that opens. */
   create(window: SessionWindow): A;
+  /** Adds one of the window's sessions to its accumulator. */
   add(acc: A, session: ClassifiedSession): void;
+  /** The window's result, once it closes. */
   finish(acc: A, window: SessionWindow): R;
 }
 

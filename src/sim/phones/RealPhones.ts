@@ -4,7 +4,7 @@ import type { Rng } from "../random/prng.ts";
 
 /**
  * One knot of a quantile function: `[share, value]`, the value below which `share` (0…1) of
- * the draws fall. {@link drawFromQuantiles} interpolates between knots log-linearly.
+ * the draws fall. `drawFromQuantiles` interpolates between knots log-linearly.
  *
  * @example
  * const median: QuantileKnot = [0.5, 0.56]; // half of the phones burst less than 0.56 times a minute

@@ -285,15 +285,6 @@ export interface ShopSignals {
 }
 
 /**
- * A generated world: brands, shops, ground truth, every signal, and sales transactions.
- * Built by `createWorld`; immutable once built.
- *
- * @example
- * const world = createWorld({ seed: 7, shops: 1, days: 1 });
- * const shop = world.shops[0]!;
- * world.signalCount(shop.id) > 0; // true
- */
-/**
  * One sensor outage (truth): the sensor heard nothing in [from, to).
  *
  * @example
@@ -309,6 +300,15 @@ export interface SensorOutage {
   readonly to: number;
 }
 
+/**
+ * A generated world: brands, shops, ground truth, every signal, and sales transactions.
+ * Built by `createWorld`; immutable once built.
+ *
+ * @example
+ * const world = createWorld({ seed: 7, shops: 1, days: 1 });
+ * const shop = world.shops[0]!;
+ * world.signalCount(shop.id) > 0; // true
+ */
 export interface World {
   /** The seed every byte was derived from. */
   readonly seed: number | string;

@@ -52,7 +52,7 @@ export interface WorldOptions {
    */
   readonly randomizedShare?: number;
   /**
-   * MAC behaviour of the phones: `"realistic"` is the burst model with {@link realisticMacBehaviour}
+   * MAC behaviour of the phones: `"realistic"` is the burst model with `realisticMacBehaviour`
    * (MACs that rotate at almost every burst, as published captures show); a number in 0…1 is that
    * model with that share of the randomizing phones rotating; `"off"` gives each device one MAC per
    * visit and single probes — the simple world the MAC-level mechanics are tested on, easier than
