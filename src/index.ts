@@ -201,11 +201,11 @@ export type { PeopleEstimatorOptions, ResolvedPeopleEstimatorOptions } from "./k
 export type { PeopleEstimate, PeopleSample, OccupancyInterval } from "./kernels/people/PeopleEstimate.ts";
 export { PeopleEstimator } from "./kernels/people/PeopleEstimator.ts";
 export { peopleEstimatorOptions, defaultPeopleEstimator } from "./kernels/people/peopleEstimatorOptions.ts";
-export { linkedVisits } from "./kernels/people/linkedVisits.ts";
+export { linkedVisits } from "./kernels/phones/linkedVisits.ts";
 export { poolPeople } from "./kernels/people/poolPeople.ts";
 export type { BurstYardstick } from "./kernels/calibration/burstYardstick.ts";
 export { realPhonesPrior, medianPersons, burstYardstick, silentPersonsBound } from "./kernels/calibration/burstYardstick.ts";
-export { universalPersonWeight, PHONE_STAY_MS } from "./kernels/people/universalPersonWeight.ts";
+export { universalPersonWeight, PHONE_STAY_MS } from "./kernels/phones/universalPersonWeight.ts";
 export type { Calibration, CalibrationFile, CalibrationRef } from "./kernels/calibration/Calibration.ts";
 export { CALIBRATION_VERSION, CALIBRATION_DRIFT_PER_DAY, CALIBRATION_STALE_DAYS, calibratedYardstick, checkCalibration, calibrationsByShop } from "./kernels/calibration/Calibration.ts";
 export type { CalibrationObservation, IntervalObservation, DayObservation, FitCalibrationOptions } from "./kernels/calibration/fitCalibration.ts";

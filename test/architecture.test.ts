@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 const SRC = join(import.meta.dirname, "..", "src");
 
 /** The analysis kernels' rooms, lowest first: each may import only the ones before it. */
-const KERNELS = ["kernels/proximity", "kernels/sessions", "kernels/calibration", "kernels/visits", "kernels/people", "kernels/quality"] as const;
+const KERNELS = ["kernels/proximity", "kernels/sessions", "kernels/calibration", "kernels/visits", "kernels/phones", "kernels/people", "kernels/quality"] as const;
 /** The simulator's rooms, lowest first (`sim` itself: `createWorld`, `buildShop` and the entry point). */
 const SIM = ["sim/random", "sim/phones", "sim/world", "sim/people", "sim/truth", "sim", "sim/service"] as const;
 const below = (rooms: readonly string[], room: string): string[] => rooms.slice(0, rooms.indexOf(room));

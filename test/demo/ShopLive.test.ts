@@ -5,7 +5,7 @@ import { ShopLive } from "../../src/demo/ShopLive.ts";
 import { dwellStats } from "../../src/kernels/visits/dwellStats.ts";
 import type { LiveDay, LiveOccupancyInterval } from "../../src/kernels/people/LiveOccupancy.ts";
 import type { ProximitySlice, SessionProximity } from "../../src/kernels/proximity/SessionProximity.ts";
-import { universalPersonWeight } from "../../src/kernels/people/universalPersonWeight.ts";
+import { universalPersonWeight } from "../../src/kernels/phones/universalPersonWeight.ts";
 import type { ClassifiedSession } from "../../src/kernels/visits/VisitClassifier.ts";
 import { zoneTimeBySensor } from "../../src/kernels/visits/ZoneOccupancy.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";

@@ -38,7 +38,7 @@ import { calibrate, calibrationFromEstimates } from "../../src/analysis/calibrat
 import { realPhonesPrior } from "../../src/kernels/calibration/burstYardstick.ts";
 import type { Calibration } from "../../src/kernels/calibration/Calibration.ts";
 import { hasPeopleEstimate } from "../../src/kernels/people/hasPeopleEstimate.ts";
-import { linkedVisits } from "../../src/kernels/people/linkedVisits.ts";
+import { linkedVisits } from "../../src/kernels/phones/linkedVisits.ts";
 import { peopleEstimatorOptions } from "../../src/kernels/people/peopleEstimatorOptions.ts";
 import { poolPeople } from "../../src/kernels/people/poolPeople.ts";
 import type { OccupancyInterval, PeopleEstimate } from "../../src/kernels/people/PeopleEstimate.ts";

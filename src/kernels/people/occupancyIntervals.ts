@@ -6,7 +6,7 @@ import type { RateModel } from "./rateModel.ts";
 import type { SessionWindow } from "../visits/SessionWindows.ts";
 import { band } from "./band.ts";
 import type { DayModel } from "./dayModel.ts";
-import { heardInside } from "./heardInside.ts";
+import { heardInside } from "../phones/heardInside.ts";
 import { intervalFeatures } from "./intervalFeatures.ts";
 import type { OccupancyInterval } from "./PeopleEstimate.ts";
 import type { ResolvedPeopleEstimatorOptions } from "./peopleEstimatorOptions.ts";

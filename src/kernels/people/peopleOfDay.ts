@@ -3,7 +3,7 @@ import type { RateModel } from "./rateModel.ts";
 import type { SessionWindow } from "../visits/SessionWindows.ts";
 import { band } from "./band.ts";
 import type { DayModel } from "./dayModel.ts";
-import { heardInside } from "./heardInside.ts";
+import { heardInside } from "../phones/heardInside.ts";
 import type { OccupancyInterval, PeopleEstimate } from "./PeopleEstimate.ts";
 import type { ResolvedPeopleEstimatorOptions } from "./peopleEstimatorOptions.ts";
 

@@ -1,7 +1,22 @@
 import type { Session } from "../sessions/Session.ts";
 import type { ClassifiedSession } from "../visits/VisitClassifier.ts";
 import { heardInside } from "./heardInside.ts";
-import type { ResolvedPeopleEstimatorOptions } from "./peopleEstimatorOptions.ts";
+
+/**
+ * How rotation pieces are linked (`PeopleEstimatorOptions`' `linkGapMs`, `linkRssiDb`,
+ * `linkShortMs`).
+ *
+ * @example
+ * const o: LinkOptions = { linkGapMs: 120_000, linkRssiDb: 10, linkShortMs: 300_000 };
+ */
+export interface LinkOptions {
+  /** Longest silence between one MAC's last burst and the next MAC's first, ms. */
+  readonly linkGapMs: number;
+  /** Largest difference of smoothed peaks at a sensor that heard both, dB. */
+  readonly linkRssiDb: number;
+  /** A visit shorter than this (ms) needs only a sensor in common. */
+  readonly linkShortMs: number;
+}
 
 /** A probe burst visits every channel within about a second (published captures). */
 const BURST_MS = 1000;
@@ -15,7 +30,7 @@ const BURST_MS = 1000;
 // aside) but the fallback sample of every identity-known visit does — its mean dwell then reads
 // high (−13 % on few-universal days without fading), where the pieces that fading keeps in it
 // made it read far lower (+42 % with 6 dB); see the README.
-function consistentAt(v: Session, x: Session, atStart: boolean, o: ResolvedPeopleEstimatorOptions): boolean {
+function consistentAt(v: Session, x: Session, atStart: boolean, o: LinkOptions): boolean {
   if (v.dwellMs < o.linkShortMs) {
     for (const a of v.sensors) for (const b of x.sensors) if (a.sensor === b.sensor) return true;
     return false;
@@ -63,7 +78,7 @@ function lowerBound(sorted: readonly ClassifiedSession[], key: (s: ClassifiedSes
  * const pieces = linkedVisits(classified, peopleEstimatorOptions());
  * pieces.size <= classified.filter((s) => s.kind === "visitor").length; // true
  */
-export function linkedVisits(sessions: readonly ClassifiedSession[], o: ResolvedPeopleEstimatorOptions): Set<ClassifiedSession> {
+export function linkedVisits(sessions: readonly ClassifiedSession[], o: LinkOptions): Set<ClassifiedSession> {
   const visits = sessions.filter((s) => s.kind === "visitor");
   const visitorDevices = new Set(visits.map((v) => v.device));
   const shortStrong = sessions.filter((s) => s.kind === "passerby" && s.randomized && heardInside(s) && !visitorDevices.has(s.device));
