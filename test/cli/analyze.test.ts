@@ -421,10 +421,12 @@ describe("footfall analyze", () => {
     for (const [mac, ms] of Object.entries(found)) expect(Math.abs(ms - (offsets[mac]! - offsets[ref]!))).toBeLessThanOrEqual(100);
     expect(aligned.summary.visitors).toBe(truth.summary.visitors);
     expect(aligned.summary.macs).toEqual(truth.summary.macs);
-    // As stamped, the same file counts otherwise; and stdin, which cannot be read twice, is told how.
+    // As stamped, the same file counts otherwise (visits at least: real phones mostly take a new
+    // MAC every burst, whose one-burst sessions a clock seconds off does not split); and stdin,
+    // which cannot be read twice, is told how.
     const asStamped = await clockDay(["--input", skewed, "--clock-offsets", "none"]);
     expect(asStamped.err).not.toContain("clocks disagree");
-    expect(asStamped.summary.macs).not.toEqual(truth.summary.macs);
+    expect([asStamped.summary.macs, asStamped.summary.visits]).not.toEqual([truth.summary.macs, truth.summary.visits]);
     expect((await clockDay(["--input", skewed, "--clock-offsets", `${Object.keys(found)[0]}=${Object.values(found)[0]}`])).err).not.toContain("clocks disagree");
     // A named pipe (as `--input <(zcat day.gz)` gives) is read once, as a stream: told the flag,
     // as standard input is (reading it again would wait for a writer that is gone).

@@ -91,7 +91,10 @@ describe("footfall sim", () => {
     expect(macs.map((r) => `${r.visit} ${r.device}`).sort()).toEqual(heard.sort());
     const rotating = visits.filter((v) => v.kind === "visitor" && v.macClass === "rotating" && !v.associated);
     expect(rotating.length).toBeGreaterThan(0);
-    expect(rotating.every((v) => v.macs.length > 1)).toBe(true);
+    // Each used several MACs, unless its phone burst once in the visit (a replayed real phone
+    // may burst every ten minutes: its one burst has one MAC).
+    expect(rotating.every((v) => v.macs.length > 1 || v.macs[0].last - v.macs[0].first <= 1000)).toBe(true);
+    expect(rotating.some((v) => v.macs.length > 1)).toBe(true);
     // People's visits: a person's second or third device (real phones, the default) is not one.
     const inside = visits.filter((v) => (v.kind === "visitor" || v.kind === "staff") && v.extraDevice === undefined);
     expect(occupancy).toHaveLength(2 * inside.length);

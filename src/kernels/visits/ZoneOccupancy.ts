@@ -102,7 +102,7 @@ export function zoneTimeBySensor(sessions: Iterable<Pick<Session, "proximity">>,
  * const engine = new EventTimeEngine({}, { emit: () => {}, slice: (s) => occupancy.addSlice(s) });
  * for (const s of signals) engine.push(s);
  * const lastSignalTime = signals.at(-1)!.time;
- * occupancy.current(lastSignalTime); // { immediate: 0, near: 0, far: 2 } (two devices heard lately, both far from every sensor)
+ * occupancy.current(lastSignalTime); // { immediate: 0, near: 0, far: 3 } (three devices heard lately, all far from every sensor)
  */
 export class ZoneOccupancy {
   readonly #currentMs: number;

@@ -1,4 +1,3 @@
-import type { MacBehaviour } from "../phones/MacBehaviour.ts";
 import type { Rng } from "../random/prng.ts";
 import type { ExtraDevice, RealPhones } from "../phones/RealPhones.ts";
 import type { ShopBuilder } from "../world/ShopBuilder.ts";
@@ -10,21 +9,22 @@ const EXTRA_DEVICES: readonly ExtraDevice[] = ["laptop", "watch", "tablet"];
  * The devices a person carries besides their phone (real phones): a second with
  * `secondDeviceShare`, a third with `thirdDeviceShare` (only with a second). Each goes where the
  * person goes (`track`, from `start` to `end`, epoch ms), for as long, and is recorded as that
- * person's device (`extraDevice`), never as a person. Always the same draws per person, so one
+ * person's device (`extraDevice`), never as a person. A universal one (`extraUniversalShare`:
+ * laptops mostly) bursts at `universalBurstsPerMinute`; the others replay a randomized capture of
+ * a real phone, as a watch or a tablet randomizes like a phone. Always the same draws per person, so one
  * person's devices do not shift the next one's.
  *
  * @example
  * const o = resolveWorldOptions({ phones: { secondDeviceShare: 1, thirdDeviceShare: 1 } });
  * const layout = { widthM: 16, depthM: 12, doorXM: 8, sensors: [{ mac: "b8:27:eb:00:00:01", xM: 8, yM: 6 }] };
  * const b = new ShopBuilder(101, o, layout, new Set(), 1 << 16, o.macBehaviour, o.realPhones);
- * carriedDevices(createRng(1), b, o.realPhones!, o.macBehaviour!, b.newPerson(), "visitor", [0, 600_000, 8, 3, 8, 3], 0, 600_000);
+ * carriedDevices(createRng(1), b, o.realPhones!, b.newPerson(), "visitor", [0, 600_000, 8, 3, 8, 3], 0, 600_000);
  * b.visits.length; // 2
  */
 export function carriedDevices(
   rng: Rng,
   b: ShopBuilder,
   real: RealPhones,
-  m: MacBehaviour,
   person: number,
   kind: "visitor" | "passerby",
   track: number[],
@@ -35,9 +35,7 @@ export function carriedDevices(
   const n = u < real.thirdDeviceShare ? 2 : u < real.secondDeviceShare ? 1 : 0;
   for (let i = 0; i < n; i++) {
     const what = rng.pick(EXTRA_DEVICES);
-    const phone = rng.chance(real.extraUniversalShare)
-      ? b.phone(rng, "universal", b.newMac(rng, PHONE_VENDORS))
-      : b.phone(rng, rng.chance(m.rotatingShare) ? "rotating" : "stable", undefined);
+    const phone = rng.chance(real.extraUniversalShare) ? b.phone(rng, "universal", b.newMac(rng, PHONE_VENDORS)) : b.realPhone(rng, false, undefined);
     b.burstVisit(rng, person, phone, kind, track, start, end, false, what);
   }
 }

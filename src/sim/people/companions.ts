@@ -44,7 +44,7 @@ export function companions(rng: Rng, shop: ShopContext, day: ShopDay, track: rea
     if (m === undefined) b.visit(rng, person, b.device(newShopperMac(rng, b, o.randomizedShare), rng), "visitor", beside, from, to, b.phoneGap(rng), 0.5);
     else {
       b.burstVisit(rng, person, newShopperPhone(rng, b, m, real), "visitor", beside, from, to, rng.chance(m.associatedShare));
-      if (real !== undefined && devRng !== undefined) carriedDevices(devRng, b, real, m, person, "visitor", beside, from, to);
+      if (real !== undefined && devRng !== undefined) carriedDevices(devRng, b, real, person, "visitor", beside, from, to);
     }
   }
 }

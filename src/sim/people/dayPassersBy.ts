@@ -42,7 +42,7 @@ export function dayPassersBy(shop: ShopContext, d: ShopDay): void {
     if (m === undefined) b.visit(dayRng, person, b.device(newShopperMac(dayRng, b, o.randomizedShare), dayRng), "passerby", track, start, end, b.phoneGap(dayRng), 0.5);
     else {
       b.burstVisit(dayRng, person, newShopperPhone(dayRng, b, m, real), "passerby", track, start, end, false);
-      if (devRng !== undefined) carriedDevices(devRng, b, real!, m, person, "passerby", track, start, end);
+      if (devRng !== undefined) carriedDevices(devRng, b, real!, person, "passerby", track, start, end);
     }
   }
 }

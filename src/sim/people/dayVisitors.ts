@@ -10,6 +10,7 @@ import { sampleProfile } from "./sampleProfile.ts";
 import type { Phone } from "../world/ShopBuilder.ts";
 import type { ShopContext } from "../world/ShopContext.ts";
 import type { ShopDay } from "../world/shopDay.ts";
+import { shopperPhone } from "./shopperDevices.ts";
 import { visitorTrack } from "./tracks.ts";
 import { PHONE_VENDORS } from "../phones/vendorOuis.ts";
 
@@ -86,16 +87,16 @@ export function dayVisitors(shop: ShopContext, d: ShopDay, returning: ReturningD
     } else {
       let phone: Phone;
       let person: number;
-      if (!dayRng.chance(real?.universalShare ?? m.universalShare)) [phone, person] = [b.phone(dayRng, dayRng.chance(m.rotatingShare) ? "rotating" : "stable", undefined), b.newPerson()];
+      if (!dayRng.chance(real?.universalShare ?? m.universalShare)) [phone, person] = [shopperPhone(dayRng, b, m, real, false), b.newPerson()];
       else if (returningPhones.length > 0 && day > firstDay && dayRng.chance(o.returningShare)) ({ phone, person } = dayRng.pick(returningPhones));
       else {
-        [phone, person] = [b.phone(dayRng, "universal", b.newMac(dayRng, PHONE_VENDORS)), b.newPerson()];
+        [phone, person] = [shopperPhone(dayRng, b, m, real, true), b.newPerson()];
         returningPhones.push({ person, phone });
       }
       const associated = dayRng.chance(m.associatedShare);
       track = visitorTrack(dayRng, layout, start, end);
       heard = b.burstVisit(dayRng, person, phone, "visitor", track, start, end, associated);
-      if (devRng !== undefined) carriedDevices(devRng, b, real!, m, person, "visitor", track, start, end);
+      if (devRng !== undefined) carriedDevices(devRng, b, real!, person, "visitor", track, start, end);
     }
     if (heard > 0 && dayRng.chance(conversion)) {
       purchases(dayRng, seed, start, end, close, dayOffset, sales);

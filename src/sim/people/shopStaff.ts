@@ -53,7 +53,9 @@ export function hireStaff(shop: ShopContext): StaffMember[] {
     } else {
       // Staff phones live on the shop's Wi-Fi: universal, or one private address kept for that network.
       const universal = staffRng.chance(m.staffUniversalShare);
-      const phone = b.phone(staffRng, universal ? "universal" : "stable", b.newMac(staffRng, universal ? PHONE_VENDORS : "local"));
+      const mac = b.newMac(staffRng, universal ? PHONE_VENDORS : "local");
+      // With real phones a staff phone probes as a captured phone does, with its one MAC.
+      const phone = o.realPhones !== undefined ? b.realPhone(staffRng, universal, mac) : b.phone(staffRng, universal ? "universal" : "stable", mac);
       staff.push({ person, device: phone.fixedDevice, gap: 0, shift: k % 3, phone });
     }
   }

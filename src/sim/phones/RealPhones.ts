@@ -1,15 +1,7 @@
 import { rejectUnknownKeys } from "../../options/rejectUnknownKeys.ts";
 import type { Range } from "./MacBehaviour.ts";
 import type { Rng } from "../random/prng.ts";
-
-/**
- * One knot of a quantile function: `[share, value]`, the value below which `share` (0…1) of
- * the draws fall. `drawFromQuantiles` interpolates between knots log-linearly.
- *
- * @example
- * const median: QuantileKnot = [0.5, 0.56]; // half of the phones burst less than 0.56 times a minute
- */
-export type QuantileKnot = readonly [number, number];
+import { ProfilePool } from "./ProfilePool.ts";
 
 /**
  * What an extra device a person carries is (a label of the truth; it decides nothing else).
@@ -21,49 +13,41 @@ export type ExtraDevice = "laptop" | "watch" | "tablet";
 
 /**
  * How the devices of a world with `WorldOptions.phones` on differ from one another, as real ones
- * do: each randomizing phone has a burst rate of its own from a heavy-tailed distribution fitted to
- * a labelled capture of 22 real phones; devices that probe with a universal MAC (older phones,
- * phones on another network, laptops) are a population of their own with lower rates; some
- * people carry a second or third device; fixed equipment probes at its own rates and some of it
- * is switched on and off with the shop. Refines the burst model (`MacBehaviour`): screen states
- * still decide how often a rotating phone draws a new MAC, and an associated phone still probes
- * at `macs.burstGapS.associated`. Rates are bursts per minute, shares 0…1.
- * See `docs/simulator.md` for the source of every default.
+ * do. **Shoppers' phones replay real phones**: each one, for a visit, is one capture of one of 22
+ * real phones (`realPhoneCaptures`, a phone in one mode) — its burst rate or timer, its gaps'
+ * spread, how many MACs it takes within a burst and how many bursts a MAC lasts, its frames and
+ * channels per burst, its universal MAC or not (`PhoneProfile`, drawn by `ProfilePool`). Staff
+ * phones replay a capture's timing and keep their one MAC; besides, what the captures do not
+ * describe: some people carry a second or third device (laptops mostly probe with a universal MAC
+ * at rates of their own), and fixed equipment probes at its own rates, some of it switched on and
+ * off with the shop. A visitor's phone on the shop's Wi-Fi (`macs.associatedShare`) still keeps
+ * one MAC and probes at `macs.burstGapS.associated`. Rates are bursts per minute, shares 0…1.
+ * See `docs/simulator.md` ("Real phones") for the source of every default.
  *
  * @example
  * const phones: RealPhones = { ...realPhones, secondDeviceShare: 0.4 };
  */
 export interface RealPhones {
   /**
-   * Burst rate of each randomizing phone (visitors', passers-by's, staff's and randomized extra
-   * devices), bursts per minute, as a quantile function: ascending knots from share 0 to share 1,
-   * interpolated log-linearly, so the last knot's value is the most a phone bursts (truncation).
-   * Each phone draws its rate once, for every visit.
+   * The captures the phones replay: `"all"`, or phone labels (`"B"`: every capture of phone B)
+   * and capture ids (`"B-A"`: phone B in mode A). A phone draws a phone, then one of its selected
+   * captures (`ProfilePool`).
    */
-  readonly burstsPerMinute: readonly QuantileKnot[];
+  readonly profiles: "all" | readonly string[];
   /**
-   * Log-space standard deviation of each gap around the phone's own median gap (0 = a metronome).
-   * The median is set so that the mean gap is 60 ÷ rate seconds: the phone bursts at its rate.
-   */
-  readonly burstGapJitter: number;
-  /**
-   * Share of shoppers' own phones (visitors, passers-by) that probe with their universal (vendor)
-   * MAC: they draw their rate from `universalBurstsPerMinute`, not from `burstsPerMinute`.
+   * Share of shoppers' own phones (visitors, passers-by) replaying a capture with a universal
+   * (vendor) MAC; the others replay randomized ones. By default the selected captures' own share,
+   * drawn a phone then a mode at a time (all captures: {@link realPhones}'s value, 0.27).
    * With `phones` on this replaces `macs.universalShare`.
    */
   readonly universalShare: number;
-  /** Burst rate of a device probing with a universal MAC (phones, laptops), bursts per minute: [min, max], log-uniform per device. */
+  /** Burst rate of an extra device probing with a universal MAC (laptops mostly), bursts per minute: [min, max], log-uniform per device. */
   readonly universalBurstsPerMinute: Range;
-  /**
-   * Share of rotating phones that draw a new MAC on every channel of a burst, not once per burst:
-   * the few phones behind the captures' hundreds of new MACs per 10 minutes.
-   */
-  readonly macPerChannelShare: number;
   /** Share of people (visitors, companions, passers-by) carrying a second device. */
   readonly secondDeviceShare: number;
   /** Share of people carrying a third device; at most `secondDeviceShare` (a third comes with a second). */
   readonly thirdDeviceShare: number;
-  /** Share of extra devices (laptop, watch or tablet, equally often) that probe with a universal MAC. */
+  /** Share of extra devices (laptop, watch or tablet, equally often) that probe with a universal MAC; the others replay a randomized capture. */
   readonly extraUniversalShare: number;
   /** Burst rate of fixed equipment (tills, printers, PCs; universal MACs), bursts per minute: [min, max], log-uniform per device. */
   readonly equipmentBurstsPerMinute: Range;
@@ -81,41 +65,29 @@ export interface RealPhones {
 export type RealPhonesOptions = { readonly [K in keyof RealPhones]?: RealPhones[K] };
 
 /**
- * The world's switch for real-phone heterogeneity: `"off"` (the default: every phone draws its
- * gaps from `macs.burstGapS`), `"real"` ({@link realPhones}), or overrides of it.
+ * The world's switch for real phones: `"off"` (every phone draws its gaps from `macs.burstGapS`),
+ * `"real"` ({@link realPhones}: the default of `createWorld`), or overrides of it.
  *
  * @example
- * const p: PhonesOption = { universalShare: 0.1 };
+ * const p: PhonesOption = { profiles: ["B", "C", "X-PA"] };
  */
 export type PhonesOption = "off" | "real" | RealPhonesOptions;
 
 /**
- * The defaults of `phones: "real"`, from the public labelled capture of 22 phones (97 captures of
- * 10–20 minutes, one phone each, channels 1, 6 and 11) summarised in
- * `/work/shared/data/brno-sc6-61/README.md`: bursts per minute per capture p10 0.27, p25 0.34,
- * median 0.56, p75 1.23, p90 3.08, max 18.5 (mean 1.59, coefficient of variation 1.86); a phone
- * used a universal MAC at all in 21 of 97 captures. The knots are those quantiles with a floor
- * of 0.13 per minute at share 0 (a phone heard about twice in a 15-minute capture); the rest are
- * assumptions, named in `docs/simulator.md`.
+ * The defaults of `phones: "real"`: every capture of the 22 real phones (`realPhoneCaptures`,
+ * 107 captures of 10–20 minutes, one phone each, channels 1, 6 and 11), a universal MAC as often
+ * as those captures have one when drawn a phone then a mode at a time (0.27), and assumptions for
+ * what the captures do not describe (extra devices, equipment), named in `docs/simulator.md`.
  *
  * @example
  * createWorld({ shops: 1, phones: "real" }); // uses these values
  * realPhones.secondDeviceShare; // 0.2
+ * realPhones.universalShare.toFixed(2); // "0.27"
  */
 export const realPhones: RealPhones = Object.freeze({
-  burstsPerMinute: Object.freeze([
-    Object.freeze([0, 0.13]),
-    Object.freeze([0.1, 0.27]),
-    Object.freeze([0.25, 0.34]),
-    Object.freeze([0.5, 0.56]),
-    Object.freeze([0.75, 1.23]),
-    Object.freeze([0.9, 3.08]),
-    Object.freeze([1, 18.5]),
-  ]) as readonly QuantileKnot[],
-  burstGapJitter: 0.35,
-  universalShare: 0.2,
+  profiles: "all",
+  universalShare: new ProfilePool("all").universalShare,
   universalBurstsPerMinute: Object.freeze([0.1, 0.5]) as Range,
-  macPerChannelShare: 0.25,
   secondDeviceShare: 0.2,
   thirdDeviceShare: 0.05,
   extraUniversalShare: 0.5,
@@ -126,28 +98,38 @@ export const realPhones: RealPhones = Object.freeze({
 /** Every key of {@link RealPhones}, for {@link rejectUnknownKeys}. */
 const PHONE_KEYS: ReadonlySet<string> = new Set(Object.keys(realPhones));
 
+/** Keys of the model the capture profiles replaced: named, so an old world file says what to do. */
+const REPLACED_KEYS: ReadonlySet<string> = new Set(["burstsPerMinute", "burstGapJitter", "macPerChannelShare"]);
+
 /** Most bursts per minute a rate may name: a burst takes about a second, so gaps stay longer. */
 const MAX_RATE = 50;
 
 /**
  * Resolves `WorldOptions.phones` into the parameters the world uses, `undefined` when off.
- * Throws TypeError/RangeError for invalid values (unknown keys included).
+ * Throws TypeError/RangeError for invalid values (unknown keys included). With `profiles` given
+ * and no `universalShare`, the share is the selection's own.
  *
  * @example
  * resolveRealPhones(undefined); // undefined (off)
  * resolveRealPhones({ secondDeviceShare: 0.5 })!.thirdDeviceShare; // 0.05
+ * resolveRealPhones({ profiles: ["C"] })!.universalShare; // 1
  */
 export function resolveRealPhones(phones: PhonesOption | undefined): RealPhones | undefined {
   if (phones === undefined || phones === "off") return undefined;
   if (phones === "real") return realPhones;
   if (phones === null || typeof phones !== "object" || Array.isArray(phones)) throw new TypeError('phones must be "off", "real" or an object of overrides');
+  for (const key of Object.keys(phones)) {
+    if (REPLACED_KEYS.has(key)) throw new TypeError(`phones.${key} is gone: phones replay real captures now (phones.profiles selects them; docs/simulator.md, "Real phones")`);
+  }
   rejectUnknownKeys(phones, PHONE_KEYS, "phones");
-  const out: RealPhones = { ...realPhones, ...stripUndefined(phones) };
-  knots("phones.burstsPerMinute", out.burstsPerMinute);
-  num("phones.burstGapJitter", out.burstGapJitter, 0, 3);
+  const given = stripUndefined(phones);
+  const out: { -readonly [K in keyof RealPhones]: RealPhones[K] } = { ...realPhones, ...given };
+  const pool = poolOf("phones.profiles", out.profiles);
+  if (given.profiles !== undefined && given.universalShare === undefined) out.universalShare = pool.universalShare;
   share("phones.universalShare", out.universalShare);
+  if (out.universalShare > 0 && !pool.profiles.some((p) => p.universal)) throw new RangeError(`phones.universalShare ${out.universalShare} but phones.profiles holds no universal-MAC capture`);
+  if (out.universalShare < 1 && pool.profiles.every((p) => p.universal)) throw new RangeError(`phones.universalShare ${out.universalShare} but phones.profiles holds only universal-MAC captures`);
   range("phones.universalBurstsPerMinute", out.universalBurstsPerMinute);
-  share("phones.macPerChannelShare", out.macPerChannelShare);
   share("phones.secondDeviceShare", out.secondDeviceShare);
   share("phones.thirdDeviceShare", out.thirdDeviceShare);
   if (out.thirdDeviceShare > out.secondDeviceShare) {
@@ -156,28 +138,8 @@ export function resolveRealPhones(phones: PhonesOption | undefined): RealPhones 
   share("phones.extraUniversalShare", out.extraUniversalShare);
   range("phones.equipmentBurstsPerMinute", out.equipmentBurstsPerMinute);
   share("phones.equipmentSwitchedShare", out.equipmentSwitchedShare);
+  if (Array.isArray(out.profiles)) out.profiles = Object.freeze([...(out.profiles as readonly string[])]);
   return Object.freeze(out);
-}
-
-/**
- * One draw from a quantile function given as knots (see {@link RealPhones.burstsPerMinute}):
- * a uniform share, then the value at that share, log-linear between the knots around it (the
- * values are rates spanning two orders of magnitude, so the log scale keeps each stretch's
- * draws spread as the quantiles are). One draw of `rng`.
- *
- * @example
- * const rate = drawFromQuantiles(createRng(7), realPhones.burstsPerMinute); // e.g. 0.48 bursts/min
- */
-export function drawFromQuantiles(rng: Rng, knots: readonly QuantileKnot[]): number {
-  const u = rng.next();
-  for (let i = 1; i < knots.length; i++) {
-    const [q1, v1] = knots[i]!;
-    if (u > q1 && i < knots.length - 1) continue;
-    const [q0, v0] = knots[i - 1]!;
-    const f = q1 > q0 ? Math.min(1, Math.max(0, (u - q0) / (q1 - q0))) : 1;
-    return v0 * Math.pow(v1 / v0, f);
-  }
-  return knots[0]![1];
 }
 
 /**
@@ -203,6 +165,13 @@ export function medianGapMs(perMinute: number, jitter: number): number {
   return (60_000 / perMinute) * Math.exp((-jitter * jitter) / 2);
 }
 
+// The pool of a `profiles` value, checked: "all" or a non-empty array of strings naming captures.
+function poolOf(name: string, v: unknown): ProfilePool {
+  if (v === "all") return new ProfilePool("all");
+  if (!Array.isArray(v) || v.some((x) => typeof x !== "string")) throw new TypeError(`${name} must be "all" or an array of phone labels and capture ids (e.g. ["B", "C-A"])`);
+  return new ProfilePool(v as string[]);
+}
+
 function stripUndefined(o: RealPhonesOptions): RealPhonesOptions {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(o)) if (v !== undefined) out[k] = v;
@@ -224,19 +193,4 @@ function range(name: string, v: unknown): void {
   num(`${name}[0]`, v[0], 0.001, MAX_RATE);
   num(`${name}[1]`, v[1], 0.001, MAX_RATE);
   if (v[1] < v[0]) throw new RangeError(`${name} must be ascending, got [${v[0]}, ${v[1]}]`);
-}
-
-function knots(name: string, v: unknown): void {
-  if (!Array.isArray(v) || v.length < 2) throw new TypeError(`${name} must be at least two [share, bursts per minute] knots`);
-  for (let i = 0; i < v.length; i++) {
-    const k: unknown = v[i];
-    if (!Array.isArray(k) || k.length !== 2) throw new TypeError(`${name}[${i}] must be a [share, bursts per minute] pair`);
-    share(`${name}[${i}][0]`, k[0]);
-    num(`${name}[${i}][1]`, k[1], 0.001, MAX_RATE);
-    if (i > 0) {
-      const [q0, v0] = v[i - 1] as QuantileKnot;
-      if (!(k[0] > q0) || k[1] < v0) throw new RangeError(`${name} must ascend in share and not descend in rate, got [${q0}, ${v0}] then [${k[0]}, ${k[1]}]`);
-    }
-  }
-  if (v[0][0] !== 0 || v[v.length - 1][0] !== 1) throw new RangeError(`${name} must run from share 0 to share 1`);
 }

@@ -1,7 +1,10 @@
 import { freshMac } from "../phones/freshMac.ts";
 import type { MacBehaviour } from "../phones/MacBehaviour.ts";
 import { createRng, hashSeed, type Rng } from "../random/prng.ts";
-import { drawFromQuantiles, logUniformRate, medianGapMs, type ExtraDevice, type RealPhones } from "../phones/RealPhones.ts";
+import { logUniformRate, medianGapMs, type ExtraDevice, type RealPhones } from "../phones/RealPhones.ts";
+import { TYPICAL_GAP_JITTER, type PhoneProfile } from "../phones/PhoneProfile.ts";
+import { ProfilePool } from "../phones/ProfilePool.ts";
+import { poisson } from "../random/poisson.ts";
 import { Shadowing } from "./Shadowing.ts";
 import { SignalColumns } from "./signalTable.ts";
 import { nextUpload } from "./nextUpload.ts";
@@ -32,8 +35,14 @@ export const SENSOR_LAG_MS = 3;
 const CHANNELS = 3;
 /** Spacing of the frames of one burst on one channel, ms: a phone repeats its probe a few ms apart. */
 const FRAME_SPACING_MS: readonly [number, number] = [2, 8];
-/** Most frames one channel can carry in a burst (the options' validated maximum). */
-const MAX_FRAMES = 64;
+/** Most frames one channel carries in a burst: the options allow 64, and the busiest real phone sends ~45 a channel. */
+const MAX_FRAMES = 128;
+/**
+ * Frames more than this apart are two bursts, as the real captures were cut into bursts (ms): a
+ * replayed phone's next burst starts at least this long after its last frame, so the captures'
+ * gaps between bursts stay gaps between bursts.
+ */
+const BURST_RULE_MS = 1000;
 
 /**
  * One device of one person, as the burst model needs it across visits: its MAC class, its
@@ -59,8 +68,11 @@ export interface Phone {
   /** Chance that a rotating phone draws a new MAC before a burst (1 ÷ mean bursts per MAC), screen on / off. */
   readonly rotateOn: number;
   readonly rotateOff: number;
-  /** A rotating phone that draws a new MAC on every channel of a burst (`RealPhones.macPerChannelShare`); false otherwise. */
-  readonly macPerChannel: boolean;
+  /**
+   * The real phone's capture it replays (`phones: "real"`), or `undefined`: the burst model's
+   * parameters above decide. A replayed phone takes its gaps, MACs, frames and channels from it.
+   */
+  readonly profile: PhoneProfile | undefined;
 }
 
 interface MacUse {
@@ -104,14 +116,18 @@ export class ShopBuilder {
   private readonly meanLevel: Float64Array;
   /** Slow fading of the presence being emitted (one at a time), from a stream of its own. */
   private readonly shade: Shadowing;
-  /** Per-channel first and last frame of one burst (scratch). */
-  private readonly chanFirst = new Float64Array(CHANNELS);
-  private readonly chanLast = new Float64Array(CHANNELS);
   /**
-   * The real phones' draws (rates, MAC per channel), from a stream of their own: only a world
-   * with `phones` on draws from it, so a world without is the world it always was.
+   * The real phones' draws (which capture a phone replays, universal devices' rates), from a
+   * stream of their own: only a world with `phones` on draws from it, so a world without is the
+   * world it always was.
    */
   private readonly realRng: Rng | undefined;
+  /** The captures this shop's phones replay (`RealPhones.profiles`); undefined without real phones. */
+  private readonly profiles: ProfilePool | undefined;
+  /** Which MAC each frame of the burst being sent uses (scratch, by channel × MAX_FRAMES + frame). */
+  private readonly frameUse: (MacUse | undefined)[] = new Array<MacUse | undefined>(CHANNELS * MAX_FRAMES).fill(undefined);
+  /** The MACs of the burst being sent, when a replayed phone takes several (scratch). */
+  private readonly burstUses: MacUse[] = [];
 
   constructor(
     readonly shopId: number,
@@ -133,6 +149,7 @@ export class ShopBuilder {
     readonly real: RealPhones | undefined = undefined,
   ) {
     this.realRng = real === undefined ? undefined : createRng(hashSeed(o.seed, "phones", shopId));
+    this.profiles = real === undefined ? undefined : new ProfilePool(real.profiles);
     this.cols = new SignalColumns(capacity);
     this.sx = Float64Array.from(layout.sensors, (s) => s.xM);
     this.sy = Float64Array.from(layout.sensors, (s) => s.yM);
@@ -256,9 +273,9 @@ export class ShopBuilder {
   /**
    * A phone of the burst model: its class, its medians drawn from the MAC behaviour, and the
    * MAC it keeps across visits when `fixedMac` is given (universal phones, staff, equipment).
-   * With real phones (`RealPhones`) a phone's unassociated gaps come from its own burst rate
-   * instead, whatever its screen: a universal-MAC device's from the universal rates, a
-   * randomizing phone's from the heavy-tailed phone rates; equipment keeps `equipmentGapMs`.
+   * With real phones (`RealPhones`) a universal device that replays no capture (a laptop mostly)
+   * bursts at a rate of its own from `universalBurstsPerMinute`, whatever its screen; equipment
+   * keeps `equipmentGapMs`. Phones that replay a capture come from {@link ShopBuilder.realPhone}.
    */
   phone(rng: Rng, macClass: MacClass, fixedMac: string | undefined, equipmentGapMs?: number): Phone {
     const m = this.macs!;
@@ -272,51 +289,83 @@ export class ShopBuilder {
     const rotateOff = 1 / m.burstsPerMac.screenOff;
     if (equipmentGapMs !== undefined) {
       // Equipment has no screen and probes on a timer: one regular gap in every state.
-      return { macClass, fixedDevice, offsetDb, gapOnMs: equipmentGapMs, gapOffMs: equipmentGapMs, gapAssociatedMs: equipmentGapMs, jitter: 0.15, rotateOn, rotateOff, macPerChannel: false };
+      return { macClass, fixedDevice, offsetDb, gapOnMs: equipmentGapMs, gapOffMs: equipmentGapMs, gapAssociatedMs: equipmentGapMs, jitter: 0.15, rotateOn, rotateOff, profile: undefined };
     }
     const real = this.real;
     const realRng = this.realRng;
-    if (real !== undefined && realRng !== undefined) {
-      // The captures measured each phone's rate over all its screen states, so one rate serves them all.
-      const rate = macClass === "universal" ? logUniformRate(realRng, real.universalBurstsPerMinute) : drawFromQuantiles(realRng, real.burstsPerMinute);
-      const gap = medianGapMs(rate, real.burstGapJitter);
-      const perChannel = macClass === "rotating" && realRng.chance(real.macPerChannelShare);
-      return { macClass, fixedDevice, offsetDb, gapOnMs: gap, gapOffMs: gap, gapAssociatedMs: associated, jitter: real.burstGapJitter, rotateOn, rotateOff, macPerChannel: perChannel };
+    if (real !== undefined && realRng !== undefined && macClass === "universal") {
+      // Not a phone the captures describe: a rate of its own, lower than phones', one for every screen state.
+      const gap = medianGapMs(logUniformRate(realRng, real.universalBurstsPerMinute), TYPICAL_GAP_JITTER);
+      return { macClass, fixedDevice, offsetDb, gapOnMs: gap, gapOffMs: gap, gapAssociatedMs: associated, jitter: TYPICAL_GAP_JITTER, rotateOn, rotateOff, profile: undefined };
     }
-    return { macClass, fixedDevice, offsetDb, gapOnMs: on, gapOffMs: off, gapAssociatedMs: associated, jitter: m.burstGapJitter, rotateOn, rotateOff, macPerChannel: false };
+    return { macClass, fixedDevice, offsetDb, gapOnMs: on, gapOffMs: off, gapAssociatedMs: associated, jitter: m.burstGapJitter, rotateOn, rotateOff, profile: undefined };
+  }
+
+  /**
+   * A phone that replays one real phone's capture (`phones: "real"`): a profile of the class
+   * asked for (`universal` or randomized), drawn from the shop's selection (`RealPhones.profiles`,
+   * a phone then one of its modes) on the real phones' stream, then {@link ShopBuilder.replayPhone}.
+   * `fixedMac`: the MAC it keeps (a universal phone's vendor MAC, a staff phone's private one).
+   * A selection without that class lends the other's (a staff phone or an extra device only:
+   * `RealPhones.universalShare` keeps shoppers' phones to classes the selection has): it then keeps
+   * its one MAC, or takes one private MAC a visit.
+   */
+  realPhone(rng: Rng, universal: boolean, fixedMac: string | undefined): Phone {
+    const pool = this.profiles!;
+    return this.replayPhone(rng, pool.draw(this.realRng!, pool.has(universal) ? universal : !universal), fixedMac);
+  }
+
+  /**
+   * A phone replaying `profile` on every visit it makes: its gaps, how many MACs it takes in a
+   * burst and how long one lasts, its frames and channels per burst (see `burstVisit`). With
+   * `fixedMac` (a universal phone's vendor MAC, a staff phone's private one) every burst uses that
+   * MAC; otherwise its class follows the profile: `"stable"` when one randomized MAC holds,
+   * `"rotating"` when it takes new ones. While associated to the shop's Wi-Fi it keeps one MAC and
+   * probes at `macs.burstGapS.associated` (the captures say nothing of the shop's network).
+   */
+  replayPhone(rng: Rng, profile: PhoneProfile, fixedMac: string | undefined): Phone {
+    const m = this.macs!;
+    const offsetDb = this.o.deviceSpreadDb * rng.normal();
+    const fixedDevice = fixedMac === undefined ? -1 : (this.deviceIndex.get(fixedMac) ?? this.register(fixedMac, offsetDb));
+    const [lo, hi] = m.burstGapS.associated;
+    const associated = 1000 * lo * Math.pow(hi / lo, rng.next());
+    const holds = profile.burstsPerMac === Number.POSITIVE_INFINITY && profile.macsPerBurst === 1;
+    const macClass: MacClass = fixedMac !== undefined ? (isLocalMac(fixedMac) ? "stable" : "universal") : holds ? "stable" : "rotating";
+    const rotate = profile.burstsPerMac === Number.POSITIVE_INFINITY ? 0 : 1 / profile.burstsPerMac;
+    const gap = profile.gapMedianMs;
+    return { macClass, fixedDevice, offsetDb, gapOnMs: gap, gapOffMs: gap, gapAssociatedMs: associated, jitter: profile.gapJitter, rotateOn: rotate, rotateOff: rotate, profile };
   }
 
   /**
    * Emits the probe bursts of one presence of a burst-model phone along a track and records
    * the truth (every MAC it used, heard or not). A burst reaches each sensor's channel at a
-   * random point of `burstSpreadMs` and puts a few frames on it a few ms apart; the gap to
-   * the next burst follows the phone's state (screen periods, or associated for the visit).
+   * random point of `burstSpreadMs` and puts a few frames on it a few ms apart. A phone that
+   * replays a capture (`Phone.profile`) follows it; otherwise the gap to the next burst follows
+   * the phone's state (screen periods, or associated for the visit).
    * `extra` names a device the person carries besides their own phone (`RealPhones`): the truth
    * keeps it as that person's device, not as a person. Returns the number of records.
    */
   burstVisit(rng: Rng, person: number, phone: Phone, kind: VisitKind, track: number[], start: number, end: number, associated: boolean, extra?: ExtraDevice): number {
+    const uses: MacUse[] = [];
+    const count = phone.profile === undefined ? this.modelBursts(rng, phone, track, start, end, associated, uses) : this.replayBursts(rng, phone, phone.profile, track, start, end, associated, uses);
+    // A MAC drawn for a visit but never sent with (the visit ended first) was not used.
+    this.record(person, kind, start, end, phone.macClass, associated, uses.filter((x) => x.first >= 0), extra, phone.profile?.id);
+    return count;
+  }
+
+  // The burst model's bursts (`MacBehaviour`): screen periods decide the gap and how often a
+  // rotating phone draws a new MAC, frames per channel are uniform in `framesPerBurst`.
+  private modelBursts(rng: Rng, phone: Phone, track: number[], start: number, end: number, associated: boolean, uses: MacUse[]): number {
     const m = this.macs!;
-    const o = this.o;
-    const sx = this.sx;
-    const sy = this.sy;
-    const nSensors = sx.length;
-    const nChannels = Math.min(CHANNELS, nSensors);
-    const h2 = this.h2;
-    const pf = this.pathFactor;
+    const nChannels = Math.min(CHANNELS, this.sx.length);
     const frameTime = this.frameTime;
     const frameCount = this.frameCount;
-    const meanLevel = this.meanLevel;
+    const frameUse = this.frameUse;
     const [fLo, fHi] = m.framesPerBurst;
     const spread = m.burstSpreadMs;
     const periodMs = 1000 * m.screenPeriodS;
     const rotating = phone.macClass === "rotating" && !associated;
-    const perChannel = rotating && phone.macPerChannel;
-    const chanFirst = this.chanFirst;
-    const chanLast = this.chanLast;
-    // This burst's MAC on channels 1 and 2 when the phone draws one per channel (else `use`'s).
-    const chanUse: (MacUse | undefined)[] = [undefined, undefined, undefined];
     const stop = end - SENSOR_LAG_MS;
-    const uses: MacUse[] = [];
     let use: MacUse | undefined;
     if (phone.fixedDevice >= 0) uses.push((use = { device: phone.fixedDevice, first: -1, last: -1, records: 0 }));
     else if (!rotating) uses.push((use = { device: this.fresh(rng, phone), first: -1, last: -1, records: 0 }));
@@ -324,8 +373,7 @@ export class ShopBuilder {
     let seg = 0;
     let screenOn = rng.chance(m.screenOnShare);
     let screenUntil = start + rng.exponential(periodMs);
-    const shade = this.shade;
-    shade.start();
+    this.shade.start();
     const gapNow = (): number => (associated ? phone.gapAssociatedMs : screenOn ? phone.gapOnMs : phone.gapOffMs);
     let t = start + Math.floor(rng.next() * Math.min(gapNow(), end - start));
     while (t <= stop) {
@@ -337,59 +385,175 @@ export class ShopBuilder {
         uses.push((use = { device: this.fresh(rng, phone), first: -1, last: -1, records: 0 }));
       }
       const u = use!;
-      if (perChannel) {
-        for (let c = 1; c < nChannels; c++) uses.push((chanUse[c] = { device: this.fresh(rng, phone), first: -1, last: -1, records: 0 }));
-      }
-      seg = positionAt(track, seg, t);
-      const x = POSITION.x;
-      const y = POSITION.y;
-      // A burst lasts about a second: the phone is taken to stand still meanwhile, and its
-      // frames share one shadowing.
-      shade.advance(t, x, y);
-      const level = (y < 0 ? o.rssiAt1m - o.wallLossDb : o.rssiAt1m) + phone.offsetDb;
-      for (let s = 0; s < nSensors; s++) {
-        const dx = x - sx[s]!;
-        const dy = y - sy[s]!;
-        meanLevel[s] = level - pf * Math.log10(dx * dx + dy * dy + h2);
-      }
+      seg = this.aim(track, seg, t, phone.offsetDb);
       for (let c = 0; c < nChannels; c++) {
         const n = rng.int(fLo, fHi);
         let ft = t + Math.floor(rng.next() * spread);
         let k = 0;
-        chanFirst[c] = Infinity;
-        chanLast[c] = -Infinity;
         for (; k < n && ft <= stop; k++) {
           frameTime[c * MAX_FRAMES + k] = ft;
-          if (ft < chanFirst[c]!) chanFirst[c] = ft;
-          if (ft > chanLast[c]!) chanLast[c] = ft;
+          frameUse[c * MAX_FRAMES + k] = u;
           ft += rng.int(FRAME_SPACING_MS[0], FRAME_SPACING_MS[1]);
         }
         frameCount[c] = k;
       }
-      for (let s = 0; s < nSensors; s++) {
-        const c = s % CHANNELS;
-        const n = frameCount[c]!;
-        const mean = meanLevel[s]!;
-        const shadeDb = shade.at(s);
-        const cu = (perChannel ? chanUse[c] : undefined) ?? u;
-        for (let k = 0; k < n; k++) {
-          if (!this.frame(rng, frameTime[c * MAX_FRAMES + k]!, cu.device, s, mean, shadeDb)) continue;
-          cu.records++;
-          count++;
-        }
-      }
-      for (let c = 0; c < nChannels; c++) {
-        if (chanFirst[c] === Infinity) continue;
-        const cu = (perChannel ? chanUse[c] : undefined) ?? u;
-        if (cu.first < 0 || chanFirst[c]! < cu.first) cu.first = chanFirst[c]!;
-        if (chanLast[c]! > cu.last) cu.last = chanLast[c]!;
-      }
+      count += this.hear(rng, nChannels);
       const gap = gapNow() * Math.exp(phone.jitter * rng.normal());
       // Never let the next burst start before this one has ended.
       t += Math.max(spread + FRAME_SPACING_MS[1] * fHi, Math.round(gap));
     }
-    // A MAC drawn for a visit but never sent with (the visit ended first) was not used.
-    this.record(person, kind, start, end, phone.macClass, associated, uses.filter((x) => x.first >= 0), extra);
+    return count;
+  }
+
+  // A replayed capture's bursts (`PhoneProfile`): log-normal gaps around the profile's median
+  // (a timer's barely spread), frames 1 + Poisson around its mean over the channels it reaches,
+  // and its MACs — several new ones within one burst, or one lasting some bursts, or one for the
+  // visit (a MAC of its own, the shop's Wi-Fi, a MAC that holds).
+  private replayBursts(rng: Rng, phone: Phone, p: PhoneProfile, track: number[], start: number, end: number, associated: boolean, uses: MacUse[]): number {
+    const m = this.macs!;
+    const frameTime = this.frameTime;
+    const frameCount = this.frameCount;
+    const frameUse = this.frameUse;
+    const burstUses = this.burstUses;
+    const spread = m.burstSpreadMs;
+    const stop = end - SENSOR_LAG_MS;
+    let use: MacUse | undefined;
+    if (phone.fixedDevice >= 0) uses.push((use = { device: phone.fixedDevice, first: -1, last: -1, records: 0 }));
+    else if (associated || phone.rotateOn === 0) uses.push((use = { device: this.fresh(rng, phone), first: -1, last: -1, records: 0 }));
+    const oneMac = use !== undefined;
+    const gapMedian = associated ? phone.gapAssociatedMs : phone.gapOnMs;
+    const jitter = associated ? m.burstGapJitter : phone.jitter;
+    // The channels its bursts reach this visit: a first one, then a second, then the third
+    // (a phone that scans two of the three does so on the same two, visit long).
+    const first = rng.int(0, CHANNELS - 1);
+    const second = (first + rng.int(1, CHANNELS - 1)) % CHANNELS;
+    const channels = [first, second, CHANNELS - first - second];
+    const order = [0, 0, 0];
+    const offsets = [0, 0, 0];
+    const wholeChannels = Math.floor(p.channelsPerBurst);
+    const halfChannel = p.channelsPerBurst - wholeChannels;
+    let count = 0;
+    let seg = 0;
+    this.shade.start();
+    // The visit begins somewhere in the phone's probing, not at a burst: the first comes after a
+    // uniform share of a length-biased gap (for a log-normal, median × e^(σ²) at the same σ).
+    let t = start + Math.floor(rng.next() * gapMedian * Math.exp(jitter * jitter + jitter * rng.normal()));
+    while (t <= stop) {
+      let reach = Math.min(CHANNELS, wholeChannels + (halfChannel > 0 && rng.chance(halfChannel) ? 1 : 0));
+      const n = 1 + poisson(rng, Math.max(0, p.framesPerBurst - 1));
+      if (n < reach) reach = n;
+      for (let i = 0; i < reach; i++) order[i] = channels[i]!;
+      // Which MACs: one kept, or `macsPerBurst` new ones (a share of a MAC: one more that often),
+      // or one that lasts `burstsPerMac` bursts.
+      burstUses.length = 0;
+      if (oneMac) burstUses.push(use!);
+      else if (p.macsPerBurst > 1) {
+        const whole = Math.floor(p.macsPerBurst);
+        const k = Math.min(n, whole + (rng.chance(p.macsPerBurst - whole) ? 1 : 0));
+        for (let i = 0; i < k; i++) {
+          const fresh: MacUse = { device: this.fresh(rng, phone), first: -1, last: -1, records: 0 };
+          uses.push(fresh);
+          burstUses.push(fresh);
+        }
+      } else {
+        if (use === undefined || rng.next() < phone.rotateOn) uses.push((use = { device: this.fresh(rng, phone), first: -1, last: -1, records: 0 }));
+        burstUses.push(use);
+      }
+      seg = this.aim(track, seg, t, phone.offsetDb);
+      // The channels reached, in an order drawn per burst: the first on the phone's tick (a timer's
+      // gaps stay as tight as the captures show), each other one at a random point of the spread,
+      // sorted by it. Drawn per burst, so no channel's sensors hear the phone systematically
+      // later than another's (that would read as their clocks disagreeing).
+      for (let c = 0; c < CHANNELS; c++) frameCount[c] = 0;
+      for (let i = 0; i < reach; i++) {
+        const r = i + Math.floor(rng.next() * (reach - i));
+        const c = order[r]!;
+        order[r] = order[i]!;
+        order[i] = c;
+        offsets[i] = i === 0 ? 0 : Math.floor(rng.next() * spread);
+        for (let at = i; at > 1 && offsets[at - 1]! > offsets[at]!; at--) {
+          [offsets[at - 1], offsets[at]] = [offsets[at]!, offsets[at - 1]!];
+          [order[at - 1], order[at]] = [order[at]!, order[at - 1]!];
+        }
+      }
+      const perChannel = Math.floor(n / reach);
+      let extraFrames = n - perChannel * reach;
+      let j = 0;
+      let lastFrame = t;
+      for (let i = 0; i < reach; i++) {
+        const c = order[i]!;
+        const frames = Math.min(MAX_FRAMES, perChannel + (extraFrames-- > 0 ? 1 : 0));
+        let ft = t + offsets[i]!;
+        let k = 0;
+        for (; k < frames && ft <= stop; k++, j++) {
+          frameTime[c * MAX_FRAMES + k] = ft;
+          // The burst's frames in the order sent share its MACs out in runs: a new MAC every few frames.
+          frameUse[c * MAX_FRAMES + k] = burstUses[Math.floor((j * burstUses.length) / n)]!;
+          if (ft > lastFrame) lastFrame = ft;
+          ft += rng.int(FRAME_SPACING_MS[0], FRAME_SPACING_MS[1]);
+        }
+        frameCount[c] = k;
+      }
+      count += this.hear(rng, CHANNELS);
+      const gap = gapMedian * Math.exp(jitter * rng.normal());
+      // More than the burst rule after the last frame, as the sensors stamp them (up to SENSOR_LAG_MS late).
+      t += Math.max(Math.round(gap), lastFrame - t + BURST_RULE_MS + SENSOR_LAG_MS);
+    }
+    return count;
+  }
+
+  // Where the phone is at `t` along `track` (from segment `seg`, returned for the next call), its
+  // shadowing there, and each sensor's mean level of a frame sent with transmit offset `offsetDb`.
+  // A burst lasts about a second: the phone is taken to stand still meanwhile, and its frames
+  // share one shadowing.
+  private aim(track: number[], seg: number, t: number, offsetDb: number): number {
+    const o = this.o;
+    const sx = this.sx;
+    const sy = this.sy;
+    const meanLevel = this.meanLevel;
+    const next = positionAt(track, seg, t);
+    const x = POSITION.x;
+    const y = POSITION.y;
+    this.shade.advance(t, x, y);
+    const level = (y < 0 ? o.rssiAt1m - o.wallLossDb : o.rssiAt1m) + offsetDb;
+    for (let s = 0; s < sx.length; s++) {
+      const dx = x - sx[s]!;
+      const dy = y - sy[s]!;
+      meanLevel[s] = level - this.pathFactor * Math.log10(dx * dx + dy * dy + this.h2);
+    }
+    return next;
+  }
+
+  // Each sensor hears the frames of the burst on its channel (`frameTime`, `frameCount`, the MAC
+  // each uses in `frameUse`), and each MAC's first and last frame sent (heard or not) is kept, over
+  // the first `nChannels` channels. Returns the records.
+  private hear(rng: Rng, nChannels: number): number {
+    const frameTime = this.frameTime;
+    const frameCount = this.frameCount;
+    const frameUse = this.frameUse;
+    const meanLevel = this.meanLevel;
+    const shade = this.shade;
+    let count = 0;
+    for (let s = 0; s < this.sx.length; s++) {
+      const c = s % CHANNELS;
+      const n = frameCount[c]!;
+      const mean = meanLevel[s]!;
+      const shadeDb = shade.at(s);
+      for (let k = 0; k < n; k++) {
+        const u = frameUse[c * MAX_FRAMES + k]!;
+        if (!this.frame(rng, frameTime[c * MAX_FRAMES + k]!, u.device, s, mean, shadeDb)) continue;
+        u.records++;
+        count++;
+      }
+    }
+    for (let c = 0; c < nChannels; c++) {
+      for (let k = 0; k < frameCount[c]!; k++) {
+        const u = frameUse[c * MAX_FRAMES + k]!;
+        const ft = frameTime[c * MAX_FRAMES + k]!;
+        if (u.first < 0 || ft < u.first) u.first = ft;
+        if (ft > u.last) u.last = ft;
+      }
+    }
     return count;
   }
 
@@ -422,7 +586,7 @@ export class ShopBuilder {
     return this.register(this.newMac(rng, "local"), phone.offsetDb);
   }
 
-  private record(person: number, kind: VisitKind, start: number, end: number, macClass: MacClass, associated: boolean, uses: readonly MacUse[], extra?: ExtraDevice): void {
+  private record(person: number, kind: VisitKind, start: number, end: number, macClass: MacClass, associated: boolean, uses: readonly MacUse[], extra?: ExtraDevice, profile?: string): void {
     const visit = this.visits.length;
     const inside = kind !== "passerby";
     const macs: TruthMac[] = [];
@@ -437,8 +601,9 @@ export class ShopBuilder {
         this.truth.push(extra === undefined ? row : { ...row, extraDevice: extra });
       }
     }
-    const v: TruthPersonVisit = { shop: this.shopId, person, visit, kind, inside, start, end, macClass, associated, records, macs };
-    this.visits.push(extra === undefined ? v : { ...v, extraDevice: extra });
+    // Only the fields that apply, so the truth of a world without extra devices or replayed phones is unchanged.
+    const v: TruthPersonVisit = { shop: this.shopId, person, visit, kind, inside, start, end, macClass, associated, records, macs, ...(extra === undefined ? {} : { extraDevice: extra }), ...(profile === undefined ? {} : { profile }) };
+    this.visits.push(v);
   }
 
   /**

@@ -166,6 +166,12 @@ export interface TruthPersonVisit {
    * adds a device, not a person, and no occupancy event.
    */
   readonly extraDevice?: ExtraDevice;
+  /**
+   * Present only on the visit of a device that replays a real phone's capture
+   * (`WorldOptions.phones`): the capture's id (`device-mode`, e.g. `"B-A"`, see
+   * `realPhoneCaptures`), the one the device followed for the whole visit.
+   */
+  readonly profile?: string;
 }
 
 /**

@@ -64,12 +64,12 @@ export interface WorldOptions {
   readonly macs?: MacBehaviourOptions | undefined;
   /**
    * Devices as different from one another as real ones (see `RealPhones` and docs/simulator.md):
-   * `"real"` gives each randomizing phone its own burst rate from the heavy-tailed distribution of
-   * a labelled capture of 22 real phones (median 0.56 bursts a minute, p90 3.08, at most 18.5),
-   * makes universal-MAC devices a population of their own with lower rates, lets some people
-   * carry a second or third device (a device, not a person, in the truth), and has fixed
-   * equipment probe at its own rates, some of it switched on and off with the shop. An object
-   * overrides `"real"`'s values. Refines the burst model: given alone it implies `rotation:
+   * `"real"` has every person's phone replay, for its visit, one of 107 captures of 22 real phones
+   * (`realPhoneCaptures`: its burst rate or timer, its MACs within a burst and how long one lasts,
+   * its frames and channels, its universal MAC or not), lets some people carry a second or third
+   * device (a device, not a person, in the truth), and has fixed equipment probe at its own
+   * rates, some of it switched on and off with the shop. An object overrides `"real"`'s values
+   * (`profiles` restricts the captures replayed). Refines the burst model: given alone it implies `rotation:
    * "realistic"`; with `rotation: "off"` it is an error, and with it `phones.universalShare`
    * replaces `macs.universalShare`. Drawn from random streams of its own. The default: a simulated
    * world is as hard as real phones (docs/simulator.md names the sources); `"off"` keeps every

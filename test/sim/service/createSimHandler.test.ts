@@ -397,7 +397,8 @@ describe("live mode", () => {
   it("uploadEveryMs: a record shows once its sensor's next upload has passed; everything a period old is there", async () => {
     const world = smallWorld();
     const shop = world.shops[0]!;
-    const every = 60_000;
+    // Half a minute: a period's records fit one page of 200 (real phones send up to ~130 frames a burst).
+    const every = 30_000;
     let now = 0;
     const liveStart = world.startMs + 11 * 3_600_000;
     const h = createSimHandler({ world, speed: 1, liveStart, clock: () => now, uploadEveryMs: every });
