@@ -56,6 +56,8 @@ export interface Overlay {
   readonly k: number;
   /** The captures replayed, `device-mode`. */
   readonly profiles: readonly string[];
+  /** Distinct MACs heard in that interval: the naive device count. */
+  readonly macs: number;
   /** `inside` of the interval it fully occupies, and its 90 % interval. */
   readonly inside: number;
   readonly low: number;
@@ -110,10 +112,13 @@ export async function overlay(seed: number, k: number, index: number): Promise<O
   const truth = meanOccupancy(b.occupancy(), from, from + INTERVAL_MS, { kinds: ["visitor"] });
   if (Math.abs(truth - k) > 1e-9) throw new Error(`overlay ${k}/${index}: ${truth} inside, not ${k}`);
   const table = b.cols.finish(shopId, b.devices, sensorMacs);
-  const { people } = await analyze([...rawSignalsOf(table, dayStart, dayStart + 86_400_000)], { timeZone: o.timeZone });
+  const records = [...rawSignalsOf(table, dayStart, dayStart + 86_400_000)];
+  // The naive count: distinct MACs heard in the interval.
+  const macs = new Set(records.filter((r) => r.ts >= from && r.ts < from + INTERVAL_MS).map((r) => r.device_id)).size;
+  const { people } = await analyze(records, { timeZone: o.timeZone });
   const interval = people.flatMap((p) => p.occupancy).find((x) => x.start === from);
-  if (interval === undefined) return { k, profiles, inside: 0, low: 0, high: 0 }; // nothing heard: no estimate but 0
-  return { k, profiles, inside: interval.inside, low: interval.insideLow, high: interval.insideHigh };
+  if (interval === undefined) return { k, profiles, inside: 0, low: 0, high: 0, macs }; // nothing heard: no estimate but 0
+  return { k, profiles, inside: interval.inside, low: interval.insideLow, high: interval.insideHigh, macs };
 }
 
 /** MAPE, coverage and the spread of the estimates over `overlays`. */
@@ -175,6 +180,22 @@ async function printOverlays(seed: number, perK: number): Promise<void> {
     row(String(k), scoreOverlays(these));
   }
   row("all", scoreOverlays(all));
+  console.log(`\nr with k over the ${all.length} overlays: footfall's inside ${pearson(all.map((x) => x.inside), all.map((x) => x.k)).toFixed(3)}, distinct MACs heard ${pearson(all.map((x) => x.macs), all.map((x) => x.k)).toFixed(3)}`);
+}
+
+function pearson(x: readonly number[], y: readonly number[]): number {
+  const n = x.length;
+  const mx = x.reduce((a, v) => a + v, 0) / n;
+  const my = y.reduce((a, v) => a + v, 0) / n;
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (let i = 0; i < n; i++) {
+    sxy += (x[i]! - mx) * (y[i]! - my);
+    sxx += (x[i]! - mx) ** 2;
+    syy += (y[i]! - my) ** 2;
+  }
+  return sxy / Math.sqrt(sxx * syy);
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {

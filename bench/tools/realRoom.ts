@@ -69,6 +69,8 @@ export interface RoomScore {
   readonly ratio: number;
   /** Intervals whose bounds were not finite. */
   readonly nullBounds: number;
+  /** Pearson's r of the estimate and the count over the occupied intervals. */
+  readonly r: number;
 }
 
 /** One estimator's scores on the early days, the late days and all of them. */
@@ -199,6 +201,25 @@ function leastSquares(x: readonly (readonly number[])[], y: readonly number[]): 
   return a.map((row, i) => row[p]! / row[i]!);
 }
 
+function pearson(x: readonly number[], y: readonly number[]): number {
+  const n = x.length;
+  let mx = 0;
+  let my = 0;
+  for (let i = 0; i < n; i++) {
+    mx += x[i]! / n;
+    my += y[i]! / n;
+  }
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (let i = 0; i < n; i++) {
+    sxy += (x[i]! - mx) * (y[i]! - my);
+    sxx += (x[i]! - mx) ** 2;
+    syy += (y[i]! - my) ** 2;
+  }
+  return sxx > 0 && syy > 0 ? sxy / Math.sqrt(sxx * syy) : Number.NaN;
+}
+
 /** Scores `estimate` over the occupied intervals of `intervals`. */
 export function score(intervals: readonly ScoredInterval[], estimate: (s: ScoredInterval) => Estimate): RoomScore {
   let ae = 0;
@@ -208,9 +229,13 @@ export function score(intervals: readonly ScoredInterval[], estimate: (s: Scored
   let sumX = 0;
   let sumT = 0;
   let nullBounds = 0;
+  const xs: number[] = [];
+  const ts: number[] = [];
   for (const s of intervals) {
     if (!(s.truth > 0)) continue;
     const e = estimate(s);
+    xs.push(e.x);
+    ts.push(s.truth);
     occupied++;
     ae += Math.abs(e.x - s.truth);
     sumX += e.x;
@@ -221,7 +246,7 @@ export function score(intervals: readonly ScoredInterval[], estimate: (s: Scored
       if (e.low <= s.truth && s.truth <= e.high) held++;
     }
   }
-  return { occupied, mae: ae / occupied, coverage: withBounds > 0 ? held / withBounds : Number.NaN, ratio: sumX / sumT, nullBounds };
+  return { occupied, mae: ae / occupied, coverage: withBounds > 0 ? held / withBounds : Number.NaN, ratio: sumX / sumT, nullBounds, r: pearson(xs, ts) };
 }
 
 function split(intervals: readonly ScoredInterval[], estimate: (s: ScoredInterval) => Estimate): SplitScore {
@@ -236,7 +261,7 @@ function split(intervals: readonly ScoredInterval[], estimate: (s: ScoredInterva
  * Runs the protocol on the days of `dir` for each K: every counted day with a counted day before
  * it is scored, calibrated on (at most) the K counted days before it.
  */
-export async function scoreRealRoom(dir: string, ks: readonly number[] = [3, 10]): Promise<{ days: number; countedDays: number; installedEveryDay: SplitScore; byK: KScore[] }> {
+export async function scoreRealRoom(dir: string, ks: readonly number[] = [3, 10]): Promise<{ days: number; countedDays: number; installedEveryDay: SplitScore; macsEveryDay: SplitScore; byK: KScore[] }> {
   const days = loadDays(dir);
   const perDay = new Map<string, ScoredInterval[]>();
   for (const day of days) perDay.set(day.day, await scoredIntervals(day));
@@ -294,7 +319,7 @@ export async function scoreRealRoom(dir: string, ks: readonly number[] = [3, 10]
       });
     }
     const every = [...perDay.values()].flat();
-    return { days: days.length, countedDays: counted.length, installedEveryDay: split(every, (s) => s.installed), byK };
+    return { days: days.length, countedDays: counted.length, installedEveryDay: split(every, (s) => s.installed), macsEveryDay: split(every, (s) => ({ x: s.randomized70 })), byK };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -318,7 +343,8 @@ if (process.argv[1] !== undefined && here === process.argv[1]) {
     const pct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(0)} %` : "—");
     const cell = (s: RoomScore) => `${f(s.mae)}${Number.isFinite(s.coverage) ? ` (${pct(s.coverage)})` : ""}`;
     console.log(`${r.days} days, ${r.countedDays} with people counted; MAE in persons over the occupied 15-min intervals (90 % interval holds)\n`);
-    console.log(`footfall as installed, every counted day: early ${cell(r.installedEveryDay.early)}, late ${cell(r.installedEveryDay.late)}, all ${cell(r.installedEveryDay.all)} (${r.installedEveryDay.all.occupied} intervals)\n`);
+    console.log(`footfall as installed, every counted day: early ${cell(r.installedEveryDay.early)}, late ${cell(r.installedEveryDay.late)}, all ${cell(r.installedEveryDay.all)} (${r.installedEveryDay.all.occupied} intervals)`);
+    console.log(`r with the count over those intervals: footfall as installed ${f(r.installedEveryDay.all.r)}, randomized MACs ≥ −70 dBm ${f(r.macsEveryDay.all.r)}\n`);
     for (const s of r.byK) {
       console.log(`${Number.isFinite(s.k) ? `K = ${s.k} counted days` : "every counted day"} before each day (${s.days} days scored; early < ${LATE_FROM} ≤ late)\n`);
       console.log(`| estimate | early days | late days | all | estimate ÷ truth (all) |`);

@@ -135,6 +135,8 @@ export interface ReportPeopleAccuracy {
   readonly days: number;
   /** Occupancy mean absolute error as a share of the mean occupancy. */
   readonly occupancyMae: number;
+  /** (Σ MAC visitors − Σ truth) ÷ Σ truth: what counting MAC addresses would have reported, beside the people counted. */
+  readonly macError?: number;
 }
 
 /**
@@ -415,16 +417,20 @@ function kpiTiles(t: Totals, accuracy: ReportAccuracy | undefined, money: Intl.N
       ),
     );
   }
-  if (accuracy !== undefined) {
+  if (accuracy?.people?.macError !== undefined) {
+    // Beside the people counted, what a reader would have had from counting MAC addresses.
+    const p = accuracy.people;
     tiles.push(
       tile(
-        "Accuracy",
-        `F1 ${accuracy.visitorF1.toFixed(3)}`,
-        accuracy.people !== undefined
-          ? `MAC-level: visitor count off by ${pct(accuracy.totalCountError, 1)}; dwell of people off by ${seconds(accuracy.medianAbsDwellErrorMs)}`
-          : `visitor count off by ${pct(accuracy.totalCountError, 1)}, dwell by ${seconds(accuracy.medianAbsDwellErrorMs)}`,
-        accuracy.visitorF1 >= 0.9 ? "good" : "warn",
+        "Counting MACs instead",
+        `${p.macError! >= 0 ? "+" : ""}${pct(p.macError!, 1)}`,
+        `vs people present, as a MAC-level tool would count them (phones rotate their MACs); dwell of people off by ${seconds(accuracy.medianAbsDwellErrorMs)}`,
+        Math.abs(p.macError!) > Math.abs(p.totalError) ? "" : "warn",
       ),
+    );
+  } else if (accuracy !== undefined) {
+    tiles.push(
+      tile("Accuracy", `F1 ${accuracy.visitorF1.toFixed(3)}`, `visitor count off by ${pct(accuracy.totalCountError, 1)}, dwell by ${seconds(accuracy.medianAbsDwellErrorMs)}`, accuracy.visitorF1 >= 0.9 ? "good" : "warn"),
     );
   }
   return tiles;

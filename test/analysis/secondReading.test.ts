@@ -105,7 +105,9 @@ describe("secondReading", () => {
     expect(reads).toBe(MAX_READINGS);
     const agreeing = await analyze(createWorld(shape).rawSignals(101), base);
     expect(result.days.map((d) => [d.label, d.visitors])).toEqual(agreeing.days.map((d) => [d.label, d.visitors]));
-    expect(result.people.map((p) => Math.round(p.visitors))).toEqual(agreeing.people.map((p) => Math.round(p.visitors)));
+    // People within one: a burst's MACs are grouped by their times to within half a second, and
+    // clocks aligned from the records are right to a few tens of ms, not to the ms.
+    result.people.forEach((p, i) => expect(Math.abs(p.visitors - agreeing.people[i]!.visitors)).toBeLessThan(1.5));
   });
 
   it("aligns a clock that runs minutes behind the other without making the other's records late", async () => {

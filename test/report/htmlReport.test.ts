@@ -105,7 +105,7 @@ describe("htmlReport with people estimates (people, not MACs)", () => {
     }),
     accuracy: { ...s.accuracy!, truthPeople: Math.round(s.visitors * 0.62) },
   }));
-  const input = { ...base, shops, accuracy: { ...base.accuracy!, people: { totalError: -0.03, covered: 2, days: 2, occupancyMae: 0.08 } } };
+  const input = { ...base, shops, accuracy: { ...base.accuracy!, people: { totalError: -0.03, covered: 2, days: 2, occupancyMae: 0.08, macError: 0.31 } } };
   const { document } = parseHTML(htmlReport(input));
   const tiles = Array.from(document.querySelectorAll(".tile")).map((t) => t.textContent ?? "");
 
@@ -118,6 +118,9 @@ describe("htmlReport with people estimates (people, not MACs)", () => {
     expect(visitorsTile).toContain(`${macs.toLocaleString("en")} visitor MAC addresses`);
     expect(tiles.find((t) => t.startsWith("Conversion"))).toContain(`${((100 * receipts) / people).toFixed(1)} %`);
     expect(tiles.find((t) => t.startsWith("People counted"))).toContain("-3.0 %");
+    // Beside it, what counting MACs would have said; no MAC-level F1 to puzzle over.
+    expect(tiles.find((t) => t.startsWith("Counting MACs instead"))).toContain("+31.0 %");
+    expect(tiles.some((t) => t.includes("F1"))).toBe(false);
     const head = Array.from(document.querySelectorAll("thead th")).map((th) => th.textContent);
     expect(head).toEqual(expect.arrayContaining(["Visitors", "MAC visitors", "People present"]));
     const first = Array.from(document.querySelectorAll("tbody tr")[0]!.querySelectorAll("td")).map((td) => td.textContent);

@@ -239,7 +239,7 @@ export class LiveOccupancy implements EngineAccumulator {
       for (const interval of intervals.slice(first - from)) this.#sink.emit({ ...interval, today });
       if (dayOver) {
         // Its rate model only, not its sessions.
-        const { sessions: _sessions, stationary: _stationary, rest: _rest, linked: _linked, known: _known, sample: _sample, yardstick: _yardstick, calibration: _calibration, people: _people, ...rates } = model;
+        const { sessions: _sessions, stationary: _stationary, rest: _rest, burstShare: _burstShare, linked: _linked, known: _known, sample: _sample, yardstick: _yardstick, calibration: _calibration, people: _people, ...rates } = model;
         shop.previous = rates;
         // Sessions that end before the next day cannot matter to it (nor to its staff rule).
         shop.closed = shop.closed.filter((s) => s.end >= day.end);

@@ -6,6 +6,7 @@ import type { SessionWindow } from "../visits/SessionWindows.ts";
 import type { ClassifiedSession } from "../visits/VisitClassifier.ts";
 import { knownVisits, type KnownVisit } from "../phones/knownVisits.ts";
 import { linkedVisits } from "../phones/linkedVisits.ts";
+import { oneBurstMacs } from "../phones/oneBurstMacs.ts";
 import type { PeopleSample } from "./PeopleEstimate.ts";
 import type { ResolvedPeopleEstimatorOptions } from "./peopleEstimatorOptions.ts";
 import { withYardstick, yardstickFor } from "./yardstickFor.ts";
@@ -45,9 +46,12 @@ export interface DayModel extends RateModel {
   readonly stationary: readonly (readonly [number, number])[];
   /**
    * The sessions counted by burst rate, in canonical order: every session but the identity-known
-   * visits' (passers-by, and visitor sessions set aside as pieces of rotating phones' visits).
+   * visits' (passers-by, and visitor sessions set aside as pieces of rotating phones' visits) and
+   * the MACs of phones on a timer.
    */
   readonly rest: readonly ClassifiedSession[];
+  /** Bursts each MAC of a burst of several stands for (1 ÷ their number; the others: 1): see {@link burstsOf}. */
+  readonly burstShare: ReadonlyMap<ClassifiedSession, number>;
   /** Visitor sessions set aside as possible pieces of a rotating phone's visit. */
   readonly linked: ReadonlySet<ClassifiedSession>;
   readonly known: readonly KnownVisit[];
@@ -77,12 +81,15 @@ export function dayModel(
 ): DayModel {
   const sessions = [...input].sort(bySession);
   const visits = sessions.filter((s) => s.kind === "visitor");
-  const linked = linkedVisits(sessions, o);
+  // One-burst MACs: a burst is one burst however many MACs it was sent with, and a phone on a
+  // timer (a new MAC at every burst) is one phone.
+  const oneBurst = oneBurstMacs(sessions);
+  const linked = linkedVisits(sessions, o, oneBurst.inTrain);
 
   // Identity-known visits, per device: a phone silent for longer than the session gap splits its
   // visit into sessions, which rejoin here when they are at most `rejoinGapMs` apart.
   const { yardstick, calibration, people } = yardstickFor(o, w.shopId, w.start, sessions[0]?.visitorRssi);
-  const known = knownVisits(visits, linked, o.rejoinGapMs, yardstick.universalPersonShare);
+  const known = knownVisits(visits, linked, o.rejoinGapMs, yardstick.universalPersonShare, oneBurst.trains);
   // The sample that stands for the rest: universal MACs never rotate and are never set aside, so
   // they are a sample of all phones (on the shop's Wi-Fi or not, long and short visits alike);
   // randomized MACs that kept one MAC over a visit are not — a phone on the shop's Wi-Fi keeps
@@ -94,8 +101,8 @@ export function dayModel(
   const shoppers = known.filter((k) => k.sessions <= MAX_SHOPPER_SESSIONS);
   const sample: PeopleSample = { universal: sampleSums(shoppers.filter((k) => !k.randomized)), shoppers: sampleSums(shoppers) };
   const model = withYardstick(rateModels([chosenSample(sample, sample.universal.visits)])[0]!, yardstick);
-  const rest = sessions.filter((s) => s.kind !== "visitor" || linked.has(s));
-  return { ...model, sessions, stationary, rest, linked, known, sample, yardstick, calibration, people };
+  const rest = sessions.filter((s) => (s.kind !== "visitor" || linked.has(s)) && !oneBurst.inTrain.has(s));
+  return { ...model, sessions, stationary, rest, burstShare: oneBurst.share, linked, known, sample, yardstick, calibration, people };
 }
 
 /**
@@ -109,4 +116,17 @@ export function dayModel(
  */
 export function chosenSample(sample: PeopleSample, universalVisits: number): SampleSums {
   return universalVisits >= MIN_UNIVERSAL_SAMPLE ? sample.universal : sample.shoppers;
+}
+
+/**
+ * The bursts a session of the rest counts for: its probes, shared among the MACs of a burst of
+ * several (a burst is one burst, however many MACs it was sent with). Internal: the one burst
+ * count of the day's estimate, its intervals and the day estimated again.
+ *
+ * @example
+ * const model = dayModel(classified, { shopId: 101, start: 0 }, peopleEstimatorOptions());
+ * model.rest.reduce((a, s) => a + burstsOf(model, s), 0) <= model.rest.reduce((a, s) => a + s.probeCount, 0); // true
+ */
+export function burstsOf(model: Pick<DayModel, "burstShare">, s: ClassifiedSession): number {
+  return s.probeCount * (model.burstShare.get(s) ?? 1);
 }

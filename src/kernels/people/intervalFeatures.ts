@@ -11,14 +11,16 @@ import type { ClassifiedSession } from "../visits/VisitClassifier.ts";
  * estimate and the day so far alike; a shop's model maps them to people.
  *
  * @param sessions the day's visitor and passer-by sessions (any order)
+ * @param share the bursts a MAC of a burst of several stands for (`OneBurstMacs.share`): each counts so much of a MAC
  * @param stationary the day's stationary devices' sessions, as [start, end] epoch ms
  * @returns one row of `CALIBRATION_FEATURES.length` numbers per interval
  * @example
- * const rows = intervalFeatures([], [[0, 900_000]], 0, 86_400_000, 900_000, 0, 2);
+ * const rows = intervalFeatures([], new Map(), [[0, 900_000]], 0, 86_400_000, 900_000, 0, 2);
  * rows[0]![10]; // 1 (a stationary device all of the first interval)
  */
 export function intervalFeatures(
   sessions: readonly ClassifiedSession[],
+  share: ReadonlyMap<ClassifiedSession, number>,
   stationary: readonly (readonly [number, number])[],
   dayStart: number,
   dayEnd: number,
@@ -44,7 +46,9 @@ export function intervalFeatures(
   for (const s of sessions) {
     if (s.kind !== "visitor" && s.kind !== "passerby") continue;
     const band = rssiBand(s.peakSmoothedRssi);
-    if (s.randomized) each(s.start, s.end, (i) => rows[i]![FEATURE_OFFSETS.randomized + band]!++);
+    // The MACs of one burst count as one (each its share of it).
+    const count = share.get(s) ?? 1;
+    if (s.randomized) each(s.start, s.end, (i) => (rows[i]![FEATURE_OFFSETS.randomized + band]! += count));
     else each(s.start, s.end, (i, a, e) => (rows[i]![FEATURE_OFFSETS.universal + band]! += (Math.min(e, s.end) - Math.max(a, s.start)) / (e - a)));
   }
   for (const [start, end] of stationary) each(start, end, (i, a, e) => (rows[i]![FEATURE_OFFSETS.stationary]! += (Math.min(e, end) - Math.max(a, start)) / (e - a)));

@@ -5,7 +5,7 @@ import { modelledPeople } from "./modelledPeople.ts";
 import type { RateModel } from "./rateModel.ts";
 import type { SessionWindow } from "../visits/SessionWindows.ts";
 import { band } from "./band.ts";
-import type { DayModel } from "./dayModel.ts";
+import { burstsOf, type DayModel } from "./dayModel.ts";
 import { heardInside } from "../phones/heardInside.ts";
 import { intervalFeatures } from "./intervalFeatures.ts";
 import type { OccupancyInterval } from "./PeopleEstimate.ts";
@@ -63,10 +63,10 @@ export function occupancyIntervals(model: DayModel, w: SessionWindow, first: num
     // Universal MACs do not probe as randomized phones do (laptops, PCs, phones on the Wi-Fi):
     // their bursts are not persons' bursts inside.
     if (heardInside(s)) {
-      if (s.randomized) spread(inB, from, intervalMs, s.start, s.end, s.probeCount);
-    } else spread(outB, from, intervalMs, s.start, s.end, s.probeCount);
+      if (s.randomized) spread(inB, from, intervalMs, s.start, s.end, burstsOf(model, s));
+    } else spread(outB, from, intervalMs, s.start, s.end, burstsOf(model, s));
   }
-  const features = intervalFeatures(model.sessions, model.stationary, w.start, w.end, intervalMs, first, last);
+  const features = intervalFeatures(model.sessions, model.burstShare, model.stationary, w.start, w.end, intervalMs, first, last);
   const occupancy: OccupancyInterval[] = [];
   for (let i = 0; i < count; i++) {
     const start = from + i * intervalMs;

@@ -2,7 +2,7 @@ import { dwellStats } from "../visits/dwellStats.ts";
 import type { RateModel } from "./rateModel.ts";
 import type { SessionWindow } from "../visits/SessionWindows.ts";
 import { band } from "./band.ts";
-import type { DayModel } from "./dayModel.ts";
+import { burstsOf, type DayModel } from "./dayModel.ts";
 import { heardInside } from "../phones/heardInside.ts";
 import type { OccupancyInterval, PeopleEstimate } from "./PeopleEstimate.ts";
 import type { ResolvedPeopleEstimatorOptions } from "./peopleEstimatorOptions.ts";
@@ -36,8 +36,8 @@ export function peopleOfDay(model: DayModel, w: SessionWindow, o: ResolvedPeople
       universalPassers++;
       universalPasserBursts += s.probeCount;
     }
-    if (!heardInside(s)) outsideBursts += s.probeCount;
-    else if (s.randomized) restBursts += s.probeCount;
+    if (!heardInside(s)) outsideBursts += burstsOf(model, s);
+    else if (s.randomized) restBursts += burstsOf(model, s);
   }
   // Nothing heard outside is no one outside, with or without universal passers-by to scale by.
   const passersBy = outsideBursts === 0 ? 0 : universalPassers > 0 ? outsideBursts / (universalPasserBursts / universalPassers) : Number.NaN;

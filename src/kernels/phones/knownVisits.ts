@@ -1,6 +1,7 @@
 import { estimatedDwell } from "../sessions/estimatedDwell.ts";
 import { universalPersonWeight } from "./universalPersonWeight.ts";
 import type { ClassifiedSession } from "../visits/VisitClassifier.ts";
+import type { TimerTrain } from "./timerTrains.ts";
 
 /**
  * One identity-known visit: a device's visitor sessions of the day, rejoined.
@@ -29,13 +30,14 @@ export interface KnownVisit {
 /**
  * The identity-known visits of a shop-day: per device, its visitor sessions not set aside in
  * `linked` (visits, in canonical order), rejoined when at most `rejoinGapMs` apart, each weighted
- * by how much of a person it is (`universalShare`: see `universalPersonWeight`). Internal: part
- * of the `dayModel`.
+ * by how much of a person it is (`universalShare`: see `universalPersonWeight`), and the phones on
+ * a timer (`trains`: one phone each, whose MACs rotate at every burst; named by their first MAC).
+ * Internal: part of the `dayModel`.
  *
  * @example
- * knownVisits([], new Set(), 900_000, 0.3).length; // 0
+ * knownVisits([], new Set(), 900_000, 0.3, []).length; // 0
  */
-export function knownVisits(visits: readonly ClassifiedSession[], linked: ReadonlySet<ClassifiedSession>, rejoinGapMs: number, universalShare: number): KnownVisit[] {
+export function knownVisits(visits: readonly ClassifiedSession[], linked: ReadonlySet<ClassifiedSession>, rejoinGapMs: number, universalShare: number, trains: readonly TimerTrain[]): KnownVisit[] {
   const byDevice = new Map<string, ClassifiedSession[]>();
   const randomized = new Set<string>();
   for (const v of visits) {
@@ -46,11 +48,11 @@ export function knownVisits(visits: readonly ClassifiedSession[], linked: Readon
     else list.push(v);
   }
   const out: KnownVisit[] = [];
-  const close = (device: string, start: number, end: number, probes: number, sessions: number) => {
+  const close = (device: string, start: number, end: number, probes: number, sessions: number, periodic: number) => {
     const span = end - start;
     const isRandomized = randomized.has(device);
     const estimated = estimatedDwell(span, probes);
-    const weight = isRandomized ? 1 : universalPersonWeight(device, estimated, universalShare);
+    const weight = isRandomized ? 1 : universalPersonWeight(device, estimated, universalShare, onTimer(probes, periodic));
     out.push({ device, randomized: isRandomized, weight, sessions, start, end, span, bursts: probes - 1, estimated });
   };
   for (const [device, list] of byDevice) {
@@ -58,22 +60,42 @@ export function knownVisits(visits: readonly ClassifiedSession[], linked: Readon
     let start = list[0]!.start;
     let end = list[0]!.end;
     let probes = list[0]!.probeCount;
+    let periodic = list[0]!.periodicGaps;
     let sessions = 1;
     for (let i = 1; i < list.length; i++) {
       const s = list[i]!;
       if (s.start - end <= rejoinGapMs) {
         end = Math.max(end, s.end);
         probes += s.probeCount;
+        periodic += s.periodicGaps;
         sessions++;
       } else {
-        close(device, start, end, probes, sessions);
+        close(device, start, end, probes, sessions, periodic);
         start = s.start;
         end = s.end;
         probes = s.probeCount;
+        periodic = s.periodicGaps;
         sessions = 1;
       }
     }
-    close(device, start, end, probes, sessions);
+    close(device, start, end, probes, sessions, periodic);
+  }
+  for (const t of trains) {
+    const span = t.end - t.start;
+    const bursts = t.bursts.length;
+    // A timer's presence is its bursts' span and one period (half before the first, half after the last).
+    out.push({ device: t.bursts[0]!.sessions[0]!.device, randomized: true, weight: 1, sessions: 1, start: t.start, end: t.end, span, bursts: bursts - 1, estimated: span + t.periodMs });
   }
   return out;
+}
+
+/** Fewest probes for a visit's gaps to show a timer: five gaps. */
+const TIMER_MIN_PROBES = 6;
+/** Least share of a visit's gaps that repeat the gap before for a timer (as `isPeriodicProber`'s). */
+const TIMER_SHARE = 0.7;
+
+// Whether a device's probes came on a timer: a phone left in one mode does (the captures' timers
+// repeat to 1 %), a laptop or a phone in its owner's hands does not.
+function onTimer(probes: number, periodicGaps: number): boolean {
+  return probes >= TIMER_MIN_PROBES && periodicGaps >= TIMER_SHARE * (probes - 2);
 }

@@ -70,18 +70,19 @@ function lowerBound(sorted: readonly ClassifiedSession[], key: (s: ClassifiedSes
  * heard again) ends at most `linkGapMs` before the visit starts, or starts at most `linkGapMs`
  * after it ends, heard by exactly the sensors of the visit's burst at that end with smoothed
  * peaks within `linkRssiDb` — or, when the visit lasted less than `linkShortMs`, by any sensor
- * that heard the visit (fading hides the RSSI match of exactly these short pieces). The
- * estimator's one linking rule; exported so the accuracy tests can score its precision and
- * recall against the truth.
+ * that heard the visit (fading hides the RSSI match of exactly these short pieces). MACs already
+ * known to be another phone's (`taken`: a phone on a timer) are no one's piece. The estimator's
+ * one linking rule; exported so the accuracy tests can score its precision and recall against
+ * the truth.
  *
  * @example
  * const pieces = linkedVisits(classified, peopleEstimatorOptions());
  * pieces.size <= classified.filter((s) => s.kind === "visitor").length; // true
  */
-export function linkedVisits(sessions: readonly ClassifiedSession[], o: LinkOptions): Set<ClassifiedSession> {
+export function linkedVisits(sessions: readonly ClassifiedSession[], o: LinkOptions, taken: ReadonlySet<ClassifiedSession> = new Set()): Set<ClassifiedSession> {
   const visits = sessions.filter((s) => s.kind === "visitor");
   const visitorDevices = new Set(visits.map((v) => v.device));
-  const shortStrong = sessions.filter((s) => s.kind === "passerby" && s.randomized && heardInside(s) && !visitorDevices.has(s.device));
+  const shortStrong = sessions.filter((s) => s.kind === "passerby" && s.randomized && heardInside(s) && !visitorDevices.has(s.device) && !taken.has(s));
   const byStart = [...shortStrong].sort((a, b) => a.start - b.start);
   const byEnd = [...shortStrong].sort((a, b) => a.end - b.end);
   const linked = new Set<ClassifiedSession>();

@@ -93,12 +93,13 @@ describe("LiveOccupancy", () => {
   });
 
   it("gives a finite `inside` with finite bounds from the yardstick while only rotating phones were heard inside", () => {
-    // Rotating phones only: a new randomized MAC at every burst (every 15 s, 11:00–11:30), nothing
-    // identity-known, so no visit could give a burst rate — the yardstick needs none.
+    // Rotating phones only: a new randomized MAC at every burst (about every 15 s, irregular,
+    // 11:00–11:30), nothing identity-known, so no visit could give a burst rate — the yardstick
+    // needs none.
     const signals: Signal[] = [];
     for (let i = 0; i < 120; i++) {
       const mac = `12:00:00:00:${(i >> 8).toString(16).padStart(2, "0")}:${(i & 255).toString(16).padStart(2, "0")}`;
-      signals.push(sig(T0 + 11 * HOUR + i * 15_000, mac, -50, { randomized: true, local: true }));
+      signals.push(sig(T0 + 11 * HOUR + i * 15_000 + ((i * 7_919) % 14_000), mac, -50, { randomized: true, local: true }));
     }
     signals.push(sig(T0 + 12 * HOUR, PRINTER, -90));
     // Every person's bursts heard 4 times a minute, all alike, everywhere: 60 bursts in a
@@ -128,6 +129,22 @@ describe("LiveOccupancy", () => {
       expect(interval.insideLow).toBeLessThanOrEqual(interval.inside);
       expect(interval.insideHigh).toBeGreaterThan(interval.inside);
       if (interval.insideBursts > 0) expect(interval.insideLow).toBeGreaterThan(0);
+    }
+  });
+
+  it("takes a phone on a timer, a new MAC at every burst, for one phone it knows, not for its bursts' persons", () => {
+    // Every 15.000 s, 11:00–11:30, a new randomized MAC each time: counted by bursts at 1.59 a
+    // minute per person it would be two and a half persons.
+    const signals: Signal[] = [];
+    for (let i = 0; i < 120; i++) signals.push(sig(T0 + 11 * HOUR + i * 15_000, `12:00:00:01:${(i >> 8).toString(16).padStart(2, "0")}:${(i & 255).toString(16).padStart(2, "0")}`, -50, { randomized: true, local: true }));
+    signals.push(sig(T0 + 12 * HOUR, PRINTER, -90));
+    const live = run(signals);
+    for (const m of [0, 15]) {
+      const { interval } = live.find((o) => o.interval.start === T0 + 11 * HOUR + m * MIN)!;
+      expect(interval.insideBursts).toBe(0);
+      // Present from half a period before its first burst to half one after its last.
+      expect(interval.knownInside).toBeCloseTo(1, 1);
+      expect(interval.inside).toBeCloseTo(interval.knownInside, 10);
     }
   });
 

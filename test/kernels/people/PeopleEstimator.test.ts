@@ -46,7 +46,8 @@ describe("PeopleEstimator", () => {
     // 45 one-burst randomized MACs heard inside in 18:00–18:15, and 15 one-burst universal MACs
     // (laptops' and PCs' bursts, not persons').
     const at = DAY + 18 * 60 * MIN;
-    const rest = Array.from({ length: 45 }, (_, i) => session({ start: at + i * 20_000 }));
+    // (Irregular, as phones burst when their owners wake them: on a strict timer they would be one phone.)
+    const rest = Array.from({ length: 45 }, (_, i) => session({ start: at + i * 20_000 + ((i * 7_919) % 6_000) }));
     const devices = macs(INTEL, 15).map((device, i) => session({ start: at + i * MIN, randomized: false, device }));
     const sessions = [...known, ...rest, ...devices];
 
@@ -186,8 +187,12 @@ describe("PeopleEstimator", () => {
         sessions.push(session({ start, end: start + minutes * MIN, bursts: minutes + 1, kind: "visitor", randomized: false, device: `${INTEL}:00:00:${i.toString(16).padStart(2, "0")}` }));
       }
       for (let p = 0; p < 40; p++) {
-        const start = NOON + rng.int(0, 300) * MIN;
-        for (let b = stay(); b >= 0; b--) sessions.push(session({ start: start + b * MIN }));
+        // Each phone at its own phase within the minute and its own distance (phones bursting in
+        // the same second, read alike, would be one burst).
+        const start = NOON + rng.int(0, 300) * MIN + rng.int(0, 59_999);
+        const rssi = -45 - rng.int(0, 20);
+        // A burst a minute, give or take a few seconds (not a metronome: two of those in antiphase read alike would be one phone on a 30-s timer).
+        for (let b = stay(); b >= 0; b--) sessions.push(session({ start: start + b * MIN + rng.int(-5_000, 5_000), rssi }));
       }
       const [day] = estimate(sessions, { prior: EXACT });
       expect(day!.knownVisitors).toBe(15 * realPhonesPrior.universalPersonShare);
