@@ -201,6 +201,7 @@ export type { PeopleEstimatorOptions, ResolvedPeopleEstimatorOptions } from "./k
 export type { PeopleEstimate, PeopleSample, OccupancyInterval } from "./kernels/people/PeopleEstimate.ts";
 export { PeopleEstimator } from "./kernels/people/PeopleEstimator.ts";
 export { peopleEstimatorOptions, defaultPeopleEstimator } from "./kernels/people/peopleEstimatorOptions.ts";
+export type { LinkOptions } from "./kernels/phones/linkedVisits.ts";
 export { linkedVisits } from "./kernels/phones/linkedVisits.ts";
 export { poolPeople } from "./kernels/people/poolPeople.ts";
 export type { BurstYardstick } from "./kernels/calibration/burstYardstick.ts";
