@@ -28,7 +28,7 @@ import { gunzipSync } from "node:zlib";
 import { main } from "../../src/cli/main.ts";
 import type { CountedTruth } from "../../src/truth/CountedTruth.ts";
 import { parseTruth } from "../../src/truth/parseTruth.ts";
-import { truthInside } from "../../src/truth/truthInside.ts";
+import { truthInside } from "../../src/analysis/truthInside.ts";
 
 const TIME_ZONE = "Europe/Prague";
 /** The lab's SHOP ID in the files (invented by the data set's README). */

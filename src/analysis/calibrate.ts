@@ -7,7 +7,7 @@ import { defaultPeopleEstimator } from "../kernels/people/peopleEstimatorOptions
 import type { PeopleEstimate } from "../kernels/people/PeopleEstimate.ts";
 import { rateModels } from "../kernels/people/rateModel.ts";
 import type { CountedTruth } from "../truth/CountedTruth.ts";
-import { truthInside } from "../truth/truthInside.ts";
+import { truthInside } from "./truthInside.ts";
 
 /**
  * Options of {@link calibrate}: the analysis options the calibration will be used with (time

@@ -15,6 +15,7 @@ import { startSimulator } from "../sim/service/startSimulator.ts";
 import type { SimShop, World } from "../sim/world/World.ts";
 import { dailyCsv } from "./dailyCsv.ts";
 import { demoCalibration } from "./demoCalibration.ts";
+import { doorCount } from "./doorCount.ts";
 import type { DemoIo } from "./DemoIo.ts";
 import { defaultDemoOptions, type DemoOptions } from "./DemoOptions.ts";
 import type { DemoRun, DemoShopResult } from "./DemoShopResult.ts";
@@ -229,7 +230,7 @@ function scoreDay(c: DayContext, shops: readonly ServiceShop[], results: readonl
   // estimate as installed and the people present (not when the day was cut short before then).
   const countFrom = localTimeOfDay(world.startMs, o.hours[0], timeZone);
   const countTo = countFrom + 2 * 3_600_000;
-  const calibrated = interrupted && Math.min(...snaps.map((s) => s.lastEventMs)) < countTo ? undefined : scorePeople(demoCalibration(world, estimates, countFrom, countTo, timeZone), truthCut);
+  const calibrated = interrupted && Math.min(...snaps.map((s) => s.lastEventMs)) < countTo ? undefined : scorePeople(demoCalibration(estimates, doorCount(world, estimates.map((p) => p.shopId), countFrom, countTo), timeZone), truthCut);
   const shopResults: DemoShopResult[] = shops.map((shop, i) => {
     const r = results[i]!;
     const snap = snaps[i]!;

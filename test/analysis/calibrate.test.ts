@@ -11,7 +11,7 @@ import type { RawSignal } from "../../src/contract/rawSignal.ts";
 import type { SimShop, World } from "../../src/sim/world/World.ts";
 import type { CountedTruth } from "../../src/truth/CountedTruth.ts";
 import { parseTruth } from "../../src/truth/parseTruth.ts";
-import { truthInside } from "../../src/truth/truthInside.ts";
+import { truthInside } from "../../src/analysis/truthInside.ts";
 
 describe("calibrate", () => {
   let world: World;

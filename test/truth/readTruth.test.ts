@@ -6,7 +6,7 @@ import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { isTruthInputError, type TruthInputError } from "../../src/errors/TruthInputError.ts";
 import { readTruth } from "../../src/truth/readTruth.ts";
-import { truthInside } from "../../src/truth/truthInside.ts";
+import { truthInside } from "../../src/analysis/truthInside.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "footfall-truth-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

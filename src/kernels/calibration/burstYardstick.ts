@@ -1,6 +1,5 @@
 import { rejectUnknownKeys } from "../../options/rejectUnknownKeys.ts";
 import { checkNumberOption } from "../../options/checkNumberOption.ts";
-import normalQuantile from "@stdlib/stats-base-dists-normal-quantile";
 
 /**
  * What one person inside is worth in probe bursts heard: the yardstick the people estimate
@@ -56,32 +55,6 @@ export const realPhonesPrior: BurstYardstick = Object.freeze({
   universalPersonShare: 0.25,
 });
 
-/**
- * Persons behind `x` person-equivalents of bursts (bursts ÷ (ρ · interval)), median-unbiased:
- * the bursts of N persons whose rates spread with coefficient of variation `cv` sum to a skewed
- * total whose median lies below its mean by about e^(−σ²/2), σ² = ln(1 + cv²/N) (Fenton–Wilkinson),
- * so a few phones are seen below their number more often than above it. Solves
- * N = x · √(1 + cv²/N) by fixed-point iteration (a few steps: the map is a contraction). With
- * many persons it is x; with cv = 0, x.
- *
- * @param x bursts ÷ (ρ · interval), ≥ 0
- * @param cv coefficient of variation of the per-person rate
- * @example
- * Math.round(medianPersons(100, 1.86)); // 102
- * Math.round(medianPersons(3, 1.86) * 100) / 100; // 4.08
- */
-export function medianPersons(x: number, cv: number): number {
-  if (!(x > 0)) return 0;
-  const cv2 = cv * cv;
-  let n = x;
-  for (let i = 0; i < 50; i++) {
-    const next = x * Math.sqrt(1 + cv2 / n);
-    if (Math.abs(next - n) <= 1e-9 * next) return next;
-    n = next;
-  }
-  return n;
-}
-
 const YARDSTICK_KEYS: ReadonlySet<string> = new Set(Object.keys(realPhonesPrior));
 
 /**
@@ -104,40 +77,4 @@ export function burstYardstick(partial: Partial<BurstYardstick> | undefined, wha
     personCv: checkNumberOption(`${what}.personCv`, partial.personCv ?? r.personCv, { min: 0 }),
     universalPersonShare: checkNumberOption(`${what}.universalPersonShare`, partial.universalPersonShare ?? r.universalPersonShare, { min: 0, max: 1 }),
   });
-}
-
-/**
- * The most persons (a fraction: a mean over the interval) that could be inside with none of their
- * bursts heard in `minutes`, at two-sided `level`: each person's rate is log-normal with the
- * yardstick's mean and coefficient of variation (taken at the low end of its own uncertainty), so
- * a person is silent that long with probability P₀ = E[e^(−r·t)], and N persons with P₀^N. The
- * bound is the N at which that falls to (1 − level) ÷ 2. Without it, an interval with no burst
- * would claim no one inside with certainty, and a phone that sleeps for a quarter of an hour is
- * not rare (real phones' p10 is 0.27 bursts a minute).
- *
- * @param y the yardstick
- * @param minutes the interval's length, minutes
- * @param level two-sided coverage (0.9)
- * @example
- * Math.round(silentPersonsBound(realPhonesPrior, 15, 0.9) * 10) / 10; // 1.4
- */
-export function silentPersonsBound(y: BurstYardstick, minutes: number, level: number): number {
-  const sigma2 = Math.log(1 + y.personCv * y.personCv);
-  const sigma = Math.sqrt(sigma2);
-  // The rate at the yardstick's own lower end (one-sided at `level`), so an uncertain yardstick
-  // allows more silent persons.
-  const z = normalQuantile(0.5 + level / 2, 0, 1);
-  const mean = y.burstsPerMinute * Math.exp(-z * Math.sqrt(y.logVariance));
-  const mu = Math.log(mean) - sigma2 / 2;
-  // E[exp(−r·t)] over ln r ~ N(μ, σ²), by the midpoint rule on ±6 σ.
-  const steps = 240;
-  let p0 = 0;
-  for (let i = 0; i < steps; i++) {
-    const u = -6 + (12 * (i + 0.5)) / steps;
-    const weight = Math.exp(-0.5 * u * u) / Math.sqrt(2 * Math.PI) * (12 / steps);
-    p0 += weight * Math.exp(-Math.exp(mu + sigma * u) * minutes);
-  }
-  if (!(p0 > 0)) return 0;
-  if (p0 >= 1) return Number.POSITIVE_INFINITY;
-  return Math.log((1 - level) / 2) / Math.log(p0);
 }

@@ -1,4 +1,6 @@
-import { medianPersons, silentPersonsBound, type BurstYardstick } from "../calibration/burstYardstick.ts";
+import type { BurstYardstick } from "../calibration/burstYardstick.ts";
+import { medianPersons } from "./medianPersons.ts";
+import { silentPersonsBound } from "./silentPersonsBound.ts";
 import type { CalibrationRef } from "../calibration/Calibration.ts";
 import type { PeopleModel } from "../calibration/PeopleModel.ts";
 import { modelledPeople } from "./modelledPeople.ts";

@@ -1,5 +1,6 @@
 import type { BurstYardstick } from "../calibration/burstYardstick.ts";
-import { calibratedYardstick, type CalibrationRef } from "../calibration/Calibration.ts";
+import type { CalibrationRef } from "../calibration/Calibration.ts";
+import { calibratedYardstick } from "./calibratedYardstick.ts";
 import type { PeopleModel } from "../calibration/PeopleModel.ts";
 import type { RateModel } from "./rateModel.ts";
 import type { ResolvedPeopleEstimatorOptions } from "./peopleEstimatorOptions.ts";

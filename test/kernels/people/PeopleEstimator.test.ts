@@ -1,6 +1,7 @@
 import { CALIBRATION_FEATURES } from "../../../src/kernels/calibration/calibrationFeatures.ts";
 import { describe, expect, it } from "vitest";
-import { burstYardstick, realPhonesPrior, silentPersonsBound } from "../../../src/kernels/calibration/burstYardstick.ts";
+import { burstYardstick, realPhonesPrior } from "../../../src/kernels/calibration/burstYardstick.ts";
+import { silentPersonsBound } from "../../../src/kernels/people/silentPersonsBound.ts";
 import { PeopleEstimator } from "../../../src/kernels/people/PeopleEstimator.ts";
 import type { PeopleEstimate } from "../../../src/kernels/people/PeopleEstimate.ts";
 import type { Calibration } from "../../../src/kernels/calibration/Calibration.ts";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { realPhonesPrior } from "../../../src/kernels/calibration/burstYardstick.ts";
-import { CALIBRATION_DRIFT_PER_DAY, type Calibration } from "../../../src/kernels/calibration/Calibration.ts";
+import type { Calibration } from "../../../src/kernels/calibration/Calibration.ts";
+import { CALIBRATION_DRIFT_PER_DAY } from "../../../src/kernels/people/calibratedYardstick.ts";
 import type { PeopleEstimate } from "../../../src/kernels/people/PeopleEstimate.ts";
 import type { PeopleEstimatorOptions } from "../../../src/kernels/people/peopleEstimatorOptions.ts";
 import { poolPeople } from "../../../src/kernels/people/poolPeople.ts";

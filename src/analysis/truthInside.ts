@@ -1,4 +1,4 @@
-import type { TruthSegment } from "./CountedTruth.ts";
+import type { TruthSegment } from "../truth/CountedTruth.ts";
 
 /**
  * What the counted truth says about one shop over one interval ({@link truthInside}).

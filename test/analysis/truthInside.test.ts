@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TruthSegment } from "../../src/truth/CountedTruth.ts";
-import { truthInside } from "../../src/truth/truthInside.ts";
+import { truthInside } from "../../src/analysis/truthInside.ts";
 
 const MIN = 60_000;
 const seg = (shopId: number, startMin: number, endMin: number, people: number): TruthSegment => ({ shopId, start: startMin * MIN, end: endMin * MIN, people, line: 2, source: "t.csv" });
