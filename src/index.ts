@@ -224,6 +224,8 @@ export type { BurstEvent, BurstGroupOptions } from "./kernels/phones/burstGroups
 export { burstGroups, closeReadings } from "./kernels/phones/burstGroups.ts";
 export type { TimerTrain, TimerTrainOptions } from "./kernels/phones/timerTrains.ts";
 export { timerTrains } from "./kernels/phones/timerTrains.ts";
+export type { TimerMacChain } from "./kernels/phones/timerMacs.ts";
+export { timerMacs } from "./kernels/phones/timerMacs.ts";
 
 // --- counted truth and calibration -----------------------------------------
 export type { TruthSegment, DailyCount, CountedTruth } from "./truth/CountedTruth.ts";

@@ -6,7 +6,8 @@ import type { SessionWindow } from "../visits/SessionWindows.ts";
 import type { ClassifiedSession } from "../visits/VisitClassifier.ts";
 import { knownVisits, type KnownVisit } from "../phones/knownVisits.ts";
 import { linkedVisits } from "../phones/linkedVisits.ts";
-import { oneBurstMacs } from "../phones/oneBurstMacs.ts";
+import { ONE_BURST_RULES, oneBurstMacs } from "../phones/oneBurstMacs.ts";
+import { timerMacs } from "../phones/timerMacs.ts";
 import type { PeopleSample } from "./PeopleEstimate.ts";
 import type { ResolvedPeopleEstimatorOptions } from "./peopleEstimatorOptions.ts";
 import { withYardstick, yardstickFor } from "./yardstickFor.ts";
@@ -84,12 +85,17 @@ export function dayModel(
   // One-burst MACs: a burst is one burst however many MACs it was sent with, and a phone on a
   // timer (a new MAC at every burst) is one phone.
   const oneBurst = oneBurstMacs(sessions);
-  const linked = linkedVisits(sessions, o, oneBurst.inTrain);
+  // A MAC on a fast timer is one phone while it lasts, and its next MAC on the same timer the same
+  // phone: neither a piece to count by bursts nor a second visitor.
+  const chains = timerMacs(sessions, oneBurst.inTrain, ONE_BURST_RULES);
+  const inChain = new Set(chains.flatMap((c) => c.sessions));
+  const taken = new Set([...oneBurst.inTrain, ...inChain]);
+  const linked = linkedVisits(sessions, o, taken);
 
   // Identity-known visits, per device: a phone silent for longer than the session gap splits its
   // visit into sessions, which rejoin here when they are at most `rejoinGapMs` apart.
   const { yardstick, calibration, people } = yardstickFor(o, w.shopId, w.start, sessions[0]?.visitorRssi);
-  const known = knownVisits(visits, linked, o.rejoinGapMs, yardstick.universalPersonShare, oneBurst.trains);
+  const known = knownVisits(visits.filter((v) => !inChain.has(v)), linked, o.rejoinGapMs, yardstick.universalPersonShare, oneBurst.trains, chains);
   // The sample that stands for the rest: universal MACs never rotate and are never set aside, so
   // they are a sample of all phones (on the shop's Wi-Fi or not, long and short visits alike);
   // randomized MACs that kept one MAC over a visit are not — a phone on the shop's Wi-Fi keeps
@@ -101,7 +107,7 @@ export function dayModel(
   const shoppers = known.filter((k) => k.sessions <= MAX_SHOPPER_SESSIONS);
   const sample: PeopleSample = { universal: sampleSums(shoppers.filter((k) => !k.randomized)), shoppers: sampleSums(shoppers) };
   const model = withYardstick(rateModels([chosenSample(sample, sample.universal.visits)])[0]!, yardstick);
-  const rest = sessions.filter((s) => (s.kind !== "visitor" || linked.has(s)) && !oneBurst.inTrain.has(s));
+  const rest = sessions.filter((s) => (s.kind !== "visitor" || linked.has(s)) && !taken.has(s));
   return { ...model, sessions, stationary, rest, burstShare: oneBurst.share, linked, known, sample, yardstick, calibration, people };
 }
 

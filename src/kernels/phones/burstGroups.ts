@@ -60,14 +60,29 @@ function byStart(a: ClassifiedSession, b: ClassifiedSession): number {
   return a.start - b.start || (a.device < b.device ? -1 : a.device > b.device ? 1 : 0);
 }
 
+// A burst being heard: its MACs, and per sensor the sum and number of their readings (its mean
+// reading there) and the strongest.
+interface OpenBurst {
+  readonly start: number;
+  readonly sessions: ClassifiedSession[];
+  readonly sum: Map<string, number>;
+  readonly n: Map<string, number>;
+  readonly max: Map<string, number>;
+}
+
 /**
  * The probe bursts behind one-burst randomized MACs (`sessions`: MACs heard in one burst only,
- * any order): MACs that start within `burstMs` of a burst's first, whose readings are close to
- * every MAC of it already (`closeReadings`), are one burst — a phone that takes a new MAC per
- * frame or per channel sends two to ten of them in one burst (10 of 107 captures of real phones
- * did), and counted one burst each it would count as two to ten phones. Grouped greedily in
- * time order; each MAC is in exactly one burst. The prior from real phones counts bursts so (frames
- * grouped while the gap is at most a second, whatever their MACs), and so must what it divides.
+ * any order): a MAC that starts within `burstMs` of a burst's first, and reads within
+ * `burstRssiDb` of the burst's mean reading at every sensor both heard, is one more MAC of that
+ * burst — a phone that takes a new MAC per frame or per channel sends two to ten of them in one
+ * burst (10 of 107 captures of real phones did), and counted one burst each it would count as two
+ * to ten phones. Several bursts may be under way at once (a busy shop's phones burst within the
+ * same second): a MAC joins the one it shares most sensors with, then the closest by reading, and
+ * opens a burst of its own when none fits. The mean, not every MAC, is what a MAC is held against:
+ * each MAC of a burst is one reading of about 4 dB of noise, and ten of them all within a few dB of
+ * each other is rarer than the phone that sent them. In time order, so each MAC is in exactly one
+ * burst. The prior from real phones counts bursts so (frames grouped while the gap is at most a
+ * second, whatever their MACs), and so must what it divides.
  *
  * @example
  * const one = (device: string, start: number, sensor: string, rssi: number) => ({ device, start, end: start, probeCount: 1, randomized: true, sensors: [{ sensor, signalCount: 1, first: start, last: start, peakRssi: rssi, peakSmoothedRssi: rssi }] }) as unknown as ClassifiedSession;
@@ -77,27 +92,49 @@ function byStart(a: ClassifiedSession, b: ClassifiedSession): number {
 export function burstGroups(sessions: readonly ClassifiedSession[], o: BurstGroupOptions): BurstEvent[] {
   const sorted = [...sessions].sort(byStart);
   const out: BurstEvent[] = [];
-  let members: ClassifiedSession[] = [];
-  let readings: Map<string, number>[] = [];
-  let start = Number.NEGATIVE_INFINITY;
-  const close = (): void => {
-    if (members.length === 0) return;
-    const rssi = new Map<string, number>();
-    for (const r of readings) for (const [sensor, v] of r) if (!((rssi.get(sensor) ?? Number.NEGATIVE_INFINITY) >= v)) rssi.set(sensor, v);
-    out.push({ start, sessions: members, rssi });
-  };
+  // Bursts under way, by start.
+  const open: OpenBurst[] = [];
+  const finish = (b: OpenBurst): void => void out.push({ start: b.start, sessions: b.sessions, rssi: b.max });
   for (const s of sorted) {
+    while (open.length > 0 && s.start - open[0]!.start > o.burstMs) finish(open.shift()!);
     const r = readingsOf(s);
-    if (s.start - start <= o.burstMs && readings.every((m) => closeReadings(m, r, o.burstRssiDb))) {
-      members.push(s);
-      readings.push(r);
-      continue;
+    let best: OpenBurst | undefined;
+    let bestShared = -1;
+    let bestDiff = Number.POSITIVE_INFINITY;
+    for (const b of open) {
+      let shared = 0;
+      let diff = 0;
+      let fits = true;
+      for (const [sensor, v] of r) {
+        const n = b.n.get(sensor);
+        if (n === undefined) continue;
+        const d = Math.abs(v - b.sum.get(sensor)! / n);
+        if (d > o.burstRssiDb) {
+          fits = false;
+          break;
+        }
+        shared++;
+        diff += d;
+      }
+      if (!fits) continue;
+      const mean = shared > 0 ? diff / shared : 0;
+      if (shared > bestShared || (shared === bestShared && mean < bestDiff)) {
+        best = b;
+        bestShared = shared;
+        bestDiff = mean;
+      }
     }
-    close();
-    members = [s];
-    readings = [r];
-    start = s.start;
+    if (best === undefined) {
+      best = { start: s.start, sessions: [], sum: new Map(), n: new Map(), max: new Map() };
+      open.push(best);
+    }
+    best.sessions.push(s);
+    for (const [sensor, v] of r) {
+      best.sum.set(sensor, (best.sum.get(sensor) ?? 0) + v);
+      best.n.set(sensor, (best.n.get(sensor) ?? 0) + 1);
+      if (!((best.max.get(sensor) ?? Number.NEGATIVE_INFINITY) >= v)) best.max.set(sensor, v);
+    }
   }
-  close();
+  for (const b of open) finish(b);
   return out;
 }

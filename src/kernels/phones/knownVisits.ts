@@ -2,6 +2,7 @@ import { estimatedDwell } from "../sessions/estimatedDwell.ts";
 import { universalPersonWeight } from "./universalPersonWeight.ts";
 import type { ClassifiedSession } from "../visits/VisitClassifier.ts";
 import type { TimerTrain } from "./timerTrains.ts";
+import type { TimerMacChain } from "./timerMacs.ts";
 
 /**
  * One identity-known visit: a device's visitor sessions of the day, rejoined.
@@ -37,7 +38,14 @@ export interface KnownVisit {
  * @example
  * knownVisits([], new Set(), 900_000, 0.3, []).length; // 0
  */
-export function knownVisits(visits: readonly ClassifiedSession[], linked: ReadonlySet<ClassifiedSession>, rejoinGapMs: number, universalShare: number, trains: readonly TimerTrain[]): KnownVisit[] {
+export function knownVisits(
+  visits: readonly ClassifiedSession[],
+  linked: ReadonlySet<ClassifiedSession>,
+  rejoinGapMs: number,
+  universalShare: number,
+  trains: readonly TimerTrain[],
+  chains: readonly TimerMacChain[] = [],
+): KnownVisit[] {
   const byDevice = new Map<string, ClassifiedSession[]>();
   const randomized = new Set<string>();
   for (const v of visits) {
@@ -85,6 +93,12 @@ export function knownVisits(visits: readonly ClassifiedSession[], linked: Readon
     const bursts = t.bursts.length;
     // A timer's presence is its bursts' span and one period (half before the first, half after the last).
     out.push({ device: t.bursts[0]!.sessions[0]!.device, randomized: true, weight: 1, sessions: 1, start: t.start, end: t.end, span, bursts: bursts - 1, estimated: span + t.periodMs });
+  }
+  for (const c of chains) {
+    const span = c.end - c.start;
+    let probes = 0;
+    for (const s of c.sessions) probes += s.probeCount;
+    out.push({ device: c.sessions[0]!.device, randomized: true, weight: 1, sessions: 1, start: c.start, end: c.end, span, bursts: probes - 1, estimated: span + c.periodMs });
   }
   return out;
 }

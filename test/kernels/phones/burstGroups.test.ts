@@ -34,6 +34,21 @@ describe("burstGroups", () => {
     expect(burstGroups([mac(t, { s1: -60 }), mac(t + 1_500, { s1: -60 })], RULES)).toHaveLength(2);
   });
 
+  it("tells two phones' bursts under way in the same second apart, each MAC with the burst it reads like", () => {
+    const t = 5_000_000;
+    const a = [0, 100, 250].map((d) => mac(t + d, { s1: -55 }));
+    const b = [50, 150, 300].map((d) => mac(t + d, { s1: -75 }));
+    const bursts = burstGroups([...a, ...b], RULES);
+    expect(bursts.map((x) => x.sessions.length)).toEqual([3, 3]);
+    expect(new Set(bursts[0]!.sessions)).toEqual(new Set(a));
+  });
+
+  it("holds a MAC against the burst's mean reading: a phone's noisy readings, up to 8 dB apart, stay one burst", () => {
+    const t = 6_000_000;
+    const bursts = burstGroups([-60, -64, -57, -63, -58, -65, -61, -59].map((rssi, i) => mac(t + i * 50, { s1: rssi })), RULES);
+    expect(bursts).toHaveLength(1);
+  });
+
   it("puts each MAC in one burst, whatever the order given", () => {
     const t = 4_000_000;
     const macs = Array.from({ length: 40 }, (_, i) => mac(t + i * 400, { s1: -60 - (i % 3) * 5 }));
