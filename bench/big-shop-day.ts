@@ -1,7 +1,9 @@
 /**
- * Big shop-day (issue 13, row 8): one shop's local day of ~1.7 M records from ~47 000 devices
- * (bench/data/bigShopDay.ts, as `footfall signals backfill` writes them), timed side by side in
- * one run, each a separate process from spawn to exit with stdout on /dev/null:
+ * Big shop-day (issue 13, row 8): one shop's local day of ~1.7 M records from ~47 000 devices,
+ * in the two shapes a user holds — as `footfall signals backfill` writes them (bench/data/bigShopDay.ts,
+ * ~495 MiB) and as the service's raw six-field records (bench/data/bigShopDayRaw.ts, ~235 MiB) —
+ * timed side by side in one run, each a separate process from spawn to exit with stdout on
+ * /dev/null, for each shape:
  *
  * - footfall: `node main.js analyze --input FILE --format ndjson` with default options (all of
  *   footfall's work: sessions, classification, proximity, quality, hourly counts, output), once
@@ -14,7 +16,7 @@
  * Runs are interleaved (the order rotates each round); a ratio is the median of the rounds' own
  * ratios (`timeRatio`: the contenders of a round ran within seconds of each other), times are
  * medians. The warm-up round's outputs are compared: the loop and DuckDB must count the same
- * sessions and visitors, or the bench fails. Goals: footfall (1 thread) ≤ 1.0× the loop's wall
+ * sessions and visitors on both shapes, and footfall the same on both, or the bench fails. Goals: footfall (1 thread) ≤ 1.0× the loop's wall
  * time; footfall (default threads, the machine's 2 cores) ≤ 1.0× DuckDB's.
  *
  * JavaScript compiled by tsc from this checkout (no TypeScript loader in any contender).
@@ -51,6 +53,7 @@ export default async function bigShopDayBench(): Promise<BenchRow[]> {
   const { performance } = await import("node:perf_hooks");
   const { compileForBench, rate, runNode, summarize, timeRatio } = await import("./lib.ts");
   const { bigShopDayFile } = await import("./data/bigShopDay.ts");
+  const { bigShopDayRawFile } = await import("./data/bigShopDayRaw.ts");
   const { DUCKDB_MODULE } = await import("./baselines/bigShopDuck.ts");
 
   // A cache directory of its own, so analyze-cli's build can run at the same time.
@@ -63,6 +66,7 @@ export default async function bigShopDayBench(): Promise<BenchRow[]> {
 
   const t1 = performance.now();
   const day = await bigShopDayFile();
+  const raw = await bigShopDayRawFile();
   const fileMs = performance.now() - t1;
 
   // DuckDB is installed for the bench, not locked: its prebuilt bindings for other platforms are
@@ -83,24 +87,38 @@ export default async function bigShopDayBench(): Promise<BenchRow[]> {
   }
   const help = spawnSync(process.execPath, [cliJs, "analyze", "--help"], { encoding: "utf8" });
   const hasThreads = /--threads\b/.test(`${help.stdout}${help.stderr}`);
-  const analyze = [cliJs, "analyze", "--input", day.path, "--format", "ndjson"];
-  const contenders: Contender[] = [
-    { name: "footfall 1 thread", args: hasThreads ? [...analyze, "--threads", "1"] : analyze, wall: [], cpu: [] },
-    ...(hasThreads ? [{ name: "footfall default", args: analyze, wall: [], cpu: [] }] : []),
-    { name: "loop", args: [loopJs, day.path, day.timeZone], wall: [], cpu: [] },
-    ...(duckMissing === "" ? [{ name: "duckdb", args: [duckJs, day.path, day.timeZone], wall: [], cpu: [] }] : []),
+  // The two inputs a user has: what `signals backfill` writes, and the service's raw records.
+  const inputs = [
+    { label: "", suffix: "", day },
+    { label: " (raw records)", suffix: " raw", day: raw },
   ];
+  const contenders: Contender[] = inputs.flatMap(({ suffix, day: d }) => {
+    const analyze = [cliJs, "analyze", "--input", d.path, "--format", "ndjson"];
+    return [
+      { name: `footfall 1 thread${suffix}`, args: hasThreads ? [...analyze, "--threads", "1"] : analyze, wall: [], cpu: [] },
+      ...(hasThreads ? [{ name: `footfall default${suffix}`, args: analyze, wall: [], cpu: [] }] : []),
+      { name: `loop${suffix}`, args: [loopJs, d.path, d.timeZone], wall: [], cpu: [] },
+      ...(duckMissing === "" ? [{ name: `duckdb${suffix}`, args: [duckJs, d.path, d.timeZone], wall: [], cpu: [] }] : []),
+    ];
+  });
 
   // Warm-up round (page cache, compiled code on disk): outputs kept to check the counts.
   const warm = new Map<string, string>();
   for (const c of contenders) warm.set(c.name, (await runNode(c.args, true)).stdout);
-  const loop = JSON.parse(warm.get("loop")!) as BigShopLoopResult;
   const key = (r: BigShopLoopResult): string => r.days.map((d) => `${d.shopId} ${d.date}: ${d.sessions} sessions, ${d.visitors} visitors, ${d.visits} visits, ${d.devices} devices`).join("; ");
-  if (duckMissing === "") {
-    const duck = JSON.parse(warm.get("duckdb")!) as BigShopLoopResult;
-    if (key(loop) !== key(duck)) throw new Error(`the plain loop and DuckDB disagree: loop ${key(loop)}; DuckDB ${key(duck)}`);
+  const loopKey = key(JSON.parse(warm.get("loop")!) as BigShopLoopResult);
+  for (const { suffix } of inputs) {
+    // Both inputs hold the same records: every baseline must count the same, and footfall too.
+    const loop = key(JSON.parse(warm.get(`loop${suffix}`)!) as BigShopLoopResult);
+    if (loop !== loopKey) throw new Error(`the plain loop counts the raw records otherwise: ${loop}; backfill lines ${loopKey}`);
+    if (duckMissing === "") {
+      const duck = key(JSON.parse(warm.get(`duckdb${suffix}`)!) as BigShopLoopResult);
+      if (loop !== duck) throw new Error(`the plain loop and DuckDB disagree${suffix}: loop ${loop}; DuckDB ${duck}`);
+    }
   }
   const cli = footfallCounts(warm.get("footfall 1 thread")!);
+  const cliRaw = footfallCounts(warm.get("footfall 1 thread raw")!);
+  if (cliRaw !== cli) throw new Error(`footfall counts the raw records otherwise: ${cliRaw}; backfill lines ${cli}`);
 
   for (let round = 0; round < RUNS; round++) {
     // Rotate the order so no contender always runs right after the same other one.
@@ -112,42 +130,44 @@ export default async function bigShopDayBench(): Promise<BenchRow[]> {
     }
   }
   const by = (name: string): Contender => contenders.find((c) => c.name === name)!;
-  const one = by("footfall 1 thread");
-  const all = hasThreads ? by("footfall default") : one;
   const w = (c: Contender): Timing => summarize(c.wall);
   const spread = (c: Contender): string =>
     `${c.name} min ${w(c).min.toFixed(0)} / median ${w(c).median.toFixed(0)} / max ${w(c).max.toFixed(0)} ms (CPU median ${summarize(c.cpu).median.toFixed(0)} ms)`;
   const perS = (c: Contender): string => rate((day.records / w(c).median) * 1000, "rec/s");
-  const common =
-    `${day.records} records, ${(day.bytes / 1048576).toFixed(0)} MiB, ${day.devices} devices, 3 sensors, ${day.date} ${day.timeZone}; ` +
-    `${duckMissing === "" ? "loop and DuckDB agree" : "loop"}: ${key(loop)}; footfall: ${cli}; ${RUNS} interleaved rounds, whole processes incl. startup`;
   const threadsNote = hasThreads ? "" : "; `analyze` has no --threads flag yet: both footfall rows are the same runs (default options)";
-  const setup = `; tsc build ${(buildMs / 1000).toFixed(0)} s, file ${day.generated ? "generated" : "reused"} in ${(fileMs / 1000).toFixed(1)} s`;
-  // Round by round: the contenders of one round ran within seconds of each other.
-  const vsLoop = timeRatio(one.wall, by("loop").wall);
-  const vsDuck = duckMissing === "" ? timeRatio(all.wall, by("duckdb").wall) : Number.NaN;
-  return [
-    {
-      row: 8,
-      figure: `Big shop-day: \`footfall analyze --input\`${hasThreads ? " --threads 1" : ""} vs plain loop (records/s)`,
-      footfall: perS(one),
-      baseline: `${perS(by("loop"))} read + JSON.parse + row_key + 5-min sessions + visits per day`,
-      ratio: Number(vsLoop.toFixed(2)),
-      goal: "≤ 1.0× the loop's wall time",
-      met: vsLoop <= 1,
-      note: `${common}; ${spread(one)}, ${spread(by("loop"))}${threadsNote}${setup}`,
-    },
-    {
-      row: 8,
-      figure: `Big shop-day: \`footfall analyze --input\`${hasThreads ? " (default threads)" : ""} vs DuckDB, 2 threads (records/s)`,
-      footfall: perS(all),
-      baseline: duckMissing === "" ? `${perS(by("duckdb"))} DuckDB read_ndjson + window-function sessions + visits per day` : "—",
-      ratio: Number(vsDuck.toFixed(2)),
-      goal: "≤ 1.0× DuckDB's wall time",
-      met: vsDuck <= 1,
-      note: duckMissing === "" ? `${spread(all)}, ${spread(by("duckdb"))}${threadsNote}` : duckMissing,
-    },
-  ];
+  const setup = `; tsc build ${(buildMs / 1000).toFixed(0)} s, files ${day.generated ? "generated" : "reused"} in ${(fileMs / 1000).toFixed(1)} s`;
+  return inputs.flatMap(({ label, suffix, day: d }, i) => {
+    const one = by(`footfall 1 thread${suffix}`);
+    const all = hasThreads ? by(`footfall default${suffix}`) : one;
+    const common =
+      `${d.records} records, ${(d.bytes / 1048576).toFixed(0)} MiB, ${d.devices} devices, 3 sensors, ${d.date} ${d.timeZone}; ` +
+      `${duckMissing === "" ? "loop and DuckDB agree" : "loop"}: ${loopKey}; footfall: ${cli}; ${RUNS} interleaved rounds, whole processes incl. startup`;
+    // Round by round: the contenders of one round ran within seconds of each other.
+    const vsLoop = timeRatio(one.wall, by(`loop${suffix}`).wall);
+    const vsDuck = duckMissing === "" ? timeRatio(all.wall, by(`duckdb${suffix}`).wall) : Number.NaN;
+    return [
+      {
+        row: 8,
+        figure: `Big shop-day${label}: \`footfall analyze --input\`${hasThreads ? " --threads 1" : ""} vs plain loop (records/s)`,
+        footfall: perS(one),
+        baseline: `${perS(by(`loop${suffix}`))} read + JSON.parse + row_key + 5-min sessions + visits per day`,
+        ratio: Number(vsLoop.toFixed(2)),
+        goal: "≤ 1.0× the loop's wall time",
+        met: vsLoop <= 1,
+        note: `${common}; ${spread(one)}, ${spread(by(`loop${suffix}`))}${threadsNote}${i === 0 ? setup : ""}`,
+      },
+      {
+        row: 8,
+        figure: `Big shop-day${label}: \`footfall analyze --input\`${hasThreads ? " (default threads)" : ""} vs DuckDB, 2 threads (records/s)`,
+        footfall: perS(all),
+        baseline: duckMissing === "" ? `${perS(by(`duckdb${suffix}`))} DuckDB read_ndjson + window-function sessions + visits per day` : "—",
+        ratio: Number(vsDuck.toFixed(2)),
+        goal: "≤ 1.0× DuckDB's wall time",
+        met: vsDuck <= 1,
+        note: duckMissing === "" ? `${spread(all)}, ${spread(by(`duckdb${suffix}`))}${threadsNote}` : duckMissing,
+      },
+    ];
+  });
 }
 
 /** footfall's own counts from its NDJSON output: sessions and, per day, visitors and visits. */
