@@ -1,34 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { calibrationFixture as calibration, calibrationSettings as settings } from "./calibrationFixture.ts";
 import {
   CALIBRATION_VERSION,
   calibrationsByShop,
   checkCalibration,
-  type Calibration,
 } from "../../../src/kernels/calibration/Calibration.ts";
-
-const settings = Object.freeze({ intervalMs: 900_000, timeZone: "Europe/Prague", visitorRssi: "auto" as const });
-
-function calibration(overrides: Partial<Calibration> = {}): Calibration {
-  return {
-    id: "cal-61-0a1b2c3d",
-    shopId: 61,
-    start: Date.parse("2024-03-07T12:00:00.000Z"),
-    end: Date.parse("2024-03-14T19:00:00.000Z"),
-    burstsPerMinute: 0.9,
-    countedBurstsPerMinute: 0.85,
-    logSe: 0.1,
-    dayLogSd: 0.2,
-    personCv: 1.86,
-    universalPersonShare: 0.25,
-    overdispersion: 1.44,
-    counts: { intervals: 80, dailyCounts: 0, days: 5, personHours: 120 },
-    model: null,
-    settings: { ...settings },
-    trusted: true,
-    warnings: [],
-    ...overrides,
-  };
-}
 
 describe("checkCalibration", () => {
   it("accepts a calibration (also through JSON) and returns it frozen", () => {
