@@ -2,7 +2,8 @@
  * Backfill over loopback: the signal source (`signals()` over `createClient`) paging through
  * one simulator shop-day, next to a minimal hand-written loop that requests the same pages
  * (`fetch` + `JSON.parse`, same `since` rule, no validation, no retries, no RxJS); and the
- * source with `slices` 2 and 4 next to one slice.
+ * source with `slices` 2 and 4 next to one slice; and the whole path a user runs, pages to people
+ * (`footfall analyze --shop`), next to reading the same pages and nothing else.
  *
  * The simulator runs in a child process (`startSimulator` on 127.0.0.1, default shop size),
  * so serving and consuming pages can use both cores, as they would against a real service:
@@ -13,6 +14,8 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
+import { PassThrough } from "node:stream";
+import { main } from "../src/cli/main.ts";
 import { pathToFileURL, fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 import { createClient } from "../src/client/createClient.ts";
@@ -157,6 +160,28 @@ export default async function backfillBench(): Promise<BenchRow[]> {
           note: `no added latency: CPU-bound on both sides; ${spread(`slices ${k}`, t)}, ${spread("one slice", ref)}`,
         });
       }
+      // The whole path a user runs, pages to people: `footfall analyze --shop` (the CLI's own code,
+      // in this process) against the same pages fetched and parsed with nothing else done.
+      const argv = ["analyze", "--shop", String(info.shopId), "--since", new Date(info.startMs).toISOString(), "--until", new Date(info.endMs).toISOString()];
+      const connection = ["--signal-url", info.signalUrl, "--base-url", info.signalUrl, "--email", info.email, "--token", info.token];
+      const analyzeShop = async (): Promise<void> => {
+        const out = new PassThrough();
+        let summaries = 0;
+        out.on("data", (chunk: Buffer) => void (summaries += chunk.toString("utf8").split('{"type":"summary"').length - 1));
+        const status = await main([...argv, ...connection, "--format", "ndjson"], { stdout: out, stderr: new PassThrough(), env: {}, signal: new AbortController().signal });
+        if (status !== 0 || summaries === 0) throw new Error(`footfall analyze --shop: exit ${status}, ${summaries} summary lines`);
+      };
+      const [cli, pagesOnly] = await timePair(analyzeShop, async () => void (sink += await plainLoop(info)), { runs: RUNS, warmup: 1 });
+      const rc = timeRatio(cli.samples, pagesOnly.samples);
+      rows.push({
+        figure: "Pages to people over loopback: `footfall analyze --shop` vs fetch + JSON.parse of the same pages (records/s)",
+        footfall: rate(perSec(info.count, cli), "rec/s"),
+        baseline: `${rate(perSec(info.count, pagesOnly), "rec/s")} plain page loop`,
+        ratio: Number(rc.toFixed(2)),
+        goal: "informational: what the analysis adds to reading the pages (time; 1.0 = nothing)",
+        met: true,
+        note: `one shop-day, ${info.count} records, the CLI's code in this process (sessions, people, proximity, quality, NDJSON output), simulator in a child process; ${spread("analyze --shop", cli)}, ${spread("page loop", pagesOnly)}`,
+      });
     } finally {
       await stopChild(child);
     }

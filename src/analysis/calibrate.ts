@@ -6,6 +6,7 @@ import { fitCalibration, type CalibrationObservation, type FitCalibrationOptions
 import { defaultPeopleEstimator } from "../kernels/people/peopleEstimatorOptions.ts";
 import type { PeopleEstimate } from "../kernels/people/PeopleEstimate.ts";
 import { rateModels } from "../kernels/people/rateModel.ts";
+import { chosenSample } from "../kernels/people/dayModel.ts";
 import type { CountedTruth } from "../truth/CountedTruth.ts";
 import { truthInside } from "./truthInside.ts";
 
@@ -139,8 +140,8 @@ export function calibrationFromEstimates(estimates: readonly PeopleEstimate[], t
     const daily = dailyByKey.get(`${p.shopId} ${p.label}`);
     if (daily !== undefined) {
       matched.add(p.shopId);
-      const sample = p.sample.universal.visits >= 10 ? p.sample.universal : p.sample.shoppers;
-      const model = rateModels([sample])[0]!;
+      // The sample the day's mean stay came from (the estimate's own rule).
+      const model = rateModels([chosenSample(p.sample, p.sample.universal.visits)])[0]!;
       observations.push({
         kind: "day",
         shopId: p.shopId,
