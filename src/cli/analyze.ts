@@ -91,8 +91,8 @@ Input (one of):
   --threads N         with --input FILE (a regular file, not gzip): threads in all; 1
                       reads, decodes and analyses on one thread; with N ≥ 2, N − 1 threads
                       decode parts of the file beside the analysis, which decodes a part
-                      itself rather than wait (identical results) [for files of 256 MiB or
-                      more, one per core up to 3, else 1]
+                      itself rather than wait (identical results) [for files of about
+                      500 000 records or more, one per core up to 3, else 1]
 
 Output:
   --format F          table (default): one row per shop and day: visitors (people, with

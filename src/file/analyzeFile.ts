@@ -19,8 +19,8 @@ export interface AnalyzeFileOptions extends AnalyzeOptions {
    * this thread alone, whatever is asked: a gzip file (one stream), anything that is not a
    * regular file (a named pipe), and a file whose `decode.rtsCodec` is not one of the preset
    * codecs (a codec of the caller's own cannot be copied to a thread).
-   * @default 1 below 256 MiB (`THREADS_MIN_BYTES`: decode threads do not repay their start on
-   *   less), else one per core, up to 3
+   * @default 1 below about 500 000 records (`THREADS_MIN_RECORDS`, from the file's size and its
+   *   first lines: decode threads do not repay their start on less), else one per core, up to 3
    */
   readonly threads?: number | undefined;
   /** Stops reading: `analyzeFile` then rejects with `signal.reason`. @default undefined (never) */

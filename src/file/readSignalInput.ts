@@ -35,7 +35,7 @@ export type SignalInput = { readonly path: string; readonly info: Stats } | { re
  * const options: ReadSignalInputOptions = { threads: 2, decode: {}, signal: new AbortController().signal, onInvalidLine: () => {} };
  */
 export interface ReadSignalInputOptions {
-  /** Threads in all, this one included; `undefined` → `defaultInputThreads(size)`. */
+  /** Threads in all, this one included; `undefined` → `defaultInputThreads` (by the file's records). */
   readonly threads?: number | undefined;
   /** The decoder options decode threads build their decoders from; `undefined`: none can be (one thread). */
   readonly decode: ThreadDecoderOptions | undefined;
@@ -87,7 +87,7 @@ export async function readSignalInput(input: SignalInput, analyzer: Analyzer, op
     if (why !== undefined) options.onOneThread?.(why);
   }
   if (plain && decode !== undefined) {
-    const n = threads ?? defaultInputThreads(file.info.size);
+    const n = threads ?? (await defaultInputThreads(file.path, file.info.size));
     if (n > 1) {
       // Loaded only for a threaded read (worker_threads and the thread's module).
       const { readInputInThreads } = await import("./readInputInThreads.ts");
