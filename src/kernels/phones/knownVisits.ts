@@ -31,8 +31,10 @@ export interface KnownVisit {
 /**
  * The identity-known visits of a shop-day: per device, its visitor sessions not set aside in
  * `linked` (visits, in canonical order), rejoined when at most `rejoinGapMs` apart, each weighted
- * by how much of a person it is (`universalShare`: see `universalPersonWeight`), and the phones on
- * a timer (`trains`: one phone each, whose MACs rotate at every burst; named by their first MAC).
+ * by how much of a person it is (`universalShare`: see `universalPersonWeight`), the phones on a
+ * timer (`trains`: one phone each, whose MACs rotate at every burst; named by their first MAC) and
+ * the phones whose MACs hold on a fast timer (`chains`: one phone each, however many MACs it
+ * rotated through; named by its first MAC).
  * Internal: part of the `dayModel`.
  *
  * @example
