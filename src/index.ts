@@ -221,7 +221,7 @@ export { fitPeopleModel, MODEL_ALPHAS } from "./kernels/calibration/fitPeopleMod
 export { CALIBRATION_FEATURES, RSSI_BAND_EDGES, rssiBand } from "./kernels/calibration/calibrationFeatures.ts";
 export { withCalibration } from "./kernels/people/withCalibration.ts";
 export type { BurstEvent, BurstGroupOptions } from "./kernels/phones/burstGroups.ts";
-export { burstGroups, closeReadings } from "./kernels/phones/burstGroups.ts";
+export { burstGroups } from "./kernels/phones/burstGroups.ts";
 export type { TimerTrain, TimerTrainOptions } from "./kernels/phones/timerTrains.ts";
 export { timerTrains } from "./kernels/phones/timerTrains.ts";
 export type { TimerMacChain } from "./kernels/phones/timerMacs.ts";

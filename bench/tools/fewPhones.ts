@@ -44,6 +44,7 @@ import { drawShopLayout } from "../../src/sim/world/drawShopLayout.ts";
 import { rawSignalsOf } from "../../src/sim/world/rawSignalsOf.ts";
 import { resolveWorldOptions, worldSpan } from "../../src/sim/world/resolveWorldOptions.ts";
 import { ShopBuilder } from "../../src/sim/world/ShopBuilder.ts";
+import { sampleCorrelation } from "simple-statistics";
 
 /** The overlay sizes issue 52 measured real phones at. */
 export const OVERLAY_SIZES: readonly number[] = [3, 5, 8, 12];
@@ -180,22 +181,7 @@ async function printOverlays(seed: number, perK: number): Promise<void> {
     row(String(k), scoreOverlays(these));
   }
   row("all", scoreOverlays(all));
-  console.log(`\nr with k over the ${all.length} overlays: footfall's inside ${pearson(all.map((x) => x.inside), all.map((x) => x.k)).toFixed(3)}, distinct MACs heard ${pearson(all.map((x) => x.macs), all.map((x) => x.k)).toFixed(3)}`);
-}
-
-function pearson(x: readonly number[], y: readonly number[]): number {
-  const n = x.length;
-  const mx = x.reduce((a, v) => a + v, 0) / n;
-  const my = y.reduce((a, v) => a + v, 0) / n;
-  let sxy = 0;
-  let sxx = 0;
-  let syy = 0;
-  for (let i = 0; i < n; i++) {
-    sxy += (x[i]! - mx) * (y[i]! - my);
-    sxx += (x[i]! - mx) ** 2;
-    syy += (y[i]! - my) ** 2;
-  }
-  return sxy / Math.sqrt(sxx * syy);
+  console.log(`\nr with k over the ${all.length} overlays: footfall's inside ${sampleCorrelation(all.map((x) => x.inside), all.map((x) => x.k)).toFixed(3)}, distinct MACs heard ${sampleCorrelation(all.map((x) => x.macs), all.map((x) => x.k)).toFixed(3)}`);
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -29,6 +29,7 @@ import { main } from "../../src/cli/main.ts";
 import type { CountedTruth } from "../../src/truth/CountedTruth.ts";
 import { parseTruth } from "../../src/truth/parseTruth.ts";
 import { truthInside } from "../../src/analysis/truthInside.ts";
+import { sampleCorrelation } from "simple-statistics";
 
 const TIME_ZONE = "Europe/Prague";
 /** The lab's SHOP ID in the files (invented by the data set's README). */
@@ -201,25 +202,6 @@ function leastSquares(x: readonly (readonly number[])[], y: readonly number[]): 
   return a.map((row, i) => row[p]! / row[i]!);
 }
 
-function pearson(x: readonly number[], y: readonly number[]): number {
-  const n = x.length;
-  let mx = 0;
-  let my = 0;
-  for (let i = 0; i < n; i++) {
-    mx += x[i]! / n;
-    my += y[i]! / n;
-  }
-  let sxy = 0;
-  let sxx = 0;
-  let syy = 0;
-  for (let i = 0; i < n; i++) {
-    sxy += (x[i]! - mx) * (y[i]! - my);
-    sxx += (x[i]! - mx) ** 2;
-    syy += (y[i]! - my) ** 2;
-  }
-  return sxx > 0 && syy > 0 ? sxy / Math.sqrt(sxx * syy) : Number.NaN;
-}
-
 /** Scores `estimate` over the occupied intervals of `intervals`. */
 export function score(intervals: readonly ScoredInterval[], estimate: (s: ScoredInterval) => Estimate): RoomScore {
   let ae = 0;
@@ -246,7 +228,7 @@ export function score(intervals: readonly ScoredInterval[], estimate: (s: Scored
       if (e.low <= s.truth && s.truth <= e.high) held++;
     }
   }
-  return { occupied, mae: ae / occupied, coverage: withBounds > 0 ? held / withBounds : Number.NaN, ratio: sumX / sumT, nullBounds, r: pearson(xs, ts) };
+  return { occupied, mae: ae / occupied, coverage: withBounds > 0 ? held / withBounds : Number.NaN, ratio: sumX / sumT, nullBounds, r: (xs.length > 1 ? sampleCorrelation(xs, ts) : Number.NaN) };
 }
 
 function split(intervals: readonly ScoredInterval[], estimate: (s: ScoredInterval) => Estimate): SplitScore {

@@ -1,4 +1,5 @@
 import type { ClassifiedSession } from "../visits/VisitClassifier.ts";
+import { ReadingMeans } from "./ReadingMeans.ts";
 
 /**
  * How the randomized MACs of one burst are told apart from two phones' (`PeopleEstimatorOptions`'
@@ -29,25 +30,6 @@ export interface BurstEvent {
   readonly rssi: ReadonlyMap<string, number>;
 }
 
-/**
- * Whether two bursts (or MACs) may be one phone's by their readings: at every sensor both were
- * heard by, their strongest readings differ by at most `db` (a phone does not move far between
- * its frames, nor in one timer period of a phone left on a table). Bursts heard by no sensor in
- * common may be: a phone that takes a new MAC per channel is heard on each channel by the sensors
- * listening there only.
- *
- * @example
- * closeReadings(new Map([["s1", -60]]), new Map([["s1", -63]]), 6); // true
- * closeReadings(new Map([["s1", -60]]), new Map([["s1", -75]]), 6); // false
- */
-export function closeReadings(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>, db: number): boolean {
-  for (const [sensor, rssi] of a) {
-    const other = b.get(sensor);
-    if (other !== undefined && Math.abs(other - rssi) > db) return false;
-  }
-  return true;
-}
-
 function readingsOf(s: ClassifiedSession): Map<string, number> {
   const out = new Map<string, number>();
   for (const x of s.sensors) out.set(x.sensor, x.peakRssi);
@@ -60,13 +42,11 @@ function byStart(a: ClassifiedSession, b: ClassifiedSession): number {
   return a.start - b.start || (a.device < b.device ? -1 : a.device > b.device ? 1 : 0);
 }
 
-// A burst being heard: its MACs, and per sensor the sum and number of their readings (its mean
-// reading there) and the strongest.
+// A burst being heard: its MACs, their mean reading per sensor, and the strongest.
 interface OpenBurst {
   readonly start: number;
   readonly sessions: ClassifiedSession[];
-  readonly sum: Map<string, number>;
-  readonly n: Map<string, number>;
+  readonly means: ReadingMeans;
   readonly max: Map<string, number>;
 }
 
@@ -102,38 +82,21 @@ export function burstGroups(sessions: readonly ClassifiedSession[], o: BurstGrou
     let bestShared = -1;
     let bestDiff = Number.POSITIVE_INFINITY;
     for (const b of open) {
-      let shared = 0;
-      let diff = 0;
-      let fits = true;
-      for (const [sensor, v] of r) {
-        const n = b.n.get(sensor);
-        if (n === undefined) continue;
-        const d = Math.abs(v - b.sum.get(sensor)! / n);
-        if (d > o.burstRssiDb) {
-          fits = false;
-          break;
-        }
-        shared++;
-        diff += d;
-      }
-      if (!fits) continue;
-      const mean = shared > 0 ? diff / shared : 0;
-      if (shared > bestShared || (shared === bestShared && mean < bestDiff)) {
+      const c = b.means.compare(r, o.burstRssiDb);
+      if (c === undefined) continue;
+      if (c.shared > bestShared || (c.shared === bestShared && c.meanDiff < bestDiff)) {
         best = b;
-        bestShared = shared;
-        bestDiff = mean;
+        bestShared = c.shared;
+        bestDiff = c.meanDiff;
       }
     }
     if (best === undefined) {
-      best = { start: s.start, sessions: [], sum: new Map(), n: new Map(), max: new Map() };
+      best = { start: s.start, sessions: [], means: new ReadingMeans(), max: new Map() };
       open.push(best);
     }
     best.sessions.push(s);
-    for (const [sensor, v] of r) {
-      best.sum.set(sensor, (best.sum.get(sensor) ?? 0) + v);
-      best.n.set(sensor, (best.n.get(sensor) ?? 0) + 1);
-      if (!((best.max.get(sensor) ?? Number.NEGATIVE_INFINITY) >= v)) best.max.set(sensor, v);
-    }
+    best.means.add(r);
+    for (const [sensor, v] of r) if (!((best.max.get(sensor) ?? Number.NEGATIVE_INFINITY) >= v)) best.max.set(sensor, v);
   }
   for (const b of open) finish(b);
   return out;

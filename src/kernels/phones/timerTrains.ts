@@ -1,4 +1,5 @@
 import type { BurstEvent } from "./burstGroups.ts";
+import { ReadingMeans } from "./ReadingMeans.ts";
 
 /**
  * How a phone on a timer is told from its neighbours (`PeopleEstimatorOptions`' `timer…` options).
@@ -37,27 +38,11 @@ export interface TimerTrain {
 /** How far a real phone's timer strays, as a share of its period: the captures' 90th-percentile gap is within 1 % of their median. */
 const TIMER_DRIFT = 0.01;
 
-// A train's running readings: the mean reading per sensor of its bursts.
-class Readings {
-  readonly #sum = new Map<string, number>();
-  readonly #n = new Map<string, number>();
-  add(r: ReadonlyMap<string, number>): void {
-    for (const [s, v] of r) {
-      this.#sum.set(s, (this.#sum.get(s) ?? 0) + v);
-      this.#n.set(s, (this.#n.get(s) ?? 0) + 1);
-    }
-  }
-  close(r: ReadonlyMap<string, number>, db: number): boolean {
-    let shared = 0;
-    for (const [s, v] of r) {
-      const n = this.#n.get(s);
-      if (n === undefined) continue;
-      shared++;
-      if (Math.abs(v - this.#sum.get(s)! / n) > db) return false;
-    }
-    // A phone on a timer is heard by the same sensors burst after burst (one in common at least).
-    return shared > 0;
-  }
+// Whether a burst reads like the train: within `db` of its mean at every sensor both heard, and
+// heard by one of its sensors at least (a phone on a timer is heard by the same sensors burst after burst).
+function alike(readings: ReadingMeans, r: ReadonlyMap<string, number>, db: number): boolean {
+  const c = readings.compare(r, db);
+  return c !== undefined && c.shared > 0;
 }
 
 // First index of `events` (by start) at or after `t`.
@@ -112,9 +97,9 @@ export function timerTrains(events: readonly BurstEvent[], o: TimerTrainOptions)
 // The train that starts with bursts i and j (its period their gap), as far as it goes
 // unambiguously, and its period.
 function follow(events: readonly BurstEvent[], used: Uint8Array, i: number, j: number, o: TimerTrainOptions): { chain: number[]; periodMs: number } | undefined {
-  const readings = new Readings();
+  const readings = new ReadingMeans();
   readings.add(events[i]!.rssi);
-  if (!readings.close(events[j]!.rssi, o.timerRssiDb)) return undefined;
+  if (!alike(readings, events[j]!.rssi, o.timerRssiDb)) return undefined;
   readings.add(events[j]!.rssi);
   const firstStart = events[i]!.start;
   let period = events[j]!.start - firstStart;
@@ -132,7 +117,7 @@ function follow(events: readonly BurstEvent[], used: Uint8Array, i: number, j: n
       let found = -1;
       let count = 0;
       for (let k = from(events, expected - tolerance); k < events.length && events[k]!.start <= expected + tolerance; k++) {
-        if (used[k] === 1 || !readings.close(events[k]!.rssi, o.timerRssiDb)) continue;
+        if (used[k] === 1 || !alike(readings, events[k]!.rssi, o.timerRssiDb)) continue;
         found = k;
         count++;
       }

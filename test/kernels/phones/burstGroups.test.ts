@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { burstGroups, closeReadings } from "../../../src/kernels/phones/burstGroups.ts";
+import { burstGroups } from "../../../src/kernels/phones/burstGroups.ts";
 import type { ClassifiedSession } from "../../../src/kernels/visits/VisitClassifier.ts";
 
 const RULES = { burstMs: 1_000, burstRssiDb: 6 };
@@ -56,12 +56,5 @@ describe("burstGroups", () => {
     const b = burstGroups([...macs].reverse(), RULES);
     expect(a.map((x) => x.sessions.map((s) => s.device))).toEqual(b.map((x) => x.sessions.map((s) => s.device)));
     expect(a.reduce((sum, x) => sum + x.sessions.length, 0)).toBe(40);
-  });
-});
-
-describe("closeReadings", () => {
-  it("compares only the sensors both heard", () => {
-    expect(closeReadings(new Map([["s1", -60]]), new Map([["s2", -90]]), 6)).toBe(true);
-    expect(closeReadings(new Map([["s1", -60], ["s2", -70]]), new Map([["s2", -77]]), 6)).toBe(false);
   });
 });
