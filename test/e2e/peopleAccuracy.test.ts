@@ -16,7 +16,7 @@
  * rotating phone's visit, against the truth that its person used more than one MAC in the visit).
  * `ACCURACY_FULL=1` prints every figure.
  *
- * As installed (no calibration: the yardstick from real phones, 1.59 bursts per person per minute,
+ * As installed (no calibration: the yardstick from real phones, 1.44 bursts per person per minute,
  * docs/people.md), the simulator's older phone models (rotation 0.3…0.9, "realistic") burst far
  * more — or, with 2-min gaps, far less — often than real phones, so the estimate is off by the
  * ratio of their rates; that is expected (the simulator was easier than reality) and is what a
@@ -27,7 +27,7 @@
  * The goals of issue 14 (visitors error ≤ 3 % on average, ≤ 6 % at worst, occupancy MAE ≤ 10 %
  * of the mean occupancy) hold without rotation and are asserted there; under rotation a day's
  * calibration does not reach them — one counted day moves the yardstick only part of the way
- * from real phones' 1.59 to the shop's own rate (the counts update the prior, precision-weighted,
+ * from real phones' 1.44 to the shop's own rate (the counts update the prior, precision-weighted,
  * and one day says nothing of the day-to-day spread but its prior τ = 0.4), and the visitors
  * figure divides by the scored day's own mean stay — so those worlds assert the
  * levels measured, with a margin, as regression guards, and that the 90 % interval holds the truth.

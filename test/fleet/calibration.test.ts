@@ -27,7 +27,7 @@ const NEXT = "2026-11-17";
 
 /**
  * A calibration of `shopId` as `fitCalibration` would write one, by hand: fitted the week before
- * the world's day, with a yardstick half the prior's (1.59 bursts a minute), so the people it
+ * the world's day, with a yardstick about half the prior's (1.44 bursts a minute), so the people it
  * gives are clearly not the prior's.
  */
 function calibrationOf(shopId: number, id: string, burstsPerMinute = 0.8): Calibration {

@@ -8,7 +8,7 @@ import { checkNumberOption } from "../../options/checkNumberOption.ts";
  * (`Calibration`). Units are per minute so that the figures read as the sources give them.
  *
  * @example
- * const y: BurstYardstick = { burstsPerMinute: 1.59, logVariance: 0.36, personCv: 1.86, df: Number.POSITIVE_INFINITY, universalPersonShare: 0.25 };
+ * const y: BurstYardstick = { burstsPerMinute: 1.44, logVariance: 0.36, personCv: 1.98, df: Number.POSITIVE_INFINITY, universalPersonShare: 0.24 };
  */
 export interface BurstYardstick {
   /** Mean bursts heard inside per person per minute (ρ): a person's randomized-MAC bursts, all their devices together. */
@@ -36,23 +36,24 @@ export interface BurstYardstick {
 }
 
 /**
- * The yardstick as installed, from real phones (see docs/analytics.md, "People"): a public
- * labelled capture of 22 phones (97 captures of 10–20 min, channels 1, 6 and 11) sent a mean of
- * 1.59 probe bursts a minute (median 0.56, p90 3.08, max 18.5) with a coefficient of variation
- * of 1.86; only 21 of the 97 captures showed a universal MAC at all. The place-to-place spread of
- * the mean (idle or busy phones, persons with two devices or none, walls that keep some bursts
- * out of reach) is taken as a log-normal with σ = 0.6 (×1.8 at one σ): wide, because nothing but a
- * count of people can narrow it.
+ * The yardstick as installed, from real phones (see docs/people.md, "The prior, as installed"):
+ * the 107 captures of 22 labelled phones that the simulator's real phones replay (10–20 min each,
+ * channels 1, 6 and 11; `phones: "real"`) sent a mean of 1.44 probe bursts a minute (median 0.46,
+ * p90 2.9, max 18.5), bursts counted as footfall counts them (frames within a second, whatever
+ * their MACs), with a coefficient of variation of 1.98 between captures; 26 of the 107 showed a
+ * universal MAC at all. The place-to-place spread of the mean (idle or busy phones, persons with
+ * two devices or none, walls that keep some bursts out of reach) is taken as a log-normal with
+ * σ = 0.6 (×1.8 at one σ): wide, because nothing but a count of people can narrow it.
  *
  * @example
- * realPhonesPrior.burstsPerMinute; // 1.59
+ * realPhonesPrior.burstsPerMinute; // 1.44
  */
 export const realPhonesPrior: BurstYardstick = Object.freeze({
-  burstsPerMinute: 1.59,
+  burstsPerMinute: 1.44,
   logVariance: 0.36,
   df: Number.POSITIVE_INFINITY,
-  personCv: 1.86,
-  universalPersonShare: 0.25,
+  personCv: 1.98,
+  universalPersonShare: 0.24,
 });
 
 const YARDSTICK_KEYS: ReadonlySet<string> = new Set(Object.keys(realPhonesPrior));
@@ -63,7 +64,7 @@ const YARDSTICK_KEYS: ReadonlySet<string> = new Set(Object.keys(realPhonesPrior)
  *
  * @param what the option's name in messages
  * @example
- * burstYardstick({ burstsPerMinute: 0.9 }).personCv; // 1.86
+ * burstYardstick({ burstsPerMinute: 0.9 }).personCv; // 1.98
  */
 export function burstYardstick(partial: Partial<BurstYardstick> | undefined, what = "prior"): BurstYardstick {
   if (partial === undefined) return realPhonesPrior;

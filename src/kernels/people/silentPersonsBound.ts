@@ -8,13 +8,13 @@ import type { BurstYardstick } from "../calibration/burstYardstick.ts";
  * a person is silent that long with probability P₀ = E[e^(−r·t)], and N persons with P₀^N. The
  * bound is the N at which that falls to (1 − level) ÷ 2. Without it, an interval with no burst
  * would claim no one inside with certainty, and a phone that sleeps for a quarter of an hour is
- * not rare (real phones' p10 is 0.27 bursts a minute).
+ * not rare (real phones' p10 is 0.22 bursts a minute).
  *
  * @param y the yardstick
  * @param minutes the interval's length, minutes
  * @param level two-sided coverage (0.9)
  * @example
- * Math.round(silentPersonsBound(realPhonesPrior, 15, 0.9) * 10) / 10; // 1.4
+ * Math.round(silentPersonsBound(realPhonesPrior, 15, 0.9) * 10) / 10; // 1.5
  */
 export function silentPersonsBound(y: BurstYardstick, minutes: number, level: number): number {
   const sigma2 = Math.log(1 + y.personCv * y.personCv);

@@ -1,11 +1,22 @@
 import { describe, expect, it } from "vitest";
+import { mean, sampleStandardDeviation } from "simple-statistics";
 import { burstYardstick, realPhonesPrior } from "../../../src/kernels/calibration/burstYardstick.ts";
+import { realPhoneCaptures } from "../../../src/sim/phones/realPhoneCaptures.ts";
 
 describe("burstYardstick", () => {
   it("is the prior from real phones when nothing is given", () => {
     expect(burstYardstick(undefined)).toBe(realPhonesPrior);
     expect(burstYardstick({})).toEqual(realPhonesPrior);
     expect(Object.isFrozen(realPhonesPrior)).toBe(true);
+  });
+
+  it("is the real phones' captures, as the simulator replays them (mean rate, its spread, universal share)", () => {
+    // The prior quotes the captures' summary to two decimals: a new table must move it too.
+    const rates = realPhoneCaptures.map((c) => c.burstsPerMinute);
+    const round2 = (x: number): number => Math.round(x * 100) / 100;
+    expect(realPhonesPrior.burstsPerMinute).toBe(round2(mean(rates)));
+    expect(realPhonesPrior.personCv).toBe(round2(sampleStandardDeviation(rates) / mean(rates)));
+    expect(realPhonesPrior.universalPersonShare).toBe(round2(realPhoneCaptures.filter((c) => c.universal).length / realPhoneCaptures.length));
   });
 
   it("fills what is not given from the prior, and keeps what is", () => {

@@ -133,8 +133,8 @@ describe("LiveOccupancy", () => {
   });
 
   it("takes a phone on a timer, a new MAC at every burst, for one phone it knows, not for its bursts' persons", () => {
-    // Every 15.000 s, 11:00–11:30, a new randomized MAC each time: counted by bursts at 1.59 a
-    // minute per person it would be two and a half persons.
+    // Every 15.000 s, 11:00–11:30, a new randomized MAC each time: counted by bursts at 1.44 a
+    // minute per person it would be nearly three persons.
     const signals: Signal[] = [];
     for (let i = 0; i < 120; i++) signals.push(sig(T0 + 11 * HOUR + i * 15_000, `12:00:00:01:${(i >> 8).toString(16).padStart(2, "0")}:${(i & 255).toString(16).padStart(2, "0")}`, -50, { randomized: true, local: true }));
     signals.push(sig(T0 + 12 * HOUR, PRINTER, -90));
