@@ -17,26 +17,23 @@ export function occupancyRecord(o: OccupancyInterval): AnalysisRecord {
     shopId: o.shopId,
     start: o.start,
     end: o.end,
-    inside: round2(o.inside),
-    insideLow: round2(o.insideLow),
-    insideHigh: round2(o.insideHigh),
-    outside: round2(o.outside),
-    knownInside: round2(o.knownInside),
-    universalInside: round2(o.universalInside),
-    universalPersons: round2(o.universalPersons),
+    inside: rounded(o.inside, 100),
+    insideLow: rounded(o.insideLow, 100),
+    insideHigh: rounded(o.insideHigh, 100),
+    outside: rounded(o.outside, 100),
+    knownInside: rounded(o.knownInside, 100),
+    universalInside: rounded(o.universalInside, 100),
+    universalPersons: rounded(o.universalPersons, 100),
     // Bursts are counts, but a burst of several MACs is shared among them (a third of a burst
     // each): kept to 10⁻⁴, so that the days pooled from these lines agree with the analysis.
-    insideBursts: round4(o.insideBursts),
-    outsideBursts: round4(o.outsideBursts),
+    insideBursts: rounded(o.insideBursts, 10_000),
+    outsideBursts: rounded(o.outsideBursts, 10_000),
     // Which calibration applied (its id, fit span and warnings), or null for the prior.
     calibration: o.calibration,
   };
 }
 
-function round2(x: number): number | null {
-  return Number.isFinite(x) ? Math.round(x * 100) / 100 : null;
-}
-
-function round4(x: number): number | null {
-  return Number.isFinite(x) ? Math.round(x * 10_000) / 10_000 : null;
+// To 1 ÷ `per` (100: hundredths); null for what is not finite (JSON has no NaN).
+function rounded(x: number, per: number): number | null {
+  return Number.isFinite(x) ? Math.round(x * per) / per : null;
 }

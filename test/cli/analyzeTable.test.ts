@@ -5,6 +5,7 @@ import { writeAnalyzeTable } from "../../src/cli/analyzeTable.ts";
 import type { Calibration } from "../../src/kernels/calibration/Calibration.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";
 import { fakeIo } from "./fakeIo.ts";
+import { calibrationFixture } from "../kernels/calibration/calibrationFixture.ts";
 
 const world = createWorld({ seed: 21, shops: 2, rotation: "realistic", visitorsPerDay: 50, passersByPerDay: 300, staffPerShop: 2, stationaryPerShop: 1, openingHours: [10, 14] });
 const result = await analyze(world.shops.flatMap((s) => [...world.rawSignals(s.id)]), { timeZone: world.shops[0]!.timeZone });
@@ -58,24 +59,17 @@ describe("writeAnalyzeTable", () => {
   it("names the calibration each row's people were estimated with, as its summary line does: prior, the id, or the id not trusted", async () => {
     const timeZone = world.shops[0]!.timeZone;
     // Fitted on the world's own day, in its settings: it applies as it is, unless it is untrusted itself.
-    const calibration = (shopId: number, trusted: boolean): Calibration => ({
-      id: `cal-${shopId}-0a1b2c3d`,
-      shopId,
-      start: world.startMs,
-      end: world.endMs,
-      burstsPerMinute: 0.9,
-      countedBurstsPerMinute: 0.85,
-      logSe: 0.1,
-      dayLogSd: 0.2,
-      personCv: 1.86,
-      universalPersonShare: 0.25,
-      overdispersion: 1.44,
-      counts: { intervals: trusted ? 80 : 3, dailyCounts: 0, days: 1, personHours: 20 },
-      model: null,
-      settings: { intervalMs: 900_000, timeZone, visitorRssi: "auto" },
-      trusted,
-      warnings: trusted ? [] : ["fitted on 3 counted intervals"],
-    });
+    const calibration = (shopId: number, trusted: boolean): Calibration =>
+      calibrationFixture({
+        id: `cal-${shopId}-0a1b2c3d`,
+        shopId,
+        start: world.startMs,
+        end: world.endMs,
+        counts: { intervals: trusted ? 80 : 3, dailyCounts: 0, days: 1, personHours: 20 },
+        settings: { intervalMs: 900_000, timeZone, visitorRssi: "auto" },
+        trusted,
+        warnings: trusted ? [] : ["fitted on 3 counted intervals"],
+      });
     const [a, b] = world.shops;
     const calibrated = await analyze(
       world.shops.flatMap((s) => [...world.rawSignals(s.id)]),

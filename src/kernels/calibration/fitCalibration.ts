@@ -2,6 +2,7 @@ import type { BurstYardstick } from "./burstYardstick.ts";
 import type { Calibration } from "./Calibration.ts";
 import { CALIBRATION_FEATURES } from "./calibrationFeatures.ts";
 import { fitPeopleModel, type ModelRow } from "./fitPeopleModel.ts";
+import { fnv1a } from "../../stats/fnv1a.ts";
 import { randomEffects } from "../../stats/randomEffects.ts";
 
 /**
@@ -256,19 +257,14 @@ export function fitCalibration(observations: readonly CalibrationObservation[], 
       trusted: warnings.length === 0,
       warnings,
     };
-    out.push(Object.freeze({ id: `cal-${shopId}-${fnv1a(JSON.stringify(body))}`, ...body }));
+    out.push(Object.freeze({ id: `cal-${shopId}-${contentId(JSON.stringify(body))}`, ...body }));
   }
   return out;
 }
 
-// 32-bit FNV-1a of a string, 8 hex digits: a content id, not a secret (the same fit, the same id).
-function fnv1a(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(16).padStart(8, "0");
+// A content id of 8 hex digits, not a secret: the same fit, the same id.
+function contentId(text: string): string {
+  return fnv1a(text).toString(16).padStart(8, "0");
 }
 
 // The shop's model on its counted intervals with people inside (MIN_MODEL_DAYS days at least),

@@ -1,4 +1,5 @@
 import { estimatedDwell } from "../sessions/estimatedDwell.ts";
+import { repeatsOnTimer } from "../visits/isPeriodicProber.ts";
 import { universalPersonWeight } from "./universalPersonWeight.ts";
 import type { ClassifiedSession } from "../visits/VisitClassifier.ts";
 import type { TimerTrain } from "./timerTrains.ts";
@@ -62,7 +63,7 @@ export function knownVisits(
     const span = end - start;
     const isRandomized = randomized.has(device);
     const estimated = estimatedDwell(span, probes);
-    const weight = isRandomized ? 1 : universalPersonWeight(device, estimated, universalShare, onTimer(probes, periodic));
+    const weight = isRandomized ? 1 : universalPersonWeight(device, estimated, universalShare, repeatsOnTimer(probes, periodic, TIMER_MIN_PROBES));
     out.push({ device, randomized: isRandomized, weight, sessions, start, end, span, bursts: probes - 1, estimated });
   };
   for (const [device, list] of byDevice) {
@@ -90,28 +91,18 @@ export function knownVisits(
     }
     close(device, start, end, probes, sessions, periodic);
   }
-  for (const t of trains) {
-    const span = t.end - t.start;
-    const bursts = t.bursts.length;
-    // A timer's presence is its bursts' span and one period (half before the first, half after the last).
-    out.push({ device: t.bursts[0]!.sessions[0]!.device, randomized: true, weight: 1, sessions: 1, start: t.start, end: t.end, span, bursts: bursts - 1, estimated: span + t.periodMs });
-  }
-  for (const c of chains) {
-    const span = c.end - c.start;
-    let probes = 0;
-    for (const s of c.sessions) probes += s.probeCount;
-    out.push({ device: c.sessions[0]!.device, randomized: true, weight: 1, sessions: 1, start: c.start, end: c.end, span, bursts: probes - 1, estimated: span + c.periodMs });
-  }
+  // A phone on a timer, one person however many MACs: its presence is its bursts' span and one
+  // period (half before the first, half after the last).
+  const timer = (device: string, start: number, end: number, probes: number, periodMs: number): void =>
+    void out.push({ device, randomized: true, weight: 1, sessions: 1, start, end, span: end - start, bursts: probes - 1, estimated: end - start + periodMs });
+  for (const t of trains) timer(t.bursts[0]!.sessions[0]!.device, t.start, t.end, t.bursts.length, t.periodMs);
+  for (const c of chains) timer(c.sessions[0]!.device, c.start, c.end, c.sessions.reduce((n, s) => n + s.probeCount, 0), c.periodMs);
   return out;
 }
 
-/** Fewest probes for a visit's gaps to show a timer: five gaps. */
+/**
+ * Fewest probes for a visit's gaps to show a timer (five gaps, at the classifier's share): a phone
+ * left in one mode probes on one (the captures' timers repeat to 1 %), a laptop or a phone in its
+ * owner's hands does not.
+ */
 const TIMER_MIN_PROBES = 6;
-/** Least share of a visit's gaps that repeat the gap before for a timer (as `isPeriodicProber`'s). */
-const TIMER_SHARE = 0.7;
-
-// Whether a device's probes came on a timer: a phone left in one mode does (the captures' timers
-// repeat to 1 %), a laptop or a phone in its owner's hands does not.
-function onTimer(probes: number, periodicGaps: number): boolean {
-  return probes >= TIMER_MIN_PROBES && periodicGaps >= TIMER_SHARE * (probes - 2);
-}

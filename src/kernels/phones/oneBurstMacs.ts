@@ -1,3 +1,4 @@
+import { fnv1a } from "../../stats/fnv1a.ts";
 import type { ClassifiedSession } from "../visits/VisitClassifier.ts";
 import { burstGroups, type BurstEvent, type BurstGroupOptions } from "./burstGroups.ts";
 import { heardInside } from "./heardInside.ts";
@@ -93,11 +94,8 @@ function merged(bursts: readonly BurstEvent[]): number {
 const SHUFFLE_MS = 300_000;
 
 // A burst's MACs moved in time together, by up to SHUFFLE_MS either way, by a hash of its first
-// MAC (FNV-1a): the same day gives the same shuffle, whatever the order its sessions came in.
+// MAC: the same day gives the same shuffle, whatever the order its sessions came in.
 function shifted(b: BurstEvent): ClassifiedSession[] {
-  const device = b.sessions[0]!.device;
-  let h = 0x811c9dc5;
-  for (let i = 0; i < device.length; i++) h = Math.imul(h ^ device.charCodeAt(i), 0x01000193) >>> 0;
-  const d = (h % (2 * SHUFFLE_MS + 1)) - SHUFFLE_MS;
+  const d = (fnv1a(b.sessions[0]!.device) % (2 * SHUFFLE_MS + 1)) - SHUFFLE_MS;
   return b.sessions.map((s) => ({ ...s, start: s.start + d, end: s.end + d }));
 }

@@ -1,4 +1,5 @@
 import type { ClassifiedSession } from "../visits/VisitClassifier.ts";
+import { repeatsOnTimer } from "../visits/isPeriodicProber.ts";
 import { heardInside } from "./heardInside.ts";
 import type { TimerTrainOptions } from "./timerTrains.ts";
 
@@ -26,7 +27,7 @@ export interface TimerMacChain {
  * scatter (a log-normal spread of 0.6, say) passes that loose test by chance on a few gaps, and
  * on 90 % of eleven or more almost never.
  */
-const PERIODIC_SHARE = 0.9;
+const TIMER_MAC_SHARE = 0.9;
 /**
  * How far two MACs' mean gaps may differ and the step between them may miss a whole number of
  * periods, as a share of the period: a MAC's mean gap is its timer's period lengthened by the
@@ -36,7 +37,7 @@ const PERIOD_SHARE = 0.1;
 
 /** A MAC's mean gap between bursts, ms, when it is on a timer of `rules`' range; else NaN. */
 function timerPeriod(s: ClassifiedSession, rules: TimerTrainOptions): number {
-  if (!s.randomized || s.probeCount < rules.timerMinBursts || s.periodicGaps < PERIODIC_SHARE * (s.probeCount - 2)) return Number.NaN;
+  if (!s.randomized || !repeatsOnTimer(s.probeCount, s.periodicGaps, rules.timerMinBursts, TIMER_MAC_SHARE)) return Number.NaN;
   const period = s.dwellMs / (s.probeCount - 1);
   return period >= rules.timerMinMs && period <= rules.timerMaxMs ? period : Number.NaN;
 }

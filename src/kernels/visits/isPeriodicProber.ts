@@ -29,5 +29,20 @@ export const PERIODIC_SHARE = 0.7;
  * isPeriodicProber({ probeCount: 200, periodicGaps: 40, dwellMs: 12_000_000 });  // false
  */
 export function isPeriodicProber(s: Pick<Session, "probeCount" | "periodicGaps" | "dwellMs">): boolean {
-  return s.probeCount >= PERIODIC_MIN_PROBES && s.dwellMs >= PERIODIC_MIN_MS && s.periodicGaps >= PERIODIC_SHARE * (s.probeCount - 2);
+  return s.dwellMs >= PERIODIC_MIN_MS && repeatsOnTimer(s.probeCount, s.periodicGaps, PERIODIC_MIN_PROBES);
+}
+
+/**
+ * Whether `probes` probes came on a timer: at least `minProbes` of them, and at least `share` of
+ * their gaps (`probes − 2` can repeat the gap before) repeating (`periodicGaps`, summed over a
+ * device's sessions where it has several). The one timer test of the classifier's machines and
+ * of the people estimate's phones on a timer, each at its own `minProbes` and `share`.
+ *
+ * @example
+ * repeatsOnTimer(12, 10, 12);      // true (10 of 10 gaps repeat)
+ * repeatsOnTimer(12, 6, 12);       // false (0.6 of them)
+ * repeatsOnTimer(12, 8, 12, 0.9);  // false
+ */
+export function repeatsOnTimer(probes: number, periodicGaps: number, minProbes: number, share = PERIODIC_SHARE): boolean {
+  return probes >= minProbes && periodicGaps >= share * (probes - 2);
 }
