@@ -2,7 +2,7 @@ import type { AnalysisRecord } from "../analysis/AnalysisRecord.ts";
 import { summaryRecord } from "../analysis/summaryRecord.ts";
 import { dwellStats, type DwellStats } from "../kernels/visits/dwellStats.ts";
 import { hasPeopleEstimate } from "../kernels/people/hasPeopleEstimate.ts";
-import type { PeopleDayScore } from "../kernels/people/scorePeople.ts";
+import type { PeopleDayScore, PeopleScore } from "../kernels/people/scorePeople.ts";
 import { shopDayDwell } from "../kernels/people/shopDayDwell.ts";
 import type { DemoShopResult } from "./DemoShopResult.ts";
 import { int } from "./textFormats.ts";
@@ -74,6 +74,27 @@ export function macCountsOf(r: DemoShopResult): { readonly visitors: number; rea
     passersBy: r.counts?.passersBy ?? 0,
     uniqueDevices: r.counts?.uniqueDevices ?? 0,
   };
+}
+
+/**
+ * All shops' people as MAC addresses: over the shop-days `people` scored, their MAC visitors, the
+ * people present, and the MAC count's error, (MAC visitors − present) ÷ present (a fraction; NaN
+ * with no one present). One figure for the text table's "all shops" row and the report.
+ *
+ * @example
+ * const none: PeopleScore = { days: [], truth: 0, visitors: 0, totalError: Number.NaN, meanAbsError: Number.NaN, covered: 0, occupancyMae: Number.NaN, intervals: 0, intervalsCovered: 0, meanAbsMedianDwellErrorMs: Number.NaN };
+ * peopleAsMacs(results, none).error; // NaN
+ */
+export function peopleAsMacs(results: readonly DemoShopResult[], people: PeopleScore): { readonly macs: number; readonly present: number; readonly error: number } {
+  let macs = 0;
+  let present = 0;
+  for (const d of people.days) {
+    const r = results.find((x) => x.id === d.shopId);
+    if (r === undefined) continue;
+    macs += macCountsOf(r).visitors;
+    present += d.truth;
+  }
+  return { macs, present, error: present > 0 ? (macs - present) / present : Number.NaN };
 }
 
 /**

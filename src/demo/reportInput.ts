@@ -8,7 +8,7 @@ import type { HtmlReportInput, ReportPeople, ReportShop } from "../report/htmlRe
 import type { OccupancyRow } from "../report/occupancyChart.ts";
 import type { TruthVisit } from "../sim/world/World.ts";
 import type { DemoRun, DemoShopResult } from "./DemoShopResult.ts";
-import { dwellOf, headlineOf, macCountsOf } from "./headline.ts";
+import { dwellOf, headlineOf, macCountsOf, peopleAsMacs } from "./headline.ts";
 import { int } from "./textFormats.ts";
 
 /**
@@ -87,7 +87,7 @@ export function reportInput(results: readonly DemoShopResult[], overall: Accurac
             truthMedianDwellMs: truthMedianDwellMs(truthAll),
             ...(people === undefined || people.days.length === 0
               ? {}
-              : { people: { totalError: people.totalError, covered: people.covered, days: people.days.length, occupancyMae: people.occupancyMae, macError: macError(results, people) } }),
+              : { people: { totalError: people.totalError, covered: people.covered, days: people.days.length, occupancyMae: people.occupancyMae, macError: peopleAsMacs(results, people).error } }),
           },
         }),
     ...(run.partial ? { partial: `This day was ${run.partial}: the figures cover it up to then.` } : {}),
@@ -140,17 +140,4 @@ function trueVisitors(truth: readonly TruthVisit[]): number {
   const devices = new Set<string>();
   for (const t of truth) if (t.kind === "visitor") devices.add(t.device);
   return devices.size;
-}
-
-// (Σ MAC visitors − Σ people present) ÷ Σ people present over the scored shop-days.
-function macError(results: readonly DemoShopResult[], people: PeopleScore): number {
-  let macs = 0;
-  let present = 0;
-  for (const d of people.days) {
-    const r = results.find((x) => x.id === d.shopId);
-    if (r === undefined) continue;
-    macs += macCountsOf(r).visitors;
-    present += d.truth;
-  }
-  return present > 0 ? (macs - present) / present : Number.NaN;
 }

@@ -4,7 +4,7 @@ import { DWELL_BUCKETS } from "../kernels/visits/dwellStats.ts";
 import type { AccuracyScore } from "../kernels/visits/scoreAgainstTruth.ts";
 import type { PeopleScore } from "../kernels/people/scorePeople.ts";
 import type { DemoRun, DemoSales, DemoShopResult } from "./DemoShopResult.ts";
-import { absDwellError, dwellOf, headlineOf, intervalText, macCountsOf, type Headline } from "./headline.ts";
+import { absDwellError, dwellOf, headlineOf, intervalText, macCountsOf, peopleAsMacs, type Headline } from "./headline.ts";
 import { alignTable, int, minutes, moneyFormat, pct } from "./textFormats.ts";
 
 /**
@@ -126,11 +126,13 @@ const TRAFFIC_NOTE =
 function accuracyTable(scored: readonly DemoShopResult[], overall: AccuracyScore | undefined, people: PeopleScore | undefined): string {
   const rows = scored.map((r) => {
     const p = r.peopleScore;
-    return accuracyRow(r.name, p?.truth, intervalText(headlineOf(r)), p?.error ?? Number.NaN, p === undefined ? "–" : p.covered ? "yes" : "NO", macCountsOf(r).visitors, p?.occupancyMae ?? Number.NaN, absDwellError(p), r.score);
+    const macs = macCountsOf(r).visitors;
+    const macError = p === undefined || p.truth === 0 ? Number.NaN : (macs - p.truth) / p.truth;
+    return accuracyRow(r.name, p?.truth, intervalText(headlineOf(r)), p?.error ?? Number.NaN, p === undefined ? "–" : p.covered ? "yes" : "NO", macs, macError, p?.occupancyMae ?? Number.NaN, absDwellError(p), r.score);
   });
   if (scored.length > 1 && people !== undefined) {
-    const macs = scored.reduce((n, r) => n + macCountsOf(r).visitors, 0);
-    rows.push(accuracyRow("all shops", people.truth, int(people.visitors), people.totalError, `${people.covered} of ${people.days.length}`, macs, people.occupancyMae, people.meanAbsMedianDwellErrorMs, overall));
+    const all = peopleAsMacs(scored, people);
+    rows.push(accuracyRow("all shops", people.truth, int(people.visitors), people.totalError, `${people.covered} of ${people.days.length}`, all.macs, all.error, people.occupancyMae, people.meanAbsMedianDwellErrorMs, overall));
   }
   return (
     "\naccuracy against the simulator's ground truth: people counted vs people present\n" +
@@ -149,6 +151,7 @@ function accuracyRow(
   error: number,
   inInterval: string,
   macs: number,
+  macError: number,
   occupancy: number,
   dwellErrorMs: number,
   score: AccuracyScore | undefined,
@@ -160,7 +163,7 @@ function accuracyRow(
     signed(error),
     inInterval,
     int(macs),
-    present === undefined || present === 0 ? "–" : signed((macs - present) / present),
+    signed(macError),
     Number.isFinite(occupancy) ? pct(occupancy) : "–",
     Number.isFinite(dwellErrorMs) ? `${Math.round(dwellErrorMs / 1000)} s` : "–",
     score === undefined ? "–" : score.visitor.f1.toFixed(3),
