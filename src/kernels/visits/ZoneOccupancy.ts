@@ -102,7 +102,8 @@ export function zoneTimeBySensor(sessions: Iterable<Pick<Session, "proximity">>,
  * const engine = new EventTimeEngine({}, { emit: () => {}, slice: (s) => occupancy.addSlice(s) });
  * for (const s of signals) engine.push(s);
  * const lastSignalTime = signals.at(-1)!.time;
- * occupancy.current(lastSignalTime); // { immediate: 0, near: 0, far: 3 } (three devices heard lately, all far from every sensor)
+ * const { immediate, near, far } = occupancy.current(lastSignalTime);
+ * immediate + near + far > 0; // true (the devices heard lately, each in its nearest sensor's zone)
  */
 export class ZoneOccupancy {
   readonly #currentMs: number;

@@ -1,7 +1,7 @@
 import type { Rng } from "../random/prng.ts";
 import type { ExtraDevice, RealPhones } from "../phones/RealPhones.ts";
 import type { ShopBuilder } from "../world/ShopBuilder.ts";
-import { PHONE_VENDORS } from "../phones/vendorOuis.ts";
+import { LAPTOP_VENDORS } from "../phones/vendorOuis.ts";
 
 const EXTRA_DEVICES: readonly ExtraDevice[] = ["laptop", "watch", "tablet"];
 
@@ -9,10 +9,12 @@ const EXTRA_DEVICES: readonly ExtraDevice[] = ["laptop", "watch", "tablet"];
  * The devices a person carries besides their phone (real phones): a second with
  * `secondDeviceShare`, a third with `thirdDeviceShare` (only with a second). Each goes where the
  * person goes (`track`, from `start` to `end`, epoch ms), for as long, and is recorded as that
- * person's device (`extraDevice`), never as a person. A universal one (`extraUniversalShare`:
- * laptops mostly) bursts at `universalBurstsPerMinute`; the others replay a randomized capture of
- * a real phone, as a watch or a tablet randomizes like a phone. Always the same draws per person, so one
- * person's devices do not shift the next one's.
+ * person's device (`extraDevice`), never as a person. A laptop probing with its universal MAC
+ * (`extraUniversalShare` of the extra devices: Windows' default) carries a laptop Wi-Fi module's
+ * vendor (`LAPTOP_VENDORS`, the makers a real room hears) and bursts at `universalBurstsPerMinute`;
+ * the others — watches and tablets, which randomize like phones, and laptops that randomize —
+ * replay a randomized capture of a real phone. Always the same draws per person, so one person's
+ * devices do not shift the next one's.
  *
  * @example
  * const o = resolveWorldOptions({ phones: { secondDeviceShare: 1, thirdDeviceShare: 1 } });
@@ -34,8 +36,9 @@ export function carriedDevices(
   const u = rng.next();
   const n = u < real.thirdDeviceShare ? 2 : u < real.secondDeviceShare ? 1 : 0;
   for (let i = 0; i < n; i++) {
-    const what = rng.pick(EXTRA_DEVICES);
-    const phone = rng.chance(real.extraUniversalShare) ? b.phone(rng, "universal", b.newMac(rng, PHONE_VENDORS)) : b.realPhone(rng, false, undefined);
+    const universal = rng.chance(real.extraUniversalShare);
+    const what = universal ? "laptop" : rng.pick(EXTRA_DEVICES);
+    const phone = universal ? b.phone(rng, "universal", b.newMac(rng, LAPTOP_VENDORS)) : b.realPhone(rng, false, undefined);
     b.burstVisit(rng, person, phone, kind, track, start, end, false, what);
   }
 }

@@ -47,7 +47,11 @@ export interface RealPhones {
   readonly secondDeviceShare: number;
   /** Share of people carrying a third device; at most `secondDeviceShare` (a third comes with a second). */
   readonly thirdDeviceShare: number;
-  /** Share of extra devices (laptop, watch or tablet, equally often) that probe with a universal MAC; the others replay a randomized capture. */
+  /**
+   * Share of extra devices that are laptops probing with their universal MAC (a laptop Wi-Fi
+   * module's vendor); the others (a watch, a tablet or a laptop, equally often) replay a
+   * randomized capture, as modern watches and tablets randomize like phones.
+   */
   readonly extraUniversalShare: number;
   /** Burst rate of fixed equipment (tills, printers, PCs; universal MACs), bursts per minute: [min, max], log-uniform per device. */
   readonly equipmentBurstsPerMinute: Range;

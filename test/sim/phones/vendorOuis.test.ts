@@ -1,11 +1,12 @@
 import ouiData from "oui-data" with { type: "json" };
 import { describe, expect, it } from "vitest";
-import { PHONE_VENDORS, SENSOR_VENDORS, STATIONARY_VENDORS } from "../../../src/sim/phones/vendorOuis.ts";
+import { universalPersonWeight } from "../../../src/kernels/phones/universalPersonWeight.ts";
+import { LAPTOP_VENDORS, PHONE_VENDORS, SENSOR_VENDORS, STATIONARY_VENDORS } from "../../../src/sim/phones/vendorOuis.ts";
 
 const registry = ouiData as Record<string, string>;
 
 describe("vendor OUIs", () => {
-  it.each([...PHONE_VENDORS, ...STATIONARY_VENDORS, ...SENSOR_VENDORS].map((v) => [v.vendor, v] as const))(
+  it.each([...PHONE_VENDORS, ...LAPTOP_VENDORS, ...STATIONARY_VENDORS, ...SENSOR_VENDORS].map((v) => [v.vendor, v] as const))(
     "every %s prefix is assigned to that vendor in oui-data, universal and unicast",
     (_, v) => {
       expect(v.prefixes.length).toBeGreaterThan(0);
@@ -17,4 +18,10 @@ describe("vendor OUIs", () => {
       }
     },
   );
+
+  it("puts phone makers on phones and module makers on laptops, as the people estimate tells them apart", () => {
+    const visit = 20 * 60_000;
+    for (const v of PHONE_VENDORS) expect(universalPersonWeight(`${v.prefixes[0]}:00:00:01`, visit, 0.25), v.vendor).toBe(1);
+    for (const v of LAPTOP_VENDORS) expect(universalPersonWeight(`${v.prefixes[0]}:00:00:01`, visit, 0.25), v.vendor).toBe(0.25);
+  });
 });
