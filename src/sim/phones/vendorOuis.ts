@@ -1,8 +1,7 @@
 /**
  * Real IEEE OUI prefixes (checked against the `oui-data` package by a test) that the
  * simulator puts on universal device and sensor MACs, so vendor lookup on simulated data
- * finds the vendors a real deployment would see. Weights are a rough phone market share
- * (Korea-like: Samsung first, then Apple).
+ * finds the vendors a real deployment would see. Weights are relative, within one list.
  *
  * @example
  * PHONE_VENDORS[0]!.vendor; // "Samsung Electronics Co.,Ltd"
@@ -17,7 +16,8 @@ export interface VendorOuis {
 }
 
 /**
- * Phone vendors for visitors, passers-by and staff.
+ * Phone vendors for visitors, passers-by and staff, by a rough phone market share (Korea-like:
+ * Samsung first, then Apple).
  *
  * @example
  * PHONE_VENDORS.flatMap((v) => v.prefixes).includes("f0:76:6f"); // true (Apple)
@@ -43,12 +43,13 @@ export const PHONE_VENDORS: readonly VendorOuis[] = [
 
 /**
  * Laptops' Wi-Fi modules, for the laptops that probe with their universal MAC. The makers and
- * weights are the Brno lab's (test/data/brno-sc6-61, MIT): device-days of universal MACs of each
- * maker over its 111 days, the lab's 14 fixed PCs left out, counted for the makers that build
- * laptop Wi-Fi modules (Intel 982, Liteon 142, AzureWave 121, Fugui 86, Cloud Network 75,
- * ASUSTek 25, Hon Hai 12), with prefixes the lab heard. Left out: Apple (241: iPhones and MacBooks
- * cannot be told apart), Samsung Electro-Mechanics (46: Galaxy phones' modules too) and MediaTek
- * (823, all under one prefix: no laptop's).
+ * weights are the Brno lab sc6-61's (tomas-fryza/probe-request-project, MIT; see
+ * test/data/brno-sc6-61/README.md): device-days of universal MACs of each maker over its 111
+ * days, the lab's 14 fixed PCs left out, counted for the makers that build laptop Wi-Fi modules
+ * (Intel 982, Liteon 142, AzureWave 121, Fugui 86, Cloud Network 75, ASUSTek 25, Hon Hai 12),
+ * with prefixes the lab heard. Left out: Apple (241: iPhones and MacBooks cannot be told apart),
+ * Samsung Electro-Mechanics (46: Galaxy phones' modules too) and MediaTek (823, all under one
+ * prefix: no laptop's).
  *
  * @example
  * LAPTOP_VENDORS[0]!.vendor; // "Intel Corporate"
