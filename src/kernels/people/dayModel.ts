@@ -4,6 +4,7 @@ import type { PeopleModel } from "../calibration/PeopleModel.ts";
 import { rateModels, sampleSums, type RateModel, type SampleSums } from "./rateModel.ts";
 import type { SessionWindow } from "../visits/SessionWindows.ts";
 import type { ClassifiedSession } from "../visits/VisitClassifier.ts";
+import { heardInside } from "../phones/heardInside.ts";
 import { knownVisits, type KnownVisit } from "../phones/knownVisits.ts";
 import { linkedVisits } from "../phones/linkedVisits.ts";
 import { ONE_BURST_RULES, oneBurstMacs } from "../phones/oneBurstMacs.ts";
@@ -95,7 +96,11 @@ export function dayModel(
   // Identity-known visits, per device: a phone silent for longer than the session gap splits its
   // visit into sessions, which rejoin here when they are at most `rejoinGapMs` apart.
   const { yardstick, calibration, people } = yardstickFor(o, w.shopId, w.start, sessions[0]?.visitorRssi);
-  const known = knownVisits(visits.filter((v) => !inChain.has(v)), linked, o.rejoinGapMs, yardstick.universalPersonShare, oneBurst.trains, chains);
+  // A universal MAC the classifier called a passer-by's, heard inside: a piece of a visit if the
+  // same MAC is heard inside again (`knownVisits`). Its bursts are no person's in the rest (they
+  // are universal), so it counts there or nowhere.
+  const returning = sessions.filter((s) => s.kind === "passerby" && !s.randomized && heardInside(s));
+  const known = knownVisits(visits.filter((v) => !inChain.has(v)), linked, o.rejoinGapMs, yardstick.universalPersonShare, oneBurst.trains, chains, returning);
   // The sample that stands for the rest: universal MACs never rotate and are never set aside, so
   // they are a sample of all phones (on the shop's Wi-Fi or not, long and short visits alike);
   // randomized MACs that kept one MAC over a visit are not — a phone on the shop's Wi-Fi keeps
@@ -104,7 +109,9 @@ export function dayModel(
   // A device heard in more than four separate sessions of one visit comes and goes (staff
   // on a short shift, whom the classifier's 40 %-of-opening-hours rule does not catch): counted,
   // but not a shopper whose burst rate and dwell stand for the others.
-  const shoppers = known.filter((k) => k.sessions <= MAX_SHOPPER_SESSIONS);
+  // A slow prober's visit seen only in one-burst sessions is seen when it is long (two sessions
+  // more than the session gap apart): counted, but no sample of stays.
+  const shoppers = known.filter((k) => k.sessions <= MAX_SHOPPER_SESSIONS && !k.passes);
   const sample: PeopleSample = { universal: sampleSums(shoppers.filter((k) => !k.randomized)), shoppers: sampleSums(shoppers) };
   const model = withYardstick(rateModels([chosenSample(sample, sample.universal.visits)])[0]!, yardstick);
   const rest = sessions.filter((s) => (s.kind !== "visitor" || linked.has(s)) && !taken.has(s));
