@@ -47,7 +47,10 @@ export async function* gunzipIfCompressed(source: AsyncIterable<Uint8Array>): As
   }
   // Loaded only for a gzip input: ~3 ms of every command's start otherwise.
   const { createGunzip } = await import("node:zlib");
-  const gunzip = createGunzip();
+  // Decompressed in 1 MiB pieces, not zlib's 16 KiB: each piece is a turn of the reading loop and a
+  // push into the line reader, and the big shop-day's 15 000 of them cost about a sixth of its run
+  // (docs/performance.md, "gzip input").
+  const gunzip = createGunzip({ chunkSize: 1 << 20 });
   // Resolves when the gunzip can take more, or is gone (an error, or the reader stopped early).
   const writable = (): Promise<void> =>
     new Promise((resolve) => {
