@@ -5,8 +5,6 @@ import { CALIBRATION_VERSION, type Calibration, type CalibrationFile } from "../
 import { fitCalibration, type CalibrationObservation, type FitCalibrationOptions } from "../kernels/calibration/fitCalibration.ts";
 import { defaultPeopleEstimator } from "../kernels/people/peopleEstimatorOptions.ts";
 import type { PeopleEstimate } from "../kernels/people/PeopleEstimate.ts";
-import { rateModels } from "../kernels/people/rateModel.ts";
-import { chosenSample } from "../kernels/people/dayModel.ts";
 import type { CountedTruth } from "../truth/CountedTruth.ts";
 import { truthInside } from "./truthInside.ts";
 
@@ -140,8 +138,6 @@ export function calibrationFromEstimates(estimates: readonly PeopleEstimate[], t
     const daily = dailyByKey.get(`${p.shopId} ${p.label}`);
     if (daily !== undefined) {
       matched.add(p.shopId);
-      // The sample the day's mean stay came from (the estimate's own rule).
-      const model = rateModels([chosenSample(p.sample, p.sample.universal.visits)])[0]!;
       observations.push({
         kind: "day",
         shopId: p.shopId,
@@ -152,7 +148,7 @@ export function calibrationFromEstimates(estimates: readonly PeopleEstimate[], t
         knownVisitors: p.knownVisitors,
         restBursts: p.restBursts,
         meanDwellMs: p.meanDwellMs,
-        dwellRelVar: model.dwellRelVar,
+        dwellRelVar: p.dwellRelVar,
       });
     }
   }

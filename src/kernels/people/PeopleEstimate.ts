@@ -87,6 +87,8 @@ export interface PeopleEstimate extends SessionWindow {
   readonly calibration: CalibrationRef | null;
   /** Mean estimated dwell of the same visits, ms (the W of Little's law). */
   readonly meanDwellMs: number;
+  /** The relative variance of `meanDwellMs` (Var W̄ ÷ W̄², from the same sample): what a calibration's day fit weighs the day by. */
+  readonly dwellRelVar: number;
   /** The day's samples as sums, from which `meanDwellMs` was learned: what {@link poolPeople} pools a shop's days by. */
   readonly sample: PeopleSample;
   /** Days whose samples gave `meanDwellMs`: 1 for the day alone, more once {@link poolPeople} pooled it with the shop's other days (`burstsPerMinute` is the yardstick's, never pooled). */

@@ -95,6 +95,7 @@ export function visitorFigures(knownVisitors: number, restBursts: number, passer
     restVisitors,
     burstsPerMinute: rate * 60_000,
     meanDwellMs: meanDwell,
+    dwellRelVar,
   };
 }
 
