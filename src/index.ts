@@ -239,6 +239,8 @@ export { calibrate, calibrationFromEstimates, calibrationSettings } from "./anal
 export type { SampleSums } from "./kernels/people/rateModel.ts";
 export type { RandomEffects } from "./stats/randomEffects.ts";
 export { randomEffects } from "./stats/randomEffects.ts";
+export type { TwoSided } from "./stats/twoSided.ts";
+export { twoSided } from "./stats/twoSided.ts";
 export type { LiveOccupancyOptions, LiveOccupancyInterval, LiveDay } from "./kernels/people/LiveOccupancy.ts";
 export { LiveOccupancy } from "./kernels/people/LiveOccupancy.ts";
 export { hasPeopleEstimate } from "./kernels/people/hasPeopleEstimate.ts";

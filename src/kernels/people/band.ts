@@ -1,7 +1,7 @@
-import { studentQuantile } from "../../stats/studentQuantile.ts";
+import type { TwoSided } from "../../stats/twoSided.ts";
 
 /**
- * The two-sided `level` interval of a rate-based estimate `x` (> 0) whose relative variance is the
+ * The two-sided interval (`interval`: its critical values) of a rate-based estimate `x` (> 0) whose relative variance is the
  * sum of `relVars`, each known exactly (df `Infinity`: the Poisson count) or estimated from a
  * sample with the given degrees of freedom. On the log scale — x is a count divided by a rate
  * learned from a few dozen heavy-tailed visits, so its error is multiplicative and skewed, and
@@ -12,10 +12,10 @@ import { studentQuantile } from "../../stats/studentQuantile.ts";
  * visitors and of the occupancy.
  *
  * @example
- * band(100, [Number.NaN], [10], 0.9); // [0, Infinity]
- * band(100, [0.01], [Number.POSITIVE_INFINITY], 0.9)[0] < 100; // true
+ * band(100, [Number.NaN], [10], twoSided(0.9)); // [0, Infinity]
+ * band(100, [0.01], [Number.POSITIVE_INFINITY], twoSided(0.9))[0] < 100; // true
  */
-export function band(x: number, relVars: readonly number[], dfs: readonly number[], level: number): [number, number] {
+export function band(x: number, relVars: readonly number[], dfs: readonly number[], interval: TwoSided): [number, number] {
   let total = 0;
   let denominator = 0;
   for (let i = 0; i < relVars.length; i++) {
@@ -25,6 +25,6 @@ export function band(x: number, relVars: readonly number[], dfs: readonly number
   }
   if (!Number.isFinite(total)) return [0, Number.POSITIVE_INFINITY];
   const df = denominator > 0 ? (total * total) / denominator : Number.POSITIVE_INFINITY;
-  const spread = Math.exp(studentQuantile(0.5 + level / 2, df) * Math.sqrt(total));
+  const spread = Math.exp(interval.t(df) * Math.sqrt(total));
   return [x / spread, x * spread];
 }

@@ -1,4 +1,5 @@
 import type { BurstYardstick } from "../calibration/burstYardstick.ts";
+import type { TwoSided } from "../../stats/twoSided.ts";
 import { medianPersons } from "./medianPersons.ts";
 import { silentPersonsBound } from "./silentPersonsBound.ts";
 import type { CalibrationRef } from "../calibration/Calibration.ts";
@@ -75,7 +76,7 @@ export function occupancyIntervals(model: DayModel, w: SessionWindow, first: num
     const end = Math.min(w.end, start + intervalMs);
     const len = end - start;
     const known = { inside: knownMs[i]! / len, universal: universalMs[i]! / len, universalPersons: universalPersonMs[i]! / len };
-    occupancy.push(intervalFigures(w.shopId, start, end, known, inB[i]!, outB[i]!, features[i]!, model, model.yardstick, model.calibration, model.people, o.level));
+    occupancy.push(intervalFigures(w.shopId, start, end, known, inB[i]!, outB[i]!, features[i]!, model, model.yardstick, model.calibration, model.people, o.interval));
   }
   return occupancy;
 }
@@ -90,7 +91,7 @@ export function occupancyIntervals(model: DayModel, w: SessionWindow, first: num
  * @example
  * const model = dayModel([], { shopId: 101, start: 0 }, peopleEstimatorOptions());
  * const known = { inside: 2, universal: 0, universalPersons: 0 };
- * intervalFigures(101, 0, 900_000, known, 0, 0, new Array(11).fill(0), model, model.yardstick, null, null, 0.9).inside; // 2
+ * intervalFigures(101, 0, 900_000, known, 0, 0, new Array(11).fill(0), model, model.yardstick, null, null, twoSided(0.9)).inside; // 2
  */
 export function intervalFigures(
   shopId: number,
@@ -104,7 +105,7 @@ export function intervalFigures(
   yardstick: BurstYardstick,
   calibration: CalibrationRef | null,
   people: { readonly model: PeopleModel; readonly driftLogVariance: number } | null,
-  level: number,
+  interval: TwoSided,
 ): OccupancyInterval {
   const { rate, phi, m, rateRelVar, meanDwell } = model;
   const len = end - start;
@@ -116,11 +117,11 @@ export function intervalFigures(
   const phones = Number.isFinite(meanDwell) && meanDwell > 0 ? Math.max(1, (rest * (len + meanDwell)) / meanDwell) : Math.max(1, rest);
   // No burst heard is not no one there: persons whose phones slept through the interval.
   const [low, high] =
-    b > 0 ? band(rest, [1 / b, phi / phones, rateRelVar], [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, m - 1], level) : [0, silentPersonsBound(yardstick, len / 60_000, level)];
+    b > 0 ? band(rest, [1 / b, phi / phones, rateRelVar], [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, m - 1], interval) : [0, silentPersonsBound(yardstick, len / 60_000, interval)];
   // Whether an identity-known universal-MAC device is a person is not known (its weight is a
   // share): the bounds take none of them, and all of them, as persons.
   const certain = known.inside - known.universalPersons;
-  const learned = people === null ? undefined : modelledPeople(people.model, features, level, people.driftLogVariance);
+  const learned = people === null ? undefined : modelledPeople(people.model, features, interval, people.driftLogVariance);
   return {
     shopId,
     start,

@@ -1,4 +1,5 @@
 import { markResolved, resolvedBy } from "../../options/resolvedOptions.ts";
+import { twoSided, type TwoSided } from "../../stats/twoSided.ts";
 import { assertTimeZone } from "../../time/timeZone.ts";
 import { burstYardstick, type BurstYardstick } from "../calibration/burstYardstick.ts";
 import { calibrationsByShop, type Calibration, type CalibrationFile } from "../calibration/Calibration.ts";
@@ -95,6 +96,8 @@ export type ResolvedPeopleEstimatorOptions = { readonly [K in keyof typeof defau
   readonly prior: BurstYardstick;
   /** The calibrations by SHOP ID. */
   readonly calibrations: ReadonlyMap<number, Calibration>;
+  /** `level`'s critical values, worked out once for every interval of an estimate. */
+  readonly interval: TwoSided;
 };
 
 /**
@@ -128,6 +131,7 @@ export function peopleEstimatorOptions(options: PeopleEstimatorOptions = {}): Re
     linkShortMs: checkNumberOption("linkShortMs", options.linkShortMs ?? d.linkShortMs, { min: 0, unit: "ms" }),
     rejoinGapMs: checkNumberOption("rejoinGapMs", options.rejoinGapMs ?? d.rejoinGapMs, { min: 0, unit: "ms" }),
     level,
+    interval: twoSided(level),
     prior: burstYardstick(options.prior),
     calibrations: calibrationsByShop(options.calibration),
   });

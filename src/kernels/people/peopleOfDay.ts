@@ -1,4 +1,5 @@
 import { dwellStats } from "../visits/dwellStats.ts";
+import type { TwoSided } from "../../stats/twoSided.ts";
 import type { RateModel } from "./rateModel.ts";
 import type { SessionWindow } from "../visits/SessionWindows.ts";
 import { band } from "./band.ts";
@@ -43,7 +44,7 @@ export function peopleOfDay(model: DayModel, w: SessionWindow, o: ResolvedPeople
   const passersBy = outsideBursts === 0 ? 0 : universalPassers > 0 ? outsideBursts / (universalPasserBursts / universalPassers) : Number.NaN;
   return {
     ...w,
-    ...visitorsOf(knownVisitors, restBursts, passersBy, model, occupancy, model.people !== null, o.level),
+    ...visitorsOf(knownVisitors, restBursts, passersBy, model, occupancy, model.people !== null, o.interval),
     knownVisitors,
     passersBy,
     linkedSessions: linked.size,
@@ -64,7 +65,7 @@ export function peopleOfDay(model: DayModel, w: SessionWindow, o: ResolvedPeople
  * @example
  * visitorFigures(3, 0, 0, dayModel([], { shopId: 101, start: 0 }, peopleEstimatorOptions()), 0.9).visitors; // 3
  */
-export function visitorFigures(knownVisitors: number, restBursts: number, passersBy: number, model: RateModel, level: number) {
+export function visitorFigures(knownVisitors: number, restBursts: number, passersBy: number, model: RateModel, interval: TwoSided) {
   const { rate, phi, m, rateRelVar, meanDwell, n, dwellRelVar, dwellCoxRelVar } = model;
   const restVisitors = restBursts > 0 ? (restBursts / (rate * meanDwell)) * bealeFactor(dwellRelVar) : 0;
   // Visits differ in bursts by the persons' rates (φ) and by their stays: CV² of a product.
@@ -81,7 +82,7 @@ export function visitorFigures(knownVisitors: number, restBursts: number, passer
   // day's own sample hid (its W̄ is far less certain) and pooled days do not.
   const [restLow, restHigh] =
     restBursts > 0
-      ? band(restVisitors, [1 / restBursts, burstsCv2 / Math.max(1, restVisitors), rateRelVar, dwellBandRelVar], [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, m - 1, n - 1], level)
+      ? band(restVisitors, [1 / restBursts, burstsCv2 / Math.max(1, restVisitors), rateRelVar, dwellBandRelVar], [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, m - 1, n - 1], interval)
       : [0, 0];
   const visitors = knownVisitors + restVisitors;
   return {
@@ -110,8 +111,8 @@ export function visitorFigures(knownVisitors: number, restBursts: number, passer
  * @example
  * visitorsOf(3, 0, 0, dayModel([], { shopId: 101, start: 0 }, peopleEstimatorOptions()), [], false, 0.9).visitors; // 3
  */
-export function visitorsOf(knownVisitors: number, restBursts: number, passersBy: number, model: RateModel, occupancy: readonly OccupancyInterval[], modelled: boolean, level: number) {
-  const byBursts = visitorFigures(knownVisitors, restBursts, passersBy, model, level);
+export function visitorsOf(knownVisitors: number, restBursts: number, passersBy: number, model: RateModel, occupancy: readonly OccupancyInterval[], modelled: boolean, interval: TwoSided) {
+  const byBursts = visitorFigures(knownVisitors, restBursts, passersBy, model, interval);
   if (!modelled) return byBursts;
   let rest = 0;
   let low = 0;

@@ -32,7 +32,7 @@ import { reestimated } from "./reestimated.ts";
  */
 export function poolPeople(estimates: readonly PeopleEstimate[], options: Pick<PeopleEstimatorOptions, "level"> = {}): PeopleEstimate[] {
   if (!Array.isArray(estimates)) throw new TypeError("poolPeople: estimates must be an array of PeopleEstimate");
-  const level = peopleEstimatorOptions(options.level === undefined ? {} : { level: options.level }).level;
+  const interval = peopleEstimatorOptions(options.level === undefined ? {} : { level: options.level }).interval;
   const byShop = new Map<number, number[]>();
   estimates.forEach((p, i) => {
     if (typeof p?.sample?.universal !== "object" || typeof p.sample.shoppers !== "object") throw new TypeError(`poolPeople: estimate ${i} has no sample (not a PeopleEstimate?)`);
@@ -52,7 +52,7 @@ export function poolPeople(estimates: readonly PeopleEstimate[], options: Pick<P
     indices.forEach((i, j) => {
       const p = days[j]!;
       const model = models[j]!;
-      out[i] = { ...reestimated(p, model, p.yardstick, p.calibration, null, level), pooledDays: days.length };
+      out[i] = { ...reestimated(p, model, p.yardstick, p.calibration, null, interval), pooledDays: days.length };
     });
   }
   return out;

@@ -1,5 +1,6 @@
 import type { BurstYardstick } from "../calibration/burstYardstick.ts";
 import type { CalibrationRef } from "../calibration/Calibration.ts";
+import type { TwoSided } from "../../stats/twoSided.ts";
 import type { RateModel } from "./rateModel.ts";
 import { intervalFigures } from "./occupancyIntervals.ts";
 import { visitorsOf } from "./peopleOfDay.ts";
@@ -16,7 +17,7 @@ import { withYardstick } from "./yardstickFor.ts";
  * @example
  * const { people } = await analyze(records, { timeZone: "Asia/Seoul" });
  * const p = people[0]!;
- * reestimated(p, rateModels([chosenSample(p.sample, p.sample.universal.visits)])[0]!, p.yardstick, p.calibration, null, 0.9).occupancy.length === p.occupancy.length; // true
+ * reestimated(p, rateModels([chosenSample(p.sample, p.sample.universal.visits)])[0]!, p.yardstick, p.calibration, null, twoSided(0.9)).occupancy.length === p.occupancy.length; // true
  */
 export function reestimated(
   p: PeopleEstimate,
@@ -24,7 +25,7 @@ export function reestimated(
   yardstick: BurstYardstick,
   calibration: CalibrationRef | null,
   people: { readonly model: PeopleModel; readonly driftLogVariance: number } | null,
-  level: number,
+  interval: TwoSided,
 ): PeopleEstimate {
   const model = withYardstick(stays, yardstick);
   // A day a shop's model estimated keeps its intervals when only its stays change (pooled days):
@@ -33,7 +34,7 @@ export function reestimated(
   const occupancy = kept
     ? p.occupancy
     : p.occupancy.map((x) =>
-        intervalFigures(x.shopId, x.start, x.end, { inside: x.knownInside, universal: x.universalInside, universalPersons: x.universalPersons }, x.insideBursts, x.outsideBursts, x.features, model, yardstick, calibration, people, level),
+        intervalFigures(x.shopId, x.start, x.end, { inside: x.knownInside, universal: x.universalInside, universalPersons: x.universalPersons }, x.insideBursts, x.outsideBursts, x.features, model, yardstick, calibration, people, interval),
       );
-  return { ...p, ...visitorsOf(p.knownVisitors, p.restBursts, p.passersBy, model, occupancy, calibration?.method === "model", level), yardstick, calibration, occupancy };
+  return { ...p, ...visitorsOf(p.knownVisitors, p.restBursts, p.passersBy, model, occupancy, calibration?.method === "model", interval), yardstick, calibration, occupancy };
 }

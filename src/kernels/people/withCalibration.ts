@@ -34,6 +34,6 @@ export function withCalibration(
     if (!o.calibrations.has(p.shopId)) return p;
     if (p.pooledDays !== 1) throw new RangeError(`withCalibration: estimate of shop ${p.shopId} on ${p.label} is pooled; calibrate the days' own estimates`);
     const { yardstick, calibration: ref, people } = yardstickFor(o, p.shopId, p.start);
-    return reestimated(p, rateModels([chosenSample(p.sample, p.sample.universal.visits)])[0]!, yardstick, ref, people, o.level);
+    return reestimated(p, rateModels([chosenSample(p.sample, p.sample.universal.visits)])[0]!, yardstick, ref, people, o.interval);
   });
 }

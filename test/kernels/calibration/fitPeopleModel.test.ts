@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { fitPeopleModel, MODEL_ALPHAS, type ModelRow } from "../../../src/kernels/calibration/fitPeopleModel.ts";
 import { modelledPeople } from "../../../src/kernels/people/modelledPeople.ts";
 import { createRng } from "../../../src/sim/random/prng.ts";
+import { twoSided } from "../../../src/stats/twoSided.ts";
 
 const NAMES = ["phones", "laptops", "equipment"];
 
@@ -24,7 +25,7 @@ function rows(seed: number, days: number, options: { offset?: number; noise?: nu
 
 describe("fitPeopleModel", () => {
   // People the model gives an interval with these features.
-  const at = (m: NonNullable<ReturnType<typeof fitPeopleModel>>, features: number[]) => modelledPeople(m, features, 0.9, 0).inside;
+  const at = (m: NonNullable<ReturnType<typeof fitPeopleModel>>, features: number[]) => modelledPeople(m, features, twoSided(0.9), 0).inside;
 
   it("recovers a linear mapping from features to people", () => {
     const m = fitPeopleModel(rows(1, 4), NAMES)!;
@@ -89,7 +90,7 @@ describe("fitPeopleModel", () => {
       const train = [0, 1, 2].flatMap((d) => dayRows(10 * t + d));
       const m = fitPeopleModel(train, NAMES)!;
       for (const r of dayRows(10 * t + 3)) {
-        const { low, high } = modelledPeople(m, r.features, 0.9, 0);
+        const { low, high } = modelledPeople(m, r.features, twoSided(0.9), 0);
         if (low <= r.people && r.people <= high) held++;
         n++;
       }

@@ -10,6 +10,7 @@ import { peopleEstimatorOptions } from "../../../src/kernels/people/peopleEstima
 import type { ClassifiedSession } from "../../../src/kernels/visits/VisitClassifier.ts";
 import { createRng, hashSeed } from "../../../src/sim/random/prng.ts";
 import { APPLE, DAY, EXACT, INTEL, MIN, NOON, Z90, estimate, keptVisits, macs, session } from "./fixtures.ts";
+import { twoSided } from "../../../src/stats/twoSided.ts";
 
 describe("PeopleEstimator", () => {
   it("validates its options eagerly", () => {
@@ -34,7 +35,7 @@ describe("PeopleEstimator", () => {
     expect(personMinutes).toBeCloseTo(20 * 11, 6);
     // No other burst heard inside all day: inside is the known presence and at least that; above
     // it, the persons whose phones could have slept through the quarter-hour.
-    const silent = silentPersonsBound(realPhonesPrior, 15, 0.9);
+    const silent = silentPersonsBound(realPhonesPrior, 15, twoSided(0.9));
     expect(silent).toBeGreaterThan(0);
     for (const o of day!.occupancy) {
       expect([o.insideBursts, o.inside, o.insideLow, o.calibration]).toEqual([0, o.knownInside, o.knownInside, null]);
@@ -142,7 +143,7 @@ describe("PeopleEstimator", () => {
     // Whether a universal device is a person is not known, whatever its weight (a phone maker's
     // device may be a laptop too): the bounds take none and all of them. A randomized MAC that held
     // is a phone: certain. No other burst is heard, so above that, persons whose phones slept.
-    const silent = silentPersonsBound(burstYardstick({ universalPersonShare: 0.4 }), 15, 0.9);
+    const silent = silentPersonsBound(burstYardstick({ universalPersonShare: 0.4 }), 15, twoSided(0.9));
     for (const [h, persons] of [[10, 0.4], [11, 1], [14, 0.4]] as const) {
       expect([at(h).universalInside, at(h).universalPersons]).toEqual([expect.closeTo(1, 12), expect.closeTo(persons, 12)]);
       expect(at(h).insideLow).toBeCloseTo(0, 12);
