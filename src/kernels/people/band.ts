@@ -1,9 +1,9 @@
 import type { TwoSided } from "../../stats/twoSided.ts";
 
 /**
- * The two-sided interval (`interval`: its critical values) of a rate-based estimate `x` (> 0) whose relative variance is the
- * sum of `relVars`, each known exactly (df `Infinity`: the Poisson count) or estimated from a
- * sample with the given degrees of freedom. On the log scale — x is a count divided by a rate
+ * The two-sided interval (`interval`: its critical values) of a rate-based estimate `x` (> 0)
+ * whose relative variance is the sum of `relVars`, each known exactly (df `Infinity`: the Poisson
+ * count) or estimated from a sample with the given degrees of freedom. On the log scale — x is a count divided by a rate
  * learned from a few dozen heavy-tailed visits, so its error is multiplicative and skewed, and
  * its lower bound stays above 0 — with Student's t at the Welch–Satterthwaite degrees of
  * freedom of the sum: variances estimated from a sample of n make a normal quantile too narrow.

@@ -3,12 +3,13 @@ import type { BurstYardstick } from "../calibration/burstYardstick.ts";
 
 /**
  * The most persons (a fraction: a mean over the interval) that could be inside with none of their
- * bursts heard in `minutes`, at a two-sided `interval`'s coverage: each person's rate is log-normal with the
- * yardstick's mean and coefficient of variation (taken at the low end of its own uncertainty), so
- * a person is silent that long with probability P₀ = E[e^(−r·t)], and N persons with P₀^N. The
- * bound is the N at which that falls to the interval's tail, (1 − level) ÷ 2. Without it, an interval with no burst
- * would claim no one inside with certainty, and a phone that sleeps for a quarter of an hour is
- * not rare (real phones' p10 is 0.22 bursts a minute).
+ * bursts heard in `minutes`, at a two-sided `interval`'s coverage: each person's rate is
+ * log-normal with the yardstick's mean and coefficient of variation (taken at the low end of its
+ * own uncertainty), so a person is silent that long with probability P₀ = E[e^(−r·t)], and N
+ * persons with P₀^N. The bound is the N at which that falls to the interval's tail,
+ * (1 − level) ÷ 2. Without it, an interval with no burst would claim no one inside with
+ * certainty, and a phone that sleeps for a quarter of an hour is not rare (real phones' p10 is
+ * 0.22 bursts a minute).
  *
  * @param y the yardstick
  * @param minutes the interval's length, minutes
