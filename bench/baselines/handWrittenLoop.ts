@@ -52,7 +52,8 @@ interface Open {
   randomized: boolean;
   start: number;
   end: number;
-  probes: number;
+  probeStart: number;
+  squaredGaps: number;
   sensors: SensorState[];
   slice: number;
   closestM: number;
@@ -168,7 +169,7 @@ export function handWrittenLoop(records: readonly unknown[], timeZone = "Asia/Se
       start: o.start,
       end: o.end,
       dwellMs,
-      estimatedDwellMs: o.probes > 1 ? dwellMs + dwellMs / (o.probes - 1) : dwellMs,
+      estimatedDwellMs: dwellMs > 0 ? dwellMs + o.squaredGaps / dwellMs : dwellMs,
       peak,
       closestM: o.closestM,
     });
@@ -202,7 +203,8 @@ export function handWrittenLoop(records: readonly unknown[], timeZone = "Asia/Se
         randomized: sig.randomized,
         start: t,
         end: t,
-        probes: 1,
+        probeStart: t,
+        squaredGaps: 0,
         sensors: [],
         slice: Math.floor(t / SLICE_MS),
         closestM: Number.POSITIVE_INFINITY,
@@ -217,7 +219,10 @@ export function handWrittenLoop(records: readonly unknown[], timeZone = "Asia/Se
       };
       open.set(sig.device, o);
     } else {
-      if (t - o.end > 1000) o.probes++;
+      if (t - o.end > 1000) {
+        o.squaredGaps += (t - o.probeStart) ** 2;
+        o.probeStart = t;
+      }
       o.end = t;
       const slice = Math.floor(t / SLICE_MS);
       if (slice !== o.slice) {

@@ -14,6 +14,7 @@ export function session(start: number, end: number, extra: Partial<Session> = {}
     signalCount: 10,
     probeCount: 10,
     periodicGaps: 0,
+    squaredGapsMs2: 0,
     randomized: false,
     local: false,
     vendor: undefined,

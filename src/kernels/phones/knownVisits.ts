@@ -26,7 +26,7 @@ export interface KnownVisit {
   readonly span: number;
   /** Burst gaps observed (bursts − 1). */
   readonly bursts: number;
-  /** span plus one mean burst gap (see `estimatedDwell`), ms. */
+  /** span plus the mean gap its edges fall into (see `estimatedDwell`; a timer's: one period), ms. */
   readonly estimated: number;
   /**
    * Whether the classifier called every session of it a passer-by's (a slow prober's one-burst
@@ -77,11 +77,11 @@ export function knownVisits(
     for (const list of byDevice.values()) list.sort(byStart);
   }
   const out: KnownVisit[] = [];
-  const close = (device: string, start: number, end: number, probes: number, sessions: number, periodic: number, visitor: boolean) => {
+  const close = (device: string, start: number, end: number, probes: number, squared: number, sessions: number, periodic: number, visitor: boolean) => {
     if (!visitor && sessions < 2) return;
     const span = end - start;
     const isRandomized = randomized.has(device);
-    const estimated = estimatedDwell(span, probes);
+    const estimated = estimatedDwell(span, squared);
     const weight = isRandomized ? 1 : universalPersonWeight(device, estimated, universalShare, repeatsOnTimer(probes, periodic, TIMER_MIN_PROBES));
     out.push({ device, randomized: isRandomized, weight, sessions, start, end, span, bursts: probes - 1, estimated, passes: !visitor });
   };
@@ -90,28 +90,33 @@ export function knownVisits(
     let start = list[0]!.start;
     let end = list[0]!.end;
     let probes = list[0]!.probeCount;
+    let squared = list[0]!.squaredGapsMs2;
     let periodic = list[0]!.periodicGaps;
     let sessions = 1;
     let visitor = list[0]!.kind === "visitor";
     for (let i = 1; i < list.length; i++) {
       const s = list[i]!;
       if (s.start - end <= rejoinGapMs) {
+        // The silence between two sessions is one of the visit's gaps, its longest.
+        const between = Math.max(0, s.start - end);
+        squared += between * between + s.squaredGapsMs2;
         end = Math.max(end, s.end);
         probes += s.probeCount;
         periodic += s.periodicGaps;
         sessions++;
         visitor ||= s.kind === "visitor";
       } else {
-        close(device, start, end, probes, sessions, periodic, visitor);
+        close(device, start, end, probes, squared, sessions, periodic, visitor);
         start = s.start;
         end = s.end;
         probes = s.probeCount;
+        squared = s.squaredGapsMs2;
         periodic = s.periodicGaps;
         sessions = 1;
         visitor = s.kind === "visitor";
       }
     }
-    close(device, start, end, probes, sessions, periodic, visitor);
+    close(device, start, end, probes, squared, sessions, periodic, visitor);
   }
   // A phone on a timer, one person however many MACs: its presence is its bursts' span and one
   // period (half before the first, half after the last).

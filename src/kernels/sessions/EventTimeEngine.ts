@@ -507,6 +507,7 @@ export class EventTimeEngine implements Kernel<Signal> {
           if (Math.abs(ratio - k) <= PERIODIC_TOLERANCE * k) open.periodicGaps++;
         }
         open.lastGap = gap;
+        open.squaredGaps += gap * gap;
         open.probeStart = t;
       }
       open.end = t;

@@ -46,6 +46,8 @@ export interface OpenSession {
   lastGap: number;
   /** Probe gaps that repeat the one before or a whole multiple of it (`Session.periodicGaps`). */
   periodicGaps: number;
+  /** Σ of the squared probe gaps, ms² (`Session.squaredGapsMs2`). */
+  squaredGaps: number;
   randomized: boolean;
   local: boolean;
   vendor: string | undefined;
@@ -87,6 +89,7 @@ export function newSession(
       probeStart: s.time,
       lastGap: Number.NaN,
       periodicGaps: 0,
+      squaredGaps: 0,
       randomized: s.randomized,
       local: s.local,
       vendor: s.vendor,
@@ -106,6 +109,7 @@ export function newSession(
   spare.probeStart = s.time;
   spare.lastGap = Number.NaN;
   spare.periodicGaps = 0;
+  spare.squaredGaps = 0;
   spare.randomized = s.randomized;
   spare.local = s.local;
   spare.vendor = s.vendor;

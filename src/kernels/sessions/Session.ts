@@ -36,7 +36,7 @@ export interface SessionSensor {
  * @example
  * const s: Session = {
  *   shopId: 101, device: "f0:18:98:12:34:56", start: 1763600000000, end: 1763600420000,
- *   dwellMs: 420000, estimatedDwellMs: 472500, signalCount: 12, probeCount: 9, periodicGaps: 2, randomized: false, local: false, vendor: "Apple, Inc.",
+ *   dwellMs: 420000, estimatedDwellMs: 484000, signalCount: 12, probeCount: 9, periodicGaps: 2, squaredGapsMs2: 2.688e10, randomized: false, local: false, vendor: "Apple, Inc.",
  *   peakRssi: -52, peakSmoothedRssi: -56.4, nearestSensor: "b8:27:eb:00:00:01", sensors: [],
  *   watermark: 1763600800000, complete: 1763600800000, proximity: undefined,
  * };
@@ -53,10 +53,12 @@ export interface Session {
   /** `end − start`, ms (0 for a single signal). */
   readonly dwellMs: number;
   /**
-   * Estimated true dwell, ms: `dwellMs` plus the session's mean probe interval
-   * (`dwellMs / (probeCount − 1)`; nothing for a single probe). A phone's first probe comes on average
-   * half an interval after it arrives and its last half an interval before it leaves, so last − first
-   * falls short by about one interval — a minute or more for phones that probe rarely. Dwell
+   * Estimated true dwell, ms: `dwellMs` plus the mean probe gap seen from a random instant,
+   * `squaredGapsMs2 / dwellMs` (`estimatedDwell`; nothing for a single probe). The device was there
+   * before its first probe and after its last: on average half the gap that an arrival or a
+   * departure falls into, and an instant falls into a long gap more often than into a short one, so
+   * the two edges together miss Σgap² ÷ Σgap — one interval for a phone on a timer, about two for one
+   * that probes at random, more for one whose gaps are mostly short and sometimes long. Dwell
    * statistics use this by default.
    */
   readonly estimatedDwellMs: number;
@@ -74,6 +76,12 @@ export interface Session {
    * (`isPeriodicProber`).
    */
   readonly periodicGaps: number;
+  /**
+   * Σ of the squared gaps between the session's probes (each probe's start to the next's), ms²: with
+   * `dwellMs`, how long the gaps an arrival or a departure falls into are (`estimatedDwellMs`), and
+   * what a visit rejoined from several sessions adds up.
+   */
+  readonly squaredGapsMs2: number;
   /** Locally administered (randomized) MAC, from the address bit. */
   readonly randomized: boolean;
   /** The service's `local` flag of the first signal. */

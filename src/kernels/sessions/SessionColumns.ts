@@ -155,7 +155,7 @@ export class SessionColumns {
     const zoneSensors = d === undefined ? 0 : d.zoneSensors.length;
     const entries = d === undefined ? 0 : d.timelineSensors.length;
     const chunk = this.#room(
-      11 + 5 * accs.length + (d === undefined ? 0 : 11 + 3 * zoneSensors + 3 * entries),
+      12 + 5 * accs.length + (d === undefined ? 0 : 11 + 3 * zoneSensors + 3 * entries),
       2 + accs.length + (d === undefined ? 0 : 1 + zoneSensors + entries),
     );
     const n = chunk.numbers;
@@ -172,12 +172,13 @@ export class SessionColumns {
     n[at + 7] = open.probes;
     n[at + 8] = open.local ? 1 : 0;
     n[at + 9] = accs.length;
+    n[at + 11] = open.squaredGaps;
     strings[s] = open.vendor;
     s += 2;
     let peakRssi = Number.NEGATIVE_INFINITY;
     let peakSmoothed = Number.NEGATIVE_INFINITY;
     let nearest = "";
-    let i = at + 11;
+    let i = at + 12;
     for (let k = 0; k < accs.length; k++) {
       const a = accs[k]!;
       n[i] = a.count;
@@ -249,7 +250,7 @@ export class SessionColumns {
     const nearest = strings[s + 1]!;
     s += 2;
     const sensors: SessionSensor[] = new Array(count);
-    let i = at + 11;
+    let i = at + 12;
     for (let k = 0; k < count; k++) {
       sensors[k] = {
         sensor: strings[s++]!,
@@ -262,16 +263,18 @@ export class SessionColumns {
       i += 5;
     }
     const dwellMs = end - start;
+    const squaredGaps = n[at + 11]!;
     return {
       shopId: held.shopId,
       device: held.device,
       start,
       end,
       dwellMs: compactNumber(dwellMs),
-      estimatedDwellMs: estimatedDwell(dwellMs, probes),
+      estimatedDwellMs: estimatedDwell(dwellMs, squaredGaps),
       signalCount: n[at + 6]!,
       probeCount: probes,
       periodicGaps: held.periodicGaps,
+      squaredGapsMs2: squaredGaps,
       randomized: held.randomized,
       local: n[at + 8] === 1,
       vendor,

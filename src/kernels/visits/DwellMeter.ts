@@ -20,7 +20,7 @@ export interface DwellMeterOptions {
   /** Kinds of session measured. @default ["visitor"] */
   readonly kinds?: readonly VisitKind[];
   /**
-   * `"estimated"`: `estimatedDwellMs` (last − first plus one mean probe interval, unbiased);
+   * `"estimated"`: `estimatedDwellMs` (last − first plus the mean gap its edges fall into, `estimatedDwell`);
    * `"observed"`: `dwellMs` (last − first signal).
    * @default "estimated"
    */

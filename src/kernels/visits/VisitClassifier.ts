@@ -658,6 +658,7 @@ export function classifiedSession(
     signalCount: s.signalCount,
     probeCount: s.probeCount,
     periodicGaps: s.periodicGaps,
+    squaredGapsMs2: s.squaredGapsMs2,
     randomized: s.randomized,
     local: s.local,
     vendor: s.vendor,

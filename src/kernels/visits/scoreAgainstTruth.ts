@@ -1,5 +1,6 @@
 import { DEFAULT_TIME_ZONE } from "../../time/timeZone.ts";
 import { median } from "simple-statistics";
+import { estimatedDwell } from "../sessions/estimatedDwell.ts";
 import { LocalCalendar } from "../../time/LocalCalendar.ts";
 import type { ClassifiedSession, VisitKind } from "./VisitClassifier.ts";
 
@@ -111,8 +112,9 @@ const KINDS: readonly VisitKind[] = ["visitor", "passerby", "staff", "stationary
  *   otherwise it takes the kind of its longest session; a presence with no session is `missed`.
  * - **Counts**: per shop and local day, unique visitor devices detected vs true.
  * - **Dwell**: for true visitors predicted as visitors, |detected − (true end − true start)|, median;
- *   detected = last end − first start of their visitor sessions, plus (by default) their mean
- *   probe interval as in `estimatedDwellMs`.
+ *   detected = last end − first start of their visitor sessions, plus (by default) the mean gap its
+ *   edges fall into as in `estimatedDwellMs` (`estimatedDwell`, the silences between the sessions
+ *   being gaps too).
  * - **Classes**: precision, recall and F1 of `visitor` and of `passerby` over presences.
  *
  * @example
@@ -164,15 +166,11 @@ export function scoreAgainstTruth(
     let first = Number.POSITIVE_INFINITY;
     let last = Number.NEGATIVE_INFINITY;
     let longest = -1;
-    let extra = 0;
-    let visits = 0;
     for (const s of list) {
       if (s.kind === "visitor") {
         predicted = "visitor";
         if (s.start < first) first = s.start;
         if (s.end > last) last = s.end;
-        extra += s.estimatedDwellMs - s.dwellMs;
-        visits++;
       } else if (predicted !== "visitor" && s.dwellMs > longest) {
         longest = s.dwellMs;
         predicted = s.kind;
@@ -180,7 +178,7 @@ export function scoreAgainstTruth(
     }
     confusion[t.kind][predicted]++;
     if (t.kind === "visitor" && predicted === "visitor") {
-      const detected = last - first + (dwellBasis === "estimated" ? extra / visits : 0);
+      const detected = dwellBasis === "estimated" ? estimatedDwell(last - first, squaredGaps(list)) : last - first;
       dwellErrors.push(detected - (t.end - t.start));
     }
   }
@@ -242,4 +240,18 @@ function classScore(confusion: Record<VisitKind, Record<VisitKind | "missed", nu
   const recall = tp + fn === 0 ? 1 : tp / (tp + fn);
   const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
   return { truePositives: tp, falsePositives: fp, falseNegatives: fn, precision, recall, f1 };
+}
+
+// Σ of the squared gaps of a presence's visitor sessions, in time order: each session's own, and the
+// silence from one's end to the next one's start (a gap of the device's too, as in `knownVisits`).
+function squaredGaps(sessions: readonly ClassifiedSession[]): number {
+  const visits = sessions.filter((s) => s.kind === "visitor").sort((a, b) => a.start - b.start);
+  let sum = 0;
+  let end = visits[0]?.start ?? 0;
+  for (const s of visits) {
+    const between = Math.max(0, s.start - end);
+    sum += s.squaredGapsMs2 + between * between;
+    end = Math.max(end, s.end);
+  }
+  return sum;
 }

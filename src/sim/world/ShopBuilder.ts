@@ -3,6 +3,7 @@ import type { MacBehaviour } from "../phones/MacBehaviour.ts";
 import { createRng, hashSeed, type Rng } from "../random/prng.ts";
 import { logUniformRate, medianGapMs, type ExtraDevice, type RealPhones } from "../phones/RealPhones.ts";
 import { TYPICAL_GAP_JITTER, type PhoneProfile } from "../phones/PhoneProfile.ts";
+import { firstGapMs } from "../phones/firstGapMs.ts";
 import { ProfilePool } from "../phones/ProfilePool.ts";
 import { poisson } from "../random/poisson.ts";
 import { Shadowing } from "./Shadowing.ts";
@@ -435,9 +436,8 @@ export class ShopBuilder {
     let count = 0;
     let seg = 0;
     this.shade.start();
-    // The visit begins somewhere in the phone's probing, not at a burst: the first comes after a
-    // uniform share of a length-biased gap (for a log-normal, median × e^(σ²) at the same σ).
-    let t = start + Math.floor(rng.next() * gapMedian * Math.exp(jitter * jitter + jitter * rng.normal()));
+    // The visit begins somewhere in the phone's probing, not at a burst.
+    let t = start + firstGapMs(rng, gapMedian, jitter);
     while (t <= stop) {
       let reach = Math.min(CHANNELS, wholeChannels + (halfChannel > 0 && rng.chance(halfChannel) ? 1 : 0));
       const n = 1 + poisson(rng, Math.max(0, p.framesPerBurst - 1));

@@ -20,6 +20,8 @@ export function session(o: { start: number; end?: number; bursts?: number; kind?
   const end = o.end ?? o.start;
   const bursts = o.bursts ?? 1;
   const rssi = o.rssi ?? -55;
+  // Bursts evenly spaced over the session: bursts − 1 gaps of span ÷ (bursts − 1).
+  const squaredGapsMs2 = bursts > 1 ? (end - o.start) ** 2 / (bursts - 1) : 0;
   // A fresh MAC per session (three counter octets: the unbiasedness trials make > 65 536 sessions,
   // and a universal MAC's vendor is looked up, so it must be a MAC).
   const hex = (b: number) => (b & 255).toString(16).padStart(2, "0");
@@ -30,10 +32,11 @@ export function session(o: { start: number; end?: number; bursts?: number; kind?
     start: o.start,
     end,
     dwellMs: end - o.start,
-    estimatedDwellMs: estimatedDwell(end - o.start, bursts),
+    estimatedDwellMs: estimatedDwell(end - o.start, squaredGapsMs2),
     signalCount: bursts * 5,
     probeCount: bursts,
     periodicGaps: 0,
+    squaredGapsMs2,
     randomized: o.randomized ?? true,
     local: o.randomized ?? true,
     vendor: undefined,

@@ -21,6 +21,7 @@ function session(device: string, start: number, bursts: number, kind: "visitor" 
     estimatedDwellMs: bursts > 1 ? (end - start) * (bursts / (bursts - 1)) : 0,
     probeCount: bursts,
     periodicGaps: 0,
+    squaredGapsMs2: (bursts - 1) * MIN * MIN,
     signalCount: bursts,
     randomized: false,
     local: false,

@@ -141,7 +141,9 @@ describe("EventTimeEngine: sessions", () => {
     ]);
     // Readings within a second are one probe: 0 and 1 s, then 60 and 61 s.
     expect(s!.probeCount).toBe(2);
-    expect(s!.estimatedDwellMs).toBe(61_000 * 2);
+    // One gap between the probes' starts, 60 s: the edges miss Σgap² ÷ the span.
+    expect(s!.squaredGapsMs2).toBe(60_000 ** 2);
+    expect(s!.estimatedDwellMs).toBe(61_000 + 60_000 ** 2 / 61_000);
     // Smoothed values are convex combinations of readings: never above the raw peak.
     expect(s!.peakSmoothedRssi).toBeLessThanOrEqual(-55);
     expect(s!.peakSmoothedRssi).toBeGreaterThan(-57.01);
