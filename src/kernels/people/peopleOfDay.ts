@@ -63,7 +63,7 @@ export function peopleOfDay(model: DayModel, w: SessionWindow, o: ResolvedPeople
  * one (`poolPeople`). Internal: {@link peopleOfDay} and a day estimated again.
  *
  * @example
- * visitorFigures(3, 0, 0, dayModel([], { shopId: 101, start: 0 }, peopleEstimatorOptions()), 0.9).visitors; // 3
+ * visitorFigures(3, 0, 0, dayModel([], { shopId: 101, start: 0 }, peopleEstimatorOptions()), twoSided(0.9)).visitors; // 3
  */
 export function visitorFigures(knownVisitors: number, restBursts: number, passersBy: number, model: RateModel, interval: TwoSided) {
   const { rate, phi, m, rateRelVar, meanDwell, n, dwellRelVar, dwellCoxRelVar } = model;
@@ -109,7 +109,7 @@ export function visitorFigures(knownVisitors: number, restBursts: number, passer
  * up rather than cancel). Internal: a day's estimate and a day estimated again.
  *
  * @example
- * visitorsOf(3, 0, 0, dayModel([], { shopId: 101, start: 0 }, peopleEstimatorOptions()), [], false, 0.9).visitors; // 3
+ * visitorsOf(3, 0, 0, dayModel([], { shopId: 101, start: 0 }, peopleEstimatorOptions()), [], false, twoSided(0.9)).visitors; // 3
  */
 export function visitorsOf(knownVisitors: number, restBursts: number, passersBy: number, model: RateModel, occupancy: readonly OccupancyInterval[], modelled: boolean, interval: TwoSided) {
   const byBursts = visitorFigures(knownVisitors, restBursts, passersBy, model, interval);

@@ -1,4 +1,5 @@
 import { estimatedDwell } from "../sessions/estimatedDwell.ts";
+import { joinedSquaredGaps } from "../sessions/joinedSquaredGaps.ts";
 import { repeatsOnTimer } from "../visits/isPeriodicProber.ts";
 import { universalPersonWeight } from "./universalPersonWeight.ts";
 import type { ClassifiedSession } from "../visits/VisitClassifier.ts";
@@ -97,9 +98,7 @@ export function knownVisits(
     for (let i = 1; i < list.length; i++) {
       const s = list[i]!;
       if (s.start - end <= rejoinGapMs) {
-        // The silence between two sessions is one of the visit's gaps, its longest.
-        const between = Math.max(0, s.start - end);
-        squared += between * between + s.squaredGapsMs2;
+        squared = joinedSquaredGaps(squared, end, s);
         end = Math.max(end, s.end);
         probes += s.probeCount;
         periodic += s.periodicGaps;

@@ -1,6 +1,7 @@
 import { DEFAULT_TIME_ZONE } from "../../time/timeZone.ts";
 import { median } from "simple-statistics";
 import { estimatedDwell } from "../sessions/estimatedDwell.ts";
+import { joinedSquaredGaps } from "../sessions/joinedSquaredGaps.ts";
 import { LocalCalendar } from "../../time/LocalCalendar.ts";
 import type { ClassifiedSession, VisitKind } from "./VisitClassifier.ts";
 
@@ -242,15 +243,13 @@ function classScore(confusion: Record<VisitKind, Record<VisitKind | "missed", nu
   return { truePositives: tp, falsePositives: fp, falseNegatives: fn, precision, recall, f1 };
 }
 
-// Σ of the squared gaps of a presence's visitor sessions, in time order: each session's own, and the
-// silence from one's end to the next one's start (a gap of the device's too, as in `knownVisits`).
+// Σ of the squared gaps of a presence's visitor sessions joined in time order (`joinedSquaredGaps`).
 function squaredGaps(sessions: readonly ClassifiedSession[]): number {
   const visits = sessions.filter((s) => s.kind === "visitor").sort((a, b) => a.start - b.start);
   let sum = 0;
   let end = visits[0]?.start ?? 0;
   for (const s of visits) {
-    const between = Math.max(0, s.start - end);
-    sum += s.squaredGapsMs2 + between * between;
+    sum = joinedSquaredGaps(sum, end, s);
     end = Math.max(end, s.end);
   }
   return sum;
