@@ -41,6 +41,19 @@ export interface SuggestRssiThresholdOptions {
    * @default -45
    */
   readonly maxThreshold?: number;
+  /**
+   * Largest width of the stronger mode over the weaker one's (their standard deviations): a wider
+   * one is not two groups of people but one spread of peaks from the sensors' floor up. Peaks of
+   * far devices pile up just above the receiver's sensitivity, a narrow spike that two Gaussians
+   * take for a group, and the rest, 30 dB of it, for the other: the boundary then lands a few dB
+   * above the floor and calls nearly everyone heard inside. In the Brno lab (days before
+   * 2023-07-01) the stronger mode was 3.1–7.5 times as wide as such a floor spike on nine days
+   * (2.1–2.7 on four more, not told apart), at most 1.6 times where the weaker mode was no spike;
+   * in the simulator's worlds, whose people outside stand at a street, at most 2.5 times. No
+   * suggestion then: the classifier keeps its fallback.
+   * @default 3
+   */
+  readonly maxSpreadRatio?: number;
 }
 
 /**
@@ -55,6 +68,7 @@ export const defaultSuggestRssiThreshold = Object.freeze({
   minSeparation: 2,
   minModeShare: 0.03,
   maxThreshold: defaultPathLoss.rssiAt1m,
+  maxSpreadRatio: 3,
 });
 
 /** One mode of the fitted two-component mixture. */
@@ -78,7 +92,8 @@ export interface RssiThresholdSuggestion {
   /**
    * Suggested `visitorRssi`, dBm (rounded to 0.5 dB): where a session is equally likely to belong to
    * either mode. `undefined` when the data are not clearly bimodal (too few sessions, modes too
-   * close or one too small), or the boundary lies above `maxThreshold`.
+   * close, one too small, or the stronger one a spread from the sensors' floor up: see
+   * `maxSpreadRatio`), or the boundary lies above `maxThreshold`.
    */
   readonly threshold: number | undefined;
   /** Sessions that qualified (dwell ≥ `minDwellMs`, finite peak). */
@@ -166,13 +181,14 @@ export class PeakRssiHistogram {
     const minSeparation = checkNumberOption("minSeparation", options.minSeparation ?? d.minSeparation, { min: 0 });
     const minModeShare = checkNumberOption("minModeShare", options.minModeShare ?? d.minModeShare, { min: 0, max: 0.5 });
     const maxThreshold = checkNumberOption("maxThreshold", options.maxThreshold ?? d.maxThreshold, { max: 0, unit: "dBm" });
+    const maxSpreadRatio = checkNumberOption("maxSpreadRatio", options.maxSpreadRatio ?? d.maxSpreadRatio, { min: 1 });
     const none = { threshold: undefined, sessions: this.#n, separation: Number.NaN, low: undefined, high: undefined };
     if (this.#n < minSessions) return none;
     const fit = fitTwoGaussians(this.#counts, this.#n);
     if (fit === undefined) return none;
     const [low, high] = fit;
     const separation = Math.abs(high.mean - low.mean) / Math.sqrt((low.sd * low.sd + high.sd * high.sd) / 2);
-    if (!(separation >= minSeparation) || low.weight < minModeShare || high.weight < minModeShare) {
+    if (!(separation >= minSeparation) || low.weight < minModeShare || high.weight < minModeShare || high.sd > maxSpreadRatio * low.sd) {
       return { ...none, separation, low, high };
     }
     const threshold = bayesBoundary(low, high);

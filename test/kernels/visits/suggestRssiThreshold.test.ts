@@ -48,6 +48,26 @@ describe("suggestRssiThreshold", () => {
     expect(() => suggestRssiThreshold(peaks, { maxThreshold: 5 })).toThrow(RangeError);
   });
 
+  it("takes no boundary above the sensors' floor: a narrow spike of peaks there under a spread 30 dB wide is one spread, not two groups", () => {
+    // Far devices' peaks piled up just above the receivers' sensitivity, and everything else above
+    // them (the shape of a real lab's days, docs/analytics.md).
+    const floor = [...sample(300, -90.5, 1.5, 8), ...sample(600, -72, 11, 9)].map((p) => ({ dwellMs: 5 * MIN, peakSmoothedRssi: p }));
+    const s = suggestRssiThreshold(floor);
+    expect(s.separation).toBeGreaterThan(2);
+    expect(s.high!.sd).toBeGreaterThan(3 * s.low!.sd);
+    expect(s.threshold).toBeUndefined();
+    // What it would have taken: a few dB above the floor, calling nearly everyone heard inside.
+    const taken = suggestRssiThreshold(floor, { maxSpreadRatio: 20 }).threshold!;
+    expect(taken).toBeLessThan(-84);
+    // A wide group outside below a compact one inside is two groups, whichever is wider.
+    const street = [...sample(300, -54, 4.5, 10), ...sample(600, -81, 8.5, 11)].map((p) => ({ dwellMs: 5 * MIN, peakSmoothedRssi: p }));
+    const t = suggestRssiThreshold(street);
+    expect(t.low!.sd).toBeGreaterThan(t.high!.sd);
+    expect(t.threshold).toBeGreaterThan(-72);
+    expect(t.threshold).toBeLessThan(-58);
+    expect(() => suggestRssiThreshold(floor, { maxSpreadRatio: 0.5 })).toThrow(RangeError);
+  });
+
   it("is the same online (PeakRssiHistogram) as over an array", () => {
     const sessions = [...sample(300, -52, 5, 4), ...sample(300, -80, 5, 5)].map((p) => ({ dwellMs: 2 * MIN, peakSmoothedRssi: p }));
     const h = new PeakRssiHistogram();
