@@ -22,7 +22,7 @@ import { suggestRssiThreshold } from "../../src/kernels/visits/suggestRssiThresh
 const GAP = 300_000;
 const LATENESS = 60_000;
 const MIN_DWELL = 60_000;
-const FALLBACK_RSSI = -65;
+const FALLBACK_RSSI = -75;
 const OPEN_H = 10;
 const CLOSE_H = 22;
 const STAFF_SHARE = 0.4;

@@ -131,7 +131,7 @@ Analysis (defaults in brackets):
   --visitor-rssi X    dBm a visit must reach, or "auto" to learn it per shop, refitted each
                       local day on the shop's sessions so far (a shop in --calibration: the
                       threshold its calibration pins) [auto]
-  --fallback-rssi X   dBm used by "auto" until the data show two clear modes [-65]
+  --fallback-rssi X   dBm used by "auto" until the data show two clear modes [-75]
   --opening-hours A-B local opening hours, for staff detection [10-22]
   --dwell B           estimated (last - first + one probe interval) or observed [estimated]
   --interval D        length of an occupancy interval: 15m, 1h, 900s (bare number:
