@@ -88,11 +88,13 @@ Input (one of):
                                       line may also hold a whole page as the service
                                       answers it ({"signals":[…],"since":…}, saved
                                       from the API) or a JSON array of records.
-  --threads N         with --input FILE (a regular file, not gzip): threads in all; 1
-                      reads, decodes and analyses on one thread; with N ≥ 2, N − 1 threads
-                      decode parts of the file beside the analysis, which decodes a part
-                      itself rather than wait (identical results) [for files of about
-                      500 000 records or more, one per core up to 3, else 1]
+  --threads N         with --input: threads in all; 1 reads, decodes and analyses on one
+                      thread; with N ≥ 2, N − 1 threads decode parts of the input beside
+                      the analysis (a gzip file or standard input is cut into parts as it
+                      is decompressed), which decodes a part itself rather than wait
+                      (identical results) [for files, gzip or not, of about 500 000
+                      records or more, one per core up to 3; else, and for standard
+                      input, 1]
 
 Output:
   --format F          table (default): one row per shop and day: visitors (people, with
@@ -476,8 +478,6 @@ async function readInput(
 
 // What --threads above 1 needs, by why the input is read on one thread (the CLI's codecs are all presets).
 const ONE_THREAD_WHY: Record<OneThreadReason, (path: string) => string> = {
-  gzip: () => "an uncompressed file (a gzip file is read on one thread)",
-  stream: (path) => (path === "-" ? "a file (--input -, standard input, is read on one thread)" : `a regular file (${path} is a stream, read on one thread)`),
   codec: () => "a preset RTS unit (a codec of its own is read on one thread)",
 };
 

@@ -42,6 +42,7 @@ export interface ThreadDecoderOptions {
  * file.close();
  */
 export class RangeReader {
+  /** The file's descriptor; -1 for a reader of pieces in memory. */
   readonly #fd: number;
   readonly #decoder: SignalDecoderCore;
   #onInvalid: (line: number, invalid: InvalidRecord) => void = () => {};
@@ -49,8 +50,12 @@ export class RangeReader {
   /** One record reader for every range: the file is read into its memory, and it keeps the keys it learns. */
   readonly #records = new SignalRecordReader();
 
-  constructor(path: string, options: ThreadDecoderOptions, vendorOf: VendorLookup | undefined) {
-    this.#fd = openSync(path, "r");
+  /**
+   * @param path the file whose ranges {@link read} reads, or undefined for a reader of pieces
+   *   handed over in memory ({@link readBytes}: a stream's, cut at line ends)
+   */
+  constructor(path: string | undefined, options: ThreadDecoderOptions, vendorOf: VendorLookup | undefined) {
+    this.#fd = path === undefined ? -1 : openSync(path, "r");
     this.#decoder = new SignalDecoderCore({
       onInvalid: (invalid: InvalidRecord) => this.#onInvalid(this.#reader!.line, invalid),
       clockOffsetsMs: options.clockOffsetsMs,
@@ -93,7 +98,29 @@ export class RangeReader {
   }
 
   /** Closes the file. */
+  /**
+   * Reads one piece of a stream held in memory: whole lines (the stream cut after a LF, or its
+   * last bytes), the first piece's byte order mark dropped. Returns the lines read, as {@link read}.
+   *
+   * @param bytes the piece (not kept: the caller may reuse its memory once this returns)
+   * @param first whether it starts the stream
+   * @example
+   * const analyzer = new Analyzer();
+   * const pieces = new RangeReader(undefined, {}, vendorOfNormal);
+   * const piece = Buffer.from('{"row_key":"101:0000019a9ec06410","device_id":"f0:18:98:12:34:56","rssi":-61,' +
+   *   '"square_mac":"b8:27:eb:00:00:01","ts":1763600000016,"local":false}\n');
+   * pieces.readBytes(piece, true, (s) => analyzer.pushSignal(s), (line, x) => console.error(line, x.reason)); // 1
+   */
+  readBytes(bytes: Uint8Array, first: boolean, onSignal: (signal: Signal) => void, onInvalid: (line: number, invalid: InvalidRecord) => void): number {
+    this.#onInvalid = onInvalid;
+    const reader = new SignalLineReader(this.#decoder, onSignal, { byteOrderMark: first ? "drop" : "keep", records: this.#records });
+    this.#reader = reader;
+    reader.push(bytes);
+    reader.end();
+    return reader.line;
+  }
+
   close(): void {
-    closeSync(this.#fd);
+    if (this.#fd >= 0) closeSync(this.#fd);
   }
 }

@@ -15,12 +15,13 @@ export interface AnalyzeFileOptions extends AnalyzeOptions {
   /**
    * Threads to read the file on, at most: this one, which runs the analysis, and decode threads
    * that read, parse and decode parts of the file beside it (see `readInputInThreads`). The
-   * results are the same whatever the number. A file that cannot be cut into parts is read on
-   * this thread alone, whatever is asked: a gzip file (one stream), anything that is not a
-   * regular file (a named pipe), and a file whose `decode.rtsCodec` is not one of the preset
-   * codecs (a codec of the caller's own cannot be copied to a thread).
+   * results are the same whatever the number. A gzip file or a named pipe is cut into parts as it
+   * is decompressed and read. A file whose `decode.rtsCodec` is not one of the preset codecs is
+   * read on this thread alone, whatever is asked (a codec of the caller's own cannot be copied to
+   * a thread).
    * @default 1 below about 500 000 records (`THREADS_MIN_RECORDS`, from the file's size and its
-   *   first lines: decode threads do not repay their start on less), else one per core, up to 3
+   *   first lines, decompressed for a gzip file: decode threads do not repay their start on
+   *   less), else one per core, up to 3; 1 for a named pipe (no size to tell by)
    */
   readonly threads?: number | undefined;
   /** Stops reading: `analyzeFile` then rejects with `signal.reason`. @default undefined (never) */

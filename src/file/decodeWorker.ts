@@ -1,28 +1,32 @@
 // A decode thread of `footfall analyze --input --threads N` and of `analyzeFile`: claims ranges of
-// the file one after another, decodes each (RangeReader) and posts its signals in columns
-// (SignalBatch) to the thread that runs the engine. Started by readInputInThreads, by URL: it
+// the file one after another (a stream's pieces alike, as the engine's thread cuts them),
+// decodes each (RangeReader) and posts its signals in columns (SignalBatch) to the thread that
+// runs the engine. Started by readInputInThreads, by URL: it
 // stays beside readInputInThreads (here in src/file/, and as dist/file/decodeWorker.js); not a
 // public module.
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 import { Pseudonymizer } from "../privacy/Pseudonymizer.ts";
-import type { DecodeThreadMessage, DecodeWorkerData, RangeMessage } from "./readInputInThreads.ts";
+import type { InvalidRecord } from "../codec/InvalidRecord.ts";
+import type { Signal } from "../codec/Signal.ts";
+import type { DecodeThreadMessage, DecodeWorkerData, PieceMessage, RangeMessage } from "./readInputInThreads.ts";
 import { RangeReader } from "./RangeReader.ts";
 import { SignalBatchWriter } from "./SignalBatch.ts";
 
 /**
  * The decode thread's work: its first range, then every range it claims next, until none is
- * left; each range's batches, then its `end`; then, when asked, the pseudonyms of every device it
- * decoded, while the engine's thread applies the last batches and closes the day. Runs when this
+ * left (a stream's pieces alike, as they are cut, until the stream has ended); each range's
+ * batches, then its `end`;
+ * then, when asked, the pseudonyms of every device it decoded, while the engine's thread applies
+ * the last batches and closes the day. Runs when this
  * module is a worker started by readInputInThreads (its workerData says so); imported anywhere
  * else it does nothing.
  */
 function decodeRanges(data: DecodeWorkerData): void {
   const { path, ranges, first, next, credit, maxOutstanding, decode, pseudonyms, port } = data;
-  const claimed = new Int32Array(next);
   const outstanding = new Int32Array(credit);
   // No vendor lookup: the thread that applies the signals looks each device's up once, so this
   // thread never loads the OUI list (~0.2 s of its CPU on the big shop-day).
-  const file = new RangeReader(path, decode, undefined);
+  const reader = new RangeReader(path, decode, undefined);
   const writer = new SignalBatchWriter();
   const post = (range: number): void => {
     const { batch, transfer } = writer.take();
@@ -31,27 +35,55 @@ function decodeRanges(data: DecodeWorkerData): void {
     Atomics.add(outstanding, 0, 1);
     for (let n = Atomics.load(outstanding, 0); n >= maxOutstanding; n = Atomics.load(outstanding, 0)) Atomics.wait(outstanding, 0, n, 1000);
   };
-  try {
-    for (let r = first; r < ranges.length; r = Atomics.add(claimed, 0, 1)) {
-      const lines = file.read(
-        ranges[r]!,
-        (signal) => {
-          if (writer.add(signal)) post(r);
-        },
-        (line, invalid) => writer.addInvalid(line, invalid),
-      );
-      post(r); // the rest, and any rejections after the last full batch
-      port.postMessage({ type: "end", range: r, stats: file.stats, lines } satisfies RangeMessage);
+  // One range or piece: its batches, then its `end`.
+  const decodeOne = (range: number, read: (onSignal: (signal: Signal) => void, onInvalid: (line: number, invalid: InvalidRecord) => void) => number): void => {
+    const lines = read(
+      (signal) => {
+        if (writer.add(signal)) post(range);
+      },
+      (line, invalid) => writer.addInvalid(line, invalid),
+    );
+    post(range); // the rest, and any rejections after the last full batch
+    port.postMessage({ type: "end", range, stats: reader.stats, lines } satisfies RangeMessage);
+  };
+  const finish = (): void => {
+    reader.close();
+    if (pseudonyms !== undefined) {
+      const p = new Pseudonymizer(pseudonyms);
+      const out: string[] = [];
+      for (const device of writer.devices()) out.push(p.pseudonym(device));
+      port.postMessage({ type: "pseudonyms", pseudonyms: out } satisfies DecodeThreadMessage);
     }
-  } finally {
-    file.close();
+  };
+  const claimed = new Int32Array(next);
+  if (path === undefined) {
+    // A stream's pieces, claimed as a file's ranges are; each is posted to every decode thread
+    // before it is counted as cut, so a claimed piece's message is already on the port.
+    const posted = new Map<number, Uint8Array>();
+    for (let r = first; ; r = Atomics.add(claimed, 0, 1)) {
+      for (let cut = Atomics.load(claimed, 1); r >= cut; cut = Atomics.load(claimed, 1)) {
+        if (Atomics.load(claimed, 2) === 1 && r >= Atomics.load(claimed, 1)) return finish();
+        Atomics.wait(claimed, 1, cut, 1000);
+      }
+      while (!posted.has(r)) {
+        const got = receiveMessageOnPort(port);
+        if (got === undefined) throw new Error(`decode thread: piece ${r} was counted as cut but not posted`);
+        const piece = got.message as PieceMessage;
+        posted.set(piece.range, piece.bytes);
+      }
+      const bytes = posted.get(r)!;
+      // Every piece before it is claimed (claims rise): the others' are let go here.
+      for (const earlier of posted.keys()) if (earlier <= r) posted.delete(earlier);
+      decodeOne(r, (onSignal, onInvalid) => reader.readBytes(bytes, r === 0, onSignal, onInvalid));
+    }
   }
-  if (pseudonyms !== undefined) {
-    const p = new Pseudonymizer(pseudonyms);
-    const out: string[] = [];
-    for (const device of writer.devices()) out.push(p.pseudonym(device));
-    port.postMessage({ type: "pseudonyms", pseudonyms: out } satisfies DecodeThreadMessage);
+  try {
+    for (let r = first; r < ranges.length; r = Atomics.add(claimed, 0, 1)) decodeOne(r, (onSignal, onInvalid) => reader.read(ranges[r]!, onSignal, onInvalid));
+  } catch (error) {
+    reader.close();
+    throw error;
   }
+  finish();
 }
 
 if (parentPort !== null && (workerData as Partial<DecodeWorkerData> | null)?.decodeWorker === true) {

@@ -1,4 +1,5 @@
 import { open } from "node:fs/promises";
+import type { ZlibOptions } from "node:zlib";
 /** The two bytes every gzip stream starts with (RFC 1952: ID1 ID2). */
 const GZIP_MAGIC = [0x1f, 0x8b] as const;
 
@@ -50,7 +51,11 @@ export async function* gunzipIfCompressed(source: AsyncIterable<Uint8Array>): As
   // Decompressed in 1 MiB pieces, not zlib's 16 KiB: each piece is a turn of the reading loop and a
   // push into the line reader, and the big shop-day's 15 000 of them cost about a sixth of its run
   // (docs/performance.md, "gzip input").
-  const gunzip = createGunzip({ chunkSize: 1 << 20 });
+  // And up to 16 of them decompressed ahead of the reader, so zlib (on libuv's threads) keeps
+  // inflating while the reading thread decodes or applies, rather than one piece per turn of its
+  // loop.
+  // (Node passes a zlib stream's options on to its Transform; @types/node's ZlibOptions omits them.)
+  const gunzip = createGunzip({ chunkSize: 1 << 20, readableHighWaterMark: 16 << 20 } as ZlibOptions);
   // Resolves when the gunzip can take more, or is gone (an error, or the reader stopped early).
   const writable = (): Promise<void> =>
     new Promise((resolve) => {

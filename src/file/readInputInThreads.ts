@@ -9,12 +9,14 @@ import { vendorOfNormal } from "../codec/oui.ts";
 import type { Pseudonymizer, PseudonymizerOptions } from "../privacy/Pseudonymizer.ts";
 import { RangeReader, type ByteRange, type ThreadDecoderOptions } from "./RangeReader.ts";
 import { SignalBatchReader, type SignalBatch } from "./SignalBatch.ts";
+import { gunzipIfCompressed } from "./gunzipIfCompressed.ts";
 
 /** What a decode thread is started with. */
 export interface DecodeWorkerData {
   /** Marks the worker's data, so importing decodeWorker.ts elsewhere does nothing. */
   readonly decodeWorker: true;
-  readonly path: string;
+  /** The file; undefined for a stream, whose pieces the engine's thread posts as it cuts them ({@link PieceMessage}). */
+  readonly path: string | undefined;
   /**
    * The file's byte ranges, in file order: each from the first byte of a line to (exclusive) the
    * byte after a LF, or to the end of the file.
@@ -22,7 +24,10 @@ export interface DecodeWorkerData {
   readonly ranges: readonly ByteRange[];
   /** The thread's first range (each decode thread is given one, so each starts at once). */
   readonly first: number;
-  /** One Int32: the next range nobody has claimed (`Atomics.add` claims it). */
+  /**
+   * Int32s: [0] the next range nobody has claimed (`Atomics.add` claims it); for a stream also
+   * [1] the pieces cut so far and [2] 1 once the stream has ended (no piece will follow).
+   */
   readonly next: SharedArrayBuffer;
   /** One Int32: batches posted and not yet applied (the read-ahead bound). */
   readonly credit: SharedArrayBuffer;
@@ -53,6 +58,27 @@ export type RangeMessage =
 export type DecodeThreadMessage = RangeMessage | { readonly type: "pseudonyms"; readonly pseudonyms: readonly string[] };
 
 /**
+ * What the engine's thread posts every decode thread reading a stream: each piece as it is cut
+ * (whole lines, in shared memory: posted to all, copied to none); a thread decodes those it
+ * claims.
+ *
+ * @example
+ * const message: PieceMessage = { type: "piece", range: 0, bytes: new Uint8Array(new SharedArrayBuffer(0)) };
+ */
+export type PieceMessage = { readonly type: "piece"; readonly range: number; readonly bytes: Uint8Array };
+
+/**
+ * A stream of NDJSON signal records (gzip or not) for {@link readInputInThreads}: standard input,
+ * a gzip file's read stream.
+ *
+ * @example
+ * const input: ThreadStream = { stream: process.stdin };
+ */
+export interface ThreadStream {
+  readonly stream: AsyncIterable<Uint8Array> & { destroy?: () => unknown };
+}
+
+/**
  * Options of {@link readInputInThreads}.
  *
  * @example
@@ -74,6 +100,9 @@ export interface ThreadReadOptions {
 
 /** Batches a decode thread reads ahead of the thread that applies them, at most (each ~8 k signals). */
 const MAX_OUTSTANDING = 16;
+
+/** A stream's pieces cut and not yet applied, at most (the read waits): ~64 MiB of input. */
+const PIECES_AHEAD = 16;
 
 /**
  * Bytes per range (~14 k lines of `footfall signals` output): the unit of work the threads claim.
@@ -97,7 +126,14 @@ const RANGE_BYTES = 4 * 1024 * 1024;
  * their line numbers in the whole file, in input order; returns the decoders' counters (summed)
  * for `Analyzer.finish`.
  *
- * Memory: each decode thread reads at most 16 batches (~130 k signals) ahead of this one.
+ * A stream (`{ stream }`: standard input, a gzip file, a named pipe) is read on this thread,
+ * decompressed when it is gzip, and cut into pieces at line ends as it comes; each piece is put
+ * in shared memory, posted to every decode thread and then counted as cut, and the threads claim
+ * the pieces as they claim a file's ranges (a decode thread waits for the one it claimed to be
+ * cut). This thread gives its read a turn after each range it applies, so pieces are cut ahead.
+ *
+ * Memory: each decode thread reads at most 16 batches (~130 k signals) ahead of this one; a
+ * stream is read at most 16 pieces (~64 MiB) ahead of the range being applied.
  *
  * With a `pseudonymizer`, the decode threads then hash their devices' pseudonyms while this thread
  * applies the last batches and closes the day (the read returns without waiting for them; they end
@@ -108,13 +144,14 @@ const RANGE_BYTES = 4 * 1024 * 1024;
  * device partition would have to read every record in every thread anyway (or give different
  * results). Decoding is what parallelises; the engine stays one serial stage.
  *
+ * @param input a file's path, or a stream ({@link ThreadStream})
  * @example
  * const analyzer = new Analyzer();
  * const stats = await readInputInThreads("day.ndjson", 2, analyzer, (x, line) => console.error(line, x.message), signal, { decode: { rtsUnit: "ms" } });
  * const result = analyzer.finish(stats);
  */
 export async function readInputInThreads(
-  path: string,
+  input: string | ThreadStream,
   threads: number,
   analyzer: Analyzer,
   onInvalid: (invalid: InvalidRecord, line: number) => void,
@@ -122,14 +159,21 @@ export async function readInputInThreads(
   options: ThreadReadOptions = {},
 ): Promise<SignalDecoderStats> {
   const { decode = {}, rangeBytes = RANGE_BYTES, pseudonymizer } = options;
-  const ranges = await lineRanges(path, rangeBytes);
-  const workers = Math.max(0, Math.min(threads - 1, ranges.length - 1));
+  const path = typeof input === "string" ? input : undefined;
+  // A file's ranges are known before the read; a stream's pieces are cut as it is read, each kept
+  // here until applied (this thread may claim it).
+  const ranges = path === undefined ? [] : await lineRanges(path, rangeBytes);
+  const pieces: (Uint8Array | undefined)[] = [];
+  let inputDone = path !== undefined;
+  const known = (): number => (path === undefined ? pieces.length : ranges.length);
+  const workers = path === undefined ? Math.max(0, threads - 1) : Math.max(0, Math.min(threads - 1, ranges.length - 1));
   const url = workerUrl();
   // Range 0 is this thread's; decode thread i starts with range i + 1; the rest are claimed.
   // Given beforehand, not claimed once the thread has loaded: this thread would then read on
   // without it, which on a file it reads faster than a thread loads (a test's) leaves the decode
   // threads nothing to do, and on the bench file gained ~50 ms of the ~200 ms it waits at first.
-  const next = new SharedArrayBuffer(4);
+  // (A stream's pieces alike: decode thread i waits for piece i + 1 to be cut.)
+  const next = new SharedArrayBuffer(12);
   const claimed = new Int32Array(next);
   claimed[0] = workers + 1;
   const mine = ranges.map((_, r) => r === 0);
@@ -198,21 +242,51 @@ export async function readInputInThreads(
       let lineOffset = 0;
       let ahead = false; // whether this thread has claimed a range after the current one
       let settled = false;
+      // A stream's read, waiting for the ranges before it to be applied (see `PIECES_AHEAD`).
+      let applied = (): void => {};
       const fail = (error: unknown): void => {
+        if (settled) return;
         settled = true;
         signal.removeEventListener("abort", abort);
+        if (path === undefined) (input as ThreadStream).stream.destroy?.();
+        applied();
         reject(error);
       };
       const abort = (): void => fail(new Error("interrupted"));
       signal.addEventListener("abort", abort, { once: true });
+      // The next range nobody has claimed, now this thread's (-1: none, or a stream's not yet cut).
+      const claim = (): number => {
+        if (path !== undefined) {
+          const r = Atomics.add(claimed, 0, 1);
+          return r < ranges.length ? r : -1;
+        }
+        const r = Atomics.load(claimed, 0);
+        return r < known() && Atomics.compareExchange(claimed, 0, r, r + 1) === r ? r : -1;
+      };
+      // On to the next range once one is applied. While a stream is read, this thread then gives
+      // its read a turn (true: drain goes on after it), so pieces are cut ahead for the decode
+      // threads rather than only when this thread has nothing to apply.
+      const nextRange = (): boolean => {
+        current++;
+        applied();
+        if (path !== undefined || inputDone) return false;
+        setImmediate(guarded);
+        return true;
+      };
       // Applies what is ready, in file order; returns to wait for a decode thread's message.
       const drain = (): void => {
-        while (!settled && current < ranges.length) {
+        while (!settled && current < known()) {
           if (mine[current]) {
             const offset = lineOffset;
-            lineOffset += file.read(ranges[current]!, push, (line, x) => onInvalid(x, offset + line));
+            const onLineInvalid = (line: number, x: InvalidRecord): void => onInvalid(x, offset + line);
+            if (path !== undefined) {
+              lineOffset += file.read(ranges[current]!, push, onLineInvalid);
+            } else {
+              lineOffset += file.readBytes(pieces[current]!, current === 0, push, onLineInvalid);
+              pieces[current] = undefined;
+            }
             ahead = false;
-            current++;
+            if (nextRange()) return;
             continue;
           }
           let message = queues[current]!.shift();
@@ -226,8 +300,8 @@ export async function readInputInThreads(
             // range's decoding to this thread until it no longer waits: then the decode threads
             // fill their read-ahead and this thread has work at every turn.
             if (Atomics.load(claimed, 0) === current || !ahead) {
-              const r = Atomics.add(claimed, 0, 1);
-              if (r < ranges.length) {
+              const r = claim();
+              if (r >= 0) {
                 mine[r] = true;
                 if (r === current) continue;
                 ahead = true;
@@ -243,12 +317,13 @@ export async function readInputInThreads(
             Atomics.notify(part.outstanding, 0);
           } else {
             part.stats = message.stats;
+            if (path === undefined) pieces[current] = undefined;
             lineOffset += message.lines;
             owner.delete(current);
-            current++;
+            if (nextRange()) return;
           }
         }
-        if (settled) return;
+        if (settled || !inputDone) return;
         settled = true;
         signal.removeEventListener("abort", abort);
         // A decode thread looks up no vendors: its signals' vendorless are counted where they were read.
@@ -270,10 +345,69 @@ export async function readInputInThreads(
         });
         part.worker.once("error", fail);
         part.worker.once("exit", (code) => {
-          if (code !== 0 && current < ranges.length) fail(new Error(`decode thread exited with code ${code}`));
+          if (code !== 0 && (current < known() || !inputDone)) fail(new Error(`decode thread exited with code ${code}`));
         });
       }
-      guarded();
+      if (path !== undefined) {
+        guarded();
+        return;
+      }
+      // A stream: cut into pieces at line ends as it is read, each posted to every decode thread
+      // (in shared memory), then counted as cut: a thread claims it as it claims a file's range.
+      const cut = (piece: Uint8Array): void => {
+        const r = pieces.length;
+        queues.push([]);
+        mine.push(r === 0);
+        pieces.push(piece);
+        for (const part of parts) part.port.postMessage({ type: "piece", range: r, bytes: piece } satisfies PieceMessage);
+        Atomics.store(claimed, 1, r + 1);
+        Atomics.notify(claimed, 1);
+        guarded();
+      };
+      const ended = (): void => {
+        Atomics.store(claimed, 2, 1);
+        Atomics.notify(claimed, 1);
+      };
+      const readStream = async (): Promise<void> => {
+        let held: Uint8Array[] = [];
+        let heldBytes = 0;
+        // The held bytes in one piece of shared memory.
+        const joined = (): Uint8Array => {
+          const all = new Uint8Array(new SharedArrayBuffer(heldBytes));
+          let at = 0;
+          for (const chunk of held) {
+            all.set(chunk, at);
+            at += chunk.length;
+          }
+          return all;
+        };
+        for await (const chunk of gunzipIfCompressed((input as ThreadStream).stream)) {
+          if (settled) return;
+          held.push(chunk);
+          heldBytes += chunk.length;
+          if (heldBytes >= rangeBytes) {
+            const all = joined();
+            const lf = all.lastIndexOf(10);
+            if (lf >= 0) {
+              // The unfinished last line starts the next piece.
+              const rest = all.slice(lf + 1);
+              held = rest.length > 0 ? [rest] : [];
+              heldBytes = rest.length;
+              cut(all.subarray(0, lf + 1));
+            } else {
+              held = [all];
+            }
+          }
+          while (!settled && known() - current > PIECES_AHEAD) await new Promise<void>((resolve) => (applied = resolve));
+          applied = () => {};
+        }
+        if (settled) return;
+        if (heldBytes > 0) cut(joined());
+        inputDone = true;
+        ended();
+        guarded();
+      };
+      readStream().catch(fail);
     });
     read = true;
     return stats;

@@ -10,14 +10,13 @@ import { readSignalStream } from "./readSignalStream.ts";
 import { SignalLineReader } from "./SignalLineReader.ts";
 
 /**
- * Why a file asked to be read on several threads is read on one: `"gzip"` (one compressed
- * stream), `"stream"` (not a regular file: a named pipe, `<(zcat day.gz)`), `"codec"` (an RTS
- * codec of the caller's own, which cannot be copied to a thread).
+ * Why input asked to be read on several threads is read on one: `"codec"` (an RTS codec of the
+ * caller's own, which cannot be copied to a thread).
  *
  * @example
- * const why: OneThreadReason = "gzip";
+ * const why: OneThreadReason = "codec";
  */
-export type OneThreadReason = "gzip" | "stream" | "codec";
+export type OneThreadReason = "codec";
 
 /**
  * What {@link readSignalInput} reads: a file, by its path and its `stat` (taken once by the caller,
@@ -61,7 +60,11 @@ export interface ReadSignalInputOptions {
  *   this one (`readInputInThreads`), or on this one straight into the reader's memory
  *   (`readSignalFile`);
  * - a gzip file (told by its first two bytes), anything that is not a regular file, or a stream:
- *   one stream, decompressed, on this thread (`readSignalStream`).
+ *   one stream, decompressed as it is read; on several threads, cut into pieces at line ends that
+ *   decode threads decode beside this one (`readInputInThreads` again), else on this thread
+ *   (`readSignalStream`). Threads by default for a gzip file of about `THREADS_MIN_RECORDS`
+ *   records or more (`defaultInputThreads`); a pipe or standard input has no size to tell by, and
+ *   is read on several threads when `threads` says so.
  *
  * @returns the decode threads' counters when threads decoded (for `analyzer.finish`), else
  *          `undefined` (the analyzer's decoder did)
@@ -81,23 +84,22 @@ export async function readSignalInput(input: SignalInput, analyzer: Analyzer, op
   // A regular file can be read at any offset: sniffed for gzip, split among threads.
   const regular = file !== undefined && file.info.isFile();
   const gzip = regular && (await startsLikeGzip(file.path));
-  const plain = regular && !gzip;
-  if (threads !== undefined && threads > 1) {
-    const why = !regular ? "stream" : gzip ? "gzip" : decode === undefined ? "codec" : undefined;
-    if (why !== undefined) options.onOneThread?.(why);
-  }
-  if (plain && decode !== undefined) {
-    const n = threads ?? (await defaultInputThreads(file.path, file.info.size));
+  if (threads !== undefined && threads > 1 && decode === undefined) options.onOneThread?.("codec");
+  // A stream, or a file that is read as one (gzip, a named pipe): decompressed as it is read.
+  const stream = (): AsyncIterable<Buffer> & { destroy?: () => unknown } => ("stream" in input ? input.stream : createReadStream(input.path, { highWaterMark: 1 << 20 }));
+  if (decode !== undefined) {
+    const n = threads ?? (regular ? await defaultInputThreads(file.path, file.info.size, gzip) : 1);
     if (n > 1) {
       // Loaded only for a threaded read (worker_threads and the thread's module).
       const { readInputInThreads } = await import("./readInputInThreads.ts");
-      return readInputInThreads(file.path, n, analyzer, options.onInvalidLine, signal, { decode, pseudonymizer: options.pseudonymizer });
+      const source = regular && !gzip ? file.path : { stream: stream() };
+      return readInputInThreads(source, n, analyzer, options.onInvalidLine, signal, { decode, pseudonymizer: options.pseudonymizer });
     }
   }
   const reader = new SignalLineReader(analyzer.decoder, (s) => analyzer.pushSignal(s));
   options.onReader?.(reader);
-  if (plain) await readSignalFile(file.path, reader, signal);
+  if (regular && !gzip) await readSignalFile(file.path, reader, signal);
   // Large reads: the reader splits each chunk into lines synchronously, not one await per line.
-  else await readSignalStream("stream" in input ? input.stream : createReadStream(input.path, { highWaterMark: 1 << 20 }), reader, signal);
+  else await readSignalStream(stream(), reader, signal);
   return undefined;
 }

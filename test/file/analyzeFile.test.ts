@@ -55,7 +55,7 @@ describe("analyzeFile", () => {
       { path: plain, threads: 1 },
       { path: plain, threads: 2 },
       { path: gzip, threads: 1 },
-      // At most 2: a gzip stream is read on one thread.
+      // Cut into pieces as it is decompressed.
       { path: gzip, threads: 2 },
     ];
     const results = [];

@@ -1,8 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { THREADS_MIN_RECORDS, defaultInputThreads } from "../../src/file/inputThreads.ts";
+
+// Three cores, whatever this machine has: a gzip file leaves zlib one (two threads, not three).
+vi.mock("node:os", async (importOriginal) => ({ ...(await importOriginal<typeof import("node:os")>()), availableParallelism: () => 3 }));
 
 const dir = mkdtempSync(join(tmpdir(), "footfall-input-threads-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,6 +29,17 @@ describe("defaultInputThreads", () => {
     expect(await defaultInputThreads(long, 100e6)).toBe(1);
     expect(await defaultInputThreads(long, THREADS_MIN_RECORDS * 300)).toBe(many);
     expect(await defaultInputThreads(raw, THREADS_MIN_RECORDS * 144 - 144 * 1_000)).toBe(1);
+  });
+
+  it("counts a gzip file's records from its first 64 KiB decompressed, and leaves zlib a core", async () => {
+    // 1 000 lines of 144 bytes compress ~100-fold: the sample is the whole file, cut nowhere.
+    const raw = join(dir, "raw.ndjson.gz");
+    writeFileSync(raw, gzipSync(readFileSync(file("raw-for-gzip.ndjson", 1_000, 144))));
+    const big = Math.max(1, Math.min(availableParallelism() - 1, 3));
+    expect([many, big]).toEqual([3, 2]);
+    const ratio = (1_000 * 144) / readFileSync(raw).length;
+    expect(await defaultInputThreads(raw, (THREADS_MIN_RECORDS * 144) / ratio + 1_000, true)).toBe(big);
+    expect(await defaultInputThreads(raw, (THREADS_MIN_RECORDS * 144) / ratio - 1_000, true)).toBe(1);
   });
 
   it("reads a small file, or one long line (a JSON array), on one thread", async () => {

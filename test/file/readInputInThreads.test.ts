@@ -1,6 +1,8 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Readable } from "node:stream";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Analyzer } from "../../src/analysis/analyze.ts";
 import type { SignalDecoderStats } from "../../src/codec/decodeSignal.ts";
@@ -97,6 +99,44 @@ describe("readInputInThreads", () => {
     expect(stats).toStrictEqual(expected.stats);
     expect(stats.vendorless).toBeGreaterThan(0);
     expect(result.sessions.length).toBeGreaterThan(0);
+  });
+
+  // A stream in chunks of a given size (lines cut anywhere), gzip-compressed or not: the read cuts
+  // it into pieces at line ends, of about `rangeBytes`, and gives most of them to decode threads.
+  it.each([
+    [2, 600, 97, false],
+    [3, 4096, 65_536, true],
+    [2, 10_000, 1 << 20, true],
+    [4, 2000, 1000, false],
+    [2, 1 << 30, 4096, false],
+  ])("reads a stream to what one thread gives (%i threads, pieces of %i bytes, chunks of %i, gzip %s)", async (threads, rangeBytes, chunkBytes, gzip) => {
+    const expected = oneThread();
+    const data = gzip ? gzipSync(bytes) : bytes;
+    const chunks = Array.from({ length: Math.ceil(data.length / chunkBytes) }, (_, i) => data.subarray(i * chunkBytes, (i + 1) * chunkBytes));
+    const analyzer = new Analyzer();
+    const invalid: string[] = [];
+    decoded.ranges = 0;
+    const stats = await readInputInThreads({ stream: Readable.from(chunks) }, threads, analyzer, (x, line) => invalid.push(`${line} ${x.reason}`), new AbortController().signal, { rangeBytes });
+    const result = analyzer.finish(stats);
+    // (Pieces of 1 GiB: the whole stream is one piece, this thread's.)
+    if (rangeBytes < bytes.length) expect(decoded.ranges).toBeGreaterThan(0);
+    else expect(decoded.ranges).toBe(0);
+    expect(invalid).toEqual(expected.invalid);
+    expect(result).toEqual(expected.result);
+    expect(stats).toStrictEqual(expected.stats);
+  });
+
+  it("reads an empty stream, and stops a stream's read when asked", async () => {
+    const empty = new Analyzer();
+    const stats = await readInputInThreads({ stream: Readable.from([]) }, 2, empty, () => {}, new AbortController().signal);
+    expect(empty.finish(stats).sessions).toEqual([]);
+    // A stream that never ends: the read waits for it until aborted.
+    const controller = new AbortController();
+    const endless = new Readable({ read() {} });
+    endless.push(bytes.subarray(0, 5000));
+    const reading = readInputInThreads({ stream: endless }, 2, new Analyzer(), () => {}, controller.signal, { rangeBytes: 1000 });
+    setTimeout(() => controller.abort(), 50);
+    await expect(reading).rejects.toThrow("interrupted");
   });
 
   it("has the decode threads hash their devices for the output's pseudonymizer, the same pseudonyms as hashed here", async () => {

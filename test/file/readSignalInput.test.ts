@@ -69,20 +69,27 @@ describe("readSignalInput", () => {
     expect(two.days).toEqual(one.days);
   });
 
-  it("says why, and reads on this thread, input that cannot be split: gzip, a named pipe or a stream, decoder options that cannot cross", async () => {
+  it("splits a gzip file, a named pipe or a stream among the threads asked for as well, to the same days", async () => {
     const one = await read(plain, { threads: 1 });
     const gz = await read(gzip, { threads: 2 });
-    expect([gz.why, gz.onThisThread, gz.days]).toEqual([["gzip"], true, one.days]);
-    const codec = await read(plain, { threads: 2, decode: undefined });
-    expect([codec.why, codec.onThisThread, codec.days]).toEqual([["codec"], true, one.days]);
+    expect([gz.why, gz.onThisThread, gz.days]).toEqual([[], false, one.days]);
+    expect(gz.decoded?.decoded).toBe(text.split("\n").length);
     // A named pipe: its writer starts once the read has opened it.
     const reading = read(fifo, { threads: 2 });
     createReadStream(plain).pipe((await import("node:fs")).createWriteStream(fifo));
     const piped = await reading;
-    expect([piped.why, piped.onThisThread, piped.days]).toEqual([["stream"], true, one.days]);
-    // A stream handed over (standard input), gzip-compressed.
+    expect([piped.why, piped.onThisThread, piped.days]).toEqual([[], false, one.days]);
+    // A stream handed over (standard input), gzip-compressed; on one thread unless asked.
     const stream = await read({ stream: createReadStream(gzip) }, { threads: 2 });
-    expect([stream.why, stream.onThisThread, stream.days]).toEqual([["stream"], true, one.days]);
+    expect([stream.why, stream.onThisThread, stream.days]).toEqual([[], false, one.days]);
+    const defaulted = await read({ stream: createReadStream(gzip) });
+    expect([defaulted.onThisThread, defaulted.days]).toEqual([true, one.days]);
+  });
+
+  it("says why, and reads on this thread, decoder options that cannot cross to a thread", async () => {
+    const one = await read(plain, { threads: 1 });
+    const codec = await read(plain, { threads: 2, decode: undefined });
+    expect([codec.why, codec.onThisThread, codec.days]).toEqual([["codec"], true, one.days]);
   });
 
   it("refuses when onOneThread throws, before reading anything", async () => {
@@ -97,7 +104,7 @@ describe("readSignalInput", () => {
         throw refusal;
       },
     };
-    await expect(readSignalInput({ path: gzip, info: await stat(gzip) }, analyzer, options)).rejects.toBe(refusal);
+    await expect(readSignalInput({ path: plain, info: await stat(plain) }, analyzer, { ...options, decode: undefined })).rejects.toBe(refusal);
     expect(analyzer.finish().days).toEqual([]);
   });
 });
