@@ -1,9 +1,8 @@
 // A decode thread of `footfall analyze --input --threads N` and of `analyzeFile`: claims ranges of
 // the file one after another (a stream's pieces alike, as the engine's thread cuts them),
 // decodes each (RangeReader) and posts its signals in columns (SignalBatch) to the thread that
-// runs the engine. Started by readInputInThreads, by URL: it
-// stays beside readInputInThreads (here in src/file/, and as dist/file/decodeWorker.js); not a
-// public module.
+// runs the engine. Started by readInputInThreads, by URL: it stays beside readInputInThreads
+// (here in src/file/, and as dist/file/decodeWorker.js); not a public module.
 import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 import { Pseudonymizer } from "../privacy/Pseudonymizer.ts";
 import type { InvalidRecord } from "../codec/InvalidRecord.ts";
@@ -15,11 +14,9 @@ import { SignalBatchWriter } from "./SignalBatch.ts";
 /**
  * The decode thread's work: its first range, then every range it claims next, until none is
  * left (a stream's pieces alike, as they are cut, until the stream has ended); each range's
- * batches, then its `end`;
- * then, when asked, the pseudonyms of every device it decoded, while the engine's thread applies
- * the last batches and closes the day. Runs when this
- * module is a worker started by readInputInThreads (its workerData says so); imported anywhere
- * else it does nothing.
+ * batches, then its `end`; then, when asked, the pseudonyms of every device it decoded, while the
+ * engine's thread applies the last batches and closes the day. Runs when this module is a worker
+ * started by readInputInThreads (its workerData says so); imported anywhere else it does nothing.
  */
 function decodeRanges(data: DecodeWorkerData): void {
   const { path, ranges, first, next, credit, maxOutstanding, decode, pseudonyms, port } = data;

@@ -139,10 +139,11 @@ const RANGE_BYTES = 4 * 1024 * 1024;
  * applies the last batches and closes the day (the read returns without waiting for them; they end
  * by themselves): ~0.2 s of the big shop-day's HMACs off the serial tail.
  *
- * Why not threads partitioned by device, each with its own engine: the engine's watermark, the
- * late rule and every session's `complete` depend on the order of all records of a shop, so a
- * device partition would have to read every record in every thread anyway (or give different
- * results). Decoding is what parallelises; the engine stays one serial stage.
+ * The engine stays one serial stage: decoding is what parallelises here. Threads partitioned by
+ * device, each with an engine of its own, would each need every record's time in file order (the
+ * watermark and the late rule depend on all of a shop's records), and each session's `complete`
+ * (the oldest start still open in the shop) put together from every partition's sessions; that
+ * split is not built.
  *
  * @param input a file's path, or a stream ({@link ThreadStream})
  * @example
