@@ -27,8 +27,8 @@ const SAMPLE_BYTES = 64 * 1024;
  * thread and two decode threads: on the big shop-day the engine is ~60 % of the work, so a third
  * decode thread would wait on it), else 1. A gzip file counts one core less: zlib inflates on
  * one of libuv's threads beside the reading thread, so on two cores a decode thread has no core
- * of its own (the big shop-day gzip-compressed, 2 cores: 4.6–5.1 s on one thread, 4.8–5.6 s with
- * a decode thread, 1.3 s more CPU). See `readInputInThreads`.
+ * of its own (the big shop-day gzip-compressed, 2 cores: 4.6–5.7 s on one thread, 4.6–5.9 s with
+ * a decode thread and 1–2 s more CPU). See `readInputInThreads`.
  *
  * @param path the file (a regular one)
  * @param fileBytes its size, bytes

@@ -63,8 +63,8 @@ export interface ReadSignalInputOptions {
  *   one stream, decompressed as it is read; on several threads, cut into pieces at line ends that
  *   decode threads decode beside this one (`readInputInThreads` again), else on this thread
  *   (`readSignalStream`). Threads by default for a gzip file of about `THREADS_MIN_RECORDS`
- *   records or more (`defaultInputThreads`); a pipe or standard input has no size to tell by, and
- *   is read on several threads when `threads` says so.
+ *   records or more, leaving zlib a core (`defaultInputThreads`); a pipe or standard input has
+ *   no size to tell by, and is read on several threads when `threads` says so.
  *
  * @returns the decode threads' counters when threads decoded (for `analyzer.finish`), else
  *          `undefined` (the analyzer's decoder did)
