@@ -92,9 +92,9 @@ Input (one of):
                       thread; with N ≥ 2, N − 1 threads decode parts of the input beside
                       the analysis (a gzip file or standard input is cut into parts as it
                       is decompressed), which decodes a part itself rather than wait
-                      (identical results) [for files, gzip or not, of about 500 000
-                      records or more, one per core up to 3; else, and for standard
-                      input, 1]
+                      (identical results) [for files of about 500 000 records or more,
+                      one per core up to 3, a gzip file one fewer (zlib takes one); else,
+                      and for standard input, 1]
 
 Output:
   --format F          table (default): one row per shop and day: visitors (people, with
