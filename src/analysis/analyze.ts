@@ -1,7 +1,10 @@
 import { DEFAULT_TIME_ZONE } from "../time/timeZone.ts";
 import { SignalDecoder, type InvalidRecord, type InvalidReason, type SignalDecoderOptions, type SignalDecoderStats } from "../codec/decodeSignal.ts";
 import type { Signal } from "../codec/Signal.ts";
-import { DataQuality, type DataQualityOptions, type DataQualityReport } from "../kernels/quality/dataQuality.ts";
+import { DataQuality, type DataQualityOptions, type DataQualityPart, type DataQualityReport } from "../kernels/quality/dataQuality.ts";
+import { mergeShardSessions, type ShardSessions } from "../kernels/sessions/mergeShardSessions.ts";
+import { SessionColumns } from "../kernels/sessions/SessionColumns.ts";
+import { AnalyzerShard, type AnalyzerShardOptions } from "./AnalyzerShard.ts";
 import type { DwellMeterOptions, WindowDwell } from "../kernels/visits/DwellMeter.ts";
 import type { DwellStats } from "../kernels/visits/dwellStats.ts";
 import {
@@ -193,6 +196,12 @@ export class Analyzer {
   readonly #sessions: ClassifiedSession[] = [];
   readonly #dayRssi = new Map<string, number>();
   #finished: AnalyzeResult | undefined;
+  /** Share 0, when the analysis is split by device (`splitByDevice`). */
+  #split: AnalyzerShard | undefined;
+  /** The counters of the split's other shares (`pushShares`). */
+  #shareTotals: readonly ShareTotals[] = [];
+  /** Builds the split's held sessions for the accumulators. */
+  readonly #heldReader = new SessionColumns();
 
   /** @param options see {@link AnalyzeOptions}; validated here (TypeError/RangeError). */
   constructor(options: AnalyzeOptions = {}) {
@@ -304,6 +313,60 @@ export class Analyzer {
   }
 
   /**
+   * Internal: whether {@link splitByDevice} gives this analyzer's results, and the options its
+   * other shares run with (plain data, for their threads); undefined when something sees the
+   * engine's signals as one engine calls it (`onLate`, `onSlice`, `accumulators`,
+   * `liveOccupancy`).
+   */
+  get shareOptions(): AnalyzerShardOptions | undefined {
+    const o = this.#options;
+    if (o.onLate !== undefined || o.onSlice !== undefined || (o.accumulators ?? []).length > 0) return undefined;
+    if (o.liveOccupancy !== undefined && o.liveOccupancy !== false) return undefined;
+    return {
+      ...(o.sessions === undefined ? {} : { sessions: o.sessions }),
+      ...(o.proximity === undefined ? {} : { proximity: o.proximity }),
+      ...(o.quality === undefined ? {} : { quality: o.quality }),
+    };
+  }
+
+  /**
+   * Internal (`readInputInThreads`): splits the analysis by device into `shares` shares, before
+   * any record is pushed. Returns share 0, which this analyzer's data quality counts with; the
+   * caller runs the others (`AnalyzerShard`, on threads of their own), pushes every record to
+   * every share, and hands each run's sessions of all shares to {@link pushShares}, the last run
+   * (their flushes) with the other shares' counters. The results are those of one engine.
+   *
+   * @example
+   * const analyzer = new Analyzer();
+   * const share0 = analyzer.splitByDevice(2);
+   * const share1 = new AnalyzerShard({}, 1, 2);
+   * for (const s of signals) { share0.push(s); share1.push(s); }
+   * analyzer.pushShares([share0.flush(), share1.flush()], [{ ...share1.stats, quality: share1.qualityPart }]);
+   * const result = analyzer.finish();
+   */
+  splitByDevice(shares: number): AnalyzerShard {
+    if (this.#split !== undefined || this.#engine.stats.signals > 0) throw new Error("Analyzer: splitByDevice before any record, once");
+    if (this.shareOptions === undefined) throw new Error("Analyzer: these options cannot be split by device (see shareOptions)");
+    this.#split = new AnalyzerShard(this.#options, 0, shares, this.#quality);
+    return this.#split;
+  }
+
+  /**
+   * Internal (see {@link splitByDevice}): the sessions every share closed over the same records,
+   * put in one engine's order and classified; `totals`, with the last run, the counters of the
+   * shares other than share 0.
+   */
+  pushShares(runs: readonly ShardSessions[], totals?: readonly ShareTotals[]): void {
+    if (totals !== undefined) this.#shareTotals = totals;
+    const quality = this.#quality;
+    const classifier = this.#classifier;
+    mergeShardSessions(runs, (held) => {
+      quality?.session(this.#heldReader.session(held));
+      classifier.pushHeld(held);
+    });
+  }
+
+  /**
    * Flushes every stage and returns the result (once; later calls return the same result).
    *
    * @param decoded the counters of the decoder that turned the records into signals, when that
@@ -333,7 +396,13 @@ export class Analyzer {
         people: peopleByDay.get(`${c.shopId} ${c.start}`),
       };
     });
-    const { late, maxLateMs, ahead } = this.#engine.stats;
+    let { late, maxLateMs, ahead } = this.#split?.stats ?? this.#engine.stats;
+    for (const share of this.#shareTotals) {
+      late += share.late;
+      ahead += share.ahead;
+      if (share.maxLateMs > maxLateMs) maxLateMs = share.maxLateMs;
+      if (share.quality !== undefined) this.#quality?.absorb(share.quality);
+    }
     const decoder = decoded === undefined ? this.#decoder.stats : addDecoderStats(this.#decoder.stats, decoded);
     this.#finished = {
       sessions: this.#sessions,
@@ -351,6 +420,20 @@ export class Analyzer {
     };
     return this.#finished;
   }
+}
+
+/**
+ * What a share of a device split counted besides its sessions (`AnalyzerShard`'s `stats` and
+ * `qualityPart`), for {@link Analyzer.finish}. Internal.
+ *
+ * @example
+ * const totals: ShareTotals = { late: 0, maxLateMs: 0, ahead: 0, quality: undefined };
+ */
+export interface ShareTotals {
+  readonly late: number;
+  readonly maxLateMs: number;
+  readonly ahead: number;
+  readonly quality: DataQualityPart | undefined;
 }
 
 /**

@@ -46,6 +46,7 @@ const flags = {
   format: { type: "string" },
   tz: { type: "string" },
   threads: { type: "string" },
+  shares: { type: "string" },
   "gap-ms": { type: "string" },
   "lateness-ms": { type: "string" },
   "clock-offsets": { type: "string" },
@@ -95,6 +96,11 @@ Input (one of):
                       (identical results) [for files of about 500 000 records or more,
                       one per core up to 3, a gzip file one fewer (zlib takes one); else,
                       and for standard input, 1]
+  --shares N          with --input: split the analysis by device into N shares, each
+                      building its devices' sessions on a thread of its own (share 1 on
+                      the analysis thread), beside the --threads that decode; the
+                      sessions are merged back into one engine's order, so the results
+                      are identical [1: on 2 cores a split costs more than it saves]
 
 Output:
   --format F          table (default): one row per shop and day: visitors (people, with
@@ -262,6 +268,7 @@ export async function analyzeFlags(
     if (++shown <= 10) io.stderr.write(`footfall ${name}: rejected ${line === 0 ? "a record" : `line ${line}`}: ${x.message}\n`);
   };
   const threads = integerFlag("--threads", values["threads"], 1);
+  const shares = integerFlag("--shares", values["shares"], 1);
   const clockFlag = clockOffsetsFlag(values["clock-offsets"]);
 
   // The file --input names, looked at once for every read (undefined: standard input, or none).
@@ -277,9 +284,10 @@ export async function analyzeFlags(
     let decodedElsewhere: SignalDecoderStats | undefined;
     try {
       if (values.input !== undefined) {
-        decodedElsewhere = await readInput(values.input, inputFile, threads, analyzer, io, show, at, { clockOffsetsMs, rtsUnit: rtsCodec.unit }, pseudonymizer);
+        decodedElsewhere = await readInput(values.input, inputFile, { threads, shares }, analyzer, io, show, at, { clockOffsetsMs, rtsUnit: rtsCodec.unit }, pseudonymizer);
       } else {
         if (threads !== undefined) throw new UsageError("--threads applies to --input");
+        if (shares !== undefined) throw new UsageError("--shares applies to --input");
         await readService(values, timeZone, rtsCodec, analyzer, io, deps);
       }
     } catch (error) {
@@ -443,7 +451,7 @@ async function readInput(
   path: string,
   // The file's stats (undefined for standard input).
   info: Stats | undefined,
-  threads: number | undefined,
+  { threads, shares }: { threads: number | undefined; shares: number | undefined },
   analyzer: Analyzer,
   io: CliIo,
   show: (invalid: InvalidRecord, line: number) => void,
@@ -458,6 +466,7 @@ async function readInput(
   try {
     decoded = await readSignalInput(info === undefined ? { stream: process.stdin } : { path, info }, analyzer, {
       threads,
+      shares,
       decode,
       pseudonymizer,
       signal: io.signal,

@@ -157,6 +157,8 @@ export class SignalBatchReader {
   /** By device index: its vendor, `null` for none found, `undefined` for none looked up. */
   readonly #vendors: (string | null | undefined)[] = [];
   readonly #sensors: string[] = [];
+  /** By device index, whether the share `readShare` reads for owns it. */
+  readonly #owned: boolean[] = [];
   #vendorless = 0;
 
   constructor(vendorOfDevice: (device: string) => string | null | undefined) {
@@ -173,19 +175,58 @@ export class SignalBatchReader {
     return this.#vendorless;
   }
 
+  /**
+   * Reads the batch for one share of a device split: each record of a device the share `owns` to
+   * `own` as a signal, each other to `tick` as its shop, sensor and time only (no object is made
+   * of it), in order. `owns` is asked once per device.
+   */
+  readShare(
+    batch: SignalBatch,
+    owns: (device: string) => boolean,
+    own: (signal: Signal) => void,
+    tick: (shopId: number, sensor: string, time: number) => void,
+  ): void {
+    this.#addStrings(batch);
+    const owned = this.#owned;
+    for (let d = owned.length; d < this.#devices.length; d++) owned.push(owns(this.#devices[d]!));
+    const { time, shopId, device, sensor } = batch;
+    const sensors = this.#sensors;
+    const vendors = this.#vendors;
+    let from = 0;
+    // Runs of owned records are read as signals; the others cost a call each.
+    for (let i = 0; i < batch.count; i++) {
+      const d = device[i]!;
+      if (owned[d]) continue;
+      if (i > from) this.#readRange(batch, from, i, own);
+      if (vendors[d] === null) this.#vendorless++;
+      const id = shopId[i]!;
+      tick((id | 0) === id ? id | 0 : id, sensors[sensor[i]!]!, time[i]!);
+      from = i + 1;
+    }
+    if (batch.count > from) this.#readRange(batch, from, batch.count, own);
+  }
+
   /** Calls `each` with every signal of the batch, in order. */
   read(batch: SignalBatch, each: (signal: Signal) => void): void {
+    this.#addStrings(batch);
+    this.#readRange(batch, 0, batch.count, each);
+  }
+
+  #addStrings(batch: SignalBatch): void {
     for (const d of batch.newDevices) {
       this.#devices.push(d);
       this.#vendors.push(this.#vendorOfDevice(d));
     }
     for (const d of batch.newSensors) this.#sensors.push(d);
+  }
+
+  #readRange(batch: SignalBatch, from: number, to: number, each: (signal: Signal) => void): void {
     const { time, shopId, rssi, bits, device, sensor, rts } = batch;
     const devices = this.#devices;
     const sensors = this.#sensors;
     const vendors = this.#vendors;
     let vendorless = 0;
-    for (let i = 0; i < batch.count; i++) {
+    for (let i = from; i < to; i++) {
       const b = bits[i]!;
       const d = device[i]!;
       const v = vendors[d];

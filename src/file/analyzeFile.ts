@@ -24,6 +24,15 @@ export interface AnalyzeFileOptions extends AnalyzeOptions {
    *   less), else one per core, up to 3; 1 for a named pipe (no size to tell by)
    */
   readonly threads?: number | undefined;
+  /**
+   * Shares of the devices the analysis is split into: each share's sessions are built by an
+   * engine of its own, on a thread of its own beside `threads` (share 0 on this one), then put
+   * back into one engine's order and classified here (see `Analyzer.splitByDevice`). The results
+   * are the same whatever the number. Options that see the engine's signals as one engine calls
+   * them (`onLate`, `onSlice`, `accumulators`, `liveOccupancy`) are analysed with one engine.
+   * @default 1
+   */
+  readonly shares?: number | undefined;
   /** Stops reading: `analyzeFile` then rejects with `signal.reason`. @default undefined (never) */
   readonly signal?: AbortSignal | undefined;
   /**
@@ -56,14 +65,17 @@ export interface AnalyzeFileOptions extends AnalyzeOptions {
  * writeFileSync("shop-day.ndjson.gz", gzipSync(lines));
  * const result = await analyzeFile("shop-day.ndjson.gz", { timeZone: "Asia/Seoul" });
  * result.days[0]!.shopId; // 101
- * const threaded = await analyzeFile("shop-day.ndjson", { timeZone: "Asia/Seoul", threads: 2 });
+ * const threaded = await analyzeFile("shop-day.ndjson", { timeZone: "Asia/Seoul", threads: 2, shares: 2 });
  * threaded.days[0]!.visitors === result.days[0]!.visitors; // true
  */
 export async function analyzeFile(path: string, options: AnalyzeFileOptions = {}): Promise<AnalyzeResult> {
   if (typeof options !== "object" || options === null) throw new TypeError("analyzeFile options must be an object");
-  const { threads, signal, onInvalidLine, ...analysis } = options;
+  const { threads, shares, signal, onInvalidLine, ...analysis } = options;
   if (threads !== undefined && !(Number.isSafeInteger(threads) && threads >= 1)) {
     throw new RangeError(`analyzeFile: threads must be a whole number from 1, got ${String(threads)}`);
+  }
+  if (shares !== undefined && !(Number.isSafeInteger(shares) && shares >= 1)) {
+    throw new RangeError(`analyzeFile: shares must be a whole number from 1, got ${String(shares)}`);
   }
   signal?.throwIfAborted();
   const onInvalid = analysis.decode?.onInvalid;
@@ -84,6 +96,7 @@ export async function analyzeFile(path: string, options: AnalyzeFileOptions = {}
   try {
     decoded = await readSignalInput({ path, info }, analyzer, {
       threads,
+      shares,
       decode: threadDecoderOptions(analysis.decode),
       signal: signal ?? new AbortController().signal,
       onInvalidLine: both,

@@ -8,7 +8,12 @@ import type { InvalidRecord, SignalDecoderStats } from "../codec/decodeSignal.ts
 import { vendorOfNormal } from "../codec/oui.ts";
 import type { Pseudonymizer, PseudonymizerOptions } from "../privacy/Pseudonymizer.ts";
 import { RangeReader, type ByteRange, type ThreadDecoderOptions } from "./RangeReader.ts";
-import { SignalBatchReader, type SignalBatch } from "./SignalBatch.ts";
+import { SignalBatchReader, SignalBatchWriter, type SignalBatch } from "./SignalBatch.ts";
+import { AnalyzerShard } from "../analysis/AnalyzerShard.ts";
+import type { ShareTotals } from "../analysis/analyze.ts";
+import type { Signal } from "../codec/Signal.ts";
+import type { ShardSessions } from "../kernels/sessions/mergeShardSessions.ts";
+import type { FromShareMessage, ShareWorkerData, ToShareMessage } from "./shareWorker.ts";
 import { gunzipIfCompressed } from "./gunzipIfCompressed.ts";
 
 /** What a decode thread is started with. */
@@ -96,7 +101,18 @@ export interface ThreadReadOptions {
    * @default undefined
    */
   readonly pseudonymizer?: Pseudonymizer | undefined;
+  /**
+   * Shares of the devices the analysis is split into (`Analyzer.splitByDevice`): this thread
+   * runs share 0's engine beside classification; each other share runs on a thread of its own,
+   * fed every batch this thread applies. 1, or an analyzer whose options cannot be split
+   * (`Analyzer.shareOptions`): one engine, on this thread.
+   * @default 1
+   */
+  readonly shares?: number | undefined;
 }
+
+/** Ranges this thread applies ahead of the last one whose sessions every share has posted, at most. */
+const RUNS_AHEAD = 8;
 
 /** Batches a decode thread reads ahead of the thread that applies them, at most (each ~8 k signals). */
 const MAX_OUTSTANDING = 16;
@@ -160,6 +176,8 @@ export async function readInputInThreads(
   options: ThreadReadOptions = {},
 ): Promise<SignalDecoderStats> {
   const { decode = {}, rangeBytes = RANGE_BYTES, pseudonymizer } = options;
+  const shareOptions = analyzer.shareOptions;
+  const shares = shareOptions === undefined ? 1 : Math.max(1, options.shares ?? 1);
   const path = typeof input === "string" ? input : undefined;
   // A file's ranges are known before the read; a stream's pieces are cut as it is read, each kept
   // here until applied (this thread may claim it).
@@ -235,8 +253,60 @@ export async function readInputInThreads(
       wake();
     });
   }
+  // A device split: share 0 here, the others on threads of their own (see `shares`).
+  const share0 = shares > 1 ? analyzer.splitByDevice(shares) : undefined;
+  const shareThreads = Array.from({ length: shares - 1 }, (_, i) => {
+    const { port1: port, port2 } = new MessageChannel();
+    const worker = new Worker(workerUrl("shareWorker"), {
+      workerData: { shareWorker: true, share: i + 1, shares, options: shareOptions!, port: port2 } satisfies ShareWorkerData,
+      transferList: [port2],
+    });
+    return { worker, port };
+  });
+  // Each range's sessions of every share (share 0's first), until merged in range order.
+  const runs: (ShardSessions | undefined)[][] = [];
+  let merged = 0;
+  const mergeRuns = (): void => {
+    for (let run = runs[merged]; run !== undefined && run.length === shares && !run.includes(undefined); run = runs[merged]) {
+      analyzer.pushShares(run as ShardSessions[]);
+      runs[merged++] = [];
+    }
+  };
+  // The other shares' sessions were built without vendors (a share thread has no OUI list).
+  const withVendors = (run: ShardSessions): ShardSessions => {
+    for (const held of run.held) held.chunk.strings[held.firstString] = file.vendorOfDevice(held.device) ?? undefined;
+    return run;
+  };
+  // This thread's own signals, in batches for the share threads (writer 0; decode thread i's are i + 1).
+  const ownBatches = new SignalBatchWriter();
+  const forward = (source: number, batch: SignalBatch, transfer: ArrayBuffer[]): void => {
+    shareThreads.forEach(({ port }, i) => port.postMessage({ type: "batch", source, batch } satisfies ToShareMessage, i === shareThreads.length - 1 ? transfer : []));
+  };
+  const forwardOwn = (): void => {
+    if (ownBatches.count === 0) return;
+    const { batch, transfer } = ownBatches.take();
+    forward(0, batch, transfer);
+  };
   let read = false;
-  const push = (s: Parameters<Analyzer["pushSignal"]>[0]): void => analyzer.pushSignal(s);
+  const push: (s: Signal) => void =
+    share0 === undefined
+      ? (s) => analyzer.pushSignal(s)
+      : (s) => {
+          share0.push(s);
+          if (ownBatches.add(s)) forwardOwn();
+        };
+  const owns = (device: string): boolean => share0!.owns(device);
+  const own = (s: Signal): void => share0!.pushOwn(s);
+  const tick = (shopId: number, sensor: string, time: number): void => share0!.pushTick(shopId, sensor, time);
+  // A decode thread's batch: applied here, then forwarded to the share threads as it came.
+  const pushBatch =
+    share0 === undefined
+      ? (part: Part, batch: SignalBatch): void => part.reader.read(batch, push)
+      : (part: Part, batch: SignalBatch): void => {
+          part.reader.readShare(batch, owns, own, tick);
+          const columns = [batch.time, batch.shopId, batch.rssi, batch.bits, batch.device, batch.sensor];
+          forward(parts.indexOf(part) + 1, batch, columns.map((a) => a.buffer as ArrayBuffer));
+        };
   try {
     const stats = await new Promise<SignalDecoderStats>((resolve, reject) => {
       let current = 0; // the range being applied
@@ -268,6 +338,12 @@ export async function readInputInThreads(
       // its read a turn (true: drain goes on after it), so pieces are cut ahead for the decode
       // threads rather than only when this thread has nothing to apply.
       const nextRange = (): boolean => {
+        if (share0 !== undefined) {
+          forwardOwn();
+          for (const { port } of shareThreads) port.postMessage({ type: "end", range: current } satisfies ToShareMessage);
+          (runs[current] ??= [])[0] = share0.endRun();
+          mergeRuns();
+        }
         current++;
         applied();
         if (path !== undefined || inputDone) return false;
@@ -276,7 +352,8 @@ export async function readInputInThreads(
       };
       // Applies what is ready, in file order; returns to wait for a decode thread's message.
       const drain = (): void => {
-        while (!settled && current < known()) {
+        // A device split waits here while the share threads are too far behind (they post a range's sessions).
+        while (!settled && current < known() && (share0 === undefined || current - merged < RUNS_AHEAD)) {
           if (mine[current]) {
             const offset = lineOffset;
             const onLineInvalid = (line: number, x: InvalidRecord): void => onInvalid(x, offset + line);
@@ -313,7 +390,7 @@ export async function readInputInThreads(
           const part = owner.get(current)!;
           if (message.type === "batch") {
             for (const x of message.batch.invalid) onInvalid(x.invalid, lineOffset + x.line);
-            part.reader.read(message.batch, push);
+            pushBatch(part, message.batch);
             Atomics.sub(part.outstanding, 0, 1);
             Atomics.notify(part.outstanding, 0);
           } else {
@@ -324,13 +401,64 @@ export async function readInputInThreads(
             if (nextRange()) return;
           }
         }
-        if (settled || !inputDone) return;
+        if (settled || !inputDone || current < known() || finishing) return;
+        if (share0 !== undefined) {
+          // The input has ended: every share closes its last sessions; resolved when all have come.
+          finishing = true;
+          for (const { port } of shareThreads) port.postMessage({ type: "finish" } satisfies ToShareMessage);
+          lastRuns[0] = share0.flush();
+          return finishShares();
+        }
+        done();
+      };
+      const done = (): void => {
         settled = true;
         signal.removeEventListener("abort", abort);
         // A decode thread looks up no vendors: its signals' vendorless are counted where they were read.
         const threads = parts.flatMap((p) => (p.stats === undefined ? [] : [{ ...p.stats, vendorless: p.stats.vendorless + p.reader.vendorless }]));
         resolve([file.stats, ...threads].reduce(addDecoderStats));
       };
+      // The share threads' last sessions and counters, as they come.
+      let finishing = false;
+      const lastRuns: (ShardSessions | undefined)[] = [];
+      const totals: ShareTotals[] = [];
+      const finishShares = (): void => {
+        if (settled || !finishing || merged < current || lastRuns.filter((r) => r !== undefined).length < shares) return;
+        analyzer.pushShares(lastRuns as ShardSessions[], totals);
+        done();
+      };
+      const fromShare = (i: number, message: FromShareMessage): void => {
+        const run = withVendors(AnalyzerShard.fromMessage(message.run));
+        if (message.type === "sessions") {
+          (runs[message.range] ??= [])[i + 1] = run;
+          const before = merged;
+          mergeRuns();
+          if (merged > before) guarded();
+        } else {
+          lastRuns[i + 1] = run;
+          totals[i] = { late: message.late, maxLateMs: message.maxLateMs, ahead: message.ahead, quality: message.quality };
+        }
+        finishShares();
+      };
+      shareThreads.forEach(({ port, worker }, i) => {
+        port.on("message", (message: FromShareMessage) => {
+          try {
+            fromShare(i, message);
+          } catch (error) {
+            fail(error);
+          }
+        });
+        worker.once("error", fail);
+        worker.once("exit", (code) => {
+          try {
+            // What the thread posted before it ended, then nothing more.
+            for (let got = receiveMessageOnPort(port); got !== undefined; got = receiveMessageOnPort(port)) fromShare(i, got.message as FromShareMessage);
+          } catch (error) {
+            fail(error);
+          }
+          if (!settled && lastRuns[i + 1] === undefined) fail(new Error(`share thread exited with code ${code} before the input was read`));
+        });
+      });
       const guarded = (): void => {
         try {
           drain();
@@ -414,6 +542,7 @@ export async function readInputInThreads(
     return stats;
   } finally {
     file.close();
+    await Promise.all(shareThreads.map(({ worker }) => worker.terminate()));
     if (read && pseudonyms !== undefined) {
       // The threads hash on and end by themselves; their devices are all read by now.
       for (const part of parts) pseudonymizer!.adopt(part.pseudonyms.then((list) => (list === undefined ? undefined : { devices: part.reader.devices, pseudonyms: list })));
@@ -457,14 +586,14 @@ async function lineRanges(path: string, bytes: number): Promise<ByteRange[]> {
  * and then imports `decodeWorker.ts` (a worker's `execArgv` cannot bring a loader in time for its
  * own entry module). tsx is resolved from this file, not from the working directory.
  */
-function workerUrl(): URL {
-  if (!import.meta.url.endsWith(".ts")) return new URL("./decodeWorker.js", import.meta.url);
+function workerUrl(name: "decodeWorker" | "shareWorker" = "decodeWorker"): URL {
+  if (!import.meta.url.endsWith(".ts")) return new URL(`./${name}.js`, import.meta.url);
   // tsx's ESM API (`tsx/esm/api`, its `import` target read from tsx's own exports map, since a
   // require-resolution gives the CommonJS build): `register()` installs the loader in this thread.
   const pkgPath = createRequire(import.meta.url).resolve("tsx/package.json");
   const pkg = JSON.parse(readFileSync(pkgPath, "utf8")) as { exports: Record<string, { import: { default: string } }> };
   const api = new URL(pkg.exports["./esm/api"]!.import.default, pathToFileURL(pkgPath)).href;
-  const entry = new URL("./decodeWorker.ts", import.meta.url).href;
+  const entry = new URL(`./${name}.ts`, import.meta.url).href;
   const code = `import { register } from ${JSON.stringify(api)}; register(); await import(${JSON.stringify(entry)});`;
   return new URL(`data:text/javascript,${encodeURIComponent(code)}`);
 }

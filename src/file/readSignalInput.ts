@@ -36,6 +36,12 @@ export type SignalInput = { readonly path: string; readonly info: Stats } | { re
 export interface ReadSignalInputOptions {
   /** Threads in all, this one included; `undefined` → `defaultInputThreads` (by the file's records). */
   readonly threads?: number | undefined;
+  /**
+   * Shares of the devices the analysis is split into, each with an engine of its own (share 0 on
+   * this thread, the others on threads of their own: `readInputInThreads`); identical results.
+   * @default 1
+   */
+  readonly shares?: number | undefined;
   /** The decoder options decode threads build their decoders from; `undefined`: none can be (one thread). */
   readonly decode: ThreadDecoderOptions | undefined;
   /** What decode threads hash devices with, for the output (`readInputInThreads`). */
@@ -79,21 +85,21 @@ export interface ReadSignalInputOptions {
  * analyzer.finish(decoded).days[0]!.shopId; // 101
  */
 export async function readSignalInput(input: SignalInput, analyzer: Analyzer, options: ReadSignalInputOptions): Promise<SignalDecoderStats | undefined> {
-  const { threads, decode, signal } = options;
+  const { threads, decode, signal, shares = 1 } = options;
   const file = "path" in input ? input : undefined;
   // A regular file can be read at any offset: sniffed for gzip, split among threads.
   const regular = file !== undefined && file.info.isFile();
   const gzip = regular && (await startsLikeGzip(file.path));
-  if (threads !== undefined && threads > 1 && decode === undefined) options.onOneThread?.("codec");
+  if (((threads !== undefined && threads > 1) || shares > 1) && decode === undefined) options.onOneThread?.("codec");
   // A stream, or a file that is read as one (gzip, a named pipe): decompressed as it is read.
   const stream = (): AsyncIterable<Buffer> & { destroy?: () => unknown } => ("stream" in input ? input.stream : createReadStream(input.path, { highWaterMark: 1 << 20 }));
   if (decode !== undefined) {
     const n = threads ?? (regular ? await defaultInputThreads(file.path, file.info.size, gzip) : 1);
-    if (n > 1) {
+    if (n > 1 || shares > 1) {
       // Loaded only for a threaded read (worker_threads and the thread's module).
       const { readInputInThreads } = await import("./readInputInThreads.ts");
       const source = regular && !gzip ? file.path : { stream: stream() };
-      return readInputInThreads(source, n, analyzer, options.onInvalidLine, signal, { decode, pseudonymizer: options.pseudonymizer });
+      return readInputInThreads(source, n, analyzer, options.onInvalidLine, signal, { decode, pseudonymizer: options.pseudonymizer, shares });
     }
   }
   const reader = new SignalLineReader(analyzer.decoder, (s) => analyzer.pushSignal(s));

@@ -80,6 +80,8 @@ describe("footfall analyze", () => {
     [["--input", join("/nonexistent", "nothing.ndjson")]],
     [["--input", tmpdir()]],
     [["--input", "x", "--rts-unit", "hours"]],
+    [["--input", "x", "--shares", "0"]],
+    [["--shop", "101", "--since", "2026-11-16", "--until", "2026-11-17", "--shares", "2"]],
   ])("rejects bad usage %j with status 2", async (argv) => {
     const { io, text } = fakeIo(env);
     expect(await main(["analyze", ...argv], io)).toBe(2);
@@ -292,10 +294,12 @@ describe("footfall analyze", () => {
     const b = fakeIo();
     expect(await main(["analyze", "--input", file, "--format", "ndjson"], b.io)).toBe(0);
     expect(a.text.out).toBe(b.text.out);
-    // On two threads, cut into pieces as it is decompressed: the same lines.
-    const threads = fakeIo();
-    expect(await main(["analyze", "--input", gz, "--format", "ndjson", "--threads", "2"], threads.io)).toBe(0);
-    expect(threads.text.out).toBe(b.text.out);
+    // On two threads, cut into pieces as it is decompressed: the same lines; split by device too.
+    for (const more of [["--threads", "2"], ["--threads", "2", "--shares", "2"]]) {
+      const threads = fakeIo();
+      expect(await main(["analyze", "--input", gz, "--format", "ndjson", ...more], threads.io)).toBe(0);
+      expect(threads.text.out).toBe(b.text.out);
+    }
     const cut = join(dir, "cut.ndjson.gz");
     await writeFile(cut, gzipSync(plain).subarray(0, 5000));
     const c = fakeIo();

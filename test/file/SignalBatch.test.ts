@@ -65,6 +65,29 @@ describe("SignalBatch", () => {
     );
   });
 
+  it("reads a batch for one share of a device split: its devices' signals, the others' shop, sensor and time, in order", () => {
+    fc.assert(
+      fc.property(fc.array(signalArb, { maxLength: 3000 }), fc.integer({ min: 1, max: 4 }), (signals, modulo) => {
+        const writer = new SignalBatchWriter();
+        const reader = newReader();
+        const whole = newReader();
+        const owns = (device: string): boolean => device.charCodeAt(device.length - 1) % modulo === 0;
+        const seen: unknown[] = [];
+        const flush = (): void => {
+          const batch = structuredClone(writer.take().batch);
+          whole.read(batch, () => {});
+          reader.readShare(batch, owns, (s) => seen.push(s), (shopId, sensor, time) => seen.push([shopId, sensor, time]));
+        };
+        for (const s of signals) if (writer.add(s)) flush();
+        flush();
+        expect(seen).toStrictEqual(signals.map((s) => (owns(s.device) ? s : [s.shopId, s.sensor, s.time])));
+        // Vendorless are counted for every record, a signal made of it or not.
+        expect(reader.vendorless).toBe(whole.vendorless);
+      }),
+      { numRuns: 15 },
+    );
+  });
+
   it("carries rejections with their lines, in order, and a batch may hold only those", () => {
     const writer = new SignalBatchWriter();
     const bad: InvalidRecord = { reason: "not-json", field: "", message: "not JSON", record: "{x" };

@@ -75,21 +75,26 @@ describe("readInputInThreads", () => {
 
   // Ranges of a few lines each: thousands of hand-overs between the threads, where a race in
   // who reads which range would hang or reorder.
+  // With shares, the analysis is split by device too: each share's engine on a thread of its own.
   it.each([
-    [2, 600],
-    [2, 4096],
-    [3, 10_000],
-    [4, 2000],
-    [2, 1 << 30],
-  ])("gives what one thread gives, rejections and their lines included (%i threads, ranges of %i bytes)", async (threads, rangeBytes) => {
+    [2, 600, 1],
+    [2, 4096, 1],
+    [3, 10_000, 1],
+    [4, 2000, 1],
+    [2, 1 << 30, 1],
+    [2, 600, 2],
+    [3, 4096, 3],
+    [1, 2000, 2],
+    [2, 1 << 30, 4],
+  ])("gives what one thread gives, rejections and their lines included (%i threads, ranges of %i bytes, %i shares)", async (threads, rangeBytes, shares) => {
     const expected = oneThread();
     const analyzer = new Analyzer();
     const invalid: string[] = [];
     decoded.ranges = 0;
-    const stats = await readInputInThreads(file, threads, analyzer, (x, line) => invalid.push(`${line} ${x.reason}`), new AbortController().signal, { rangeBytes });
+    const stats = await readInputInThreads(file, threads, analyzer, (x, line) => invalid.push(`${line} ${x.reason}`), new AbortController().signal, { rangeBytes, shares });
     const result = analyzer.finish(stats);
-    // (A range of 1 GiB is the whole file: one range, this thread's.)
-    if (rangeBytes < bytes.length) expect(decoded.ranges).toBeGreaterThan(0);
+    // (A range of 1 GiB is the whole file: one range, this thread's; one thread decodes alone.)
+    if (rangeBytes < bytes.length && threads > 1) expect(decoded.ranges).toBeGreaterThan(0);
     else expect(decoded.ranges).toBe(0);
     expect(expected.invalid.length).toBeGreaterThan(3);
     expect(invalid).toEqual(expected.invalid);
@@ -104,19 +109,24 @@ describe("readInputInThreads", () => {
   // A stream in chunks of a given size (lines cut anywhere), gzip-compressed or not: the read cuts
   // it into pieces at line ends, of about `rangeBytes`, and gives most of them to decode threads.
   it.each([
-    [2, 600, 97, false],
-    [3, 4096, 65_536, true],
-    [2, 10_000, 1 << 20, true],
-    [4, 2000, 1000, false],
-    [2, 1 << 30, 4096, false],
-  ])("reads a stream to what one thread gives (%i threads, pieces of %i bytes, chunks of %i, gzip %s)", async (threads, rangeBytes, chunkBytes, gzip) => {
+    [2, 600, 97, false, 1],
+    [3, 4096, 65_536, true, 1],
+    [2, 10_000, 1 << 20, true, 1],
+    [4, 2000, 1000, false, 1],
+    [2, 1 << 30, 4096, false, 1],
+    [2, 600, 97, true, 2],
+    [3, 2000, 1000, false, 3],
+  ])("reads a stream to what one thread gives (%i threads, pieces of %i bytes, chunks of %i, gzip %s, %i shares)", async (threads, rangeBytes, chunkBytes, gzip, shares) => {
     const expected = oneThread();
     const data = gzip ? gzipSync(bytes) : bytes;
     const chunks = Array.from({ length: Math.ceil(data.length / chunkBytes) }, (_, i) => data.subarray(i * chunkBytes, (i + 1) * chunkBytes));
     const analyzer = new Analyzer();
     const invalid: string[] = [];
     decoded.ranges = 0;
-    const stats = await readInputInThreads({ stream: Readable.from(chunks) }, threads, analyzer, (x, line) => invalid.push(`${line} ${x.reason}`), new AbortController().signal, { rangeBytes });
+    const stats = await readInputInThreads({ stream: Readable.from(chunks) }, threads, analyzer, (x, line) => invalid.push(`${line} ${x.reason}`), new AbortController().signal, {
+      rangeBytes,
+      shares,
+    });
     const result = analyzer.finish(stats);
     // (Pieces of 1 GiB: the whole stream is one piece, this thread's.)
     if (rangeBytes < bytes.length) expect(decoded.ranges).toBeGreaterThan(0);
@@ -124,6 +134,23 @@ describe("readInputInThreads", () => {
     expect(invalid).toEqual(expected.invalid);
     expect(result).toEqual(expected.result);
     expect(stats).toStrictEqual(expected.stats);
+  });
+
+  it("analyses with one engine when the analyzer's options cannot be split by device (a callback sees every late signal)", async () => {
+    const late: number[] = [];
+    const analyzer = new Analyzer({ onLate: (s) => late.push(s.time) });
+    expect(analyzer.shareOptions).toBeUndefined();
+    const stats = await readInputInThreads(file, 2, analyzer, () => {}, new AbortController().signal, { rangeBytes: 4096, shares: 3 });
+    expect(analyzer.finish(stats)).toEqual(oneThread().result);
+  });
+
+  it("stops a split read when asked", async () => {
+    const controller = new AbortController();
+    const endless = new Readable({ read() {} });
+    endless.push(bytes.subarray(0, 50_000));
+    const reading = readInputInThreads({ stream: endless }, 2, new Analyzer(), () => {}, controller.signal, { rangeBytes: 1000, shares: 2 });
+    setTimeout(() => controller.abort(), 50);
+    await expect(reading).rejects.toThrow("interrupted");
   });
 
   it("reads an empty stream, and stops a stream's read when asked", async () => {

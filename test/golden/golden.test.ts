@@ -2,13 +2,14 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { GOLDEN_DIR, goldenCases } from "./goldenCases.ts";
+import { GOLDEN_DIR, goldenCases, splitCases, type GoldenCase } from "./goldenCases.ts";
 
 // footfall's outputs byte for byte as recorded (`npm run golden:record`): a restructuring must
 // not move them; a change meant to move them records them again, and the diff shows what moved.
 describe("golden outputs", () => {
-  for (const c of goldenCases) {
-    it(`${c.name} is as recorded`, { timeout: 180_000 }, async () => {
+  const cases: [string, GoldenCase][] = [...goldenCases.map((c): [string, GoldenCase] => [c.name, c]), ...splitCases.map((c): [string, GoldenCase] => [`${c.name}, split by device`, c])];
+  for (const [title, c] of cases) {
+    it(`${title} is as recorded`, { timeout: 180_000 }, async () => {
       const expected = gunzipSync(readFileSync(join(GOLDEN_DIR, `${c.name}.gz`))).toString("utf8");
       const actual = await c.produce();
       if (actual === expected) return;

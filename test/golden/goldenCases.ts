@@ -48,14 +48,14 @@ async function cli(argv: readonly string[]): Promise<string> {
   return text.out;
 }
 
-async function analyzeWorld(options: WorldOptions, format: "ndjson" | "table"): Promise<string> {
+async function analyzeWorld(options: WorldOptions, format: "ndjson" | "table", threads: readonly string[] = ["--threads", "1"]): Promise<string> {
   const world = createWorld(options);
   return inTempDir(async (dir) => {
     const input = join(dir, "signals.ndjson");
     const lines: string[] = [];
     for (const shop of world.shops) for (const r of world.rawSignals(shop.id)) lines.push(JSON.stringify(r));
     await writeFile(input, lines.join("\n") + "\n");
-    return cli(["analyze", "--input", input, "--tz", world.shops[0]!.timeZone, "--format", format, "--threads", "1"]);
+    return cli(["analyze", "--input", input, "--tz", world.shops[0]!.timeZone, "--format", format, ...threads]);
   });
 }
 
@@ -91,6 +91,21 @@ export const goldenCases: readonly GoldenCase[] = [
   })),
   { name: "demo-files.txt", produce: demoFiles },
   { name: "fleet-shop-day.ndjson", produce: fleetShopDay },
+];
+
+/**
+ * The analyses again, split by device (`--shares`) and read on threads: each must give its
+ * recorded output, byte for byte (issue 53).
+ */
+export const splitCases: readonly GoldenCase[] = [
+  ...Object.entries(WORLDS).map(([name, options]) => ({
+    name: `analyze-${name}.ndjson`,
+    produce: () => analyzeWorld(options, "ndjson", ["--threads", "2", "--shares", "3"]),
+  })),
+  ...["2024-03-14", "2025-03-27"].map((day) => ({
+    name: `analyze-brno-${day}.ndjson`,
+    produce: () => cli(["analyze", "--input", join(BRNO, `${day}.signals.ndjson.gz`), "--tz", "Europe/Prague", "--format", "ndjson", "--threads", "2", "--shares", "2"]),
+  })),
 ];
 
 /** Where the recorded outputs live (gzip). */

@@ -57,6 +57,16 @@ describe("module graph of the entry points", () => {
     expect(offending(loadedModules("src/file/readInputInThreads.ts"), [OUI])).not.toEqual([]);
   });
 
+  it("a share thread of a device split loads the engine but neither the OUI list nor the classifier's statistics", () => {
+    // It builds sessions; vendors and classification are the engine's thread's (see shareWorker.ts).
+    const OUI = /[\\/]node_modules[\\/]oui-data[\\/]/;
+    const STDLIB = /[\\/]node_modules[\\/]@stdlib[\\/]/;
+    const thread = loadedModules("src/file/shareWorker.ts");
+    expect(thread.some((url) => url.endsWith("/src/kernels/sessions/EventTimeEngine.ts"))).toBe(true);
+    expect(offending(thread, [OUI, STDLIB])).toEqual([]);
+    expect(thread.filter((url) => url.endsWith("/src/kernels/visits/VisitClassifier.ts"))).toEqual([]);
+  });
+
   it("reports a leak when an entry reaches the charts and the file system", () => {
     const loaded = loadedModules("test/package/fixtures/leakyEntry.ts");
     const leaks = offending(loaded, [PLOT, LINKEDOM, HTTP, FS]);

@@ -233,6 +233,18 @@ interface ShopQuality {
   readonly bursts: Map<string, readonly SessionSensorFirst[]>;
 }
 
+/**
+ * What one share of a device split has counted of signals (`DataQuality.part`), for another's
+ * `absorb`. Internal; opaque.
+ *
+ * @example
+ * const part: DataQualityPart = new DataQuality().part;
+ */
+export interface DataQualityPart {
+  /** The shops' counters (their shape is DataQuality's own). */
+  readonly shops: readonly object[];
+}
+
 /** What a clock pair needs of a session's sensor (its `SessionSensor`, kept as it is). */
 type SessionSensorFirst = Pick<SessionSensor, "sensor" | "first">;
 
@@ -294,16 +306,80 @@ export class DataQuality implements EngineAccumulator {
 
   /** Counts one applied signal (the engine calls this in canonical order). */
   signal(signal: Signal): void {
+    const shop = this.#shop(signal.shopId);
+    this.#time(shop, signal.sensor, signal.time);
+    this.#device(shop, signal);
+  }
+
+  /**
+   * Internal (a device split, `AnalyzerShard`): counts an applied signal's time only (the shop's
+   * and its sensor's signals, first, last and gaps), for the one share that sees every signal's
+   * time; {@link signalDevice} counts the rest in the share that owns the device, and
+   * {@link absorb} puts the shares together.
+   */
+  signalTime(shopId: number, sensor: string, time: number): void {
+    this.#time(this.#shop(shopId), sensor, time);
+  }
+
+  /** Internal (see {@link signalTime}): counts what an applied signal says of its device (devices, randomized, flags). */
+  signalDevice(signal: Signal): void {
+    this.#device(this.#shop(signal.shopId), signal);
+  }
+
+  /**
+   * Internal (a device split): what this accumulator has counted of signals, to be absorbed by
+   * another ({@link absorb}); structured-cloneable, so it can cross from a thread.
+   */
+  get part(): DataQualityPart {
+    return { shops: [...this.#shops.values()] };
+  }
+
+  /**
+   * Internal (a device split): adds the counts of shares that counted other devices
+   * ({@link signalDevice}) to this one, which counted every signal's time ({@link signalTime}):
+   * device sets are joined, device counts summed; times, sensors and gaps stay this one's.
+   */
+  absorb(part: DataQualityPart): void {
+    for (const other of part.shops as readonly ShopQuality[]) {
+      const shop = this.#shop(other.shopId);
+      for (const device of other.devices) shop.devices.add(device);
+      shop.randomizedDevices += other.randomizedDevices;
+      shop.randomizedSignals += other.randomizedSignals;
+      shop.localMismatch += other.localMismatch;
+      shop.tsRtsMismatch += other.tsRtsMismatch;
+      for (const o of other.sensors.values()) {
+        const s = shop.sensors.get(o.sensor);
+        if (s === undefined) throw new Error(`DataQuality.absorb: sensor ${o.sensor} of shop ${other.shopId} has no times here`);
+        s.randomized += o.randomized;
+        s.localMismatch += o.localMismatch;
+        s.tsRtsMismatch += o.tsRtsMismatch;
+      }
+    }
+  }
+
+  #shop(shopId: number): ShopQuality {
     let shop = this.#last;
-    if (shop === undefined || shop.shopId !== signal.shopId) {
-      shop = this.#shops.get(signal.shopId);
+    if (shop === undefined || shop.shopId !== shopId) {
+      shop = this.#shops.get(shopId);
       if (shop === undefined) {
-        shop = newShop(signal.shopId);
-        this.#shops.set(signal.shopId, shop);
+        shop = newShop(shopId);
+        this.#shops.set(shopId, shop);
       }
       this.#last = shop;
     }
-    const time = signal.time;
+    return shop;
+  }
+
+  #sensor(shop: ShopQuality, sensor: string, time: number): SensorState {
+    let s = shop.sensors.get(sensor);
+    if (s === undefined) {
+      s = { sensor, signals: 0, first: time, last: time, randomized: 0, localMismatch: 0, tsRtsMismatch: 0, gaps: [] };
+      shop.sensors.set(sensor, s);
+    }
+    return s;
+  }
+
+  #time(shop: ShopQuality, sensor: string, time: number): void {
     const windowMs = this.options.windowMs;
     if (windowMs !== undefined) {
       const start = Math.floor(time / windowMs) * windowMs;
@@ -313,22 +389,25 @@ export class DataQuality implements EngineAccumulator {
     shop.signals++;
     if (time < shop.first) shop.first = time;
     if (time > shop.last) shop.last = time;
+    const s = this.#sensor(shop, sensor, time);
+    s.signals++;
+    addTime(s, time, this.options.gapThresholdMs);
+  }
+
+  #device(shop: ShopQuality, signal: Signal): void {
     if (signal.device !== shop.lastDevice) {
       shop.lastDevice = signal.device;
       const size = shop.devices.size;
       if (shop.devices.add(signal.device).size > size && signal.randomized) shop.randomizedDevices++;
     }
-    let s = shop.sensors.get(signal.sensor);
-    if (s === undefined) {
-      s = { sensor: signal.sensor, signals: 0, first: time, last: time, randomized: 0, localMismatch: 0, tsRtsMismatch: 0, gaps: [] };
-      shop.sensors.set(signal.sensor, s);
-    }
-    s.signals++;
-    if (signal.randomized) {
+    const randomized = signal.randomized;
+    const flags = signal.flags ?? 0;
+    if (!randomized && flags === 0) return;
+    const s = this.#sensor(shop, signal.sensor, signal.time);
+    if (randomized) {
       s.randomized++;
       shop.randomizedSignals++;
     }
-    const flags = signal.flags ?? 0;
     if (flags !== 0) {
       if ((flags & SIGNAL_LOCAL_FLAG_MISMATCH) !== 0) {
         s.localMismatch++;
@@ -339,7 +418,6 @@ export class DataQuality implements EngineAccumulator {
         shop.tsRtsMismatch++;
       }
     }
-    addTime(s, time, this.options.gapThresholdMs);
   }
 
   /**

@@ -216,6 +216,22 @@ export interface EventTimeEngineStats {
   readonly buffered: number;
 }
 
+/**
+ * What an engine that is one share of a device split (`AnalyzerShard`) is told of the records of
+ * the devices it does not own, which it is given as times only (`EventTimeEngine.pushTick`).
+ * Internal.
+ *
+ * @example
+ * const share: EngineShare = { tick: (shopId, sensor, time) => {} };
+ */
+export interface EngineShare {
+  /** Each other share's record that is not late, as it comes (in input order, not time order). */
+  tick?(shopId: number, sensor: string, time: number): void;
+}
+
+/** The device of a held tick (`EventTimeEngine.pushTick` ahead of its shop): no MAC is empty. */
+const TICK = "";
+
 /** Signals closer together than this (ms) are counted as one probe in `Session.probeCount`. */
 const PROBE_MERGE_MS = 1000;
 
@@ -312,13 +328,16 @@ export class EventTimeEngine implements Kernel<Signal> {
   /** Closed sessions and per-sensor records nothing refers to any more, for new ones to reuse. */
   readonly #spareSessions: OpenSession[] = [];
   readonly #spareSensors: SensorAcc[] = [];
+  /** The devices this engine builds sessions of (null: all of them). */
+  readonly #share: EngineShare | null;
 
   /**
    * @param options see {@link EventTimeEngineOptions}; validated here (TypeError/RangeError)
    * @param sink receives sessions, late signals and (optionally) slices
    * @param accumulators plug-ins that see applied signals, sessions and watermarks (see {@link EngineAccumulator})
+   * @param share internal: the devices this engine builds sessions of, when the analysis is split by device
    */
-  constructor(options: EventTimeEngineOptions, sink: EngineSink, accumulators: readonly EngineAccumulator[] = []) {
+  constructor(options: EventTimeEngineOptions, sink: EngineSink, accumulators: readonly EngineAccumulator[] = [], share?: EngineShare) {
     this.options = eventTimeEngineOptions(options);
     this.#sink = checkSink("EventTimeEngine", sink);
     if (sink.slice !== undefined && typeof sink.slice !== "function") throw new TypeError("EventTimeEngine: sink.slice must be a function");
@@ -339,6 +358,15 @@ export class EventTimeEngine implements Kernel<Signal> {
     const proximity = this.options.proximity;
     if (sink.slice !== undefined && proximity === false) throw new TypeError("EventTimeEngine: sink.slice needs proximity on");
     this.#proximity = proximity === false ? null : new SessionProximityAccumulator(proximity, sink);
+    this.#share = share ?? null;
+  }
+
+  /**
+   * Internal (a device split's merge): each shop's oldest start among its open sessions, epoch
+   * ms, for the shops with any open.
+   */
+  openStarts(each: (shopId: number, start: number) => void): void {
+    for (const shop of this.#shops.values()) if (shop.startHead !== undefined) each(shop.shopId, shop.startHead.start);
   }
 
   /** Counters so far (a fresh snapshot object). */
@@ -361,12 +389,43 @@ export class EventTimeEngine implements Kernel<Signal> {
   /** Feeds one decoded signal. May emit sessions (and slices) the advancing watermark finished. */
   push(signal: Signal): void {
     this.#signals++;
+    const shop = this.#shopOf(signal.shopId);
+    this.#sensorSeen(shop, signal.sensor);
+    // `-Infinity + x` before the first signal, and NaN, compare false: never held.
+    if (signal.time > shop.lane.maxSeen + this.#maxLeap) {
+      this.#hold(shop, signal);
+      return;
+    }
+    this.#dropHeld(shop);
+    this.#take(shop, signal);
+  }
+
+  /**
+   * Internal (a share of a device split, `AnalyzerShard`): feeds the time of a record of a device
+   * another share owns. It moves the watermark, is held, late or leaping exactly as the record
+   * would be, and when applied closes what it passes and is told to the share's `tick`; no session
+   * is built of it. Every record goes to every share, as a signal or as a tick, in input order.
+   */
+  pushTick(shopId: number, sensor: string, time: number): void {
+    this.#signals++;
+    const shop = this.#shopOf(shopId);
+    this.#sensorSeen(shop, sensor);
+    if (time > shop.lane.maxSeen + this.#maxLeap) {
+      // Rare (a clock that jumped): held as a signal of no device.
+      this.#hold(shop, { shopId, time, sensor, device: TICK, rssi: Number.NaN, rts: "", local: false, randomized: false, vendor: undefined, flags: 0 });
+      return;
+    }
+    this.#dropHeld(shop);
+    this.#takeTick(shop, sensor, time);
+  }
+
+  #shopOf(shopId: number): ShopState {
     let shop = this.#lastShop;
-    if (shop === undefined || shop.shopId !== signal.shopId) {
-      shop = this.#shops.get(signal.shopId);
+    if (shop === undefined || shop.shopId !== shopId) {
+      shop = this.#shops.get(shopId);
       if (shop === undefined) {
         shop = {
-          shopId: signal.shopId,
+          shopId,
           lane: new EventTimeReorder({ allowedLatenessMs: this.#lateness }),
           open: new Map(),
           recent: undefined,
@@ -380,25 +439,38 @@ export class EventTimeEngine implements Kernel<Signal> {
           manySensors: false,
           nextReach: this.#onReach.length > 0 ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
         };
-        this.#shops.set(signal.shopId, shop);
+        this.#shops.set(shopId, shop);
       }
       this.#lastShop = shop;
     }
-    if (!shop.manySensors && signal.sensor !== shop.firstSensor) {
-      if (shop.firstSensor === undefined) shop.firstSensor = signal.sensor;
+    return shop;
+  }
+
+  #sensorSeen(shop: ShopState, sensor: string): void {
+    if (!shop.manySensors && sensor !== shop.firstSensor) {
+      if (shop.firstSensor === undefined) shop.firstSensor = sensor;
       else shop.manySensors = true;
     }
-    // `-Infinity + x` before the first signal, and NaN, compare false: never held.
-    if (signal.time > shop.lane.maxSeen + this.#maxLeap) {
-      this.#hold(shop, signal);
-      return;
-    }
-    // A signal at the shop's time says the held ones leapt alone: a clock that jumped.
-    if (shop.held.length > 0) {
-      this.#ahead += shop.held.length;
-      shop.held = [];
-    }
-    this.#take(shop, signal);
+  }
+
+  // A record at the shop's time says the held ones leapt alone: a clock that jumped (ticks are
+  // another share's to count).
+  #dropHeld(shop: ShopState): void {
+    if (shop.held.length === 0) return;
+    for (const h of shop.held) if (h.device !== TICK) this.#ahead++;
+    shop.held = [];
+  }
+
+  // The watermark rule for another share's record: late (nothing), or counted in and the
+  // watermark moved. It is not held for its turn: its time would only close sessions earlier
+  // than the watermark does, which changes nothing but their `complete` — and the share's
+  // `complete` is put right where the shares' sessions are merged (`mergeShardSessions`).
+  #takeTick(shop: ShopState, sensor: string, time: number): void {
+    const lane = shop.lane;
+    const before = lane.watermark;
+    if (!lane.see(time)) return;
+    this.#share?.tick?.(shop.shopId, sensor, time);
+    if (lane.watermark > before) this.#advance(shop, lane.watermark);
   }
 
   // A signal far ahead of its shop's time: held until another sensor leaps as far (taken) or a
@@ -415,6 +487,7 @@ export class EventTimeEngine implements Kernel<Signal> {
 
   // The watermark rule for one signal: late, or held in canonical order and the watermark moved.
   #take(shop: ShopState, signal: Signal): void {
+    if (signal.device === TICK) return this.#takeTick(shop, signal.sensor, signal.time);
     const lane = shop.lane;
     const before = lane.watermark;
     if (!lane.add(signal)) {

@@ -167,6 +167,16 @@ export class EventTimeReorder {
     return true;
   }
 
+  /**
+   * Moves the watermark up with a time held elsewhere (a device split's other shares' records,
+   * `TickQueue`), as {@link add} would; returns false, changing nothing, when it is late.
+   */
+  see(t: number): boolean {
+    if (!(t >= this.watermark)) return false;
+    this.#raise(t);
+    return true;
+  }
+
   #raise(t: number): void {
     if (t > this.maxSeen) {
       this.maxSeen = t;

@@ -29,6 +29,24 @@ export function isHeldSession(s: HeldSession | Session): s is HeldSession {
 }
 
 /**
+ * Held sessions as plain data, to post to another thread (`SessionColumns.toMessage`): their
+ * rows' numbers and strings, and per session where its row is and what its {@link HeldSession}
+ * holds besides. Internal.
+ *
+ * @example
+ * const message: HeldSessionsMessage = SessionColumns.toMessage([]);
+ */
+export interface HeldSessionsMessage {
+  readonly chunks: readonly { readonly numbers: Float64Array; readonly strings: readonly (string | undefined)[] }[];
+  /** Per session 8 numbers: chunk, at, firstString, shopId, dwellMs, probeCount, periodicGaps, randomized (0/1). */
+  readonly rows: Float64Array;
+  readonly devices: readonly string[];
+}
+
+/** Numbers per session in {@link HeldSessionsMessage.rows}. */
+const MESSAGE_ROW = 8;
+
+/**
  * Numbers a store's first chunk holds; each next one holds twice as many, up to the largest (rows
  * never straddle chunks, so a row's chunk never moves, and nothing is copied as a day grows). A
  * chunk holds a quarter as many strings as numbers.
@@ -91,6 +109,11 @@ export class HeldSession implements DayRuleSession {
   get complete(): number {
     return this.chunk.numbers[this.at + 4]!;
   }
+
+  /** Internal (a device split's merge): the `complete` of one engine over every device, epoch ms. */
+  setComplete(complete: number): void {
+    this.chunk.numbers[this.at + 4] = complete;
+  }
 }
 
 /**
@@ -131,6 +154,65 @@ export class SessionColumns {
    */
   static take(): SessionColumns {
     return pool.pop() ?? new SessionColumns();
+  }
+
+  /**
+   * Internal (a device split): held sessions, of any stores, as plain data for `postMessage`
+   * (their rows copied); {@link fromMessage} makes them held sessions again on the other side.
+   *
+   * @example
+   * const columns = new SessionColumns();
+   * const held = columns.add(newSession(signals[0]!, 101, undefined, undefined, null, undefined), 101, 0, 0, false);
+   * SessionColumns.fromMessage(structuredClone(SessionColumns.toMessage([held])))[0]!.device === held.device; // true
+   */
+  static toMessage(held: readonly HeldSession[]): HeldSessionsMessage {
+    const index = new Map<Chunk, number>();
+    const chunks: { numbers: Float64Array; strings: (string | undefined)[] }[] = [];
+    const rows = new Float64Array(held.length * MESSAGE_ROW);
+    const devices: string[] = new Array(held.length);
+    for (let i = 0; i < held.length; i++) {
+      const h = held[i]!;
+      let c = index.get(h.chunk);
+      if (c === undefined) {
+        c = chunks.length;
+        index.set(h.chunk, c);
+        chunks.push({ numbers: h.chunk.numbers.slice(0, h.chunk.n), strings: h.chunk.strings.slice(0, h.chunk.s) });
+      }
+      const r = i * MESSAGE_ROW;
+      rows[r] = c;
+      rows[r + 1] = h.at;
+      rows[r + 2] = h.firstString;
+      rows[r + 3] = h.shopId;
+      rows[r + 4] = h.dwellMs;
+      rows[r + 5] = h.probeCount;
+      rows[r + 6] = h.periodicGaps;
+      rows[r + 7] = h.randomized ? 1 : 0;
+      devices[i] = h.device;
+    }
+    return { chunks, rows, devices };
+  }
+
+  /** Internal: the held sessions of a {@link toMessage} message, in its order. */
+  static fromMessage(message: HeldSessionsMessage): HeldSession[] {
+    const chunks: Chunk[] = message.chunks.map((c) => ({ numbers: c.numbers, strings: c.strings as (string | undefined)[], n: c.numbers.length, s: c.strings.length }));
+    const rows = message.rows;
+    const out: HeldSession[] = new Array(message.devices.length);
+    for (let i = 0; i < out.length; i++) {
+      const r = i * MESSAGE_ROW;
+      // Numbers crossed as doubles: the whole ones go back to small integers, as `add` stores them.
+      out[i] = new HeldSession(
+        chunks[rows[r]!]!,
+        rows[r + 1]!,
+        rows[r + 2]!,
+        compactNumber(rows[r + 3]!),
+        message.devices[i]!,
+        compactNumber(rows[r + 4]!),
+        compactNumber(rows[r + 5]!),
+        compactNumber(rows[r + 6]!),
+        rows[r + 7] === 1,
+      );
+    }
+    return out;
   }
 
   /** Clears the store and gives it back to the pool (kept if the pool has room and it is not large); no held session of it may be built after. */

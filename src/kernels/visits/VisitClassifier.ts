@@ -521,6 +521,17 @@ export class VisitClassifier implements Kernel<Session> {
     this.#decide(shop, complete);
   }
 
+  /**
+   * Feeds one session held in columns already (a device split's, made by another engine): the
+   * same as {@link pushClosed} of the session it is. Internal.
+   */
+  pushHeld(held: HeldSession): void {
+    const shop = this.#arrive(held.shopId, held.watermark);
+    if (held.start < shop.closedUntil) this.#emitLate(shop, HELD_READER.session(held));
+    else this.#hold(shop, this.#openDay(shop, held.start), held);
+    this.#decide(shop, held.complete);
+  }
+
   // The shop a session of `shopId` arrives at, with the days a later watermark settles decided.
   #arrive(shopId: number, watermark: number): ShopDays {
     let shop = this.#shops.get(shopId);
@@ -606,7 +617,7 @@ export class VisitClassifier implements Kernel<Session> {
       const s = sessions[i]!;
       const complete = i + 1 < sessions.length ? s.start : day.day.end;
       if (complete > shop.complete) shop.complete = complete;
-      const session = isHeldSession(s) ? day.columns!.session(s) : s;
+      const session = isHeldSession(s) ? HELD_READER.session(s) : s;
       this.#sink.emit(classifiedSession(session, kinds[i]!, day.day.date, shop.complete, false, visitorRssi));
     }
     // Its sessions are built and emitted: the next day (of this or any classifier) may hold its own there.
@@ -620,6 +631,9 @@ export class VisitClassifier implements Kernel<Session> {
     this.#sink.emit(classifiedSession(s, roles.lateKind(s), this.#calendar.dateOf(s.start), shop.complete, true, roles.visitorRssi));
   }
 }
+
+/** Builds held sessions of any store (`SessionColumns.session` reads the held session's own row). */
+const HELD_READER = new SessionColumns();
 
 function overlap(a0: number, a1: number, b0: number, b1: number): number {
   const lo = a0 > b0 ? a0 : b0;

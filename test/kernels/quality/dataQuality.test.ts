@@ -55,6 +55,33 @@ describe("dataQuality", () => {
     expect([r.from, r.to, r.signals]).toEqual([T0, T0 + 55 * MIN, 5]);
   });
 
+  it("puts a device split's shares together: one counts every signal's time, each its own devices (absorb)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 5 * HOUR }), fc.constantFrom(A, B), fc.constantFrom(UNIVERSAL, RANDOM, "da:a1:19:00:00:02", "f0:18:98:00:00:07"), fc.integer({ min: 0, max: 3 })), { maxLength: 200 }),
+        (rows) => {
+          const signals = rows.map(([t, sensor, device, flags]) => ({ ...sig(T0 + t, sensor, device), flags }));
+          const one = new DataQuality({ gapThresholdMs: 20 * MIN });
+          for (const s of signals) one.signal(s);
+          // Share 0 counts its devices and every other signal's time (in any order); share 1 its devices.
+          const mine = (s: Signal): boolean => s.device.endsWith("1") || s.device.endsWith("6");
+          const share0 = new DataQuality({ gapThresholdMs: 20 * MIN });
+          const share1 = new DataQuality({ gapThresholdMs: 20 * MIN });
+          for (const s of [...signals].reverse()) {
+            if (mine(s)) share0.signal(s);
+            else {
+              share0.signalTime(s.shopId, s.sensor, s.time);
+              share1.signalDevice(s);
+            }
+          }
+          share0.absorb(structuredClone(share1.part));
+          expect(share0.report()).toEqual(one.report());
+        },
+      ),
+      { numRuns: 50 },
+    );
+  });
+
   it("computes randomized shares by device and by signal", () => {
     const r = dataQuality([sig(T0), sig(T0 + 1, A, RANDOM), sig(T0 + 2, A, RANDOM), sig(T0 + 3, B, RANDOM)]);
     expect([r.devices, r.randomizedDevices, r.randomizedDeviceShare]).toEqual([2, 1, 0.5]);

@@ -14,6 +14,26 @@ describe("EventTimeEngine: sessions", () => {
     ]);
   });
 
+  it("as one share of a device split, moves its watermark with the others' times (ticks) and builds only its own sessions", () => {
+    const signals = [sig(0), sig(1_000, "bb:00:00:00:00:02"), sig(2 * MIN), sig(30 * MIN, "bb:00:00:00:00:02"), sig(40 * MIN), sig(3 * MIN)];
+    const mine = (s: { readonly device: string }): boolean => s.device !== "bb:00:00:00:00:02";
+    const whole = run(signals, { gapMs: 5 * MIN });
+    const ticks: number[] = [];
+    const sessions: number[][] = [];
+    const engine = new EventTimeEngine({ gapMs: 5 * MIN }, { emit: (s) => sessions.push([s.start, s.end, s.watermark]) }, [], { tick: (_shop, _sensor, time) => ticks.push(time) });
+    for (const s of signals) {
+      if (mine(s)) engine.push(s);
+      else engine.pushTick(s.shopId, s.sensor, s.time);
+      expect(engine.watermark(1)).toBe(Math.max(...signals.slice(0, signals.indexOf(s) + 1).map((x) => x.time)) - defaultEventTimeEngine.allowedLatenessMs);
+    }
+    engine.flush();
+    // Its own sessions, closed at the same watermarks as in one engine over every device; the
+    // record at 3 min came late, and is counted late here because it is this share's.
+    expect(sessions).toEqual(whole.sessions.filter((s) => mine(s)).map((s) => [s.start, s.end, s.watermark]));
+    expect(ticks).toEqual([1_000, 30 * MIN]);
+    expect(engine.stats.late).toBe(whole.late.length);
+  });
+
   it("emits a session only once the watermark passes end + gap", () => {
     const { sessions, engine } = run([sig(0), sig(5 * MIN), sig(6 * MIN, "bb:00:00:00:00:02")], { gapMs: 5 * MIN, allowedLatenessMs: 0 }, { flush: false });
     expect(sessions).toHaveLength(0);

@@ -63,6 +63,24 @@ describe("SessionColumns", () => {
     );
   });
 
+  it("carries held sessions to another thread as plain data: built there, each is the session it was", () => {
+    const proximity = new SessionProximityAccumulator(proximityOptions({}));
+    const a = new SessionColumns();
+    const b = new SessionColumns();
+    const readings = [[0, -50], [1, -70], [2, -80], [0, -55], [3, -61]] as const;
+    // Of two stores, across chunks (the first holds 1024 numbers), in an order of their own.
+    const held = Array.from({ length: 400 }, (_, i) => (i % 3 === 0 ? b : a).add(closedSession(proximity, i, readings.slice(0, 1 + (i % 5))), 101 + (i % 2), T0 + i, T0 - i, i % 7 !== 0));
+    const crossed = SessionColumns.fromMessage(structuredClone(SessionColumns.toMessage(held)));
+    expect(crossed.map((h) => isHeldSession(h))).toEqual(held.map(() => true));
+    expect(crossed.map((h) => JSON.stringify(a.session(h)))).toEqual(held.map((h) => JSON.stringify(a.session(h))));
+    expect(crossed.map((h) => [h.shopId, h.device, h.dwellMs, h.probeCount, h.periodicGaps, h.randomized])).toEqual(
+      held.map((h) => [h.shopId, h.device, h.dwellMs, h.probeCount, h.periodicGaps, h.randomized]),
+    );
+    // The merge of a device split lowers a crossed session's `complete` in its own row only.
+    crossed[5]!.setComplete(T0 - 1e6);
+    expect([a.session(crossed[5]!).complete, a.session(crossed[6]!).complete, a.session(held[5]!).complete]).toEqual([T0 - 1e6, T0 - 6, T0 - 5]);
+  });
+
   it("takes chunk after chunk (a day of thousands of sessions), and keeps them when cleared", () => {
     const proximity = new SessionProximityAccumulator(proximityOptions({}));
     const columns = new SessionColumns();
