@@ -87,6 +87,8 @@ export default async function bigShopDayBench(): Promise<BenchRow[]> {
   }
   const help = spawnSync(process.execPath, [cliJs, "analyze", "--help"], { encoding: "utf8" });
   const hasThreads = /--threads\b/.test(`${help.stdout}${help.stderr}`);
+  // The split by device (issue 53), measured on the raw records beside the default threads.
+  const hasShares = /--shares\b/.test(`${help.stdout}${help.stderr}`);
   // The two inputs a user has: what `signals backfill` writes, and the service's raw records.
   const inputs = [
     { label: "", suffix: "", day },
@@ -99,6 +101,7 @@ export default async function bigShopDayBench(): Promise<BenchRow[]> {
       ...(hasThreads ? [{ name: `footfall default${suffix}`, args: analyze, wall: [], cpu: [] }] : []),
       { name: `loop${suffix}`, args: [loopJs, d.path, d.timeZone], wall: [], cpu: [] },
       ...(duckMissing === "" ? [{ name: `duckdb${suffix}`, args: [duckJs, d.path, d.timeZone], wall: [], cpu: [] }] : []),
+      ...(hasShares && suffix === " raw" ? [{ name: `footfall split${suffix}`, args: [...analyze, "--threads", "2", "--shares", "2"], wall: [], cpu: [] }] : []),
     ];
   });
 
@@ -119,6 +122,8 @@ export default async function bigShopDayBench(): Promise<BenchRow[]> {
   const cli = footfallCounts(warm.get("footfall 1 thread")!);
   const cliRaw = footfallCounts(warm.get("footfall 1 thread raw")!);
   if (cliRaw !== cli) throw new Error(`footfall counts the raw records otherwise: ${cliRaw}; backfill lines ${cli}`);
+  // Split by device, the output is the same bytes as on one thread.
+  if (hasShares && warm.get("footfall split raw") !== warm.get("footfall 1 thread raw")) throw new Error("footfall split by device wrote another output than on one thread");
 
   for (let round = 0; round < RUNS; round++) {
     // Rotate the order so no contender always runs right after the same other one.
@@ -166,6 +171,20 @@ export default async function bigShopDayBench(): Promise<BenchRow[]> {
         met: vsDuck <= 1,
         note: duckMissing === "" ? `${spread(all)}, ${spread(by(`duckdb${suffix}`))}${threadsNote}` : duckMissing,
       },
+      ...(hasShares && suffix === " raw"
+        ? [
+            {
+              row: 8,
+              figure: `Big shop-day${label}: \`footfall analyze --input\` split by device (--threads 2 --shares 2) vs default threads (records/s)`,
+              footfall: perS(by(`footfall split${suffix}`)),
+              baseline: `${perS(all)} default threads`,
+              ratio: Number(timeRatio(by(`footfall split${suffix}`).wall, all.wall).toFixed(2)),
+              goal: "informational: wall time ÷ the default's (< 1: the split pays)",
+              met: true,
+              note: `${spread(by(`footfall split${suffix}`))}, ${spread(all)}; output byte-identical to one thread (checked)`,
+            },
+          ]
+        : []),
     ];
   });
 }

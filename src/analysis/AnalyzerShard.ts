@@ -2,8 +2,10 @@ import type { Signal } from "../codec/Signal.ts";
 import { DataQuality, type DataQualityPart } from "../kernels/quality/dataQuality.ts";
 import { EventTimeEngine, type EngineAccumulator, type EventTimeEngineStats } from "../kernels/sessions/EventTimeEngine.ts";
 import type { ShardSessions } from "../kernels/sessions/mergeShardSessions.ts";
+
+export type { ShardSessions };
 import { SessionColumns, type HeldSession, type HeldSessionsMessage } from "../kernels/sessions/SessionColumns.ts";
-import { fnv1a } from "../stats/fnv1a.ts";
+import { deviceShare } from "../kernels/sessions/deviceShare.ts";
 import type { AnalyzeOptions } from "./analyze.ts";
 
 /**
@@ -28,17 +30,6 @@ export interface ShardSessionsMessage {
 }
 
 /**
- * The share of the devices that device number `share` of `shares` falls in: the MAC's FNV-1a
- * hash, modulo the shares. A device's every session is in one share.
- *
- * @example
- * deviceShare("f0:18:98:12:34:56", 1); // 0
- */
-export function deviceShare(device: string, shares: number): number {
-  return fnv1a(device) % shares;
-}
-
-/**
  * One share of an analysis split by device: an `EventTimeEngine` that is pushed every record of
  * the input, in input order, and builds the sessions of its share of the devices only (the others'
  * times still move its watermark and close its sessions, so every share closes each session at
@@ -49,10 +40,11 @@ export function deviceShare(device: string, shares: number): number {
  * signal's time and its own devices, the others their devices (`DataQuality.absorb` joins them).
  *
  * @example
+ * const records = [...world.rawSignals(101)].slice(0, 20_000).map((r) => decodeSignal(r)!);
  * const shares = [0, 1].map((i) => new AnalyzerShard({ quality: false }, i, 2));
- * for (const s of signals) for (const share of shares) share.push(s);
+ * for (const s of records) for (const share of shares) share.push(s);
  * const closed = shares.map((share) => share.flush());
- * closed.reduce((n, c) => n + c.held.length, 0); // every session, once
+ * closed.every((c, i) => c.held.every((h) => deviceShare(h.device, 2) === i)); // true
  */
 export class AnalyzerShard {
   readonly #engine: EventTimeEngine;

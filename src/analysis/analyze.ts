@@ -337,12 +337,15 @@ export class Analyzer {
    * (their flushes) with the other shares' counters. The results are those of one engine.
    *
    * @example
+   * const records = [...world.rawSignals(101)].slice(0, 20_000).map((r) => decodeSignal(r)!);
    * const analyzer = new Analyzer();
    * const share0 = analyzer.splitByDevice(2);
    * const share1 = new AnalyzerShard({}, 1, 2);
-   * for (const s of signals) { share0.push(s); share1.push(s); }
+   * for (const s of records) { share0.push(s); share1.push(s); }
    * analyzer.pushShares([share0.flush(), share1.flush()], [{ ...share1.stats, quality: share1.qualityPart }]);
-   * const result = analyzer.finish();
+   * const one = new Analyzer();
+   * for (const s of records) one.pushSignal(s);
+   * JSON.stringify(analyzer.finish()) === JSON.stringify(one.finish()); // true
    */
   splitByDevice(shares: number): AnalyzerShard {
     if (this.#split !== undefined || this.#engine.stats.signals > 0) throw new Error("Analyzer: splitByDevice before any record, once");

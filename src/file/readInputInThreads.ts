@@ -9,10 +9,9 @@ import { vendorOfNormal } from "../codec/oui.ts";
 import type { Pseudonymizer, PseudonymizerOptions } from "../privacy/Pseudonymizer.ts";
 import { RangeReader, type ByteRange, type ThreadDecoderOptions } from "./RangeReader.ts";
 import { SignalBatchReader, SignalBatchWriter, type SignalBatch } from "./SignalBatch.ts";
-import { AnalyzerShard } from "../analysis/AnalyzerShard.ts";
+import { AnalyzerShard, type ShardSessions } from "../analysis/AnalyzerShard.ts";
 import type { ShareTotals } from "../analysis/analyze.ts";
 import type { Signal } from "../codec/Signal.ts";
-import type { ShardSessions } from "../kernels/sessions/mergeShardSessions.ts";
 import type { FromShareMessage, ShareWorkerData, ToShareMessage } from "./shareWorker.ts";
 import { gunzipIfCompressed } from "./gunzipIfCompressed.ts";
 
@@ -149,17 +148,19 @@ const RANGE_BYTES = 4 * 1024 * 1024;
  * cut). This thread gives its read a turn after each range it applies, so pieces are cut ahead.
  *
  * Memory: each decode thread reads at most 16 batches (~130 k signals) ahead of this one; a
- * stream is read at most 16 pieces (~64 MiB) ahead of the range being applied.
+ * stream is read at most 16 pieces (~64 MiB) ahead of the range being applied; a split by device
+ * holds at most 8 ranges' batches and sessions that the share threads have not finished.
  *
  * With a `pseudonymizer`, the decode threads then hash their devices' pseudonyms while this thread
  * applies the last batches and closes the day (the read returns without waiting for them; they end
  * by themselves): ~0.2 s of the big shop-day's HMACs off the serial tail.
  *
- * The engine stays one serial stage: decoding is what parallelises here. Threads partitioned by
- * device, each with an engine of its own, would each need every record's time in file order (the
- * watermark and the late rule depend on all of a shop's records), and each session's `complete`
- * (the oldest start still open in the shop) put together from every partition's sessions; that
- * split is not built.
+ * With `shares` above 1 the analysis is split by device too (`Analyzer.splitByDevice`): this
+ * thread runs share 0's engine and posts every batch it applies — a decode thread's as it came,
+ * its own ranges' as it writes them — to each share thread, which runs its share's engine over
+ * them in input order and posts, after each range, the sessions it closed; this thread merges
+ * each range's sessions of every share into one engine's order and classifies them. It applies
+ * at most 8 ranges ahead of the last one merged, so a share thread that falls behind holds it back.
  *
  * @param input a file's path, or a stream ({@link ThreadStream})
  * @example
@@ -186,7 +187,7 @@ export async function readInputInThreads(
   let inputDone = path !== undefined;
   const known = (): number => (path === undefined ? pieces.length : ranges.length);
   const workers = path === undefined ? Math.max(0, threads - 1) : Math.max(0, Math.min(threads - 1, ranges.length - 1));
-  const url = workerUrl();
+  const url = workerUrl("decodeWorker");
   // Range 0 is this thread's; decode thread i starts with range i + 1; the rest are claimed.
   // Given beforehand, not claimed once the thread has loaded: this thread would then read on
   // without it, which on a file it reads faster than a thread loads (a test's) leaves the decode
@@ -581,12 +582,12 @@ async function lineRanges(path: string, bytes: number): Promise<ByteRange[]> {
 }
 
 /**
- * The decode thread's module: the compiled `decodeWorker.js` beside this file; when running from
- * the TypeScript sources (tests, notebooks), a small module that registers tsx's loader first
- * and then imports `decodeWorker.ts` (a worker's `execArgv` cannot bring a loader in time for its
- * own entry module). tsx is resolved from this file, not from the working directory.
+ * A thread's module (a decode thread's or a share thread's): the compiled `NAME.js` beside this
+ * file; when running from the TypeScript sources (tests, notebooks), a small module that registers
+ * tsx's loader first and then imports `NAME.ts` (a worker's `execArgv` cannot bring a loader in
+ * time for its own entry module). tsx is resolved from this file, not from the working directory.
  */
-function workerUrl(name: "decodeWorker" | "shareWorker" = "decodeWorker"): URL {
+function workerUrl(name: "decodeWorker" | "shareWorker"): URL {
   if (!import.meta.url.endsWith(".ts")) return new URL(`./${name}.js`, import.meta.url);
   // tsx's ESM API (`tsx/esm/api`, its `import` target read from tsx's own exports map, since a
   // require-resolution gives the CommonJS build): `register()` installs the loader in this thread.

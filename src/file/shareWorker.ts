@@ -5,7 +5,7 @@
 // readInputInThreads (here in src/file/, and as dist/file/shareWorker.js); not a public module.
 import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import { AnalyzerShard, type AnalyzerShardOptions, type ShardSessionsMessage } from "../analysis/AnalyzerShard.ts";
-import type { DataQualityPart } from "../kernels/quality/dataQuality.ts";
+import type { ShareTotals } from "../analysis/analyze.ts";
 import { SignalBatchReader, type SignalBatch } from "./SignalBatch.ts";
 
 /** What a share thread is started with. */
@@ -37,7 +37,7 @@ export type FromShareMessage =
       readonly late: number;
       readonly maxLateMs: number;
       readonly ahead: number;
-      readonly quality: DataQualityPart | undefined;
+      readonly quality: ShareTotals["quality"];
     };
 
 function runShare(data: ShareWorkerData): void {

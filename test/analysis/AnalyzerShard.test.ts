@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Analyzer, type AnalyzeOptions, type AnalyzeResult } from "../../src/analysis/analyze.ts";
-import { AnalyzerShard, deviceShare } from "../../src/analysis/AnalyzerShard.ts";
+import { AnalyzerShard } from "../../src/analysis/AnalyzerShard.ts";
+import { deviceShare } from "../../src/kernels/sessions/deviceShare.ts";
 import { decodeSignal } from "../../src/codec/decodeSignal.ts";
 import type { Signal } from "../../src/codec/Signal.ts";
 import { createRng } from "../../src/sim/random/prng.ts";

@@ -307,8 +307,7 @@ export class DataQuality implements EngineAccumulator {
   /** Counts one applied signal (the engine calls this in canonical order). */
   signal(signal: Signal): void {
     const shop = this.#shop(signal.shopId);
-    this.#time(shop, signal.sensor, signal.time);
-    this.#device(shop, signal);
+    this.#device(shop, signal, this.#time(shop, signal.sensor, signal.time));
   }
 
   /**
@@ -323,7 +322,7 @@ export class DataQuality implements EngineAccumulator {
 
   /** Internal (see {@link signalTime}): counts what an applied signal says of its device (devices, randomized, flags). */
   signalDevice(signal: Signal): void {
-    this.#device(this.#shop(signal.shopId), signal);
+    this.#device(this.#shop(signal.shopId), signal, undefined);
   }
 
   /**
@@ -379,7 +378,8 @@ export class DataQuality implements EngineAccumulator {
     return s;
   }
 
-  #time(shop: ShopQuality, sensor: string, time: number): void {
+  // Counts a signal's time; returns its sensor's state.
+  #time(shop: ShopQuality, sensor: string, time: number): SensorState {
     const windowMs = this.options.windowMs;
     if (windowMs !== undefined) {
       const start = Math.floor(time / windowMs) * windowMs;
@@ -392,9 +392,11 @@ export class DataQuality implements EngineAccumulator {
     const s = this.#sensor(shop, sensor, time);
     s.signals++;
     addTime(s, time, this.options.gapThresholdMs);
+    return s;
   }
 
-  #device(shop: ShopQuality, signal: Signal): void {
+  // Counts what a signal says of its device; `sensor`: its sensor's state, when at hand.
+  #device(shop: ShopQuality, signal: Signal, sensor: SensorState | undefined): void {
     if (signal.device !== shop.lastDevice) {
       shop.lastDevice = signal.device;
       const size = shop.devices.size;
@@ -403,7 +405,7 @@ export class DataQuality implements EngineAccumulator {
     const randomized = signal.randomized;
     const flags = signal.flags ?? 0;
     if (!randomized && flags === 0) return;
-    const s = this.#sensor(shop, signal.sensor, signal.time);
+    const s = sensor ?? this.#sensor(shop, signal.sensor, signal.time);
     if (randomized) {
       s.randomized++;
       shop.randomizedSignals++;

@@ -328,14 +328,14 @@ export class EventTimeEngine implements Kernel<Signal> {
   /** Closed sessions and per-sensor records nothing refers to any more, for new ones to reuse. */
   readonly #spareSessions: OpenSession[] = [];
   readonly #spareSensors: SensorAcc[] = [];
-  /** The devices this engine builds sessions of (null: all of them). */
+  /** What this engine, a share of a device split, is told of the others' records (null: not a share). */
   readonly #share: EngineShare | null;
 
   /**
    * @param options see {@link EventTimeEngineOptions}; validated here (TypeError/RangeError)
    * @param sink receives sessions, late signals and (optionally) slices
    * @param accumulators plug-ins that see applied signals, sessions and watermarks (see {@link EngineAccumulator})
-   * @param share internal: the devices this engine builds sessions of, when the analysis is split by device
+   * @param share internal: when the analysis is split by device, what this share is told of the others' records (`pushTick`)
    */
   constructor(options: EventTimeEngineOptions, sink: EngineSink, accumulators: readonly EngineAccumulator[] = [], share?: EngineShare) {
     this.options = eventTimeEngineOptions(options);
@@ -402,9 +402,10 @@ export class EventTimeEngine implements Kernel<Signal> {
 
   /**
    * Internal (a share of a device split, `AnalyzerShard`): feeds the time of a record of a device
-   * another share owns. It moves the watermark, is held, late or leaping exactly as the record
-   * would be, and when applied closes what it passes and is told to the share's `tick`; no session
-   * is built of it. Every record goes to every share, as a signal or as a tick, in input order.
+   * another share owns. It moves the watermark, is late or leaping exactly as the record would be,
+   * and unless late is told to the share's `tick`; no session is built of it, and it is not held
+   * for its turn (see `mergeShardSessions`). Every record goes to every share, as a signal or as
+   * a tick, in input order.
    */
   pushTick(shopId: number, sensor: string, time: number): void {
     this.#signals++;

@@ -32,7 +32,9 @@ export interface ShardSessions {
  * all changes nothing beyond what one engine gives.
  *
  * @example
- * mergeShardSessions([{ held: [], seq: [], opens: [] }], (held) => console.log(held.device)); // nothing
+ * const order: string[] = [];
+ * mergeShardSessions([{ held: [], seq: [], opens: [] }, { held: [], seq: [], opens: [101, 1_763_600_000_000] }], (held) => order.push(held.device));
+ * order.length; // 0
  */
 export function mergeShardSessions(parts: readonly ShardSessions[], each: (held: HeldSession) => void): void {
   const order: { readonly held: HeldSession; readonly seq: number; readonly end: number }[] = [];
