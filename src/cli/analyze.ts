@@ -100,7 +100,8 @@ Input (one of):
                       building its devices' sessions on a thread of its own (share 1 on
                       the analysis thread), beside the --threads that decode; the
                       sessions are merged back into one engine's order, so the results
-                      are identical [1: on 2 cores a split costs more than it saves]
+                      are identical; up to 64 [1: on 2 cores a split costs more than it
+                      saves]
 
 Output:
   --format F          table (default): one row per shop and day: visitors (people, with
@@ -268,7 +269,7 @@ export async function analyzeFlags(
     if (++shown <= 10) io.stderr.write(`footfall ${name}: rejected ${line === 0 ? "a record" : `line ${line}`}: ${x.message}\n`);
   };
   const threads = integerFlag("--threads", values["threads"], 1);
-  const shares = integerFlag("--shares", values["shares"], 1);
+  const shares = integerFlag("--shares", values["shares"], 1, 64);
   const clockFlag = clockOffsetsFlag(values["clock-offsets"]);
 
   // The file --input names, looked at once for every read (undefined: standard input, or none).

@@ -81,6 +81,7 @@ describe("footfall analyze", () => {
     [["--input", tmpdir()]],
     [["--input", "x", "--rts-unit", "hours"]],
     [["--input", "x", "--shares", "0"]],
+    [["--input", "x", "--shares", "65"]],
     [["--shop", "101", "--since", "2026-11-16", "--until", "2026-11-17", "--shares", "2"]],
   ])("rejects bad usage %j with status 2", async (argv) => {
     const { io, text } = fakeIo(env);
