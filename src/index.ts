@@ -157,6 +157,7 @@ export type {
   ResolvedEventTimeEngineOptions,
   EngineSink,
   EngineAccumulator,
+  EngineShare,
   EventTimeEngineStats,
 } from "./kernels/sessions/EventTimeEngine.ts";
 export { EventTimeEngine, eventTimeEngineOptions, defaultEventTimeEngine } from "./kernels/sessions/EventTimeEngine.ts";

@@ -2,11 +2,12 @@ import type { Signal } from "../codec/Signal.ts";
 import { DataQuality, type DataQualityPart } from "../kernels/quality/dataQuality.ts";
 import { EventTimeEngine, type EngineAccumulator, type EventTimeEngineStats } from "../kernels/sessions/EventTimeEngine.ts";
 import type { ShardSessions } from "../kernels/sessions/mergeShardSessions.ts";
-
-export type { ShardSessions };
 import { SessionColumns, type HeldSession, type HeldSessionsMessage } from "../kernels/sessions/SessionColumns.ts";
 import { deviceShare } from "../kernels/sessions/deviceShare.ts";
 import type { AnalyzeOptions } from "./analyze.ts";
+
+// For the file readers, whose area may import analysis but not the kernels.
+export type { ShardSessions };
 
 /**
  * The options a share of a device split runs with: the engine's and the data-quality report's
@@ -32,8 +33,8 @@ export interface ShardSessionsMessage {
 /**
  * One share of an analysis split by device: an `EventTimeEngine` that is pushed every record of
  * the input, in input order, and builds the sessions of its share of the devices only (the others'
- * times still move its watermark and close its sessions, so every share closes each session at
- * the same record, with the same watermark, as one engine over all would). What it closes is
+ * times still move its watermark, so every share closes each session at the same record, with the
+ * same watermark, as one engine over all would). What it closes is
  * taken run by run ({@link endRun}) and put back into one engine's order by
  * `mergeShardSessions`, on the thread that classifies (see `Analyzer.splitByDevice`). Signals'
  * data quality is counted here too: the share given the analyzer's `DataQuality` counts every

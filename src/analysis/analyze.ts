@@ -317,6 +317,7 @@ export class Analyzer {
    * other shares run with (plain data, for their threads); undefined when something sees the
    * engine's signals as one engine calls it (`onLate`, `onSlice`, `accumulators`,
    * `liveOccupancy`).
+   * @internal
    */
   get shareOptions(): AnalyzerShardOptions | undefined {
     const o = this.#options;
@@ -336,6 +337,7 @@ export class Analyzer {
    * every share, and hands each run's sessions of all shares to {@link pushShares}, the last run
    * (their flushes) with the other shares' counters. The results are those of one engine.
    *
+   * @internal
    * @example
    * const records = [...world.rawSignals(101)].slice(0, 20_000).map((r) => decodeSignal(r)!);
    * const analyzer = new Analyzer();
@@ -358,6 +360,7 @@ export class Analyzer {
    * Internal (see {@link splitByDevice}): the sessions every share closed over the same records,
    * put in one engine's order and classified; `totals`, with the last run, the counters of the
    * shares other than share 0.
+   * @internal
    */
   pushShares(runs: readonly ShardSessions[], totals?: readonly ShareTotals[]): void {
     if (totals !== undefined) this.#shareTotals = totals;
@@ -429,6 +432,7 @@ export class Analyzer {
  * What a share of a device split counted besides its sessions (`AnalyzerShard`'s `stats` and
  * `qualityPart`), for {@link Analyzer.finish}. Internal.
  *
+ * @internal
  * @example
  * const totals: ShareTotals = { late: 0, maxLateMs: 0, ahead: 0, quality: undefined };
  */

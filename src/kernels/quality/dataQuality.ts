@@ -237,6 +237,7 @@ interface ShopQuality {
  * What one share of a device split has counted of signals (`DataQuality.part`), for another's
  * `absorb`. Internal; opaque.
  *
+ * @internal
  * @example
  * const part: DataQualityPart = new DataQuality().part;
  */
@@ -315,12 +316,17 @@ export class DataQuality implements EngineAccumulator {
    * and its sensor's signals, first, last and gaps), for the one share that sees every signal's
    * time; {@link signalDevice} counts the rest in the share that owns the device, and
    * {@link absorb} puts the shares together.
+   * @internal
    */
   signalTime(shopId: number, sensor: string, time: number): void {
     this.#time(this.#shop(shopId), sensor, time);
   }
 
-  /** Internal (see {@link signalTime}): counts what an applied signal says of its device (devices, randomized, flags). */
+  /**
+   * Internal (see {@link signalTime}): counts what an applied signal says of its device (devices,
+   * randomized, flags).
+   * @internal
+   */
   signalDevice(signal: Signal): void {
     this.#device(this.#shop(signal.shopId), signal, undefined);
   }
@@ -328,6 +334,7 @@ export class DataQuality implements EngineAccumulator {
   /**
    * Internal (a device split): what this accumulator has counted of signals, to be absorbed by
    * another ({@link absorb}); structured-cloneable, so it can cross from a thread.
+   * @internal
    */
   get part(): DataQualityPart {
     return { shops: [...this.#shops.values()] };
@@ -337,6 +344,7 @@ export class DataQuality implements EngineAccumulator {
    * Internal (a device split): adds the counts of shares that counted other devices
    * ({@link signalDevice}) to this one, which counted every signal's time ({@link signalTime}):
    * device sets are joined, device counts summed; times, sensors and gaps stay this one's.
+   * @internal
    */
   absorb(part: DataQualityPart): void {
     for (const other of part.shops as readonly ShopQuality[]) {

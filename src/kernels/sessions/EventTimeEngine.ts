@@ -364,6 +364,7 @@ export class EventTimeEngine implements Kernel<Signal> {
   /**
    * Internal (a device split's merge): each shop's oldest start among its open sessions, epoch
    * ms, for the shops with any open.
+   * @internal
    */
   openStarts(each: (shopId: number, start: number) => void): void {
     for (const shop of this.#shops.values()) if (shop.startHead !== undefined) each(shop.shopId, shop.startHead.start);
@@ -406,6 +407,7 @@ export class EventTimeEngine implements Kernel<Signal> {
    * and unless late is told to the share's `tick`; no session is built of it, and it is not held
    * for its turn (see `mergeShardSessions`). Every record goes to every share, as a signal or as
    * a tick, in input order.
+   * @internal
    */
   pushTick(shopId: number, sensor: string, time: number): void {
     this.#signals++;

@@ -524,6 +524,7 @@ export class VisitClassifier implements Kernel<Session> {
   /**
    * Feeds one session held in columns already (a device split's, made by another engine): the
    * same as {@link pushClosed} of the session it is. Internal.
+   * @internal
    */
   pushHeld(held: HeldSession): void {
     const shop = this.#arrive(held.shopId, held.watermark);
