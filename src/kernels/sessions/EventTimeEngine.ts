@@ -485,12 +485,18 @@ export class EventTimeEngine implements Kernel<Signal> {
     for (let i = 0; i < held.length - 1 && !confirmed; i++) confirmed = held[i]!.sensor !== signal.sensor;
     if (!confirmed) return;
     shop.held = [];
-    for (const s of held) this.#take(shop, s);
+    for (const s of held) this.#takeHeld(shop, s);
+  }
+
+  // A held record taken at last: a signal, or another share's time held as one of no device
+  // (told apart here, off the path every record takes).
+  #takeHeld(shop: ShopState, signal: Signal): void {
+    if (signal.device === TICK) this.#takeTick(shop, signal.sensor, signal.time);
+    else this.#take(shop, signal);
   }
 
   // The watermark rule for one signal: late, or held in canonical order and the watermark moved.
   #take(shop: ShopState, signal: Signal): void {
-    if (signal.device === TICK) return this.#takeTick(shop, signal.sensor, signal.time);
     const lane = shop.lane;
     const before = lane.watermark;
     if (!lane.add(signal)) {
@@ -515,7 +521,7 @@ export class EventTimeEngine implements Kernel<Signal> {
       // Held with nothing to say otherwise: taken.
       const held = shop.held;
       shop.held = [];
-      for (const s of held) this.#take(shop, s);
+      for (const s of held) this.#takeHeld(shop, s);
       const lane = shop.lane;
       for (let s = lane.take(Number.POSITIVE_INFINITY); s !== undefined; s = lane.take(Number.POSITIVE_INFINITY)) this.#apply(shop, s);
       if (this.#onReach.length > 0) {
