@@ -235,7 +235,12 @@ export class Analyzer {
         stages.push(s);
       },
     });
-    const accumulators: EngineAccumulator[] = [...(this.#quality === undefined ? [] : [this.#quality]), ...(options.accumulators ?? [])];
+    const quality = this.#quality;
+    // Data quality hears each signal from the engine, and each closed session from the hand-off
+    // below as it is (its clock pairs read the sensors' first and last receptions): as an engine
+    // accumulator of sessions it would have every session built for it (~2 % of the big shop-day),
+    // and it is never windowed here, so it has no watermark to hear of.
+    const accumulators: EngineAccumulator[] = [...(quality === undefined ? [] : [{ signal: (s: Signal) => quality.signal(s) }]), ...(options.accumulators ?? [])];
     const live = options.liveOccupancy;
     if (!(live === undefined || typeof live === "boolean" || typeof live === "function")) {
       throw new TypeError(`Analyzer: liveOccupancy must be a boolean or a function, got ${typeof live}`);
@@ -252,7 +257,10 @@ export class Analyzer {
       { ...options.sessions, proximity: options.proximity ?? {} },
       {
         emit: (s) => classifier.push(s),
-        closed: (open, shopId, watermark, complete) => classifier.pushClosed(open, shopId, watermark, complete),
+        closed: (open, shopId, watermark, complete) => {
+          quality?.session({ shopId, device: open.device, randomized: open.randomized, sensors: open.sensors });
+          classifier.pushClosed(open, shopId, watermark, complete);
+        },
         ...(options.onLate === undefined ? {} : { late: options.onLate }),
         ...(options.onSlice === undefined ? {} : { slice: options.onSlice }),
       },

@@ -1,16 +1,13 @@
-import { tz } from "@date-fns/tz";
-import { isValid } from "date-fns/isValid";
-import { parse } from "date-fns/parse";
-
 /**
  * Calendar dates as the service writes them (`YYYY-MM-DD`, e.g. a sales record's `date`) and
  * as day numbers since 1970-01-01 (day 0, like epoch days).
  *
- * Reading a date once (flags, daily-total rows, a POST's `date`) goes through date-fns
- * ({@link epochDayOfDate}). The integer functions (Howard Hinnant's days_from_civil /
- * civil_from_days) remain for per-record code only — `parseSalesTimestamp` on every sales row
- * and the simulator's `formatLocalIso` on every transaction — where date-fns' `parseISO` is
- * ~3× slower and a `TZDate` + `format` per record 10–100× (`npx tsx bench/calendar.ts`).
+ * One rule for the proleptic Gregorian calendar, as integers (Howard Hinnant's days_from_civil /
+ * civil_from_days): per record (`parseSalesTimestamp` on every sales row, the simulator's
+ * `formatLocalIso` on every transaction) date-fns' `parseISO` is ~3× slower and a `TZDate` +
+ * `format` 10–100× (`npx tsx bench/calendar.ts`), and reading a date once ({@link epochDayOfDate})
+ * takes the same rule rather than date-fns' `parse`, whose ~60 modules cost every start of the
+ * CLI ~40 ms. Dates in a time zone (a shop's local day) are date-fns' (`LocalCalendar`).
  */
 
 /**
@@ -83,22 +80,22 @@ export function dateOfEpochDay(epochDay: number): string {
   return `${String(year).padStart(4, "0")}-${month < 10 ? "0" : ""}${month}-${day < 10 ? "0" : ""}${day}`;
 }
 
-const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
-// Calendar fields read in UTC, so the day number does not depend on the machine's zone.
-const IN_UTC = { in: tz("UTC") };
-const REFERENCE = new Date(0);
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /**
  * Day number since 1970-01-01 of a `YYYY-MM-DD` date, or `undefined` when the text is not
- * exactly that format or not a real calendar day (2026-02-30). Parsed by date-fns.
+ * exactly that format or not a real calendar day (2026-02-30).
  *
  * @example
  * epochDayOfDate("2026-11-20"); // 20777
  * epochDayOfDate("2026-02-30"); // undefined
  */
 export function epochDayOfDate(text: string): number | undefined {
-  // date-fns' parse is lenient about digit counts ("2026-1-20"); the service's format is not.
-  if (!DATE_RE.test(text)) return undefined;
-  const date = parse(text, "yyyy-MM-dd", REFERENCE, IN_UTC);
-  return isValid(date) ? Math.round(date.getTime() / MS_PER_DAY) : undefined;
+  // Exactly four, two and two digits: the service's format ("2026-1-20" is not a date here).
+  const m = DATE_RE.exec(text);
+  if (m === null) return undefined;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  return isCalendarDate(year, month, day) ? daysFromCivil(year, month, day) : undefined;
 }

@@ -13,7 +13,10 @@ import { estimateOccupancy } from "../../src/operators/estimateOccupancy.ts";
 import { estimatePeople } from "../../src/operators/estimatePeople.ts";
 import type { OccupancyInterval, PeopleEstimate } from "../../src/kernels/people/PeopleEstimate.ts";
 import type { RawSignal } from "../../src/contract/rawSignal.ts";
-import type { DataQualityReport } from "../../src/kernels/quality/dataQuality.ts";
+import type { Signal } from "../../src/codec/Signal.ts";
+import { DataQuality, type DataQualityReport } from "../../src/kernels/quality/dataQuality.ts";
+import { EventTimeEngine } from "../../src/kernels/sessions/EventTimeEngine.ts";
+import { createWorld } from "../../src/sim/createWorld.ts";
 import type { WindowDwell } from "../../src/kernels/visits/DwellMeter.ts";
 import type { EngineAccumulator } from "../../src/kernels/sessions/EventTimeEngine.ts";
 import type { ClassifiedSession } from "../../src/kernels/visits/VisitClassifier.ts";
@@ -282,8 +285,28 @@ describe("analyze", () => {
     expect(seen.sort((a, b) => a - b)).toEqual([D0, D0 + MIN, D0 + 4 * MIN]);
     expect(sessions.sort()).toEqual(result.sessions.map((s) => s.device).sort());
     expect(advances.filter(([, w]) => w === Infinity).map(([shopId]) => shopId).sort()).toEqual([101, 102]);
-    // The quality report is an accumulator too, beside the ones given.
+    // The quality report counts the applied signals too, beside the accumulators given.
     expect(result.quality?.signals).toBe(3);
+  });
+
+  it("gives data quality every closed session as it is handed on: the clock pairs an engine accumulator counts from built sessions", () => {
+    // Sensor clocks up to half an hour apart split one burst of a rotated MAC into two sessions,
+    // which data quality pairs across sessions it keeps meanwhile (the engine reuses its own
+    // records of the first session's sensors long before the second closes).
+    const world = createWorld({ seed: 7, shops: 1, days: 1, rotation: "realistic", phones: "real", visitorsPerDay: 150, passersByPerDay: 600, openingHours: [10, 16], sensorClockSkewMs: 1_800_000 });
+    const signals = [...world.rawSignals(101)].map((r) => decodeSignal(r) as Signal).sort((a, b) => a.time - b.time);
+    const analyzer = new Analyzer({ timeZone: TZ });
+    for (const s of signals) analyzer.push(s);
+    const handedOn = analyzer.finish().quality!;
+    const quality = new DataQuality();
+    const engine = new EventTimeEngine({}, { emit: () => {} }, [quality]);
+    for (const s of signals) engine.push(s);
+    engine.flush();
+    const built = quality.report();
+    const clocks = (r: DataQualityReport) => r.sensors.map((s) => [s.sensor, s.clockPairs, s.clockOffsetMs]);
+    expect(clocks(handedOn)).toEqual(clocks(built));
+    // The sensors are shifted by up to 30 min: an offset beyond the session gap is measured.
+    expect(Math.max(...built.sensors.map((s) => Math.abs(s.clockOffsetMs)).filter((ms) => ms === ms))).toBeGreaterThan(5 * MIN);
   });
 
 

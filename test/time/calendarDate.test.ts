@@ -12,7 +12,7 @@ describe("calendar dates", () => {
     expect(isCalendarDate(2026, 13, 1)).toBe(false);
     expect(epochDayOfDate("2026-11-20")).toBe(20777);
     expect(epochDayOfDate("2024-02-29")).toBeDefined();
-    for (const bad of ["2026-02-29", "2026-02-30", "2026-13-01", "2026-00-10", "2026-1-20", "20261120", "2026-11-16T00:00", " 2026-11-20"]) {
+    for (const bad of ["2026-02-29", "2026-02-30", "2026-13-01", "2026-00-10", "2026-1-20", "20261120", "2026-11-16T00:00", " 2026-11-20", "2026-11-20\n", "２０２６-11-20"]) {
       expect(epochDayOfDate(bad)).toBeUndefined();
     }
   });

@@ -1,7 +1,7 @@
 import { SIGNAL_LOCAL_FLAG_MISMATCH, SIGNAL_TS_RTS_MISMATCH, type Signal } from "../../codec/Signal.ts";
 import { checkNumberOption } from "../../options/checkNumberOption.ts";
 import type { EngineAccumulator } from "../sessions/EventTimeEngine.ts";
-import type { Session, SessionSensor } from "../sessions/Session.ts";
+import type { SessionSensor } from "../sessions/Session.ts";
 import { checkSink, type Sink } from "../sessions/Sink.ts";
 
 /**
@@ -246,8 +246,24 @@ export interface DataQualityPart {
   readonly shops: readonly object[];
 }
 
-/** What a clock pair needs of a session's sensor (its `SessionSensor`, kept as it is). */
+/** What a clock pair needs of a session's sensor (copied when kept: the caller may reuse its own). */
 type SessionSensorFirst = Pick<SessionSensor, "sensor" | "first">;
+
+/**
+ * What {@link DataQuality.session} reads of a closed session: a `Session` is one, and so is the
+ * engine's open state of a session as it is handed on closed (`EngineSink.closed`), which the
+ * analyzer gives it rather than have every session built for it.
+ *
+ * @example
+ * const closed: ClosedSessionSensors = { shopId: 101, device: "da:a1:19:00:00:01", randomized: true, sensors: [{ sensor: "b8:27:eb:00:00:01", first: 0, last: 0 }] };
+ */
+export interface ClosedSessionSensors {
+  readonly shopId: number;
+  readonly device: string;
+  readonly randomized: boolean;
+  /** Its sensors, each with its first and last reception (epoch ms), in the session's order. */
+  readonly sensors: readonly Pick<SessionSensor, "sensor" | "first" | "last">[];
+}
 
 /** Rotated MACs kept waiting for a second session: a busy shop-day's worth (a few tens of thousands). */
 const ONE_BURST_MACS = 100_000;
@@ -436,7 +452,7 @@ export class DataQuality implements EngineAccumulator {
    * lives one burst, so one heard again in a later session was stamped there by a clock further
    * off than the session gap (a sensor set hours wrong): that pair is a sample too.
    */
-  session(session: Session): void {
+  session(session: ClosedSessionSensors): void {
     const sensors = session.sensors;
     for (let i = 0; i < sensors.length; i++) if (sensors[i]!.last - sensors[i]!.first > ONE_BURST_MS) return;
     const shop = this.#shops.get(session.shopId);
@@ -449,7 +465,7 @@ export class DataQuality implements EngineAccumulator {
       addClockPairs(shop, before, sensors);
       return;
     }
-    shop.bursts.set(session.device, sensors);
+    shop.bursts.set(session.device, sensors.map(({ sensor, first }) => ({ sensor, first })));
     if (shop.bursts.size > ONE_BURST_MACS) shop.bursts.delete(shop.bursts.keys().next().value!);
   }
 
