@@ -3,7 +3,6 @@ import { SignalDecoder, type InvalidRecord, type InvalidReason, type SignalDecod
 import type { Signal } from "../codec/Signal.ts";
 import { DataQuality, type DataQualityOptions, type DataQualityPart, type DataQualityReport } from "../kernels/quality/dataQuality.ts";
 import { mergeShardSessions, type ShardSessions } from "../kernels/sessions/mergeShardSessions.ts";
-import { SessionColumns } from "../kernels/sessions/SessionColumns.ts";
 import { AnalyzerShard, type AnalyzerShardOptions } from "./AnalyzerShard.ts";
 import type { DwellMeterOptions, WindowDwell } from "../kernels/visits/DwellMeter.ts";
 import type { DwellStats } from "../kernels/visits/dwellStats.ts";
@@ -200,8 +199,6 @@ export class Analyzer {
   #split: AnalyzerShard | undefined;
   /** The counters of the split's other shares (`pushShares`). */
   #shareTotals: readonly ShareTotals[] = [];
-  /** Builds the split's held sessions for the accumulators. */
-  readonly #heldReader = new SessionColumns();
 
   /** @param options see {@link AnalyzeOptions}; validated here (TypeError/RangeError). */
   constructor(options: AnalyzeOptions = {}) {
@@ -375,7 +372,7 @@ export class Analyzer {
     const quality = this.#quality;
     const classifier = this.#classifier;
     mergeShardSessions(runs, (held) => {
-      quality?.session(this.#heldReader.session(held));
+      quality?.session(held);
       classifier.pushHeld(held);
     });
   }

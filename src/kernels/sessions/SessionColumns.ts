@@ -110,6 +110,29 @@ export class HeldSession implements DayRuleSession {
     return this.chunk.numbers[this.at + 4]!;
   }
 
+  /**
+   * Its sensors as the `Session` has them, built from its row at each call: what data quality's
+   * clock pairs read of it (a held session is a `ClosedSessionSensors`).
+   */
+  get sensors(): SessionSensor[] {
+    const n = this.chunk.numbers;
+    const strings = this.chunk.strings;
+    const count = n[this.at + 9]!;
+    const sensors: SessionSensor[] = new Array(count);
+    let s = this.firstString + 2;
+    for (let k = 0, i = this.at + 12; k < count; k++, i += 5) {
+      sensors[k] = {
+        sensor: strings[s++]!,
+        signalCount: n[i]!,
+        first: n[i + 1]!,
+        last: n[i + 2]!,
+        peakRssi: compactNumber(n[i + 3]!),
+        peakSmoothedRssi: n[i + 4]!,
+      };
+    }
+    return sensors;
+  }
+
   /** Internal (a device split's merge): the `complete` of one engine over every device, epoch ms. */
   setComplete(complete: number): void {
     this.chunk.numbers[this.at + 4] = complete;
@@ -323,27 +346,16 @@ export class SessionColumns {
     const n = held.chunk.numbers;
     const strings = held.chunk.strings;
     const at = held.at;
-    let s = held.firstString;
     const start = n[at]!;
     const end = n[at + 1]!;
     const probes = n[at + 7]!;
     const count = n[at + 9]!;
-    const vendor = strings[s];
-    const nearest = strings[s + 1]!;
-    s += 2;
-    const sensors: SessionSensor[] = new Array(count);
-    let i = at + 12;
-    for (let k = 0; k < count; k++) {
-      sensors[k] = {
-        sensor: strings[s++]!,
-        signalCount: n[i]!,
-        first: n[i + 1]!,
-        last: n[i + 2]!,
-        peakRssi: compactNumber(n[i + 3]!),
-        peakSmoothedRssi: n[i + 4]!,
-      };
-      i += 5;
-    }
+    const vendor = strings[held.firstString];
+    const nearest = strings[held.firstString + 1]!;
+    const sensors = held.sensors;
+    // The proximity's numbers and strings follow the sensors' (5 numbers and 1 string each).
+    const i = at + 12 + 5 * count;
+    const s = held.firstString + 2 + count;
     const dwellMs = end - start;
     const squaredGaps = n[at + 11]!;
     return {
