@@ -51,12 +51,14 @@ const ALLOWED: Record<string, readonly string[]> = {
   report: [...ALL_KERNELS, "codec", "contract", "errors", "time", "options"],
   // Keyed pseudonyms of MACs (node:crypto HMAC): what every writer puts where a device goes.
   privacy: ["errors"],
-  // Scale-out runs the same pipeline: source → analyze → the same lines, stored in PostgreSQL.
-  fleet: ["analysis", "source", ...ALL_KERNELS, "operators", "client", "codec", "contract", "errors", "time", "options"],
+  // Scale-out runs the same pipeline: source → analyze → the same lines, stored in PostgreSQL; a
+  // job's analysis split by device runs on the share threads a file's does (file/ShareThreads).
+  fleet: ["analysis", "source", ...ALL_KERNELS, "operators", "client", "codec", "contract", "errors", "time", "options", "file"],
   // Counted people (truth CSV files) for calibrations: read like sales files, no analytics.
   truth: ["errors", "time", "options"],
-  // Reading a signal file as the CLI does (gzip, decode threads) into an analysis: src/file/. Its
-  // decode threads also hash the output's pseudonyms once they have no range left (privacy).
+  // Reading a signal file as the CLI does (gzip, decode threads) into an analysis, and the share
+  // threads of a split by device: src/file/. Its decode threads also hash the output's pseudonyms
+  // once they have no range left (privacy).
   file: ["analysis", "codec", "contract", "errors", "text", "privacy", "options"],
   // The demo application (src/demo/): the simulator, the service client and the whole pipeline, no CLI.
   demo: ["analysis", "client", "codec", "contract", "errors", ...ALL_KERNELS, "operators", "report", "sales", ...ALL_SIM, "source", "text", "time", "truth", "privacy", "options", "stats"],

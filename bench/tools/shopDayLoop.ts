@@ -3,7 +3,9 @@
  * machine: `analyzeShopDay` (the worker's read, decode and analysis, through the real client and
  * source) over one shop-day whose pages are held in memory, run `N` times.
  *
- * Run as a child (`node --import tsx bench/tools/shopDayLoop.ts N`): it builds the world and its
+ * Run as a child (`node --import tsx bench/tools/shopDayLoop.ts N [SHARES [SCALE]]`; SHARES: the
+ * analysis split by device over that many threads, `analyzeShopDay`'s `shares`; SCALE: visitors
+ * and passers-by × SCALE, for a busier shop): it builds the world and its
  * pages, prints `ready`, waits for a line on stdin (so that several copies start their timed
  * part together), runs, and prints one JSON line `{ "shopDays": N, "wallMs": …, "cpuMs": … }`.
  * `shopDayLoopScaling` below runs it in 1 and then in 2 processes.
@@ -84,8 +86,9 @@ async function together(processes: number, shopDays: number): Promise<LoopFigure
   return Promise.all(children.map(async (_c, i) => JSON.parse(await next(i)) as LoopFigures));
 }
 
-async function main(shopDays: number): Promise<void> {
-  const world = createWorld(FLEET_BENCH_WORLD);
+async function main(shopDays: number, shares: number, scale: number): Promise<void> {
+  const base = FLEET_BENCH_WORLD;
+  const world = createWorld({ ...base, visitorsPerDay: base.visitorsPerDay! * scale, passersByPerDay: base.passersByPerDay! * scale });
   const sim = createSimHandler({ seed: 21, world });
   const pages = new Map<string, Uint8Array<ArrayBuffer>>();
   const headers = { "content-type": "application/json; charset=utf-8" };
@@ -103,7 +106,7 @@ async function main(shopDays: number): Promise<void> {
   };
   const client = createClient({ baseUrl: "http://sim", signalUrl: "http://sim", email: sim.email, token: sim.token, fetch: fetchPage });
   const d = backfillJobs({ shops: [world.shops[0]!.id], sinceMs: world.startMs, untilMs: world.startMs + 1, timeZone: "Asia/Seoul" })[0]!.data;
-  const job = (): Promise<unknown> => analyzeShopDay(client, { shopId: d.shopId, sinceMs: d.sinceMs, untilMs: d.untilMs, timeZone: d.timeZone });
+  const job = (): Promise<unknown> => analyzeShopDay(client, { shopId: d.shopId, sinceMs: d.sinceMs, untilMs: d.untilMs, timeZone: d.timeZone, shares });
   await job(); // pages recorded, code warm
   process.stdout.write("ready\n");
   await new Promise((resolve) => process.stdin.once("data", resolve));
@@ -115,4 +118,4 @@ async function main(shopDays: number): Promise<void> {
   process.stdout.write(`${JSON.stringify(figures)}\n`);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await main(Number(process.argv[2] ?? 3));
+if (import.meta.url === `file://${process.argv[1]}`) await main(Number(process.argv[2] ?? 3), Number(process.argv[3] ?? 1), Number(process.argv[4] ?? 1));

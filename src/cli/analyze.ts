@@ -96,11 +96,11 @@ Input (one of):
                       (identical results) [for files of about 500 000 records or more,
                       one per core up to 3, a gzip file one fewer (zlib takes one); else,
                       and for standard input, 1]
-  --shares N          with --input: split the analysis by device into N shares, each
-                      building its devices' sessions on a thread of its own (share 1 on
-                      the analysis thread), beside the --threads that decode; the
-                      sessions are merged back into one engine's order, so the results
-                      are identical; up to 64 [1: on 2 cores a split costs more than it
+  --shares N          split the analysis by device into N shares, each building its
+                      devices' sessions on a thread of its own (share 1 on the analysis
+                      thread), beside the --threads that decode a file; the sessions
+                      are merged back into one engine's order, so the results are
+                      identical; up to 64 [1: on 2 cores a split costs more than it
                       saves]
 
 Output:
@@ -288,8 +288,7 @@ export async function analyzeFlags(
         decodedElsewhere = await readInput(values.input, inputFile, { threads, shares }, analyzer, io, show, at, { clockOffsetsMs, rtsUnit: rtsCodec.unit }, pseudonymizer);
       } else {
         if (threads !== undefined) throw new UsageError("--threads applies to --input");
-        if (shares !== undefined) throw new UsageError("--shares applies to --input");
-        await readService(values, timeZone, rtsCodec, analyzer, io, deps);
+        await readService(values, timeZone, rtsCodec, shares ?? 1, analyzer, io, deps);
       }
     } catch (error) {
       if (error instanceof UsageError) throw error;
@@ -508,13 +507,15 @@ async function readService(
   values: Readonly<Record<string, string | undefined>>,
   timeZone: string,
   rtsCodec: PresetRtsCodec,
+  shares: number,
   analyzer: Analyzer,
   io: CliIo,
   deps: ClientDeps | undefined,
 ): Promise<void> {
-  const [{ signals }, { defaultClientDeps, serviceClient }] = await Promise.all([
+  const [{ signals }, { defaultClientDeps, serviceClient }, { signalFeed }] = await Promise.all([
     import("../source/signals.ts"),
     import("./serviceClient.ts"),
+    import("../file/ShareThreads.ts"),
   ]);
   const shopId = integerFlag("--shop", values.shop, 0);
   if (shopId === undefined) throw new UsageError("--shop ID (a number) is required");
@@ -533,6 +534,9 @@ async function readService(
     io.signal.removeEventListener("abort", onAbort);
     throw error;
   }
+  // Split by device over `shares` threads (`--shares`), as a file is.
+  const feed = signalFeed(analyzer, shares);
+  const decoder = analyzer.decoder;
   try {
     await new Promise<void>((resolve, reject) => {
       signals(client, {
@@ -543,10 +547,19 @@ async function readService(
         signal: controller.signal,
         // Records with an unusable row_key or a mistyped field never leave the source; they are rejected like the decoder's.
         onInvalid: (x) => analyzer.reject(x),
-      }).subscribe({ next: (record) => analyzer.pushRaw(record), error: reject, complete: resolve });
+      }).subscribe({
+        next: (record) => {
+          const s = decoder.decode(record);
+          if (s !== undefined) feed.push(s);
+        },
+        error: reject,
+        complete: resolve,
+      });
     });
+    await feed.finish();
   } finally {
     io.signal.removeEventListener("abort", onAbort);
+    await feed.close();
   }
 }
 

@@ -5,6 +5,7 @@ import type { ClientDeps } from "./serviceClient.ts";
 
 const flags = {
   concurrency: { type: "string" },
+  shares: { type: "string" },
   "lock-ms": { type: "string" },
   "stalled-ms": { type: "string" },
   name: { type: "string" },
@@ -23,6 +24,8 @@ machine; a worker that dies loses its jobs to the others once its lock expires.
 
 Options:
   --concurrency N   jobs at once [1]; a live tail holds one slot for as long as it runs
+  --shares N        split each backfill job's analysis by device over N threads [1]: for one
+                    busy shop on spare cores (results the same; a live tail is not split)
   --lock-ms N       job lock, ms: a worker silent this long loses its job [30000]
   --stalled-ms N    how often lost jobs are looked for, ms [30000]
   --name NAME       name in \`fleet status\` and in checkpoint rows [host:pid]
@@ -67,6 +70,7 @@ async function runWorker(argv: readonly string[], io: CliIo, deps: ClientDeps | 
   // Read (or generated) before connecting: a bad key is a usage error, and no MAC is ever stored.
   const device = deviceIdFromFlags({ ...values, "raw-macs": rawMacs }, io, "worker");
   const concurrency = integerFlag("--concurrency", values.concurrency, 1, 1000) ?? 1;
+  const shares = integerFlag("--shares", values.shares, 1, 64) ?? 1;
   const lockDurationMs = integerFlag("--lock-ms", values["lock-ms"], 100);
   const stalledIntervalMs = integerFlag("--stalled-ms", values["stalled-ms"], 100);
   const rtsCodec = rtsUnitFlag(values["rts-unit"]);
@@ -85,6 +89,7 @@ async function runWorker(argv: readonly string[], io: CliIo, deps: ClientDeps | 
     pool,
     client,
     concurrency,
+    shares,
     ...(lockDurationMs === undefined ? {} : { lockDurationMs }),
     ...(stalledIntervalMs === undefined ? {} : { stalledIntervalMs }),
     ...(values.name === undefined ? {} : { name: values.name }),
@@ -95,7 +100,7 @@ async function runWorker(argv: readonly string[], io: CliIo, deps: ClientDeps | 
     linkedAcrossDays: values["pseudonym-rotation"] !== "daily",
   });
   await w.worker.waitUntilReady();
-  log(`${w.name} ready (concurrency ${concurrency})`);
+  log(`${w.name} ready (concurrency ${concurrency}${shares > 1 ? `, ${shares} shares` : ""})`);
   await new Promise<void>((resolve) => {
     if (io.signal.aborted) resolve();
     else io.signal.addEventListener("abort", () => resolve(), { once: true });

@@ -1,18 +1,14 @@
-import { readFileSync } from "node:fs";
 import { open } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { pathToFileURL } from "node:url";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { addDecoderStats, type Analyzer } from "../analysis/analyze.ts";
 import type { InvalidRecord, SignalDecoderStats } from "../codec/decodeSignal.ts";
 import { vendorOfNormal } from "../codec/oui.ts";
 import type { Pseudonymizer, PseudonymizerOptions } from "../privacy/Pseudonymizer.ts";
 import { RangeReader, type ByteRange, type ThreadDecoderOptions } from "./RangeReader.ts";
-import { SignalBatchReader, SignalBatchWriter, type SignalBatch } from "./SignalBatch.ts";
-import { AnalyzerShard, type ShardSessions } from "../analysis/AnalyzerShard.ts";
-import type { ShareTotals } from "../analysis/analyze.ts";
+import { SignalBatchReader, type SignalBatch } from "./SignalBatch.ts";
 import type { Signal } from "../codec/Signal.ts";
-import type { FromShareMessage, ShareWorkerData, ToShareMessage } from "./shareWorker.ts";
+import { ShareThreads } from "./ShareThreads.ts";
+import { workerUrl } from "./workerUrl.ts";
 import { gunzipIfCompressed } from "./gunzipIfCompressed.ts";
 
 /** What a decode thread is started with. */
@@ -155,7 +151,7 @@ const RANGE_BYTES = 4 * 1024 * 1024;
  * applies the last batches and closes the day (the read returns without waiting for them; they end
  * by themselves): ~0.2 s of the big shop-day's HMACs off the serial tail.
  *
- * With `shares` above 1 the analysis is split by device too (`Analyzer.splitByDevice`): this
+ * With `shares` above 1 the analysis is split by device too (`ShareThreads`, one run per range): this
  * thread runs share 0's engine and posts every batch it applies — a decode thread's as it came,
  * its own ranges' as it writes them — to each share thread, which runs its share's engine over
  * them in input order and posts, after each range, the sessions it closed; this thread merges
@@ -255,59 +251,14 @@ export async function readInputInThreads(
     });
   }
   // A device split: share 0 here, the others on threads of their own (see `shares`).
-  const share0 = shares > 1 ? analyzer.splitByDevice(shares) : undefined;
-  const shareThreads = Array.from({ length: shares - 1 }, (_, i) => {
-    const { port1: port, port2 } = new MessageChannel();
-    const worker = new Worker(workerUrl("shareWorker"), {
-      workerData: { shareWorker: true, share: i + 1, shares, options: shareOptions!, port: port2 } satisfies ShareWorkerData,
-      transferList: [port2],
-    });
-    return { worker, port };
-  });
-  // Each range's sessions of every share (share 0's first), until merged in range order.
-  const runs: (ShardSessions | undefined)[][] = [];
-  let merged = 0;
-  const mergeRuns = (): void => {
-    for (let run = runs[merged]; run !== undefined && run.length === shares && !run.includes(undefined); run = runs[merged]) {
-      analyzer.pushShares(run as ShardSessions[]);
-      runs[merged++] = [];
-    }
-  };
-  // The other shares' sessions were built without vendors (a share thread has no OUI list).
-  const withVendors = (run: ShardSessions): ShardSessions => {
-    for (const held of run.held) held.chunk.strings[held.firstString] = file.vendorOfDevice(held.device) ?? undefined;
-    return run;
-  };
-  // This thread's own signals, in batches for the share threads (writer 0; decode thread i's are i + 1).
-  const ownBatches = new SignalBatchWriter();
-  const forward = (source: number, batch: SignalBatch, transfer: ArrayBuffer[]): void => {
-    shareThreads.forEach(({ port }, i) => port.postMessage({ type: "batch", source, batch } satisfies ToShareMessage, i === shareThreads.length - 1 ? transfer : []));
-  };
-  const forwardOwn = (): void => {
-    if (ownBatches.count === 0) return;
-    const { batch, transfer } = ownBatches.take();
-    forward(0, batch, transfer);
-  };
+  const split = shares > 1 ? new ShareThreads(analyzer, shares, (device) => file.vendorOfDevice(device)) : undefined;
   let read = false;
-  const push: (s: Signal) => void =
-    share0 === undefined
-      ? (s) => analyzer.pushSignal(s)
-      : (s) => {
-          share0.push(s);
-          if (ownBatches.add(s)) forwardOwn();
-        };
-  const owns = (device: string): boolean => share0!.owns(device);
-  const own = (s: Signal): void => share0!.pushOwn(s);
-  const tick = (shopId: number, sensor: string, time: number): void => share0!.pushTick(shopId, sensor, time);
-  // A decode thread's batch: applied here, then forwarded to the share threads as it came.
+  const push: (s: Signal) => void = split === undefined ? (s) => analyzer.pushSignal(s) : (s) => split.push(s);
+  // A decode thread's batch: applied here (and handed on to the share threads as it came).
   const pushBatch =
-    share0 === undefined
+    split === undefined
       ? (part: Part, batch: SignalBatch): void => part.reader.read(batch, push)
-      : (part: Part, batch: SignalBatch): void => {
-          part.reader.readShare(batch, owns, own, tick);
-          const columns = [batch.time, batch.shopId, batch.rssi, batch.bits, batch.device, batch.sensor];
-          forward(parts.indexOf(part) + 1, batch, columns.map((a) => a.buffer as ArrayBuffer));
-        };
+      : (part: Part, batch: SignalBatch): void => split.pushBatch(parts.indexOf(part) + 1, part.reader, batch);
   try {
     const stats = await new Promise<SignalDecoderStats>((resolve, reject) => {
       let current = 0; // the range being applied
@@ -339,12 +290,7 @@ export async function readInputInThreads(
       // its read a turn (true: drain goes on after it), so pieces are cut ahead for the decode
       // threads rather than only when this thread has nothing to apply.
       const nextRange = (): boolean => {
-        if (share0 !== undefined) {
-          forwardOwn();
-          for (const { port } of shareThreads) port.postMessage({ type: "end", range: current } satisfies ToShareMessage);
-          (runs[current] ??= [])[0] = share0.endRun();
-          mergeRuns();
-        }
+        split?.endRun();
         current++;
         applied();
         if (path !== undefined || inputDone) return false;
@@ -354,7 +300,7 @@ export async function readInputInThreads(
       // Applies what is ready, in file order; returns to wait for a decode thread's message.
       const drain = (): void => {
         // A device split waits here while the share threads are too far behind (they post a range's sessions).
-        while (!settled && current < known() && (share0 === undefined || current - merged < RUNS_AHEAD)) {
+        while (!settled && current < known() && (split === undefined || current - split.merged < RUNS_AHEAD)) {
           if (mine[current]) {
             const offset = lineOffset;
             const onLineInvalid = (line: number, x: InvalidRecord): void => onInvalid(x, offset + line);
@@ -403,15 +349,17 @@ export async function readInputInThreads(
           }
         }
         if (settled || !inputDone || current < known() || finishing) return;
-        if (share0 !== undefined) {
-          // The input has ended: every share closes its last sessions; resolved when all have come.
+        if (split !== undefined) {
+          // The input has ended: every share closes its last sessions; done when all are merged.
           finishing = true;
-          for (const { port } of shareThreads) port.postMessage({ type: "finish" } satisfies ToShareMessage);
-          lastRuns[0] = share0.flush();
-          return finishShares();
+          split.finish().then(() => {
+            if (!settled) done();
+          }, fail);
+          return;
         }
         done();
       };
+      let finishing = false;
       const done = (): void => {
         settled = true;
         signal.removeEventListener("abort", abort);
@@ -419,47 +367,6 @@ export async function readInputInThreads(
         const threads = parts.flatMap((p) => (p.stats === undefined ? [] : [{ ...p.stats, vendorless: p.stats.vendorless + p.reader.vendorless }]));
         resolve([file.stats, ...threads].reduce(addDecoderStats));
       };
-      // The share threads' last sessions and counters, as they come.
-      let finishing = false;
-      const lastRuns: (ShardSessions | undefined)[] = [];
-      const totals: ShareTotals[] = [];
-      const finishShares = (): void => {
-        if (settled || !finishing || merged < current || lastRuns.filter((r) => r !== undefined).length < shares) return;
-        analyzer.pushShares(lastRuns as ShardSessions[], totals);
-        done();
-      };
-      const fromShare = (i: number, message: FromShareMessage): void => {
-        const run = withVendors(AnalyzerShard.fromMessage(message.run));
-        if (message.type === "sessions") {
-          (runs[message.range] ??= [])[i + 1] = run;
-          const before = merged;
-          mergeRuns();
-          if (merged > before) guarded();
-        } else {
-          lastRuns[i + 1] = run;
-          totals[i] = { late: message.late, maxLateMs: message.maxLateMs, ahead: message.ahead, quality: message.quality };
-        }
-        finishShares();
-      };
-      shareThreads.forEach(({ port, worker }, i) => {
-        port.on("message", (message: FromShareMessage) => {
-          try {
-            fromShare(i, message);
-          } catch (error) {
-            fail(error);
-          }
-        });
-        worker.once("error", fail);
-        worker.once("exit", (code) => {
-          try {
-            // What the thread posted before it ended, then nothing more.
-            for (let got = receiveMessageOnPort(port); got !== undefined; got = receiveMessageOnPort(port)) fromShare(i, got.message as FromShareMessage);
-          } catch (error) {
-            fail(error);
-          }
-          if (!settled && lastRuns[i + 1] === undefined) fail(new Error(`share thread exited with code ${code} before the input was read`));
-        });
-      });
       const guarded = (): void => {
         try {
           drain();
@@ -468,6 +375,7 @@ export async function readInputInThreads(
         }
       };
       wake = guarded;
+      split?.listen({ merged: guarded, fail });
       for (const part of parts) {
         part.port.on("message", (message: DecodeThreadMessage) => {
           accept(part, message);
@@ -543,7 +451,7 @@ export async function readInputInThreads(
     return stats;
   } finally {
     file.close();
-    await Promise.all(shareThreads.map(({ worker }) => worker.terminate()));
+    await split?.close();
     if (read && pseudonyms !== undefined) {
       // The threads hash on and end by themselves; their devices are all read by now.
       for (const part of parts) pseudonymizer!.adopt(part.pseudonyms.then((list) => (list === undefined ? undefined : { devices: part.reader.devices, pseudonyms: list })));
@@ -579,22 +487,4 @@ async function lineRanges(path: string, bytes: number): Promise<ByteRange[]> {
   } finally {
     await file.close();
   }
-}
-
-/**
- * A thread's module (a decode thread's or a share thread's): the compiled `NAME.js` beside this
- * file; when running from the TypeScript sources (tests, notebooks), a small module that registers
- * tsx's loader first and then imports `NAME.ts` (a worker's `execArgv` cannot bring a loader in
- * time for its own entry module). tsx is resolved from this file, not from the working directory.
- */
-function workerUrl(name: "decodeWorker" | "shareWorker"): URL {
-  if (!import.meta.url.endsWith(".ts")) return new URL(`./${name}.js`, import.meta.url);
-  // tsx's ESM API (`tsx/esm/api`, its `import` target read from tsx's own exports map, since a
-  // require-resolution gives the CommonJS build): `register()` installs the loader in this thread.
-  const pkgPath = createRequire(import.meta.url).resolve("tsx/package.json");
-  const pkg = JSON.parse(readFileSync(pkgPath, "utf8")) as { exports: Record<string, { import: { default: string } }> };
-  const api = new URL(pkg.exports["./esm/api"]!.import.default, pathToFileURL(pkgPath)).href;
-  const entry = new URL(`./${name}.ts`, import.meta.url).href;
-  const code = `import { register } from ${JSON.stringify(api)}; register(); await import(${JSON.stringify(entry)});`;
-  return new URL(`data:text/javascript,${encodeURIComponent(code)}`);
 }

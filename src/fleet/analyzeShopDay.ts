@@ -13,6 +13,7 @@ import type { FleetAnalyzeOptions } from "./fleetJobs.ts";
 import type { RtsCodec } from "../codec/rts.ts";
 import type { LiveOccupancyInterval } from "../kernels/people/LiveOccupancy.ts";
 import type { Calibration } from "../kernels/calibration/Calibration.ts";
+import { signalFeed } from "../file/ShareThreads.ts";
 
 /** The furthest a day's records are read past its range, ms: a day (as `sessions.maxLeapMs`). */
 const MAX_MARGIN_MS = 86_400_000;
@@ -70,6 +71,13 @@ export interface AnalyzeShopDayOptions {
    * @default undefined (the prior)
    */
   readonly calibration?: Calibration;
+  /**
+   * Shares of the devices the analysis is split into, each on a thread of its own beside this one
+   * (`footfall worker --shares`; `analyze --input --shares` splits a file the same way): results
+   * byte-identical to one engine's. A tail with live occupancy is not split (its estimate reads
+   * one engine's open sessions as the day goes on). @default 1
+   */
+  readonly shares?: number;
 }
 
 /**
@@ -125,6 +133,7 @@ export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOpti
     throw new RangeError(`analyzeShopDay: the calibration ${calibration.id} is of shop ${calibration.shopId}, not ${shopId}`);
   }
   const analyze = options.analyze ?? {};
+  const shares = options.shares ?? 1;
   const ofDay = (ms: number): boolean => ms >= sinceMs && ms < untilMs;
   // One read and analysis of the range; `settings` gives those of a read after it (secondReading).
   const readAndAnalyze = async (
@@ -151,6 +160,8 @@ export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOpti
     const used = settings === undefined ? base : settings(base);
     const analyzer = new Analyzer(used);
     const decoder = analyzer.decoder;
+    // Split by device over `shares` threads where the options allow (not a tail's live occupancy).
+    const feed = signalFeed(analyzer, shares);
     const codec = used.decode?.rtsCodec ?? defaultSignalDecoderOptions.rtsCodec;
     const read = (since: number, until: number, next: (record: RawSignal) => void, onInvalid: () => void, as = mode): Promise<void> =>
       new Promise<void>((resolve, reject) => {
@@ -172,43 +183,49 @@ export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOpti
     const fromApart = (record: RawSignal): void => {
       const s = apart.decode(record);
       if (s === undefined || !ofDay(s.time)) return;
-      analyzer.pushSignal(s);
+      feed.push(s);
       fromMargin++;
     };
-    if (beforeMs > 0) await read(sinceMs - beforeMs, sinceMs, fromApart, () => {});
-    // The day's records by RTS, every one counted by the analyzer's decoder (the day whose range
-    // holds a record's RTS counts it, valid or not); only those whose time is of the day analysed.
-    let count = 0;
-    let unusable = 0;
-    let outside = 0;
-    let receivedAfter = 0;
-    // Per sensor, the earliest a record was stored relative to its time (RTS − time, ms).
-    const storedBefore = new Map<string, number>();
-    await read(
-      sinceMs,
-      untilMs,
-      (record) => {
-        count++;
-        const s = decoder.decode(record);
-        if (s === undefined) return;
-        // How long after its (aligned) time the service stored it: NaN, skipped, for an RTS its codec cannot read.
-        const after = codec.decode(s.rts) - s.time;
-        if (after > receivedAfter) receivedAfter = after;
-        const earliest = storedBefore.get(s.sensor);
-        if (earliest === undefined ? after === after : after < earliest) storedBefore.set(s.sensor, after);
-        if (ofDay(s.time)) analyzer.pushSignal(s);
-        else outside++;
-      },
-      () => void unusable++,
-    );
-    // Records stored after their time (RTS = when received: the last upload before midnight is
-    // in the next day's range): the next range, as far as they came late, gives those of the day,
-    // decoded apart, since the day whose range holds them counts them.
-    const marginMs = Math.min(Math.ceil(receivedAfter), MAX_MARGIN_MS);
-    // As the job reads (a tail waits for the service to pass the margin too: a second read's
-    // margin, found only once clocks are aligned, may reach past what it had at the first).
-    if (marginMs > 0) await read(untilMs, untilMs + marginMs + 1, fromApart, () => {}, options.mode ?? "backfill");
-    return { result: analyzer.finish(), visits, count, unusable, outside, fromMargin, storedBefore, used };
+    try {
+      if (beforeMs > 0) await read(sinceMs - beforeMs, sinceMs, fromApart, () => {});
+      // The day's records by RTS, every one counted by the analyzer's decoder (the day whose range
+      // holds a record's RTS counts it, valid or not); only those whose time is of the day analysed.
+      let count = 0;
+      let unusable = 0;
+      let outside = 0;
+      let receivedAfter = 0;
+      // Per sensor, the earliest a record was stored relative to its time (RTS − time, ms).
+      const storedBefore = new Map<string, number>();
+      await read(
+        sinceMs,
+        untilMs,
+        (record) => {
+          count++;
+          const s = decoder.decode(record);
+          if (s === undefined) return;
+          // How long after its (aligned) time the service stored it: NaN, skipped, for an RTS its codec cannot read.
+          const after = codec.decode(s.rts) - s.time;
+          if (after > receivedAfter) receivedAfter = after;
+          const earliest = storedBefore.get(s.sensor);
+          if (earliest === undefined ? after === after : after < earliest) storedBefore.set(s.sensor, after);
+          if (ofDay(s.time)) feed.push(s);
+          else outside++;
+        },
+        () => void unusable++,
+      );
+      // Records stored after their time (RTS = when received: the last upload before midnight is
+      // in the next day's range): the next range, as far as they came late, gives those of the day,
+      // decoded apart, since the day whose range holds them counts them.
+      const marginMs = Math.min(Math.ceil(receivedAfter), MAX_MARGIN_MS);
+      // As the job reads (a tail waits for the service to pass the margin too: a second read's
+      // margin, found only once clocks are aligned, may reach past what it had at the first).
+      if (marginMs > 0) await read(untilMs, untilMs + marginMs + 1, fromApart, () => {}, options.mode ?? "backfill");
+      // The shares' last sessions, merged; a share thread's failure rejects here.
+      await feed.finish();
+      return { result: analyzer.finish(), visits, count, unusable, outside, fromMargin, storedBefore, used };
+    } finally {
+      await feed.close();
+    }
   };
   let run = await readAndAnalyze(options.mode ?? "backfill", undefined, options.onLive);
   // What only the whole range shows — sensor clocks that disagree (they split the bursts two

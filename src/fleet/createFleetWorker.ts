@@ -50,6 +50,12 @@ export interface FleetWorkerOptions {
   readonly linkedAcrossDays?: boolean;
   /** How the service turns a datetime into an RTS (see `analyzeShopDay`). @default millisRts */
   readonly rtsCodec?: RtsCodec;
+  /**
+   * Shares a backfill job's analysis is split into by device, each on a thread of its own
+   * (`analyzeShopDay`'s `shares`): for one busy shop on spare cores. A live tail is not split.
+   * @default 1
+   */
+  readonly shares?: number;
 }
 
 /**
@@ -58,7 +64,7 @@ export interface FleetWorkerOptions {
  * @example
  * defaultFleetWorker.lockDurationMs; // 30000
  */
-export const defaultFleetWorker = { concurrency: 1, lockDurationMs: 30_000, stalledIntervalMs: 30_000, maxStalledCount: 10 } as const;
+export const defaultFleetWorker = { concurrency: 1, lockDurationMs: 30_000, stalledIntervalMs: 30_000, maxStalledCount: 10, shares: 1 } as const;
 
 /**
  * A running fleet worker; {@link FleetWorker.close} hands back or finishes its jobs.
@@ -103,8 +109,10 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
   const lockDuration = options.lockDurationMs ?? defaultFleetWorker.lockDurationMs;
   const stalledInterval = options.stalledIntervalMs ?? defaultFleetWorker.stalledIntervalMs;
   const maxStalledCount = options.maxStalledCount ?? defaultFleetWorker.maxStalledCount;
+  const shares = options.shares ?? defaultFleetWorker.shares;
   for (const [key, v, min] of [
     ["concurrency", concurrency, 1],
+    ["shares", shares, 1],
     ["lockDurationMs", lockDuration, 100],
     ["stalledIntervalMs", stalledInterval, 100],
     ["maxStalledCount", maxStalledCount, 0],
@@ -167,6 +175,7 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
       timeZone: d.timeZone,
       analyze: d.analyze,
       signal,
+      shares,
       ...readAs,
       ...(calibration === undefined ? {} : { calibration }),
     });

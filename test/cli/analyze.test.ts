@@ -82,7 +82,6 @@ describe("footfall analyze", () => {
     [["--input", "x", "--rts-unit", "hours"]],
     [["--input", "x", "--shares", "0"]],
     [["--input", "x", "--shares", "65"]],
-    [["--shop", "101", "--since", "2026-11-16", "--until", "2026-11-17", "--shares", "2"]],
   ])("rejects bad usage %j with status 2", async (argv) => {
     const { io, text } = fakeIo(env);
     expect(await main(["analyze", ...argv], io)).toBe(2);
@@ -284,6 +283,16 @@ describe("footfall analyze", () => {
     const strict = await summaryOf(createWorld({ ...options, sensorUploadEveryMs: every }), ["--lateness-ms", "60000"]);
     expect(strict.status).toBe(1);
     expect(strict.summary.macs).not.toEqual(right.summary.macs);
+  });
+
+  it("--shop with --shares splits the pages' analysis by device over threads, to the same lines", async () => {
+    const range = ["--since", "2026-11-16", "--until", "2026-11-17"];
+    const one = fakeIo(env);
+    expect(await main(["analyze", "--shop", "101", ...range, "--format", "ndjson"], one.io)).toBe(0);
+    const split = fakeIo(env);
+    expect(await main(["analyze", "--shop", "101", ...range, "--format", "ndjson", "--shares", "2"], split.io)).toBe(0);
+    expect(lines(one.text.out).filter((r) => r.type === "session").length).toBeGreaterThan(100);
+    expect(split.text.out).toBe(one.text.out);
   });
 
   it("reads a gzip-compressed file decompressed, on one thread or more; a cut one is an error that names it", async () => {

@@ -7,6 +7,7 @@ import { microsRts, secondsRts } from "../../src/codec/rts.ts";
 import { isContractError } from "../../src/errors/ContractError.ts";
 import { fakeClient } from "../source/fakeService.ts";
 import { signals } from "../../src/source/signals.ts";
+import { SHARE_RUN_SIGNALS } from "../../src/file/ShareThreads.ts";
 
 // A shop-day read from a simulator whose sensor clocks are seconds apart, as cheap sensors' are.
 async function summaryOf(options: WorldOptions): Promise<{ summary: Record<string, unknown>; signals: number; inRange: number; requests: number }> {
@@ -53,6 +54,32 @@ describe("analyzeShopDay", () => {
     expect(skewed.signals).toBe(skewed.inRange);
     // Three reads: the clocks are measured on the one that kept the late records.
     expect(skewed.requests).toBeGreaterThan(2.9 * right.requests);
+  });
+
+  it("split by device over share threads, gives the records and visits of one engine, on every reading of the day; a tail's live occupancy is not split", async () => {
+    // Clocks seconds apart and rotating MACs: the day is read twice, each reading split afresh,
+    // and long enough for several runs of the split (SHARE_RUN_SIGNALS records each).
+    const world = createWorld({ seed: 17, shops: 1, rotation: "realistic", visitorsPerDay: 200, passersByPerDay: 2_500, openingHours: [9, 21], sensorClockSkewMs: 4_000 });
+    const shopId = world.shops[0]!.id;
+    const range = { shopId, sinceMs: world.startMs, untilMs: world.endMs, timeZone: "Asia/Seoul" };
+    const clientOf = () => {
+      const sim = createSimHandler({ world });
+      return createClient({ baseUrl: "http://sim", signalUrl: "http://sim", email: sim.email, token: sim.token, fetch: sim.fetch });
+    };
+    const one = await analyzeShopDay(clientOf(), range);
+    expect(one.signals).toBeGreaterThan(2 * SHARE_RUN_SIGNALS);
+    expect(one.records.filter((r) => r.type === "session").length).toBeGreaterThan(1_000);
+    for (const shares of [2, 3]) {
+      const split = await analyzeShopDay(clientOf(), { ...range, shares });
+      expect(JSON.stringify(split.records)).toBe(JSON.stringify(one.records));
+      expect(split.visits).toEqual(one.visits);
+      expect([split.signals, split.rejected, split.outside, split.fromMargin]).toEqual([one.signals, one.rejected, one.outside, one.fromMargin]);
+    }
+    const live: unknown[] = [];
+    const tail = await analyzeShopDay(clientOf(), { ...range, shares: 2, onLive: (i) => void live.push(i) });
+    expect(JSON.stringify(tail.records)).toBe(JSON.stringify(one.records));
+    expect(live.length).toBeGreaterThan(0);
+    await expect(analyzeShopDay(clientOf(), { ...range, shares: 0 })).rejects.toThrow(RangeError);
   });
 
   it("reads a shop-day again keeping the records a sensor uploading in batches delivered later than the allowed lateness", async () => {

@@ -55,7 +55,8 @@ describe.skipIf(fleetTestsSkipped())("fleet backfill with 3 workers", () => {
   });
 
   it("stores exactly what analyze computes per shop-day, whatever order the days ran in", async () => {
-    workers = [0, 1, 2].map((i) => startWorker(env, ["--name", `w${i}`]));
+    // One worker splits its jobs' analysis by device over 2 threads: what it stores must not differ.
+    workers = [0, 1, 2].map((i) => startWorker(env, ["--name", `w${i}`, ...(i === 0 ? ["--shares", "2"] : [])]));
     await Promise.all(workers.map((w) => w.waitFor(/ready/)));
     // The second day first: its repeat visitors must still count the first day, stored later.
     const second = await cli(env, ["fleet", "backfill", "--shops", shops.join(","), "--since", "2026-11-17", "--until", until, "--wait"]);
@@ -99,6 +100,8 @@ describe.skipIf(fleetTestsSkipped())("fleet backfill with 3 workers", () => {
       );
       expect(Number(days.rows[0]!.n)).toBe(SHOPS * 2);
       expect(Number(days.rows[0]!.workers)).toBeGreaterThan(1);
+      const split = await db.query<{ n: string }>("SELECT count(*) AS n FROM footfall_shop_days WHERE worker = 'w0'");
+      expect(Number(split.rows[0]!.n)).toBeGreaterThan(0);
       expect(Number(days.rows[0]!.max_epoch)).toBe(1);
       const dup = await db.query("SELECT session_id FROM footfall_sessions GROUP BY session_id HAVING count(*) > 1");
       expect(dup.rows).toEqual([]);
