@@ -222,7 +222,7 @@ export type { ModelRow } from "./kernels/calibration/fitPeopleModel.ts";
 export { fitPeopleModel, MODEL_ALPHAS } from "./kernels/calibration/fitPeopleModel.ts";
 export { CALIBRATION_FEATURES, RSSI_BAND_EDGES, rssiBand } from "./kernels/calibration/calibrationFeatures.ts";
 export { withCalibration } from "./kernels/people/withCalibration.ts";
-export type { BurstEvent, BurstGroupOptions } from "./kernels/phones/burstGroups.ts";
+export type { BurstEvent, BurstGroupOptions, BurstMac } from "./kernels/phones/burstGroups.ts";
 export { burstGroups } from "./kernels/phones/burstGroups.ts";
 export type { TimerTrain, TimerTrainOptions } from "./kernels/phones/timerTrains.ts";
 export { timerTrains } from "./kernels/phones/timerTrains.ts";

@@ -1,3 +1,4 @@
+import type { SessionSensor } from "../sessions/Session.ts";
 import type { ClassifiedSession } from "../visits/VisitClassifier.ts";
 import { ReadingMeans } from "./ReadingMeans.ts";
 
@@ -16,6 +17,18 @@ export interface BurstGroupOptions {
 }
 
 /**
+ * What {@link burstGroups} reads of a one-burst MAC's session: a `ClassifiedSession` is one.
+ *
+ * @example
+ * const mac: BurstMac = { device: "da:00:00:00:00:01", start: 0, sensors: [{ sensor: "s1", peakRssi: -60 }] };
+ */
+export interface BurstMac {
+  readonly device: string;
+  readonly start: number;
+  readonly sensors: readonly Pick<SessionSensor, "sensor" | "peakRssi">[];
+}
+
+/**
  * One probe burst of one phone, as heard: the one-burst randomized MACs it was sent with (one,
  * or up to ten for phones that take a new MAC per frame or per channel), its start (the first
  * MAC's), and its strongest reading at each sensor that heard it.
@@ -23,14 +36,14 @@ export interface BurstGroupOptions {
  * @example
  * const e: BurstEvent = { start: 1763600000000, sessions: [], rssi: new Map([["b8:27:eb:00:00:01", -61]]) };
  */
-export interface BurstEvent {
+export interface BurstEvent<S extends BurstMac = ClassifiedSession> {
   readonly start: number;
-  readonly sessions: readonly ClassifiedSession[];
+  readonly sessions: readonly S[];
   /** Strongest raw reading per sensor (MAC), dBm. */
   readonly rssi: ReadonlyMap<string, number>;
 }
 
-function readingsOf(s: ClassifiedSession): Map<string, number> {
+function readingsOf(s: BurstMac): Map<string, number> {
   const out = new Map<string, number>();
   for (const x of s.sensors) out.set(x.sensor, x.peakRssi);
   return out;
@@ -38,14 +51,14 @@ function readingsOf(s: ClassifiedSession): Map<string, number> {
 
 // Canonical order of one-burst MACs: by start, then by MAC (the estimate must not depend on the
 // order sessions were classified in).
-function byStart(a: ClassifiedSession, b: ClassifiedSession): number {
+function byStart(a: BurstMac, b: BurstMac): number {
   return a.start - b.start || (a.device < b.device ? -1 : a.device > b.device ? 1 : 0);
 }
 
 // A burst being heard: its MACs, their mean reading per sensor, and the strongest.
-interface OpenBurst {
+interface OpenBurst<S extends BurstMac> {
   readonly start: number;
-  readonly sessions: ClassifiedSession[];
+  readonly sessions: S[];
   readonly means: ReadingMeans;
   readonly max: Map<string, number>;
 }
@@ -69,16 +82,16 @@ interface OpenBurst {
  * const bursts = burstGroups([one("da:00:00:00:00:01", 0, "s1", -60), one("da:00:00:00:00:02", 300, "s2", -70), one("da:00:00:00:00:03", 30_000, "s1", -61)], { burstMs: 1_000, burstRssiDb: 6 });
  * bursts.map((b) => b.sessions.length); // [2, 1]
  */
-export function burstGroups(sessions: readonly ClassifiedSession[], o: BurstGroupOptions): BurstEvent[] {
+export function burstGroups<S extends BurstMac>(sessions: readonly S[], o: BurstGroupOptions): BurstEvent<S>[] {
   const sorted = [...sessions].sort(byStart);
-  const out: BurstEvent[] = [];
+  const out: BurstEvent<S>[] = [];
   // Bursts under way, by start.
-  const open: OpenBurst[] = [];
-  const finish = (b: OpenBurst): void => void out.push({ start: b.start, sessions: b.sessions, rssi: b.max });
+  const open: OpenBurst<S>[] = [];
+  const finish = (b: OpenBurst<S>): void => void out.push({ start: b.start, sessions: b.sessions, rssi: b.max });
   for (const s of sorted) {
     while (open.length > 0 && s.start - open[0]!.start > o.burstMs) finish(open.shift()!);
     const r = readingsOf(s);
-    let best: OpenBurst | undefined;
+    let best: OpenBurst<S> | undefined;
     let bestShared = -1;
     let bestDiff = Number.POSITIVE_INFINITY;
     for (const b of open) {

@@ -1,6 +1,6 @@
 import { fnv1a } from "../../stats/fnv1a.ts";
 import type { ClassifiedSession } from "../visits/VisitClassifier.ts";
-import { burstGroups, type BurstEvent, type BurstGroupOptions } from "./burstGroups.ts";
+import { burstGroups, type BurstEvent, type BurstGroupOptions, type BurstMac } from "./burstGroups.ts";
 import { heardInside } from "./heardInside.ts";
 import { timerTrains, type TimerTrain, type TimerTrainOptions } from "./timerTrains.ts";
 
@@ -84,7 +84,7 @@ export function oneBurstMacs(sessions: readonly ClassifiedSession[], rules: Burs
 }
 
 // MACs grouped with another: one-burst MACs less bursts.
-function merged(bursts: readonly BurstEvent[]): number {
+function merged(bursts: readonly BurstEvent<BurstMac>[]): number {
   let n = 0;
   for (const b of bursts) n += b.sessions.length - 1;
   return n;
@@ -94,8 +94,9 @@ function merged(bursts: readonly BurstEvent[]): number {
 const SHUFFLE_MS = 300_000;
 
 // A burst's MACs moved in time together, by up to SHUFFLE_MS either way, by a hash of its first
-// MAC: the same day gives the same shuffle, whatever the order its sessions came in.
-function shifted(b: BurstEvent): ClassifiedSession[] {
+// MAC: the same day gives the same shuffle, whatever the order its sessions came in. Only what
+// burstGroups reads is copied (a whole session spread was ~40 000 large copies a busy day).
+function shifted(b: BurstEvent): BurstMac[] {
   const d = (fnv1a(b.sessions[0]!.device) % (2 * SHUFFLE_MS + 1)) - SHUFFLE_MS;
-  return b.sessions.map((s) => ({ ...s, start: s.start + d, end: s.end + d }));
+  return b.sessions.map((s) => ({ device: s.device, start: s.start + d, sensors: s.sensors }));
 }
