@@ -1,5 +1,4 @@
-import normalQuantile from "@stdlib/stats-base-dists-normal-quantile";
-import tQuantile from "@stdlib/stats-base-dists-t-quantile";
+import { normalQuantile, tQuantile } from "./stdlibQuantiles.ts";
 
 /** Degrees of freedom from which the t quantile is the normal one (to 10⁻¹⁰). */
 const NORMAL_FROM_DF = 1e10;
