@@ -1,7 +1,6 @@
-import { TZDate } from "@date-fns/tz";
-import { format } from "date-fns/format";
 import { dateOfEpochDay } from "../time/calendarDate.ts";
-import { localDayOf } from "../time/timeZone.ts";
+import { localDayOf, zoneOffsetMinutes } from "../time/timeZone.ts";
+import { formatLocal } from "../time/formatLocal.ts";
 import { EXIT_FAILED, EXIT_OK, UsageError, formatTable, integerFlag, parseFlags, parseFormat, timeFlag, timeZoneFlag, type CliIo, type Command } from "./common.ts";
 import { withInterval } from "../demo/textFormats.ts";
 import type { CalibrationRef } from "../kernels/calibration/Calibration.ts";
@@ -433,5 +432,5 @@ function between(x: number | null, low: number | null, high: number | null): str
 
 /** Local time of day, HH:mm, in the shop's zone (a live interval's end). */
 function clock(ms: number, timeZone: string): string {
-  return format(new TZDate(ms, timeZone), "HH:mm");
+  return formatLocal(ms, zoneOffsetMinutes(timeZone, ms), "clock");
 }

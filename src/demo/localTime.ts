@@ -1,8 +1,10 @@
 import { TZDate } from "@date-fns/tz";
-import { format } from "date-fns/format";
 import { set } from "date-fns/set";
+import { formatLocal } from "../time/formatLocal.ts";
+import { zoneOffsetMinutes } from "../time/timeZone.ts";
 
-// Calendar work in the shop's zone goes through date-fns; none of it runs per record.
+// Calendar work in the shop's zone: date-fns for wall-clock arithmetic, footfall's `formatLocal`
+// for text; none of it runs per record.
 
 /**
  * A formatter of instants as the shop's local wall-clock time, `HH:mm` (the dashboard's clock).
@@ -11,7 +13,7 @@ import { set } from "date-fns/set";
  * localClock("Asia/Seoul")(Date.UTC(2026, 10, 16, 5, 5)); // "14:05"
  */
 export function localClock(timeZone: string): (ms: number) => string {
-  return (ms) => format(new TZDate(ms, timeZone), "HH:mm");
+  return (ms) => formatLocal(ms, zoneOffsetMinutes(timeZone, ms), "clock");
 }
 
 /**
@@ -21,7 +23,7 @@ export function localClock(timeZone: string): (ms: number) => string {
  * localDate(Date.UTC(2026, 10, 15, 15, 0), "Asia/Seoul"); // "2026-11-16"
  */
 export function localDate(ms: number, timeZone: string): string {
-  return format(new TZDate(ms, timeZone), "yyyy-MM-dd");
+  return formatLocal(ms, zoneOffsetMinutes(timeZone, ms), "date");
 }
 
 /**
@@ -31,7 +33,7 @@ export function localDate(ms: number, timeZone: string): string {
  * localWeekday(Date.UTC(2026, 10, 16, 3, 0), "Asia/Seoul"); // "Mon"
  */
 export function localWeekday(ms: number, timeZone: string): string {
-  return format(new TZDate(ms, timeZone), "EEE");
+  return formatLocal(ms, zoneOffsetMinutes(timeZone, ms), "weekday");
 }
 
 /**

@@ -1,8 +1,8 @@
 import { TZDate } from "@date-fns/tz";
 import { addDays } from "date-fns/addDays";
-import { format } from "date-fns/format";
 import { startOfDay } from "date-fns/startOfDay";
 import { MS_PER_DAY } from "./calendarDate.ts";
+import { formatLocal } from "./formatLocal.ts";
 import { assertTimeZone, zoneOffsetMinutes } from "./timeZone.ts";
 
 const MS_PER_MINUTE = 60_000;
@@ -38,7 +38,8 @@ export type WindowUnit = "hour" | "day";
  * and counts per local day or hour) and the sales path (a transaction's local date).
  *
  * Each local day is worked out once with date-fns and @date-fns/tz (`TZDate`, `startOfDay`,
- * `addDays`, `format`: DST and odd offsets handled by the library) and then cached, so mapping
+ * `addDays`: DST and odd offsets handled by the library; its date written by `formatLocal`)
+ * and then cached, so mapping
  * an instant to its day is one or two comparisons when input is in time order (signals), or
  * one `Map` read when it is not (a sales file in any order). Per record, `TZDate` + `format`
  * or `startOfHour` cost 10–100× (dates of unsorted rows; more rows per day, more gain) to
@@ -150,8 +151,8 @@ export class LocalCalendar {
    */
   windowLabel(windowStart: number, unit: WindowUnit): string {
     if (unit === "day") return this.day(windowStart).date;
-    // Once per window, not per record: date-fns formats it.
-    return format(new TZDate(windowStart, this.timeZone), "yyyy-MM-dd'T'HH:00xxx");
+    // Once per window, not per record.
+    return formatLocal(windowStart, zoneOffsetMinutes(this.timeZone, windowStart), "hour");
   }
 
   /**
@@ -175,7 +176,7 @@ export class LocalCalendar {
     const startOffset = zoneOffsetMinutes(zone, start.getTime());
     const endOffset = zoneOffsetMinutes(zone, end - 1);
     return Object.freeze({
-      date: format(local, "yyyy-MM-dd"),
+      date: formatLocal(timeMs, zoneOffsetMinutes(zone, timeMs), "date"),
       start: start.getTime(),
       end,
       offsetMinutes: startOffset === endOffset ? startOffset : Number.NaN,

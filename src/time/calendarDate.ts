@@ -4,7 +4,7 @@
  *
  * One rule for the proleptic Gregorian calendar, as integers (Howard Hinnant's days_from_civil /
  * civil_from_days): per record (`parseSalesTimestamp` on every sales row, the simulator's
- * `formatLocalIso` on every transaction) date-fns' `parseISO` is ~3× slower and a `TZDate` +
+ * `formatLocal` on every transaction) date-fns' `parseISO` is ~3× slower and a `TZDate` +
  * `format` 10–100× (`npx tsx bench/calendar.ts`), and reading a date once ({@link epochDayOfDate})
  * takes the same rule rather than date-fns' `parse`, whose ~60 modules cost every start of the
  * CLI ~40 ms. Dates in a time zone (a shop's local day) are date-fns' (`LocalCalendar`).

@@ -1,5 +1,5 @@
 import { MS_MIN } from "../../time/durations.ts";
-import { formatLocalIso } from "../../time/formatLocalIso.ts";
+import { formatLocal } from "../../time/formatLocal.ts";
 import type { Rng } from "../random/prng.ts";
 import type { ShopSeed } from "../world/ShopContext.ts";
 import type { SimTransaction } from "../world/World.ts";
@@ -43,12 +43,12 @@ export function purchases(
     const quantity = 1 + Math.min(seed.profile.maxQty - 1, Math.floor(rng.exponential(0.8)));
     const amount = Math.max(1000, Math.round((rng.logNormal(seed.profile.ticketKrw, 0.45) * (0.6 + 0.4 * quantity)) / 100) * 100);
     if (ms < seed.startMs || ms >= seed.endMs) continue;
-    out.push({ ms, t: { brand: seed.profile.name, external_key: seed.externalKey, timestamp: formatLocalIso(ms, offsetMinutes), amount, quantity } });
+    out.push({ ms, t: { brand: seed.profile.name, external_key: seed.externalKey, timestamp: formatLocal(ms, offsetMinutes, "iso"), amount, quantity } });
     // A few lines come back later the same day as a refund.
     if (rng.chance(0.03)) {
       const back = ms + Math.round(rng.uniform(20, 240) * MS_MIN);
       if (back < close && back < seed.endMs) {
-        out.push({ ms: back, t: { brand: seed.profile.name, external_key: seed.externalKey, timestamp: formatLocalIso(back, offsetMinutes), amount: -amount, quantity: -quantity } });
+        out.push({ ms: back, t: { brand: seed.profile.name, external_key: seed.externalKey, timestamp: formatLocal(back, offsetMinutes, "iso"), amount: -amount, quantity: -quantity } });
       }
     }
   }
