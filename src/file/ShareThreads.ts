@@ -2,7 +2,7 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "
 import type { Analyzer, ShareTotals } from "../analysis/analyze.ts";
 import { AnalyzerShard, type ShardSessions } from "../analysis/AnalyzerShard.ts";
 import type { Signal } from "../codec/Signal.ts";
-import { SignalBatchWriter, type SignalBatch, type SignalBatchReader } from "./SignalBatch.ts";
+import { batchBuffers, SignalBatchWriter, type SignalBatch, type SignalBatchReader } from "./SignalBatch.ts";
 import type { FromShareMessage, ShareWorkerData, ToShareMessage } from "./shareWorker.ts";
 import { workerUrl } from "./workerUrl.ts";
 
@@ -97,8 +97,8 @@ export interface ShareThreadsEvents {
  *
  * One implementation for every input: `readInputInThreads` ends a run at each range of a file or
  * a stream, and a {@link signalFeed} (the service's pages: `analyze --shop`, a fleet worker's
- * shop-day) every {@link SHARE_RUN_SIGNALS} records. A share thread loads no OUI list: the sessions it builds get
- * their vendors here (`vendorOfDevice`, the feeding thread's decoder's).
+ * shop-day) every {@link SHARE_RUN_SIGNALS} records. A share thread loads no OUI list: the
+ * sessions it builds get their vendors here (`vendorOfDevice`, the feeding thread's decoder's).
  *
  * Internal.
  *
@@ -115,9 +115,13 @@ export interface ShareThreadsEvents {
  */
 export class ShareThreads {
   /** Shares in all (this thread's share 0 and the threads' shares 1 …). */
-  readonly shares: number;
+  readonly #shares: number;
   readonly #analyzer: Analyzer;
   readonly #share0: AnalyzerShard;
+  /** How share 0 reads another thread's batch: its own devices' records as signals, the others' as times. */
+  readonly #owns: (device: string) => boolean;
+  readonly #own0: (signal: Signal) => void;
+  readonly #tick0: (shopId: number, sensor: string, time: number) => void;
   readonly #threads: readonly { readonly worker: Worker; readonly port: MessagePort }[];
   readonly #vendorOfDevice: (device: string) => string | null | undefined;
   /** This thread's own signals, in batches for the share threads (source 0; a decode thread's are its own). */
@@ -146,10 +150,13 @@ export class ShareThreads {
     if (!Number.isInteger(shares) || shares < 2) throw new RangeError(`ShareThreads: shares must be an integer ≥ 2, got ${shares}`);
     const options = analyzer.shareOptions;
     if (options === undefined) throw new Error("ShareThreads: these analyze options cannot be split by device (see Analyzer.shareOptions)");
-    this.shares = shares;
+    this.#shares = shares;
     this.#analyzer = analyzer;
     this.#vendorOfDevice = vendorOfDevice;
-    this.#share0 = analyzer.splitByDevice(shares);
+    const share0 = (this.#share0 = analyzer.splitByDevice(shares));
+    this.#owns = (device) => share0.owns(device);
+    this.#own0 = (s) => share0.pushOwn(s);
+    this.#tick0 = (shopId, sensor, time) => share0.pushTick(shopId, sensor, time);
     this.#threads = Array.from({ length: shares - 1 }, (_, i) => {
       const { port1: port, port2 } = new MessageChannel();
       const worker = new Worker(workerUrl("shareWorker"), {
@@ -180,11 +187,6 @@ export class ShareThreads {
     return this.#merged;
   }
 
-  /** Runs ended so far. */
-  get ended(): number {
-    return this.#ended;
-  }
-
   /** Feeds the next record, decoded on this thread. */
   push(signal: Signal): void {
     this.#share0.push(signal);
@@ -197,15 +199,8 @@ export class ShareThreads {
    * (its columns are moved to the last of them).
    */
   pushBatch(source: number, reader: SignalBatchReader, batch: SignalBatch): void {
-    const share0 = this.#share0;
-    reader.readShare(
-      batch,
-      (device) => share0.owns(device),
-      (s) => share0.pushOwn(s),
-      (shopId, sensor, time) => share0.pushTick(shopId, sensor, time),
-    );
-    const columns = [batch.time, batch.shopId, batch.rssi, batch.bits, batch.device, batch.sensor];
-    this.#forward(source, batch, columns.map((a) => a.buffer as ArrayBuffer));
+    reader.readShare(batch, this.#owns, this.#own0, this.#tick0);
+    this.#forward(source, batch, batchBuffers(batch));
   }
 
   /** Ends the current run: every share posts the sessions it closed since the last one. */
@@ -268,7 +263,7 @@ export class ShareThreads {
   }
 
   #merge(): void {
-    const shares = this.shares;
+    const shares = this.#shares;
     for (let run = this.#runs[this.#merged]; run !== undefined && run.length === shares && !run.includes(undefined); run = this.#runs[this.#merged]) {
       this.#analyzer.pushShares(run as ShardSessions[]);
       this.#runs[this.#merged++] = [];
@@ -279,7 +274,7 @@ export class ShareThreads {
     const last = this.#last;
     const settle = this.#settle;
     if (settle === undefined || last === undefined || this.#merged < this.#ended) return;
-    for (let i = 0; i < this.shares; i++) if (last[i] === undefined) return;
+    for (let i = 0; i < this.#shares; i++) if (last[i] === undefined) return;
     this.#settle = undefined;
     this.#over = true;
     this.#analyzer.pushShares(last as ShardSessions[], this.#totals);
