@@ -210,7 +210,8 @@ export interface BenchBuild<K extends string> {
 
 /**
  * Compiles `src/` and `files` (by name: paths from the project root, `.ts`) with tsc, as `npm run build`
- * does (and bundles @stdlib's quantiles as it does: `npm run bundle:quantiles`), into `node_modules/.cache/<cacheName>/out`: inside node_modules, so the compiled files
+ * does (and, as it does, bundles @stdlib's quantiles, `npm run bundle:quantiles`, and packs the OUI
+ * registry, `npm run pack:oui`), into `node_modules/.cache/<cacheName>/out`: inside node_modules, so the compiled files
  * find the project's dependencies by walking up; a directory per bench, so two can build at
  * once; away from dist/, which others may be rebuilding at the same moment; and with --noCheck
  * (the bench measures code; a colleague's half-typed file elsewhere must not stop it). Throws
@@ -246,6 +247,8 @@ export async function compileForBench<K extends string>(cacheName: string, files
   }
   const bundle = spawnSync("npm", ["run", "--silent", "bundle:quantiles", "--", `--outfile=${join(outDir, "src", "stats", "stdlibQuantiles.js")}`], { cwd: root, encoding: "utf8" });
   if (bundle.status !== 0) throw new Error(`npm run bundle:quantiles failed (exit ${bundle.status}): ${bundle.stdout}${bundle.stderr}`);
+  const oui = spawnSync("npm", ["run", "--silent", "pack:oui", "--", join(outDir, "src")], { cwd: root, encoding: "utf8" });
+  if (oui.status !== 0) throw new Error(`npm run pack:oui failed (exit ${oui.status}): ${oui.stdout}${oui.stderr}`);
   return { root, js, buildMs: performance.now() - t0 };
 }
 

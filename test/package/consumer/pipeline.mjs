@@ -3,7 +3,7 @@
 // exercises package.json `exports`, the compiled dist/ and the dependencies as published.
 // Plain JavaScript and no direct rxjs import, so both runtimes run it as is with only
 // `footfall` installed.
-import { analyze, createClient, signals } from "footfall";
+import { analyze, createClient, signals, vendorOf } from "footfall";
 import { classifyVisits, countVisits, decodeSignals, sessionize } from "footfall/operators";
 import { hourlyChart } from "footfall/report";
 import { startSimulator } from "footfall/sim";
@@ -47,6 +47,11 @@ try {
 
   const { days } = await analyze(records);
   check(days.length === 1 && days[0].visitors > 0, `analyze found no visitors: ${JSON.stringify(days)}`);
+
+  // The IEEE registry as the build packed it (MA-L, MA-M under a subdivided block, a non-ASCII name).
+  check(vendorOf("f0:18:98:12:34:56") === "Apple, Inc.", `vendorOf(Apple's prefix) = ${vendorOf("f0:18:98:12:34:56")}`);
+  check(vendorOf("10:06:48:1a:bc:de") === "KYTRONICS", `vendorOf(an MA-M prefix) = ${vendorOf("10:06:48:1a:bc:de")}`);
+  check(vendorOf("30:42:25:00:00:01") === "BURG-W\u00c4CHTER KG", `vendorOf(a non-ASCII name) = ${vendorOf("30:42:25:00:00:01")}`);
 
   const svg = hourlyChart([{ hour: 14, visitors: days[0].visitors, passersBy: days[0].passersBy }]);
   check(svg.startsWith("<svg"), "hourlyChart returned no SVG");
