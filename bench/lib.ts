@@ -249,6 +249,10 @@ export async function compileForBench<K extends string>(cacheName: string, files
   if (bundle.status !== 0) throw new Error(`npm run bundle:quantiles failed (exit ${bundle.status}): ${bundle.stdout}${bundle.stderr}`);
   const oui = spawnSync("npm", ["run", "--silent", "pack:oui", "--", join(outDir, "src")], { cwd: root, encoding: "utf8" });
   if (oui.status !== 0) throw new Error(`npm run pack:oui failed (exit ${oui.status}): ${oui.stdout}${oui.stderr}`);
+  // Node looks for a file's package.json no further up than node_modules/: without this one the
+  // compiled files have no "type", and Node parses each once more to detect ES module syntax,
+  // which an installed footfall (its package.json says "module") does not.
+  await writeFile(join(outDir, "package.json"), '{ "type": "module" }\n');
   return { root, js, buildMs: performance.now() - t0 };
 }
 
