@@ -11,7 +11,7 @@ import { REGISTRATION_AUTHORITY, unpackPrefixes } from "./packOui.ts";
 const SUBDIVIDED = "\u0000subdivided";
 
 // The packed registry's lists, unpacked once for binary searches.
-const names = OUI_TABLE.names.split("\n");
+const { names } = OUI_TABLE;
 const blockPrefixes = unpackPrefixes(OUI_TABLE.blockPrefixes);
 const mediumPrefixes = unpackPrefixes(OUI_TABLE.mediumPrefixes);
 const smallPrefixes = unpackPrefixes(OUI_TABLE.smallPrefixes);

@@ -19,12 +19,17 @@ export const REGISTRATION_AUTHORITY = "IEEE Registration Authority";
  *
  * @example
  * const table: PackedOui = packOui({ F01898: "Apple, Inc.\nCupertino" });
- * table.names; // "Apple, Inc."
+ * table.names; // ["Apple, Inc."]
  * table.blockPrefixes; // [0xf01898]
  */
 export interface PackedOui {
-  /** Vendor names, each once (so ~1 500 Apple prefixes share one string), joined by LF. */
-  readonly names: string;
+  /**
+   * Vendor names, each once (so ~1 500 Apple prefixes share one string). Each its own string, not
+   * one text split at load: a name split off a text holding any character beyond Latin-1 is stored
+   * two bytes a character, and so is every output line it is written into (the big shop-day's
+   * NDJSON took a third longer).
+   */
+  readonly names: readonly string[];
   /** 24-bit (MA-L) prefixes with a vendor name: steps. */
   readonly blockPrefixes: readonly number[];
   /** Index among `names` of each of `blockPrefixes`. */
@@ -87,7 +92,7 @@ export function packOui(registry: Readonly<Record<string, unknown>>): PackedOui 
   const ascending = (list: [number, number][]) => list.sort((a, b) => a[0] - b[0]);
   const [blocks, medium, small] = [ascending(lists[6]), ascending(lists[7]), ascending(lists[9])];
   return {
-    names: names.join("\n"),
+    names,
     blockPrefixes: steps(blocks.map((e) => e[0])),
     blockNames: blocks.map((e) => e[1]),
     mediumPrefixes: steps(medium.map((e) => e[0])),
