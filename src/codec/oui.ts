@@ -37,9 +37,21 @@ function nameIn(prefixes: Float64Array, nameIndices: readonly number[], prefix: 
   return i < 0 ? undefined : names[nameIndices[i]!];
 }
 
+/**
+ * 24-bit prefix → its MA-L value, for each prefix searched once: a miss of the small cache below
+ * (two prefixes on one slot) is then a map read rather than two searches. Bench row 1's 3 000
+ * universal devices have 2 239 prefixes, 413 slots of them shared: without this map its decoding
+ * took ~5 % longer.
+ */
+const blocks = new Map<number, string | undefined>();
+
 /** The MA-L value of a 24-bit prefix: its vendor, undefined, or SUBDIVIDED (look at longer prefixes first). */
 function blockOf(p24: number): string | undefined {
-  return find(subdivided, p24) >= 0 ? SUBDIVIDED : nameIn(blockPrefixes, OUI_TABLE.blockNames, p24);
+  let value = blocks.get(p24);
+  if (value !== undefined || blocks.has(p24)) return value;
+  value = find(subdivided, p24) >= 0 ? SUBDIVIDED : nameIn(blockPrefixes, OUI_TABLE.blockNames, p24);
+  blocks.set(p24, value);
+  return value;
 }
 
 /** The vendor under a subdivided block: MA-S (36 bits), then MA-M (28 bits), then the block's own vendor unless it is the IEEE's. */
