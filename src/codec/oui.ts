@@ -114,8 +114,8 @@ export function vendorOfNormal(mac: string): string | undefined {
  * the one 36-bit block it assigned to itself (there it is the assignee, not a pointer).
  *
  * Accepts any layout {@link normalizeMac} accepts; throws a {@link DecodeError} otherwise.
- * A lookup is a binary search of the packed registry (`OUI_TABLE`), behind a cache of recent
- * 24-bit prefixes.
+ * Each prefix is found once by binary search of the packed registry (`OUI_TABLE`) and then
+ * remembered, behind a cache of recent 24-bit prefixes.
  *
  * @example
  * vendorOf("F0-18-98-12-34-56"); // "Apple, Inc." (24-bit MA-L)
