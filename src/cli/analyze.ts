@@ -6,8 +6,8 @@ import type { Client } from "../client/Client.ts";
 import type { InvalidRecord, SignalDecoderStats } from "../codec/decodeSignal.ts";
 import type { PresetRtsCodec } from "../codec/rts.ts";
 import { readSignalInput, type OneThreadReason } from "../file/readSignalInput.ts";
-import { DEFAULT_TIME_ZONE, zoneOffsetMinutes } from "../time/timeZone.ts";
-import { formatLocal } from "../time/formatLocal.ts";
+import { DEFAULT_TIME_ZONE } from "../time/timeZone.ts";
+import { formatInZone } from "../time/formatLocal.ts";
 import { sensorSilences } from "../kernels/quality/sensorSilences.ts";
 import {
   EXIT_FAILED,
@@ -366,7 +366,7 @@ function warnSilences(io: CliIo, result: AnalyzeResult, options: AnalyzeOptions)
   if (result.quality === undefined) return;
   const timeZone = options.timeZone ?? DEFAULT_TIME_ZONE;
   const silences = sensorSilences(result.quality, { timeZone, ...(options.classify?.openingHours === undefined ? {} : { openingHours: options.classify.openingHours }) });
-  const local = (ms: number) => formatLocal(ms, zoneOffsetMinutes(timeZone, ms), "minute");
+  const local = (ms: number) => formatInZone(ms, timeZone, "minute");
   for (const s of silences) {
     const until = s.edge === "end" ? "the end of the data" : local(s.to);
     io.stderr.write(

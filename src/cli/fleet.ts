@@ -1,6 +1,6 @@
 import { dateOfEpochDay } from "../time/calendarDate.ts";
-import { localDayOf, zoneOffsetMinutes } from "../time/timeZone.ts";
-import { formatLocal } from "../time/formatLocal.ts";
+import { localDayOf } from "../time/timeZone.ts";
+import { formatInZone } from "../time/formatLocal.ts";
 import { EXIT_FAILED, EXIT_OK, UsageError, formatTable, integerFlag, parseFlags, parseFormat, timeFlag, timeZoneFlag, type CliIo, type Command } from "./common.ts";
 import { withInterval } from "../demo/textFormats.ts";
 import type { CalibrationRef } from "../kernels/calibration/Calibration.ts";
@@ -282,7 +282,7 @@ async function status(values: Values, io: CliIo): Promise<number> {
             "last day": x.lastDay,
             "committed at": x.lastCommittedAt,
             tail: x.tail === null ? null : x.tail.wanted ? `live, at ${x.tail.nextDay}` : `stopped at ${x.tail.nextDay}`,
-            "inside [90 %]": x.live === null ? null : `${between(x.live.inside, x.live.insideLow, x.live.insideHigh)} until ${clock(x.live.end, x.tail?.timeZone ?? "UTC")}`,
+            "inside [90 %]": x.live === null ? null : `${between(x.live.inside, x.live.insideLow, x.live.insideHigh)} until ${formatInZone(x.live.end, x.tail?.timeZone ?? "UTC", "clock")}`,
             "people today": x.live === null ? null : between(x.live.visitors, x.live.visitorsLow, x.live.visitorsHigh),
             calibration: x.live === null ? null : calibrationCell(x.live.calibration),
           })),
@@ -430,7 +430,3 @@ function between(x: number | null, low: number | null, high: number | null): str
   return x === null ? "unknown" : withInterval(x, low ?? Number.NaN, high ?? Number.NaN, (v) => String(Math.round(v * 10) / 10));
 }
 
-/** Local time of day, HH:mm, in the shop's zone (a live interval's end). */
-function clock(ms: number, timeZone: string): string {
-  return formatLocal(ms, zoneOffsetMinutes(timeZone, ms), "clock");
-}

@@ -1,9 +1,8 @@
 import { TZDate } from "@date-fns/tz";
 import { set } from "date-fns/set";
-import { formatLocal } from "../time/formatLocal.ts";
-import { zoneOffsetMinutes } from "../time/timeZone.ts";
+import { formatInZone } from "../time/formatLocal.ts";
 
-// Calendar work in the shop's zone: date-fns for wall-clock arithmetic, footfall's `formatLocal`
+// Calendar work in the shop's zone: date-fns for wall-clock arithmetic, footfall's `formatInZone`
 // for text; none of it runs per record.
 
 /**
@@ -13,7 +12,7 @@ import { zoneOffsetMinutes } from "../time/timeZone.ts";
  * localClock("Asia/Seoul")(Date.UTC(2026, 10, 16, 5, 5)); // "14:05"
  */
 export function localClock(timeZone: string): (ms: number) => string {
-  return (ms) => formatLocal(ms, zoneOffsetMinutes(timeZone, ms), "clock");
+  return (ms) => formatInZone(ms, timeZone, "clock");
 }
 
 /**
@@ -23,7 +22,7 @@ export function localClock(timeZone: string): (ms: number) => string {
  * localDate(Date.UTC(2026, 10, 15, 15, 0), "Asia/Seoul"); // "2026-11-16"
  */
 export function localDate(ms: number, timeZone: string): string {
-  return formatLocal(ms, zoneOffsetMinutes(timeZone, ms), "date");
+  return formatInZone(ms, timeZone, "date");
 }
 
 /**
@@ -33,7 +32,7 @@ export function localDate(ms: number, timeZone: string): string {
  * localWeekday(Date.UTC(2026, 10, 16, 3, 0), "Asia/Seoul"); // "Mon"
  */
 export function localWeekday(ms: number, timeZone: string): string {
-  return formatLocal(ms, zoneOffsetMinutes(timeZone, ms), "weekday");
+  return formatInZone(ms, timeZone, "weekday");
 }
 
 /**

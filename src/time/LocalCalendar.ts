@@ -2,7 +2,7 @@ import { TZDate } from "@date-fns/tz";
 import { addDays } from "date-fns/addDays";
 import { startOfDay } from "date-fns/startOfDay";
 import { MS_PER_DAY } from "./calendarDate.ts";
-import { formatLocal } from "./formatLocal.ts";
+import { formatInZone } from "./formatLocal.ts";
 import { assertTimeZone, zoneOffsetMinutes } from "./timeZone.ts";
 
 const MS_PER_MINUTE = 60_000;
@@ -152,7 +152,7 @@ export class LocalCalendar {
   windowLabel(windowStart: number, unit: WindowUnit): string {
     if (unit === "day") return this.day(windowStart).date;
     // Once per window, not per record.
-    return formatLocal(windowStart, zoneOffsetMinutes(this.timeZone, windowStart), "hour");
+    return formatInZone(windowStart, this.timeZone, "hour");
   }
 
   /**
@@ -176,7 +176,7 @@ export class LocalCalendar {
     const startOffset = zoneOffsetMinutes(zone, start.getTime());
     const endOffset = zoneOffsetMinutes(zone, end - 1);
     return Object.freeze({
-      date: formatLocal(timeMs, zoneOffsetMinutes(zone, timeMs), "date"),
+      date: formatInZone(timeMs, zone, "date"),
       start: start.getTime(),
       end,
       offsetMinutes: startOffset === endOffset ? startOffset : Number.NaN,

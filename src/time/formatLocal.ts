@@ -1,4 +1,5 @@
 import { dateOfEpochDay } from "./calendarDate.ts";
+import { zoneOffsetMinutes } from "./timeZone.ts";
 
 /**
  * The text forms of a local time {@link formatLocal} writes:
@@ -50,4 +51,14 @@ export function formatLocal(ms: number, offsetMinutes: number, form: LocalTextFo
 
 function pad2(n: number): string {
   return n < 10 ? `0${n}` : String(n);
+}
+
+/**
+ * {@link formatLocal} in an IANA time zone: the zone's offset at that instant (DST included).
+ *
+ * @example
+ * formatInZone(Date.UTC(2026, 10, 16, 5, 5), "Asia/Seoul", "clock"); // "14:05"
+ */
+export function formatInZone(ms: number, timeZone: string, form: LocalTextForm): string {
+  return formatLocal(ms, zoneOffsetMinutes(timeZone, ms), form);
 }

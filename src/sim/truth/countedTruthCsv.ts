@@ -1,7 +1,7 @@
 import { rejectUnknownKeys } from "../../options/rejectUnknownKeys.ts";
 import { dateOfEpochDay } from "../../time/calendarDate.ts";
-import { localDayOf, localMidnight, zoneOffsetMinutes } from "../../time/timeZone.ts";
-import { formatLocal } from "../../time/formatLocal.ts";
+import { localDayOf, localMidnight } from "../../time/timeZone.ts";
+import { formatInZone } from "../../time/formatLocal.ts";
 import { peopleTruth } from "./peopleTruth.ts";
 import type { World } from "../world/World.ts";
 
@@ -98,7 +98,7 @@ export function countedTruthCsv(world: Pick<World, "shop" | "visits" | "occupanc
 
 // ISO 8601 with milliseconds and the zone's offset at that instant (it changes across DST).
 function isoMs(ms: number, timeZone: string): string {
-  const text = formatLocal(ms, zoneOffsetMinutes(timeZone, ms), "iso");
+  const text = formatInZone(ms, timeZone, "iso");
   const frac = String(((ms % 1000) + 1000) % 1000).padStart(3, "0");
   return `${text.slice(0, -6)}.${frac}${text.slice(-6)}`;
 }
