@@ -13,15 +13,18 @@ import { peopleFields, type PeopleSampleRecord } from "./summaryRecord.ts";
 
 /**
  * The proximity options of an analysis whose output is {@link analysisRecords} (`footfall
- * analyze`, a fleet shop-day job): no line shows a session's nearest-sensor timeline, so none is
- * built. Such an analysis holds every session until its input is read, and a timeline is about a
- * quarter of a held session's memory (1 336 → 1 051 bytes on the big shop-day).
+ * analyze`, a fleet shop-day job): no line shows a session's nearest-sensor timeline or its zone
+ * times by sensor (a session line has the closest approach), so neither is built. Such an analysis
+ * holds every session until its input is read, and a timeline is about a quarter of a held
+ * session's memory (1 336 → 1 051 bytes on the big shop-day); the zone times by sensor are kept
+ * at every slice, ~4 % of the big shop-day's CPU.
  *
  * @example
  * recordsProximity.timelineLimit; // 0
+ * recordsProximity.zonesBySensor; // false
  * const result = await analyze(records, { proximity: recordsProximity });
  */
-export const recordsProximity: ProximityOptions = Object.freeze({ timelineLimit: 0 });
+export const recordsProximity: ProximityOptions = Object.freeze({ timelineLimit: 0, zonesBySensor: false });
 
 /** Options of `analysisRecords`, the writer of the NDJSON lines (internal). */
 export interface AnalysisRecordsOptions {

@@ -88,6 +88,7 @@ export interface SessionProximity {
   /**
    * `zoneMs` split by the sensor that was nearest, sensors in MAC order (only those that were
    * nearest at some slice); per zone they sum to `zoneMs`. What "where people stood" charts sum.
+   * Empty when the proximity option `zonesBySensor` is off.
    */
   readonly zoneMsBySensor: readonly SensorZoneMs[];
   /** Changes of nearest sensor or zone, oldest first, at most `timelineLimit`. */

@@ -237,7 +237,7 @@ export class SessionProximityAccumulator {
    */
   finish(d: OpenProximity, end: number): void {
     if (d.sliceStart === d.sliceStart) this.#finishSlice(d);
-    if (d.zone >= 0) addZoneTime(d, end - d.zoneFrom);
+    if (d.zone >= 0) addZoneTime(d, end - d.zoneFrom, this.options.zonesBySensor);
     d.closestZone = proximityZoneIndex(d.closestDistanceM, this.options.zones);
   }
 
@@ -308,7 +308,7 @@ export class SessionProximityAccumulator {
     const raised = bestDistance === bestDistance;
     const zone = raised ? proximityZoneIndex(bestDistance, p.zones) : bestLog < this.#immediateLog ? 0 : bestLog < this.#nearLog ? 1 : 2;
     const from = start > d.start ? start : d.start;
-    if (d.zone >= 0) addZoneTime(d, from - d.zoneFrom);
+    if (d.zone >= 0) addZoneTime(d, from - d.zoneFrom, p.zonesBySensor);
     if (zone !== d.zone || best.sensor !== d.nearest) {
       if (d.timelineSensors.length < p.timelineLimit) {
         d.timelineSensors.push(best.sensor);
@@ -347,10 +347,11 @@ export class SessionProximityAccumulator {
   }
 }
 
-function addZoneTime(d: OpenProximity, ms: number): void {
+function addZoneTime(d: OpenProximity, ms: number, bySensor: boolean): void {
   if (d.zone === 0) d.zoneMs0 += ms;
   else if (d.zone === 1) d.zoneMs1 += ms;
   else d.zoneMs2 += ms;
+  if (!bySensor) return;
   // The same interval, charged to the sensor that was nearest: one rule for both breakdowns.
   const sensors = d.zoneSensors;
   let i = 0;

@@ -46,6 +46,14 @@ export interface ProximityOptions {
   readonly sensorStaleMs?: number;
   /** Most timeline entries kept per session. @default 64 */
   readonly timelineLimit?: number;
+  /**
+   * Whether each session's zone times are also split by the sensor that was nearest
+   * (`SessionProximity.zoneMsBySensor`, what "where people stood" charts sum). Off, that list is
+   * empty and its bookkeeping at every slice is skipped: ~4 % of the CPU of a big shop-day's
+   * analysis, for a breakdown no `analyze` line shows (see `recordsProximity`).
+   * @default true
+   */
+  readonly zonesBySensor?: boolean;
 }
 
 /** {@link ProximityOptions} resolved: numbers checked, models built. */
@@ -53,13 +61,14 @@ export interface ResolvedProximityOptions {
   readonly sliceMs: number;
   readonly sensorStaleMs: number;
   readonly timelineLimit: number;
+  readonly zonesBySensor: boolean;
   readonly zones: ResolvedProximityZoneOptions;
   readonly defaultModel: PathLossModel;
   readonly models: ReadonlyMap<string, PathLossModel>;
 }
 
 /**
- * Defaults of the numbers of {@link ProximityOptions} (also part of `defaultEventTimeEngine`,
+ * Defaults of {@link ProximityOptions} but the models and zones (also part of `defaultEventTimeEngine`,
  * which is where the public API shows them).
  *
  * @example
@@ -69,6 +78,7 @@ export const defaultProximity = Object.freeze({
   sliceMs: 10_000,
   sensorStaleMs: 30_000,
   timelineLimit: 64,
+  zonesBySensor: true,
 });
 
 /**
@@ -85,6 +95,8 @@ export function proximityOptions(options: ProximityOptions): ResolvedProximityOp
   const sensorStaleMs = checkNumberOption("sensorStaleMs", options.sensorStaleMs ?? d.sensorStaleMs, { min: 0, unit: "ms" });
   if (sensorStaleMs < sliceMs) throw new RangeError(`sensorStaleMs (${sensorStaleMs}) must be ≥ sliceMs (${sliceMs})`);
   const timelineLimit = checkNumberOption("timelineLimit", options.timelineLimit ?? d.timelineLimit, { min: 0, integer: true });
+  const zonesBySensor = options.zonesBySensor ?? d.zonesBySensor;
+  if (typeof zonesBySensor !== "boolean") throw new TypeError(`zonesBySensor must be a boolean, got ${typeof zonesBySensor}`);
   const defaultModel = pathLossOptions(options.calibration?.default);
   const models = new Map<string, PathLossModel>();
   const sensors = options.calibration?.sensors;
@@ -94,5 +106,5 @@ export function proximityOptions(options: ProximityOptions): ResolvedProximityOp
       models.set(mac.toLowerCase(), pathLossOptions({ ...options.calibration?.default, ...model }));
     }
   }
-  return Object.freeze({ sliceMs, sensorStaleMs, timelineLimit, zones: proximityZoneOptions(options.zones), defaultModel, models });
+  return Object.freeze({ sliceMs, sensorStaleMs, timelineLimit, zonesBySensor, zones: proximityZoneOptions(options.zones), defaultModel, models });
 }

@@ -186,6 +186,20 @@ describe("EventTimeEngine: proximity per session", () => {
     expect([roomy.timeline.length, roomy.timelineTruncated]).toEqual([10, false]);
   });
 
+  it("zonesBySensor: false leaves the breakdown by sensor empty and changes nothing else", () => {
+    const signals: Signal[] = [];
+    for (let i = 0; i < 40; i++) signals.push(ps(T0 + i * 7_000, [A, B][i % 3 === 0 ? 1 : 0]!, -45 - (i % 7) * 4));
+    const on = run(signals, { proximity: { sensorStaleMs: 10_000 } });
+    const off = run(signals, { proximity: { sensorStaleMs: 10_000, zonesBySensor: false } });
+    const p = on.sessions[0]!.proximity!;
+    // Both sensors were nearest at some slice, in more than one zone.
+    expect(p.zoneMsBySensor.map((z) => z.sensor)).toEqual([A, B].sort());
+    expect(Object.values(p.zoneMs).filter((ms) => ms > 0).length).toBeGreaterThan(1);
+    expect(off.sessions.map((s) => s.proximity!.zoneMsBySensor)).toEqual(on.sessions.map(() => []));
+    expect(off.sessions).toEqual(on.sessions.map((s) => ({ ...s, proximity: { ...s.proximity!, zoneMsBySensor: [] } })));
+    expect(off.slices).toEqual(on.slices);
+  });
+
   it("proximity: false leaves Session.proximity undefined and changes nothing else", () => {
     const signals = [ps(T0, A, -50), ps(T0 + 5_000, B, -60), ps(T0 + 30_000, A, -55), ps(T0 + 900_000, A, -70)];
     const off = run(signals, { proximity: false });
