@@ -30,7 +30,7 @@ import {
 // `--input` does not pay for loading it.
 import type { ThreadDecoderOptions } from "../file/RangeReader.ts";
 import type { ClientDeps } from "./serviceClient.ts";
-import { analysisRecords, recordsProximity } from "../analysis/analysisRecords.ts";
+import { analysisRecords, recordsAnalysis } from "../analysis/analysisRecords.ts";
 import { INTERVAL_MS_LIMITS } from "../kernels/people/peopleEstimatorOptions.ts";
 import { writeAnalyzeTable } from "./analyzeTable.ts";
 import type { Pseudonymizer } from "../privacy/Pseudonymizer.ts";
@@ -414,7 +414,7 @@ export function analyzeOptions(values: Readonly<Record<string, string | undefine
       ...(openingHours === undefined ? {} : { openingHours }),
     },
     dwell: dwell === undefined ? {} : { dwell },
-    proximity: recordsProximity,
+    ...recordsAnalysis,
     people: values.interval === undefined ? {} : { intervalMs: intervalFlag(values.interval) },
     // The decoder compares each record's ts with its RTS, read in the service's unit.
     decode: { rtsCodec },

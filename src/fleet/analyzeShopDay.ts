@@ -1,4 +1,4 @@
-import { analysisRecords, recordsProximity } from "../analysis/analysisRecords.ts";
+import { analysisRecords, recordsAnalysis } from "../analysis/analysisRecords.ts";
 import { rawDevice, type AnalysisRecord, type DeviceId } from "../analysis/AnalysisRecord.ts";
 import { dateOfEpochDay } from "../time/calendarDate.ts";
 import { localDayOf } from "../time/timeZone.ts";
@@ -151,7 +151,7 @@ export async function analyzeShopDay(client: Client, options: AnalyzeShopDayOpti
       ...analyze,
       timeZone,
       history,
-      proximity: recordsProximity,
+      ...recordsAnalysis,
       ...(options.rtsCodec === undefined ? {} : { decode: { rtsCodec: options.rtsCodec } }),
       ...(onLive === undefined ? {} : { liveOccupancy: onLive }),
       // In the base options, so every reading of the range (secondReading keeps the rest) uses it.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { analysisRecords, poolPeopleRecords, recordsProximity } from "../../src/analysis/analysisRecords.ts";
+import { analysisRecords, poolPeopleRecords, recordsAnalysis } from "../../src/analysis/analysisRecords.ts";
 import { type AnalysisRecord } from "../../src/analysis/AnalysisRecord.ts";
 import { analyze } from "../../src/analysis/analyze.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";
@@ -51,13 +51,14 @@ describe("poolPeopleRecords", () => {
   }, 120_000);
 });
 
-describe("recordsProximity", () => {
-  it("gives the same lines as full proximity: no line shows what it leaves out", async () => {
+describe("recordsAnalysis", () => {
+  it("gives the same lines as the full analysis: no line shows what it leaves out", async () => {
     const world = createWorld({ seed: 5, shops: 1, days: 1, rotation: "realistic", visitorsPerDay: 120, passersByPerDay: 300 });
     const shop = world.shops[0]!;
     const full = await analyze(world.rawSignals(shop.id), { timeZone: shop.timeZone });
-    const trimmed = await analyze(world.rawSignals(shop.id), { timeZone: shop.timeZone, proximity: recordsProximity });
-    // What it leaves out was there to leave: timelines and zone times by sensor.
+    const trimmed = await analyze(world.rawSignals(shop.id), { timeZone: shop.timeZone, ...recordsAnalysis });
+    // What it leaves out was there to leave: timelines, zone times by sensor, hourly counts.
+    expect([full.hours.length > 0, trimmed.hours]).toEqual([true, []]);
     expect(full.sessions.some((s) => s.proximity!.timeline.length > 1 && s.proximity!.zoneMsBySensor.length > 1)).toBe(true);
     expect(trimmed.sessions.every((s) => s.proximity!.timeline.length === 0 && s.proximity!.zoneMsBySensor.length === 0)).toBe(true);
     expect([...analysisRecords(trimmed)]).toEqual([...analysisRecords(full)]);
