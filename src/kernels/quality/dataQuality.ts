@@ -223,8 +223,12 @@ interface ShopQuality {
   last: number;
   /** Start of the current window, epoch ms (NaN: none open). */
   windowStart: number;
-  /** Per sensor pair `a\u0000b` (a < b), b's first reception − a's of one-burst MACs both heard, ms (the first CLOCK_SAMPLES). */
-  readonly clock: Map<string, number[]>;
+  /**
+   * Per sensor pair a < b (by a, then b), b's first reception − a's of one-burst MACs both heard,
+   * ms (the first CLOCK_SAMPLES). Two maps, not one keyed by a text of both: a key made per pair
+   * of every one-burst session was ~2 % of a big shop-day's run, to make and to hash.
+   */
+  readonly clock: Map<string, Map<string, number[]>>;
   /**
    * Rotated MACs (randomized, one burst) seen in one session so far, by device: their sensors and
    * first receptions, waiting for the same MAC in another session — what a sensor whose clock is
@@ -531,13 +535,18 @@ function addClockPairs(shop: ShopQuality, xs: readonly SessionSensorFirst[], ys:
   for (const a of xs) {
     for (const b of ys) {
       if (a.sensor === b.sensor || (xs === ys && !(a.sensor < b.sensor))) continue;
-      const [lo, hi, diff] = a.sensor < b.sensor ? [a.sensor, b.sensor, b.first - a.first] : [b.sensor, a.sensor, a.first - b.first];
-      const key = `${lo}\u0000${hi}`;
-      let diffs = shop.clock.get(key);
-      if (diffs === undefined) shop.clock.set(key, (diffs = []));
-      if (diffs.length < CLOCK_SAMPLES) diffs.push(diff);
+      if (a.sensor < b.sensor) addClockPair(shop, a.sensor, b.sensor, b.first - a.first);
+      else addClockPair(shop, b.sensor, a.sensor, a.first - b.first);
     }
   }
+}
+
+function addClockPair(shop: ShopQuality, lo: string, hi: string, diff: number): void {
+  let pairs = shop.clock.get(lo);
+  if (pairs === undefined) shop.clock.set(lo, (pairs = new Map()));
+  let diffs = pairs.get(hi);
+  if (diffs === undefined) pairs.set(hi, (diffs = []));
+  if (diffs.length < CLOCK_SAMPLES) diffs.push(diff);
 }
 
 // Each sensor's clock offset from the shop's reference sensor (the one with most signals).
@@ -554,7 +563,7 @@ function clockOffsets(shop: ShopQuality): Map<string, { offsetMs: number; pairs:
       out.set(mac, { offsetMs: 0, pairs: 0 });
       continue;
     }
-    const diffs = shop.clock.get(ref < mac ? `${ref}\u0000${mac}` : `${mac}\u0000${ref}`) ?? [];
+    const diffs = (ref < mac ? shop.clock.get(ref)?.get(mac) : shop.clock.get(mac)?.get(ref)) ?? [];
     const sign = ref < mac ? 1 : -1;
     const sorted = Float64Array.from(diffs, (d) => sign * d).sort();
     const n = sorted.length;
