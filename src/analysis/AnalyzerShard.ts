@@ -85,6 +85,8 @@ export class AnalyzerShard {
       tick = (shopId, sensor, time) => quality.signalTime(shopId, sensor, time);
     } else if (options.quality !== false) {
       const own = (this.quality = new DataQuality(options.quality ?? {}));
+      // Its sessions go to the analyzer (`pushShares`), whose data quality counts their devices.
+      own.countDevicesBySession();
       accumulators.push({ signal: (s) => own.signalDevice(s) });
     }
     const withProximity = options.proximity !== false;

@@ -210,7 +210,11 @@ export class Analyzer {
     if (options.poolDays !== undefined && typeof options.poolDays !== "boolean") throw new TypeError(`poolDays must be a boolean, got ${typeof options.poolDays}`);
     this.#options = options;
     this.#decoder = new SignalDecoder(options.decode);
-    if (options.quality !== false) this.#quality = new DataQuality(options.quality ?? {});
+    if (options.quality !== false) {
+      this.#quality = new DataQuality(options.quality ?? {});
+      // Every closed session is handed to it below (or by `pushShares`): it counts devices from them.
+      this.#quality.countDevicesBySession();
+    }
     // The stages after classification, from the one list (SESSION_STAGES), each result collected by its tag.
     const stages = sessionStages(
       { ...options, timeZone },

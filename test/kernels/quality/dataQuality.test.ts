@@ -199,6 +199,33 @@ describe("DataQuality in the engine", () => {
     expect(r).toEqual(dataQuality([sig(T0), sig(T0 + MIN, B), sig(T0 + 2 * MIN)], {}, { late: 1 }));
   });
 
+  it("counts the same devices from the engine's closed sessions as from its signals (countDevicesBySession)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 5 * HOUR }), fc.constantFrom(A, B), fc.constantFrom(UNIVERSAL, RANDOM, "da:a1:19:00:00:02", "f0:18:98:00:00:07")), { maxLength: 200 }),
+        fc.integer({ min: 0, max: 2 * MIN }),
+        (rows, allowedLatenessMs) => {
+          const signals = rows.map(([t, sensor, device]) => sig(T0 + t, sensor, device));
+          const bySignal = new DataQuality();
+          const bySession = new DataQuality();
+          bySession.countDevicesBySession();
+          // Some signals arrive late and are not applied: neither counts their devices.
+          const engine = new EventTimeEngine({ allowedLatenessMs, proximity: false }, { emit: (session) => bySession.session(session) }, [bySignal, { signal: (x) => bySession.signal(x) }]);
+          for (const x of signals) engine.push(x);
+          engine.flush();
+          const a = bySignal.report({ late: engine.stats.late });
+          expect(bySession.report({ late: engine.stats.late })).toEqual(a);
+          if (engine.stats.late === 0) expect(a.devices).toBe(new Set(signals.map((x) => x.device)).size);
+        },
+      ),
+      { numRuns: 100 },
+    );
+    expect(() => new DataQuality({ windowMs: HOUR }, { emit: () => {} }).countDevicesBySession()).toThrow(/windowMs/);
+    const started = new DataQuality();
+    started.signal(sig(T0));
+    expect(() => started.countDevicesBySession()).toThrow(/before any signal/);
+  });
+
   it("windowed: reports per shop once that shop's watermark passes the window's end, edge gaps against the window", () => {
     const shop2 = (time: number) => sig(time, A, UNIVERSAL, { shopId: 102 });
     const { reports, engine, feed } = windowed(
