@@ -1,4 +1,4 @@
-import { createHmac } from "node:crypto";
+import { HmacSha256 } from "./HmacSha256.ts";
 
 /**
  * How pseudonyms relate across days.
@@ -60,8 +60,10 @@ export class Pseudonymizer {
   /** Pseudonym width, bytes. */
   readonly bytes: number;
   readonly #key: Buffer;
+  readonly #hmac: HmacSha256;
   readonly #cache = new Map<string, string>();
-  readonly #dayKeys = new Map<string, Buffer>();
+  /** Per local date (daily rotation), the HMAC with that day's key. */
+  readonly #dayHmacs = new Map<string, HmacSha256>();
   /** Pseudonyms being computed by copies in other threads ({@link adopt}), until {@link ready}. */
   #pending: Promise<AdoptedPseudonyms | undefined>[] = [];
 
@@ -75,6 +77,7 @@ export class Pseudonymizer {
     this.rotation = rotation;
     this.bytes = bytes;
     this.#key = Buffer.from(options.key);
+    this.#hmac = new HmacSha256(this.#key);
   }
 
   /**
@@ -95,8 +98,7 @@ export class Pseudonymizer {
     // A long-running writer (a fleet worker) sees new devices forever: bound the memory, at the
     // cost of hashing some devices again.
     if (this.#cache.size >= MAX_CACHED) this.#cache.clear();
-    const key = daily ? this.#dayKey(date!) : this.#key;
-    const value = createHmac("sha256", key).update(normalizeMacText(device)).digest("hex").slice(0, this.bytes * 2);
+    const value = (daily ? this.#dayHmac(date!) : this.#hmac).hex(normalizeMacText(device), this.bytes * 2);
     this.#cache.set(cacheKey, value);
     return value;
   }
@@ -164,13 +166,14 @@ export class Pseudonymizer {
     return this.#cache.size;
   }
 
-  #dayKey(date: string): Buffer {
-    let k = this.#dayKeys.get(date);
-    if (k === undefined) {
-      k = createHmac("sha256", this.#key).update(date).digest();
-      this.#dayKeys.set(date, k);
+  // The day's key is the HMAC of its date under the key.
+  #dayHmac(date: string): HmacSha256 {
+    let h = this.#dayHmacs.get(date);
+    if (h === undefined) {
+      h = new HmacSha256(Buffer.from(this.#hmac.hex(date, 64), "hex"));
+      this.#dayHmacs.set(date, h);
     }
-    return k;
+    return h;
   }
 
   /**
