@@ -13,18 +13,17 @@ import { peopleFields, type PeopleSampleRecord } from "./summaryRecord.ts";
 
 /**
  * The proximity options of an analysis whose output is {@link analysisRecords} (`footfall
- * analyze`, a fleet shop-day job): no line shows a session's nearest-sensor timeline or its zone
- * times by sensor (a session line has the closest approach), so neither is built. Such an analysis
- * holds every session until its input is read, and a timeline is about a quarter of a held
- * session's memory (1 336 → 1 051 bytes on the big shop-day); the zone times by sensor are kept
- * at every slice, ~4 % of the big shop-day's CPU.
+ * analyze`, a fleet shop-day job): a session line shows the closest approach, never the time per
+ * zone, the zones by nearest sensor or the nearest-sensor timeline, so none of them is kept
+ * (`zoneTimes: false`, `timelineLimit: 0`). Following every slice's nearest sensor and zone for
+ * them was ~10 % of a big shop-day's CPU, and such an analysis holds every session until its input
+ * is read (a timeline was about a quarter of a held session's memory: 1 336 → 1 051 bytes).
  *
  * @example
- * recordsProximity.timelineLimit; // 0
- * recordsProximity.zonesBySensor; // false
+ * recordsProximity.zoneTimes; // false
  * const result = await analyze(records, { proximity: recordsProximity });
  */
-export const recordsProximity: ProximityOptions = Object.freeze({ timelineLimit: 0, zonesBySensor: false });
+export const recordsProximity: ProximityOptions = Object.freeze({ timelineLimit: 0, zoneTimes: false });
 
 /**
  * The options of an analysis whose output is {@link analysisRecords} (`footfall analyze` and

@@ -83,15 +83,16 @@ export interface SessionProximity {
   /**
    * Time per zone, ms. Each slice's zone holds from that slice's start (or the session start)
    * to the next heard slice (or the session end), so the three sum to the session's `dwellMs`.
+   * NaN in each zone when the proximity option `zoneTimes` is off (not kept).
    */
   readonly zoneMs: { readonly immediate: number; readonly near: number; readonly far: number };
   /**
    * `zoneMs` split by the sensor that was nearest, sensors in MAC order (only those that were
    * nearest at some slice); per zone they sum to `zoneMs`. What "where people stood" charts sum.
-   * Empty when the proximity option `zonesBySensor` is off.
+   * Empty when the proximity option `zoneTimes` is off.
    */
   readonly zoneMsBySensor: readonly SensorZoneMs[];
-  /** Changes of nearest sensor or zone, oldest first, at most `timelineLimit`. */
+  /** Changes of nearest sensor or zone, oldest first, at most `timelineLimit` (none when `zoneTimes` is off). */
   readonly timeline: readonly ProximityTimelineEntry[];
   /** True when changes beyond `timelineLimit` were dropped. */
   readonly timelineTruncated: boolean;

@@ -135,6 +135,8 @@ export class SessionProximityAccumulator {
    * new SessionProximityAccumulator(proximityOptions({})).open(101, "f0:18:98:12:34:56", 0, [], undefined).zone; // -1
    */
   open(shopId: number, device: string, start: number, sensors: readonly ProximitySensor[], spare: OpenProximity | undefined): OpenProximity {
+    // Zone times start at none, or are not kept at all (`zoneTimes` off: NaN).
+    const noTime = this.options.zoneTimes ? 0 : Number.NaN;
     if (spare === undefined) {
       return {
         shopId,
@@ -147,9 +149,9 @@ export class SessionProximityAccumulator {
         zone: -1,
         zoneFrom: 0,
         nearest: "",
-        zoneMs0: 0,
-        zoneMs1: 0,
-        zoneMs2: 0,
+        zoneMs0: noTime,
+        zoneMs1: noTime,
+        zoneMs2: noTime,
         zoneSensors: [],
         zoneSensorMs: [],
         closestSensor: "",
@@ -173,9 +175,9 @@ export class SessionProximityAccumulator {
     spare.zone = -1;
     spare.zoneFrom = 0;
     spare.nearest = "";
-    spare.zoneMs0 = 0;
-    spare.zoneMs1 = 0;
-    spare.zoneMs2 = 0;
+    spare.zoneMs0 = noTime;
+    spare.zoneMs1 = noTime;
+    spare.zoneMs2 = noTime;
     spare.zoneSensors.length = 0;
     spare.zoneSensorMs.length = 0;
     spare.closestSensor = "";
@@ -237,7 +239,7 @@ export class SessionProximityAccumulator {
    */
   finish(d: OpenProximity, end: number): void {
     if (d.sliceStart === d.sliceStart) this.#finishSlice(d);
-    if (d.zone >= 0) addZoneTime(d, end - d.zoneFrom, this.options.zonesBySensor);
+    if (d.zone >= 0) addZoneTime(d, end - d.zoneFrom);
     d.closestZone = proximityZoneIndex(d.closestDistanceM, this.options.zones);
   }
 
@@ -294,32 +296,36 @@ export class SessionProximityAccumulator {
     // A slice always has a signal, and sensorStaleMs ≥ sliceMs, so `best` exists.
     if (best === undefined) return;
     const bestLog = best.logDistance;
-    // The distance itself is needed for a slice record, at a zone bound and for an approach that
-    // may be the closest so far; elsewhere the log decides, being clear of the bounds and of the
-    // closest approach's log by far more than a power's error.
+    const zoneTimes = p.zoneTimes;
+    // The distance itself is needed for a slice record, for an approach that may be the closest
+    // so far and, where the zone is kept, at a zone bound; elsewhere the log decides, being clear
+    // of the bounds and of the closest approach's log by far more than a power's error.
     if (
       bestDistance !== bestDistance &&
       (this.slices ||
-        !(Math.abs(bestLog - this.#immediateLog) > LOG_MARGIN && Math.abs(bestLog - this.#nearLog) > LOG_MARGIN) ||
-        !(bestLog > d.closestLog + LOG_MARGIN))
+        !(bestLog > d.closestLog + LOG_MARGIN) ||
+        (zoneTimes && !(Math.abs(bestLog - this.#immediateLog) > LOG_MARGIN && Math.abs(bestLog - this.#nearLog) > LOG_MARGIN)))
     ) {
       bestDistance = 10 ** bestLog;
     }
     const raised = bestDistance === bestDistance;
-    const zone = raised ? proximityZoneIndex(bestDistance, p.zones) : bestLog < this.#immediateLog ? 0 : bestLog < this.#nearLog ? 1 : 2;
-    const from = start > d.start ? start : d.start;
-    if (d.zone >= 0) addZoneTime(d, from - d.zoneFrom, p.zonesBySensor);
-    if (zone !== d.zone || best.sensor !== d.nearest) {
-      if (d.timelineSensors.length < p.timelineLimit) {
-        d.timelineSensors.push(best.sensor);
-        d.timelineNumbers.push(start, zone, raised ? bestDistance : 10 ** bestLog);
-      } else {
-        d.timelineTruncated = true;
+    let zone = -1;
+    if (zoneTimes || this.slices) zone = raised ? proximityZoneIndex(bestDistance, p.zones) : bestLog < this.#immediateLog ? 0 : bestLog < this.#nearLog ? 1 : 2;
+    if (zoneTimes) {
+      const from = start > d.start ? start : d.start;
+      if (d.zone >= 0) addZoneTime(d, from - d.zoneFrom);
+      if (zone !== d.zone || best.sensor !== d.nearest) {
+        if (d.timelineSensors.length < p.timelineLimit) {
+          d.timelineSensors.push(best.sensor);
+          d.timelineNumbers.push(start, zone, raised ? bestDistance : 10 ** bestLog);
+        } else {
+          d.timelineTruncated = true;
+        }
       }
+      d.zone = zone;
+      d.zoneFrom = from;
+      d.nearest = best.sensor;
     }
-    d.zone = zone;
-    d.zoneFrom = from;
-    d.nearest = best.sensor;
     d.slices++;
     // Not raised: farther than the closest so far.
     if (raised && bestDistance < d.closestDistanceM) {
@@ -347,11 +353,10 @@ export class SessionProximityAccumulator {
   }
 }
 
-function addZoneTime(d: OpenProximity, ms: number, bySensor: boolean): void {
+function addZoneTime(d: OpenProximity, ms: number): void {
   if (d.zone === 0) d.zoneMs0 += ms;
   else if (d.zone === 1) d.zoneMs1 += ms;
   else d.zoneMs2 += ms;
-  if (!bySensor) return;
   // The same interval, charged to the sensor that was nearest: one rule for both breakdowns.
   const sensors = d.zoneSensors;
   let i = 0;

@@ -47,13 +47,15 @@ export interface ProximityOptions {
   /** Most timeline entries kept per session. @default 64 */
   readonly timelineLimit?: number;
   /**
-   * Whether each session's zone times are also split by the sensor that was nearest
-   * (`SessionProximity.zoneMsBySensor`, what "where people stood" charts sum). Off, that list is
-   * empty and its bookkeeping at every slice is skipped: ~4 % of the CPU of a big shop-day's
-   * analysis, for a breakdown no `analyze` line shows (see `recordsProximity`).
+   * Whether each session's time per zone is kept: `zoneMs`, `zoneMsBySensor` and the timeline of
+   * nearest-sensor changes, which every slice's nearest sensor and zone are followed for. Off, the
+   * slices find the closest approach only (`closestDistanceM`, `closestZone` and the rest of it,
+   * as with it on); `zoneMs` is NaN in each zone, `zoneMsBySensor` and `timeline` are empty. That
+   * is ~10 % of the CPU of a big shop-day's analysis, for figures no `analyze` line shows (see
+   * `recordsProximity`).
    * @default true
    */
-  readonly zonesBySensor?: boolean;
+  readonly zoneTimes?: boolean;
 }
 
 /** {@link ProximityOptions} resolved: numbers checked, models built. */
@@ -61,7 +63,7 @@ export interface ResolvedProximityOptions {
   readonly sliceMs: number;
   readonly sensorStaleMs: number;
   readonly timelineLimit: number;
-  readonly zonesBySensor: boolean;
+  readonly zoneTimes: boolean;
   readonly zones: ResolvedProximityZoneOptions;
   readonly defaultModel: PathLossModel;
   readonly models: ReadonlyMap<string, PathLossModel>;
@@ -78,7 +80,7 @@ export const defaultProximity = Object.freeze({
   sliceMs: 10_000,
   sensorStaleMs: 30_000,
   timelineLimit: 64,
-  zonesBySensor: true,
+  zoneTimes: true,
 });
 
 /**
@@ -95,8 +97,8 @@ export function proximityOptions(options: ProximityOptions): ResolvedProximityOp
   const sensorStaleMs = checkNumberOption("sensorStaleMs", options.sensorStaleMs ?? d.sensorStaleMs, { min: 0, unit: "ms" });
   if (sensorStaleMs < sliceMs) throw new RangeError(`sensorStaleMs (${sensorStaleMs}) must be ≥ sliceMs (${sliceMs})`);
   const timelineLimit = checkNumberOption("timelineLimit", options.timelineLimit ?? d.timelineLimit, { min: 0, integer: true });
-  const zonesBySensor = options.zonesBySensor ?? d.zonesBySensor;
-  if (typeof zonesBySensor !== "boolean") throw new TypeError(`zonesBySensor must be a boolean, got ${typeof zonesBySensor}`);
+  const zoneTimes = options.zoneTimes ?? d.zoneTimes;
+  if (typeof zoneTimes !== "boolean") throw new TypeError(`zoneTimes must be a boolean, got ${typeof zoneTimes}`);
   const defaultModel = pathLossOptions(options.calibration?.default);
   const models = new Map<string, PathLossModel>();
   const sensors = options.calibration?.sensors;
@@ -106,5 +108,5 @@ export function proximityOptions(options: ProximityOptions): ResolvedProximityOp
       models.set(mac.toLowerCase(), pathLossOptions({ ...options.calibration?.default, ...model }));
     }
   }
-  return Object.freeze({ sliceMs, sensorStaleMs, timelineLimit, zonesBySensor, zones: proximityZoneOptions(options.zones), defaultModel, models });
+  return Object.freeze({ sliceMs, sensorStaleMs, timelineLimit, zoneTimes, zones: proximityZoneOptions(options.zones), defaultModel, models });
 }

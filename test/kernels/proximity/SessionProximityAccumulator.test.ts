@@ -186,18 +186,35 @@ describe("EventTimeEngine: proximity per session", () => {
     expect([roomy.timeline.length, roomy.timelineTruncated]).toEqual([10, false]);
   });
 
-  it("zonesBySensor: false leaves the breakdown by sensor empty and changes nothing else", () => {
+  it("zoneTimes: false keeps the closest approach only, found as with it on", () => {
     const signals: Signal[] = [];
-    for (let i = 0; i < 40; i++) signals.push(ps(T0 + i * 7_000, [A, B][i % 3 === 0 ? 1 : 0]!, -45 - (i % 7) * 4));
-    const on = run(signals, { proximity: { sensorStaleMs: 10_000 } });
-    const off = run(signals, { proximity: { sensorStaleMs: 10_000, zonesBySensor: false } });
+    // Two sensors, readings that cross the zone bounds (1 m, 4 m) both ways and approach closer
+    // late in the session: the closest approach is not the first slice's.
+    for (let i = 0; i < 60; i++) signals.push(ps(T0 + i * 7_000, [A, B][i % 3 === 0 ? 1 : 0]!, -40 - ((i * 7) % 29) + (i > 45 ? 8 : 0)));
+    // No slice sink, as analyze runs: then nothing needs a slice's zone.
+    const on = run(signals, { proximity: { sensorStaleMs: 10_000 } }, { slices: false });
+    const off = run(signals, { proximity: { sensorStaleMs: 10_000, zoneTimes: false } }, { slices: false });
     const p = on.sessions[0]!.proximity!;
-    // Both sensors were nearest at some slice, in more than one zone.
-    expect(p.zoneMsBySensor.map((z) => z.sensor)).toEqual([A, B].sort());
+    // With it on there was something to leave out: time in several zones, both sensors, changes.
     expect(Object.values(p.zoneMs).filter((ms) => ms > 0).length).toBeGreaterThan(1);
-    expect(off.sessions.map((s) => s.proximity!.zoneMsBySensor)).toEqual(on.sessions.map(() => []));
-    expect(off.sessions).toEqual(on.sessions.map((s) => ({ ...s, proximity: { ...s.proximity!, zoneMsBySensor: [] } })));
-    expect(off.slices).toEqual(on.slices);
+    expect(p.zoneMsBySensor.map((z) => z.sensor)).toEqual([A, B].sort());
+    expect(p.timeline.length).toBeGreaterThan(2);
+    const q = off.sessions[0]!.proximity!;
+    expect([q.zoneMs, q.zoneMsBySensor, q.timeline, q.timelineTruncated]).toEqual([{ immediate: Number.NaN, near: Number.NaN, far: Number.NaN }, [], [], false]);
+    const closest = (x: typeof p) => [x.slices, x.closestSensor, x.closestDistanceM, x.closestRssi, x.closestTime, x.closestZone];
+    expect(off.sessions.map((s) => closest(s.proximity!))).toEqual(on.sessions.map((s) => closest(s.proximity!)));
+    expect(off.sessions.map((s) => ({ ...s, proximity: undefined }))).toEqual(on.sessions.map((s) => ({ ...s, proximity: undefined })));
+    // Slice records need each slice's zone: with a slice sink they are the same.
+    expect(run(signals, { proximity: { sensorStaleMs: 10_000, zoneTimes: false } }, { slices: true }).slices).toEqual(run(signals, { proximity: { sensorStaleMs: 10_000 } }, { slices: true }).slices);
+    // Any readings, sensors and timing: the same closest approach (property).
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 900_000 }), fc.constantFrom(A, B, C), fc.integer({ min: -95, max: -25 })), { minLength: 1, maxLength: 60 }), (rows) => {
+        const xs = rows.map(([t, sensor, rssi]) => ps(T0 + t, sensor, rssi)).sort((a, b) => a.time - b.time);
+        const full = run(xs, {}, { slices: false }).sessions.map((s) => closest(s.proximity!));
+        expect(run(xs, { proximity: { zoneTimes: false } }, { slices: false }).sessions.map((s) => closest(s.proximity!))).toEqual(full);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it("proximity: false leaves Session.proximity undefined and changes nothing else", () => {

@@ -252,7 +252,7 @@ describe("EventTimeEngine: sessions", () => {
     expect(() => eventTimeEngineOptions({ proximity: { sliceMs: 0 } })).toThrow(RangeError);
     expect(() => eventTimeEngineOptions({ proximity: { sliceMs: 10_000, sensorStaleMs: 5_000 } })).toThrow(RangeError);
     expect(() => eventTimeEngineOptions({ proximity: { timelineLimit: 1.5 } })).toThrow(RangeError);
-    expect(() => eventTimeEngineOptions({ proximity: { zonesBySensor: 0 as never } })).toThrow(TypeError);
+    expect(() => eventTimeEngineOptions({ proximity: { zoneTimes: 0 as never } })).toThrow(TypeError);
     expect(() => eventTimeEngineOptions({ proximity: { zones: { immediateM: 3, nearM: 2 } } })).toThrow(RangeError);
     expect(() => eventTimeEngineOptions({ proximity: { calibration: { sensors: { [A]: { exponent: -1 } } } } })).toThrow(RangeError);
     expect(() => eventTimeEngineOptions({ proximity: 5 as never })).toThrow(TypeError);
@@ -261,7 +261,7 @@ describe("EventTimeEngine: sessions", () => {
     expect(() => eventTimeEngineOptions({ smoothing: { method: "trimmedMean", size: 0 } })).toThrow(RangeError);
     const d = eventTimeEngineOptions();
     expect([d.gapMs, d.allowedLatenessMs, d.smoothing.method]).toEqual([defaultEventTimeEngine.gapMs, defaultEventTimeEngine.allowedLatenessMs, "kalman"]);
-    expect(d.proximity).toMatchObject({ sliceMs: 10_000, sensorStaleMs: 30_000, timelineLimit: 64, zonesBySensor: true });
+    expect(d.proximity).toMatchObject({ sliceMs: 10_000, sensorStaleMs: 30_000, timelineLimit: 64, zoneTimes: true });
     expect(eventTimeEngineOptions({ proximity: false }).proximity).toBe(false);
     // @ts-expect-error missing sink on purpose
     expect(() => new EventTimeEngine({}, {})).toThrow(TypeError);
