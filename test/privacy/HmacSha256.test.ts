@@ -24,4 +24,14 @@ describe("HmacSha256", () => {
     }
     expect(hmac.hex("é", 16)).toBe(createHmac("sha256", key).update("é").digest("hex").slice(0, 16));
   });
+
+  it("keeps each key's own states: keys used in turn (a day's key beside the key) hash as each alone", () => {
+    const keys = [Uint8Array.from({ length: 16 }, (_, i) => i), Uint8Array.from({ length: 32 }, (_, i) => 255 - i)];
+    const hmacs = keys.map((k) => new HmacSha256(k));
+    for (let n = 0; n < 6; n++) {
+      const k = n % 2;
+      const text = `a4:5e:60:00:00:0${n}`;
+      expect(hmacs[k]!.hex(text, 64)).toBe(createHmac("sha256", keys[k]!).update(text).digest("hex"));
+    }
+  });
 });
