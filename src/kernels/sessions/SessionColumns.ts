@@ -431,14 +431,54 @@ export class SessionColumns {
   }
 }
 
+/**
+ * The zone times of a session whose proximity follows the closest approach only (`zoneTimes:
+ * false`), and the lists of one with none: shared by every such session, as read-only as their
+ * types. A day's sessions are held until it is decided, and three objects and three boxed NaNs a
+ * session that say nothing were ~2 % of the big shop-day's run, in collecting them.
+ */
+const NO_ZONE_MS: SessionProximity["zoneMs"] = Object.freeze({ immediate: Number.NaN, near: Number.NaN, far: Number.NaN });
+const NO_ENTRIES: readonly never[] = Object.freeze([]);
+
 // The SessionProximity of a row whose proximity numbers start at `i` and strings at `s`.
 function proximityOf(n: Float64Array, strings: readonly (string | undefined)[], i: number, s: number): SessionProximity {
   const zoneSensors = n[i + 8]!;
   const closestSensor = strings[s++]!;
-  // Sized up front: a list grown by push from [] reserves 17 slots for its first element.
-  const bySensor: SensorZoneMs[] = new Array(zoneSensors);
-  let k = i + 10;
-  for (let z = 0; z < zoneSensors; z++) {
+  const bySensor: SensorZoneMs[] | readonly never[] = zoneSensors === 0 ? NO_ENTRIES : zonesBySensor(n, strings, i + 10, s, zoneSensors);
+  s += zoneSensors;
+  let k = i + 10 + 3 * zoneSensors;
+  const entries = n[k++]!;
+  let timeline: ProximityTimelineEntry[] | readonly never[] = NO_ENTRIES;
+  if (entries > 0) {
+    // Sized up front: a list grown by push from [] reserves 17 slots for its first element.
+    const list: ProximityTimelineEntry[] = new Array(entries);
+    for (let e = 0; e < entries; e++) {
+      list[e] = { time: n[k]!, sensor: strings[s++]!, zone: PROXIMITY_ZONES[n[k + 1]!] as ProximityZone, distanceM: n[k + 2]! };
+      k += 3;
+    }
+    timeline = list;
+  }
+  const immediate = n[i + 5]!;
+  const near = n[i + 6]!;
+  const far = n[i + 7]!;
+  return {
+    slices: n[i]!,
+    closestSensor,
+    closestDistanceM: n[i + 1]!,
+    closestRssi: n[i + 2]!,
+    closestTime: n[i + 3]!,
+    closestZone: PROXIMITY_ZONES[n[i + 4]!] as ProximityZone,
+    zoneMs: immediate !== immediate && near !== near && far !== far ? NO_ZONE_MS : { immediate: compactNumber(immediate), near: compactNumber(near), far: compactNumber(far) },
+    zoneMsBySensor: bySensor,
+    timeline,
+    timelineTruncated: n[i + 9] === 1,
+  };
+}
+
+// The zone times by nearest sensor of a row, from `k` (numbers) and `s` (strings), by sensor MAC.
+function zonesBySensor(n: Float64Array, strings: readonly (string | undefined)[], k: number, s: number, count: number): SensorZoneMs[] {
+  const bySensor: SensorZoneMs[] = new Array(count);
+  for (let z = 0; z < count; z++) {
     bySensor[z] = { sensor: strings[s++]!, immediate: compactNumber(n[k]!), near: compactNumber(n[k + 1]!), far: compactNumber(n[k + 2]!) };
     k += 3;
   }
@@ -453,22 +493,5 @@ function proximityOf(n: Float64Array, strings: readonly (string | undefined)[], 
     }
     bySensor[b] = x;
   }
-  const entries = n[k++]!;
-  const timeline: ProximityTimelineEntry[] = new Array(entries);
-  for (let e = 0; e < entries; e++) {
-    timeline[e] = { time: n[k]!, sensor: strings[s++]!, zone: PROXIMITY_ZONES[n[k + 1]!] as ProximityZone, distanceM: n[k + 2]! };
-    k += 3;
-  }
-  return {
-    slices: n[i]!,
-    closestSensor,
-    closestDistanceM: n[i + 1]!,
-    closestRssi: n[i + 2]!,
-    closestTime: n[i + 3]!,
-    closestZone: PROXIMITY_ZONES[n[i + 4]!] as ProximityZone,
-    zoneMs: { immediate: compactNumber(n[i + 5]!), near: compactNumber(n[i + 6]!), far: compactNumber(n[i + 7]!) },
-    zoneMsBySensor: bySensor,
-    timeline,
-    timelineTruncated: n[i + 9] === 1,
-  };
+  return bySensor;
 }

@@ -63,6 +63,26 @@ describe("SessionColumns", () => {
     );
   });
 
+  it("builds the proximity of a closest-only analysis (zoneTimes off) with its empty lists and NaN zone times shared and frozen", () => {
+    const proximity = new SessionProximityAccumulator(proximityOptions({ zoneTimes: false, timelineLimit: 0 }));
+    const columns = new SessionColumns();
+    const built = [0, 1, 2].map((i) => columns.session(columns.add(closedSession(proximity, i, [[0, -50], [1, -60], [0, -55]]), 101, T0, T0, true)).proximity!);
+    for (const p of built) {
+      expect(p.closestDistanceM).toBeGreaterThan(0);
+      expect(p.zoneMs).toEqual({ immediate: Number.NaN, near: Number.NaN, far: Number.NaN });
+      expect([p.zoneMsBySensor, p.timeline]).toEqual([[], []]);
+      expect([Object.isFrozen(p.zoneMs), Object.isFrozen(p.zoneMsBySensor), Object.isFrozen(p.timeline)]).toEqual([true, true, true]);
+      expect([p.zoneMs, p.zoneMsBySensor, p.timeline]).toEqual([built[0]!.zoneMs, built[0]!.zoneMsBySensor, built[0]!.timeline]);
+      expect(p.zoneMs).toBe(built[0]!.zoneMs);
+      expect(p.timeline).toBe(built[0]!.zoneMsBySensor);
+    }
+    // With zone times on, each session has its own.
+    const on = new SessionProximityAccumulator(proximityOptions({}));
+    const [a, b] = [0, 1].map((i) => columns.session(columns.add(closedSession(on, i, [[0, -50], [1, -60]]), 101, T0, T0, true)).proximity!);
+    expect(a!.zoneMs).not.toBe(b!.zoneMs);
+    expect(Object.isFrozen(a!.zoneMs)).toBe(false);
+  });
+
   it("carries held sessions to another thread as plain data: built there, each is the session it was", () => {
     const proximity = new SessionProximityAccumulator(proximityOptions({}));
     const a = new SessionColumns();
