@@ -289,7 +289,7 @@ export type {
 export { uploadDailySales, defaultUploadDailySalesOptions } from "./sales/uploadDailySales.ts";
 export type { UploadSalesOptions } from "./sales/uploadSales.ts";
 export { uploadSales, readDailySales, defaultJournalPath } from "./sales/uploadSales.ts";
-export type { AdoptedPseudonyms, PseudonymizerOptions, PseudonymRotation } from "./privacy/Pseudonymizer.ts";
+export type { PseudonymizerOptions, PseudonymRotation } from "./privacy/Pseudonymizer.ts";
 export { Pseudonymizer, defaultPseudonymizer, MIN_KEY_BYTES } from "./privacy/Pseudonymizer.ts";
 export type { DeviceId } from "./analysis/AnalysisRecord.ts";
 export type { AnalysisRecordsOptions } from "./analysis/analysisRecords.ts";

@@ -54,6 +54,8 @@ export interface AnalysisRecordsOptions {
    * could tell a repeat visit from a new one. @default true
    */
   readonly linkedAcrossDays?: boolean;
+  /** Whether the session lines are written (`false`: written already, as decode threads write them beside the analysis). @default true */
+  readonly sessionLines?: boolean;
 }
 
 /**
@@ -161,7 +163,9 @@ export function* analysisRecords(result: AnalyzeResult, options: AnalysisRecords
   const minCount = options.minCount ?? 0;
   if (!Number.isInteger(minCount) || minCount < 0) throw new RangeError(`analysisRecords: minCount must be an integer ≥ 0, got ${String(minCount)}`);
   const writing: LineWriting = { device, linkedAcrossDays: options.linkedAcrossDays ?? true };
+  const sessions = options.sessionLines ?? true;
   for (const line of ANALYSIS_LINES) {
+    if (!sessions && line.type === "session") continue;
     for (const item of line.items(result)) yield suppressSmallCounts(line.write(item as never, writing, result), minCount);
   }
 }

@@ -193,6 +193,8 @@ export class Analyzer {
   readonly #quality: DataQuality | undefined;
   readonly #liveOccupancy: LiveOccupancyInterval[] = [];
   readonly #sessions: ClassifiedSession[] = [];
+  /** Hears each classified session (`tapSessions`). */
+  #tap: ((s: ClassifiedSession) => void) | undefined;
   readonly #dayRssi = new Map<string, number>();
   #finished: AnalyzeResult | undefined;
   /** Share 0, when the analysis is split by device (`splitByDevice`). */
@@ -229,10 +231,18 @@ export class Analyzer {
       },
     );
     this.#stages = stages;
+    // A decided day's sessions come one after another, each with the day's threshold: noted once a day.
+    let lastShop = Number.NaN;
+    let lastDate = "";
     this.#classifier = new VisitClassifier(classify, {
       emit: (s) => {
         this.#sessions.push(s);
-        if (!s.late) this.#dayRssi.set(`${s.shopId} ${s.date}`, s.visitorRssi);
+        this.#tap?.(s);
+        if (!s.late && (s.shopId !== lastShop || s.date !== lastDate)) {
+          lastShop = s.shopId;
+          lastDate = s.date;
+          this.#dayRssi.set(`${s.shopId} ${s.date}`, s.visitorRssi);
+        }
         stages.push(s);
       },
     });
@@ -319,6 +329,26 @@ export class Analyzer {
    */
   reject(invalid: InvalidRecord): void {
     this.#decoder.reject(invalid);
+  }
+
+  /**
+   * Internal (`readInputInThreads`): `listener` hears each classified session as it is emitted —
+   * in the order of the result's `sessions`, before the stages after classification (the people
+   * estimate) see it — so that other threads can write session lines while this one goes on. Set
+   * before any record, once.
+   * @internal
+   * @example
+   * const analyzer = new Analyzer();
+   * const heard: ClassifiedSession[] = [];
+   * analyzer.tapSessions((s) => heard.push(s));
+   * for (const r of records) analyzer.push(r);
+   * const { sessions } = analyzer.finish();
+   * heard.length === sessions.length; // true
+   */
+  tapSessions(listener: (s: ClassifiedSession) => void): void {
+    if (typeof listener !== "function") throw new TypeError("Analyzer: tapSessions takes a function");
+    if (this.#tap !== undefined || this.#engine.stats.signals > 0) throw new Error("Analyzer: tapSessions before any record, once");
+    this.#tap = listener;
   }
 
   /**

@@ -1,5 +1,19 @@
+import type { SessionProximity } from "../kernels/proximity/SessionProximity.ts";
 import type { ClassifiedSession } from "../kernels/visits/VisitClassifier.ts";
 import { rawDevice, type AnalysisRecord, type DeviceId } from "./AnalysisRecord.ts";
+
+/**
+ * What a session line shows of a classified session: every {@link ClassifiedSession} is one, and
+ * so is what a thread that renders session lines beside the analysis rebuilds from columns
+ * (`SessionLineBatch`), so both are written by the one {@link sessionRecord}.
+ *
+ * @example
+ * const fields: SessionRecordSource = result.sessions[0]!;
+ */
+export type SessionRecordSource = Pick<
+  ClassifiedSession,
+  "shopId" | "device" | "start" | "end" | "date" | "dwellMs" | "estimatedDwellMs" | "signalCount" | "kind" | "randomized" | "vendor" | "peakSmoothedRssi" | "nearestSensor" | "late"
+> & { readonly proximity: Pick<SessionProximity, "closestZone" | "closestDistanceM"> | undefined };
 
 /**
  * One session as a JSON line of `footfall analyze --format ndjson` and of the demo's
@@ -14,7 +28,7 @@ import { rawDevice, type AnalysisRecord, type DeviceId } from "./AnalysisRecord.
  * const p = new Pseudonymizer({ key: new Uint8Array(16).fill(1) });
  * for (const s of result.sessions) out.write(`${JSON.stringify(sessionRecord(s, (mac, date) => p.pseudonym(mac, date)))}\n`);
  */
-export function sessionRecord(s: ClassifiedSession, device: DeviceId = rawDevice): AnalysisRecord {
+export function sessionRecord(s: SessionRecordSource, device: DeviceId = rawDevice): AnalysisRecord {
   return {
     type: "session",
     shopId: s.shopId,

@@ -33,7 +33,7 @@ import type { ClientDeps } from "./serviceClient.ts";
 import { analysisRecords, recordsAnalysis } from "../analysis/analysisRecords.ts";
 import { INTERVAL_MS_LIMITS } from "../kernels/people/peopleEstimatorOptions.ts";
 import { writeAnalyzeTable } from "./analyzeTable.ts";
-import type { Pseudonymizer } from "../privacy/Pseudonymizer.ts";
+import type { LineDevice, SessionLinesRequest, SessionLineThreads } from "../file/SessionLineThreads.ts";
 import { deviceIdOf, privacyFlags, privacyHelp, pseudonymizerFromFlags } from "./macKey.ts";
 import { calibrationFlag } from "./calibrationFlag.ts";
 
@@ -216,19 +216,38 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
   const pseudonymizer = writesDevices ? pseudonymizerFromFlags({ ...values, "raw-macs": rawMacs }, io, "analyze") : undefined;
   const device = writesDevices ? deviceIdOf(pseudonymizer) : undefined;
   const minCount = integerFlag("--min-count", values["min-count"], 1, 1_000_000) ?? 0;
-  // The lines' pseudonyms: decode threads hash their devices while this thread closes the day.
-  const result = await analyzeFlags(values, options, rtsCodec, io, deps, "analyze", format === "ndjson" ? pseudonymizer : undefined);
+  // Decode threads, when the input is read on them, write the session lines while this thread closes the day.
+  const lines: LinesBeside | undefined = format === "ndjson" ? { device: pseudonymizer?.copyOptions() ?? "raw", written: undefined } : undefined;
+  const result = await analyzeFlags(values, options, rtsCodec, io, deps, "analyze", lines);
   if (typeof result === "number") return result;
-  await pseudonymizer?.ready();
-  if (format === "ndjson") writeNdjson(io.stdout, analysisRecords(result, {
+  if (format === "ndjson") {
+    // Should a thread have failed, the lines are written here from the result, as without threads.
+    const written = await lines!.written?.finish().catch(() => undefined);
+    for (const bytes of written ?? []) io.stdout.write(bytes);
+    writeNdjson(io.stdout, analysisRecords(result, {
       minCount,
       linkedAcrossDays: values["pseudonym-rotation"] !== "daily",
+      sessionLines: written === undefined,
       ...(device === undefined ? {} : { device }),
     }));
-  else writeAnalyzeTable(io, result, minCount, values["pseudonym-rotation"] !== "daily");
+  } else writeAnalyzeTable(io, result, minCount, values["pseudonym-rotation"] !== "daily");
   warnSilences(io, result, options);
   warnCalibrations(io, result);
   return summarize(io, result);
+}
+
+/**
+ * Session lines that decode threads write beside the analysis (`footfall analyze --format
+ * ndjson`): how they show a device, and the lines of the last read (undefined when it had no
+ * decode threads: the lines are then written from the result).
+ *
+ * @example
+ * const lines: LinesBeside = { device: "raw", written: undefined };
+ * lines.written; // undefined until a read on decode threads gives them
+ */
+export interface LinesBeside {
+  readonly device: LineDevice;
+  written: SessionLineThreads | undefined;
 }
 
 /**
@@ -238,7 +257,7 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
  * Shared by `footfall analyze` and `footfall calibrate`, which analyse their input alike.
  *
  * @param name the command, in messages (`footfall NAME: …`)
- * @param pseudonymizer the one the output will use, for decode threads to hash devices with (see `readInputInThreads`)
+ * @param lines session lines for decode threads to write (see `readInputInThreads`): given the last read's (`written`)
  * @returns the result, or the exit status when reading failed
  * @example
  * const problem = await analyzeFlags({ input: "missing-day.ndjson" }, { timeZone: "Europe/Prague" }, rtsUnitFlag(undefined), io, undefined, "calibrate").catch((e: Error) => e.message);
@@ -251,7 +270,7 @@ export async function analyzeFlags(
   io: CliIo,
   deps: ClientDeps | undefined,
   name: string,
-  pseudonymizer?: Pseudonymizer,
+  lines?: LinesBeside,
 ): Promise<AnalyzeResult | number> {
   const timeZone = options.timeZone ?? DEFAULT_TIME_ZONE;
   const fromService = values.shop !== undefined || values.since !== undefined || values.until !== undefined;
@@ -282,9 +301,13 @@ export async function analyzeFlags(
       throw new UsageError(error instanceof Error ? error.message : String(error));
     }
     let decodedElsewhere: SignalDecoderStats | undefined;
+    // An earlier read's lines are not this read's: its threads are let go.
+    void lines?.written?.finish().catch(() => undefined);
+    if (lines !== undefined) lines.written = undefined;
+    const sessionLines: SessionLinesRequest | undefined = lines && { device: lines.device, onThreads: (written) => (lines.written = written) };
     try {
       if (values.input !== undefined) {
-        decodedElsewhere = await readInput(values.input, inputFile, { threads, shares }, analyzer, io, show, at, { clockOffsetsMs, rtsUnit: rtsCodec.unit }, pseudonymizer);
+        decodedElsewhere = await readInput(values.input, inputFile, { threads, shares }, analyzer, io, show, at, { clockOffsetsMs, rtsUnit: rtsCodec.unit }, sessionLines);
       } else {
         if (threads !== undefined) throw new UsageError("--threads applies to --input");
         await readService(values, timeZone, rtsCodec, shares ?? 1, analyzer, io, deps);
@@ -457,8 +480,8 @@ async function readInput(
   at: { line: () => number },
   // The analyzer's decoder options, for decode threads (which build their own decoders).
   decode: ThreadDecoderOptions,
-  // The output's, for decode threads to hash their devices with.
-  pseudonymizer: Pseudonymizer | undefined,
+  // Session lines for decode threads to write.
+  sessionLines: SessionLinesRequest | undefined,
 ): Promise<SignalDecoderStats | undefined> {
   const name = path === "-" ? "(standard input)" : path;
   let decoded: SignalDecoderStats | undefined;
@@ -467,7 +490,7 @@ async function readInput(
       threads,
       shares,
       decode,
-      pseudonymizer,
+      sessionLines,
       signal: io.signal,
       onInvalidLine: show,
       onReader: (reader) => (at.line = () => reader.line),

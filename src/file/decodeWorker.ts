@@ -4,22 +4,25 @@
 // runs the engine. Started by readInputInThreads, by URL: it stays beside readInputInThreads
 // (here in src/file/, and as dist/file/decodeWorker.js); not a public module.
 import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
+import { rawDevice, type DeviceId } from "../analysis/AnalysisRecord.ts";
 import { Pseudonymizer } from "../privacy/Pseudonymizer.ts";
 import type { InvalidRecord } from "../codec/InvalidRecord.ts";
 import type { Signal } from "../codec/Signal.ts";
-import type { DecodeThreadMessage, DecodeWorkerData, PieceMessage, RangeMessage } from "./readInputInThreads.ts";
+import type { DecodeWorkerData, PieceMessage, RangeMessage } from "./readInputInThreads.ts";
 import { RangeReader } from "./RangeReader.ts";
 import { SignalBatchWriter } from "./SignalBatch.ts";
+import { SessionLineBatchReader } from "./SessionLineBatch.ts";
+import type { LineDevice, LinesMessage, RenderedMessage } from "./SessionLineThreads.ts";
 
 /**
  * The decode thread's work: its first range, then every range it claims next, until none is
  * left (a stream's pieces alike, as they are cut, until the stream has ended); each range's
- * batches, then its `end`; then, when asked, the pseudonyms of every device it decoded, while the
- * engine's thread applies the last batches and closes the day. Runs when this module is a worker
- * started by readInputInThreads (its workerData says so); imported anywhere else it does nothing.
+ * batches, then its `end`; then, when asked, the session lines of the batches the engine's thread
+ * posts while it closes the day (`SessionLineThreads`). Runs when this module is a worker started
+ * by readInputInThreads (its workerData says so); imported anywhere else it does nothing.
  */
 function decodeRanges(data: DecodeWorkerData): void {
-  const { path, ranges, first, next, credit, maxOutstanding, decode, pseudonyms, port } = data;
+  const { path, ranges, first, next, credit, maxOutstanding, decode, lines: lineDevice, port } = data;
   const outstanding = new Int32Array(credit);
   // No vendor lookup: the thread that applies the signals looks each device's up once, so this
   // thread never loads the OUI list (~0.2 s of its CPU on the big shop-day).
@@ -43,14 +46,12 @@ function decodeRanges(data: DecodeWorkerData): void {
     post(range); // the rest, and any rejections after the last full batch
     port.postMessage({ type: "end", range, stats: reader.stats, lines } satisfies RangeMessage);
   };
+  // Session-line batches that came while a stream's pieces were taken from the port (a day
+  // decided while the stream is read), written first.
+  const early: LinesMessage[] = [];
   const finish = (): void => {
     reader.close();
-    if (pseudonyms !== undefined) {
-      const p = new Pseudonymizer(pseudonyms);
-      const out: string[] = [];
-      for (const device of writer.devices()) out.push(p.pseudonym(device));
-      port.postMessage({ type: "pseudonyms", pseudonyms: out } satisfies DecodeThreadMessage);
-    }
+    if (lineDevice !== undefined) writeLines(lineDevice, writer.devices(), port, early);
   };
   const claimed = new Int32Array(next);
   if (path === undefined) {
@@ -65,8 +66,9 @@ function decodeRanges(data: DecodeWorkerData): void {
       while (!posted.has(r)) {
         const got = receiveMessageOnPort(port);
         if (got === undefined) throw new Error(`decode thread: piece ${r} was counted as cut but not posted`);
-        const piece = got.message as PieceMessage;
-        posted.set(piece.range, piece.bytes);
+        const message = got.message as PieceMessage | LinesMessage;
+        if (message.type === "piece") posted.set(message.range, message.bytes);
+        else early.push(message);
       }
       const bytes = posted.get(r)!;
       // Every piece before it is claimed (claims rise): the others' are let go here.
@@ -81,6 +83,30 @@ function decodeRanges(data: DecodeWorkerData): void {
     throw error;
   }
   finish();
+}
+
+/**
+ * Writes the session lines of the batches that come on `port` until told they end: each batch's
+ * lines, as UTF-8 bytes, posted back (moved) with its number. Meanwhile — the engine's thread is
+ * still applying the last batches and deciding the day — the devices this thread decoded are
+ * hashed, so most pseudonyms are ready when their lines come.
+ */
+function writeLines(lineDevice: LineDevice, devices: Iterable<string>, port: DecodeWorkerData["port"], early: readonly LinesMessage[]): void {
+  const p = lineDevice === "raw" ? undefined : new Pseudonymizer(lineDevice);
+  const device: DeviceId = p === undefined ? rawDevice : (mac, date) => p.pseudonym(mac, date);
+  const reader = new SessionLineBatchReader();
+  const encoder = new TextEncoder();
+  const take = (message: LinesMessage | PieceMessage): void => {
+    // A stream's pieces this thread did not claim may still be queued: not for it.
+    if (message.type === "lines-end") port.close();
+    else if (message.type === "lines") {
+      const bytes = encoder.encode(reader.lines(message.batch, device));
+      port.postMessage({ type: "rendered", index: message.index, bytes } satisfies RenderedMessage, [bytes.buffer as ArrayBuffer]);
+    }
+  };
+  for (const message of early) take(message);
+  if (p?.rotation === "none") for (const d of devices) p.pseudonym(d);
+  port.on("message", take);
 }
 
 if (parentPort !== null && (workerData as Partial<DecodeWorkerData> | null)?.decodeWorker === true) {

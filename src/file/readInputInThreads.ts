@@ -3,11 +3,11 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "
 import { addDecoderStats, type Analyzer } from "../analysis/analyze.ts";
 import type { InvalidRecord, SignalDecoderStats } from "../codec/decodeSignal.ts";
 import { vendorOfNormal } from "../codec/oui.ts";
-import type { Pseudonymizer, PseudonymizerOptions } from "../privacy/Pseudonymizer.ts";
 import { RangeReader, type ByteRange, type ThreadDecoderOptions } from "./RangeReader.ts";
 import { SignalBatchReader, type SignalBatch } from "./SignalBatch.ts";
 import type { Signal } from "../codec/Signal.ts";
 import { ShareThreads } from "./ShareThreads.ts";
+import { SessionLineThreads, type LineDevice, type RenderedMessage, type SessionLinesRequest } from "./SessionLineThreads.ts";
 import { workerUrl } from "./workerUrl.ts";
 import { gunzipIfCompressed } from "./gunzipIfCompressed.ts";
 
@@ -34,8 +34,8 @@ export interface DecodeWorkerData {
   readonly maxOutstanding: number;
   /** The decoder's options that are not the defaults. */
   readonly decode: ThreadDecoderOptions;
-  /** When set, the thread's last work: the pseudonyms of the devices it decoded, with these options. */
-  readonly pseudonyms: Required<PseudonymizerOptions> | undefined;
+  /** When set, the thread's last work: session lines, their devices written so (`SessionLineThreads`). */
+  readonly lines: LineDevice | undefined;
   /**
    * Where the thread posts its messages: a channel of its own rather than the worker's port, so
    * that the engine's thread can take what has arrived synchronously (`receiveMessageOnPort`).
@@ -53,9 +53,9 @@ export type RangeMessage =
 
 /**
  * What a decode thread posts: its ranges' messages, then, after its last range and when asked,
- * the pseudonyms of its devices in the order of their indices.
+ * the session lines of the batches it is given.
  */
-export type DecodeThreadMessage = RangeMessage | { readonly type: "pseudonyms"; readonly pseudonyms: readonly string[] };
+export type DecodeThreadMessage = RangeMessage | RenderedMessage;
 
 /**
  * What the engine's thread posts every decode thread reading a stream: each piece as it is cut
@@ -82,7 +82,8 @@ export interface ThreadStream {
  * Options of {@link readInputInThreads}.
  *
  * @example
- * const options: ThreadReadOptions = { decode: { rtsUnit: "ms" }, pseudonymizer: new Pseudonymizer({ key: new Uint8Array(16).fill(1) }) };
+ * let written: SessionLineThreads | undefined;
+ * const options: ThreadReadOptions = { decode: { rtsUnit: "ms" }, sessionLines: { device: "raw", onThreads: (lines) => (written = lines) } };
  */
 export interface ThreadReadOptions {
   /** The decoder's options that are not the defaults. @default {} */
@@ -90,12 +91,12 @@ export interface ThreadReadOptions {
   /** Bytes per range. @default 4 MiB */
   readonly rangeBytes?: number | undefined;
   /**
-   * The pseudonymizer the output will use (rotation `"none"`): each decode thread, once it has no
-   * range left, hashes the devices it decoded, and the pseudonymizer adopts them (its `ready()`
-   * waits for them), so those are not hashed after the read on the engine's thread.
+   * Session lines written by the decode threads once they have no range left, beside this thread's
+   * close of the day (`SessionLineThreads`): `onThreads` is given them before the first record
+   * (not when the input is read without decode threads: write the lines from the result then).
    * @default undefined
    */
-  readonly pseudonymizer?: Pseudonymizer | undefined;
+  readonly sessionLines?: SessionLinesRequest | undefined;
   /**
    * Shares of the devices the analysis is split into (`Analyzer.splitByDevice`): this thread
    * runs share 0's engine beside classification; each other share runs on a thread of its own,
@@ -147,9 +148,10 @@ const RANGE_BYTES = 4 * 1024 * 1024;
  * stream is read at most 16 pieces (~64 MiB) ahead of the range being applied; a split by device
  * holds at most 8 ranges' batches and sessions that the share threads have not finished.
  *
- * With a `pseudonymizer`, the decode threads then hash their devices' pseudonyms while this thread
- * applies the last batches and closes the day (the read returns without waiting for them; they end
- * by themselves): ~0.2 s of the big shop-day's HMACs off the serial tail.
+ * With `sessionLines`, the decode threads then write the session lines while this thread applies
+ * the last batches and closes the day (the read returns without waiting for them; they end once
+ * told the lines end, and keep the process alive no longer than that): ~0.1 s of the big
+ * shop-day's serial tail.
  *
  * With `shares` above 1 the analysis is split by device too (`ShareThreads`, one run per range): this
  * thread runs share 0's engine and posts every batch it applies — a decode thread's as it came,
@@ -172,7 +174,7 @@ export async function readInputInThreads(
   signal: AbortSignal,
   options: ThreadReadOptions = {},
 ): Promise<SignalDecoderStats> {
-  const { decode = {}, rangeBytes = RANGE_BYTES, pseudonymizer } = options;
+  const { decode = {}, rangeBytes = RANGE_BYTES, sessionLines } = options;
   const shareOptions = analyzer.shareOptions;
   const shares = shareOptions === undefined ? 1 : Math.max(1, options.shares ?? 1);
   const path = typeof input === "string" ? input : undefined;
@@ -197,17 +199,14 @@ export async function readInputInThreads(
   const file = new RangeReader(path, decode, vendorOfNormal);
   // What each range's decode thread has posted so far.
   const queues: RangeMessage[][] = ranges.map(() => []);
-  const pseudonyms = pseudonymizer?.rotation === "none" ? pseudonymizer.copyOptions() : undefined;
+  const lines = workers > 0 ? sessionLines?.device : undefined;
   const parts = Array.from({ length: workers }, (_, i) => {
     const credit = new SharedArrayBuffer(4);
     const { port1: port, port2 } = new MessageChannel();
     const worker = new Worker(url, {
-      workerData: { decodeWorker: true, path, ranges, first: i + 1, next, credit, maxOutstanding: MAX_OUTSTANDING, decode, pseudonyms, port: port2 } satisfies DecodeWorkerData,
+      workerData: { decodeWorker: true, path, ranges, first: i + 1, next, credit, maxOutstanding: MAX_OUTSTANDING, decode, lines, port: port2 } satisfies DecodeWorkerData,
       transferList: [port2],
     });
-    // The thread's pseudonyms (undefined when it ends without them).
-    let hashed: (list: readonly string[] | undefined) => void = () => {};
-    const pseudonymsOfThread = new Promise<readonly string[] | undefined>((resolve) => (hashed = resolve));
     // Each decode thread interns its own strings: one reader (string table) per thread, which
     // reads that thread's batches in the order they were posted (its ranges are applied in order).
     return {
@@ -216,15 +215,19 @@ export async function readInputInThreads(
       reader: new SignalBatchReader((device) => file.vendorOfDevice(device)),
       outstanding: new Int32Array(credit),
       stats: undefined as SignalDecoderStats | undefined,
-      pseudonyms: pseudonymsOfThread,
-      hashed,
     };
   });
+  // The session lines the decode threads write, fed every classified session from here on.
+  const written = lines === undefined ? undefined : new SessionLineThreads(parts.map((p) => p.port), sessionLines!.batch);
+  if (written !== undefined) {
+    analyzer.tapSessions((s) => written.push(s));
+    sessionLines!.onThreads(written);
+  }
   type Part = (typeof parts)[number];
   // Whose decode thread posted each range's messages.
   const owner = new Map<number, Part>();
   const accept = (part: Part, message: DecodeThreadMessage): void => {
-    if (message.type === "pseudonyms") return part.hashed(message.pseudonyms);
+    if (message.type === "rendered") return written!.accept(message);
     queues[message.range]!.push(message);
     owner.set(message.range, part);
   };
@@ -243,10 +246,10 @@ export async function readInputInThreads(
   let wake = (): void => {};
   for (const part of parts) {
     part.worker.once("exit", () => {
-      // What the thread posted before it ended (its last batches, its pseudonyms), then nothing more.
+      // What the thread posted before it ended (its last batches, its lines), then nothing more.
       receivePending();
       part.port.close();
-      part.hashed(undefined);
+      written?.ended(parts.indexOf(part));
       wake();
     });
   }
@@ -379,7 +382,7 @@ export async function readInputInThreads(
       for (const part of parts) {
         part.port.on("message", (message: DecodeThreadMessage) => {
           accept(part, message);
-          if (message.type !== "pseudonyms" && message.range === current) guarded();
+          if (message.type !== "rendered" && message.range === current) guarded();
         });
         part.worker.once("error", fail);
         part.worker.once("exit", (code) => {
@@ -452,10 +455,15 @@ export async function readInputInThreads(
   } finally {
     file.close();
     await split?.close();
-    if (read && pseudonyms !== undefined) {
-      // The threads hash on and end by themselves; their devices are all read by now.
-      for (const part of parts) pseudonymizer!.adopt(part.pseudonyms.then((list) => (list === undefined ? undefined : { devices: part.reader.devices, pseudonyms: list })));
+    if (read && written !== undefined) {
+      // The threads write the session lines of the close to come, and end once told they end;
+      // they keep the process alive no longer than it has work of its own.
+      for (const part of parts) {
+        part.worker.on("error", (error) => written.fail(error));
+        part.worker.unref();
+      }
     } else {
+      written?.fail(new Error("the input was not read"));
       await Promise.all(parts.map((p) => p.worker.terminate()));
     }
   }

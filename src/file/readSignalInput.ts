@@ -1,12 +1,12 @@
 import { createReadStream, type Stats } from "node:fs";
 import type { Analyzer } from "../analysis/analyze.ts";
 import type { InvalidRecord, SignalDecoderStats } from "../codec/decodeSignal.ts";
-import type { Pseudonymizer } from "../privacy/Pseudonymizer.ts";
 import { startsLikeGzip } from "./gunzipIfCompressed.ts";
 import { defaultInputThreads } from "./inputThreads.ts";
 import type { ThreadDecoderOptions } from "./RangeReader.ts";
 import { readSignalFile } from "./readSignalFile.ts";
 import { readSignalStream } from "./readSignalStream.ts";
+import type { SessionLinesRequest } from "./SessionLineThreads.ts";
 import { SignalLineReader } from "./SignalLineReader.ts";
 
 /**
@@ -44,8 +44,8 @@ export interface ReadSignalInputOptions {
   readonly shares?: number | undefined;
   /** The decoder options decode threads build their decoders from; `undefined`: none can be (one thread). */
   readonly decode: ThreadDecoderOptions | undefined;
-  /** What decode threads hash devices with, for the output (`readInputInThreads`). */
-  readonly pseudonymizer?: Pseudonymizer | undefined;
+  /** Session lines for the decode threads to write beside the close of the day (`readInputInThreads`); none without decode threads. */
+  readonly sessionLines?: SessionLinesRequest | undefined;
   /** Stops the read (the readers then stop with an error of their own, or return early). */
   readonly signal: AbortSignal;
   /**
@@ -99,7 +99,7 @@ export async function readSignalInput(input: SignalInput, analyzer: Analyzer, op
       // Loaded only for a threaded read (worker_threads and the thread's module).
       const { readInputInThreads } = await import("./readInputInThreads.ts");
       const source = regular && !gzip ? file.path : { stream: stream() };
-      return readInputInThreads(source, n, analyzer, options.onInvalidLine, signal, { decode, pseudonymizer: options.pseudonymizer, shares });
+      return readInputInThreads(source, n, analyzer, options.onInvalidLine, signal, { decode, sessionLines: options.sessionLines, shares });
     }
   }
   const reader = new SignalLineReader(analyzer.decoder, (s) => analyzer.pushSignal(s));

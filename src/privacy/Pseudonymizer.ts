@@ -64,8 +64,6 @@ export class Pseudonymizer {
   readonly #cache = new Map<string, string>();
   /** Per local date (daily rotation), the HMAC with that day's key. */
   readonly #dayHmacs = new Map<string, HmacSha256>();
-  /** Pseudonyms being computed by copies in other threads ({@link adopt}), until {@link ready}. */
-  #pending: Promise<AdoptedPseudonyms | undefined>[] = [];
 
   constructor(options: PseudonymizerOptions) {
     const rotation = options.rotation ?? defaultPseudonymizer.rotation;
@@ -105,7 +103,7 @@ export class Pseudonymizer {
 
   /**
    * The options of a copy that gives the same pseudonyms, key included: for a copy in another
-   * thread of this process ({@link adopt}). Never print or store them.
+   * thread of this process (a decode thread writing session lines). Never print or store them.
    *
    * @example
    * const p = new Pseudonymizer({ key: new Uint8Array(16).fill(1) });
@@ -116,45 +114,7 @@ export class Pseudonymizer {
   }
 
   /**
-   * Takes on the pseudonyms a copy (built from {@link copyOptions}, e.g. in a decode thread) computes
-   * for devices, once they arrive, so they are not hashed again here: {@link ready} waits for them
-   * and adds them. Rotation `"none"` only (a daily pseudonym depends on the date too). Each batch
-   * is checked by hashing its first device here: one computed with another key is dropped whole. A
-   * batch that fails or never comes (`undefined`) is skipped: its devices are hashed on demand.
-   *
-   * @example
-   * const p = new Pseudonymizer({ key: new Uint8Array(16).fill(1) });
-   * const copy = new Pseudonymizer(p.copyOptions());
-   * const devices = ["a4:5e:60:00:00:01", "a4:5e:60:00:00:02"];
-   * p.adopt(Promise.resolve({ devices, pseudonyms: devices.map((d) => copy.pseudonym(d)) }));
-   * await p.ready();
-   * p.computed; // 2
-   */
-  adopt(pseudonyms: Promise<AdoptedPseudonyms | undefined>): void {
-    if (this.rotation !== "none") throw new Error("Pseudonymizer: only pseudonyms without rotation can be adopted");
-    this.#pending.push(pseudonyms.catch(() => undefined));
-  }
-
-  /**
-   * Waits for the pseudonyms being {@link adopt}ed and adds them (within the memory bound).
-   *
-   * @example
-   * await new Pseudonymizer({ key: new Uint8Array(16).fill(1) }).ready(); // nothing pending: at once
-   */
-  async ready(): Promise<void> {
-    const pending = this.#pending;
-    this.#pending = [];
-    for (const batch of await Promise.all(pending)) {
-      if (batch === undefined || batch.devices.length === 0) continue;
-      const { devices, pseudonyms } = batch;
-      if (pseudonyms.length !== devices.length) continue;
-      if (this.pseudonym(devices[0]!) !== pseudonyms[0]) continue;
-      for (let i = 1; i < devices.length && this.#cache.size < MAX_CACHED; i++) this.#cache.set(devices[i]!, pseudonyms[i]!);
-    }
-  }
-
-  /**
-   * How many (device, day) pseudonyms this instance holds: the HMACs it paid for or adopted (until
+   * How many (device, day) pseudonyms this instance holds: the HMACs it paid for (until
    * its memory bound, about a million, is reached and it starts again).
    *
    * @example
@@ -187,17 +147,6 @@ export class Pseudonymizer {
   }
 }
 
-/**
- * Pseudonyms a copy of a {@link Pseudonymizer} computed: `pseudonyms[i]` is that of `devices[i]`
- * (without rotation).
- *
- * @example
- * const batch: AdoptedPseudonyms = { devices: ["a4:5e:60:00:00:01"], pseudonyms: ["9c1f0b1e2d3a4b5c6d7e8f9a0b1c2d3e"] };
- */
-export interface AdoptedPseudonyms {
-  readonly devices: readonly string[];
-  readonly pseudonyms: readonly string[];
-}
 
 const NORMAL_MAC = /^[0-9a-f]{2}(?::[0-9a-f]{2}){5}$/;
 

@@ -62,5 +62,7 @@ describe("recordsAnalysis", () => {
     expect(full.sessions.some((s) => s.proximity!.timeline.length > 1 && s.proximity!.zoneMsBySensor.length > 1)).toBe(true);
     expect(trimmed.sessions.every((s) => s.proximity!.timeline.length === 0 && s.proximity!.zoneMsBySensor.length === 0)).toBe(true);
     expect([...analysisRecords(trimmed)]).toEqual([...analysisRecords(full)]);
+    // Without the session lines (written already, by decode threads): the rest, in order.
+    expect([...analysisRecords(full, { sessionLines: false })]).toEqual([...analysisRecords(full)].filter((l) => l.type !== "session"));
   }, 60_000);
 });

@@ -289,6 +289,24 @@ describe("analyze", () => {
     expect(result.quality?.signals).toBe(3);
   });
 
+  it("tells a tap each classified session as it is emitted, in the result's order", () => {
+    const world = createWorld({ seed: 8, shops: 1, days: 2, rotation: "realistic", visitorsPerDay: 60, passersByPerDay: 200, openingHours: [10, 16] });
+    const analyzer = new Analyzer({ timeZone: TZ });
+    const heard: ClassifiedSession[] = [];
+    analyzer.tapSessions((s) => void heard.push(s));
+    for (const r of world.rawSignals(101)) analyzer.push(r);
+    const result = analyzer.finish();
+    expect(heard.length).toBeGreaterThan(100);
+    expect(heard).toEqual(result.sessions);
+    expect(heard.every((s, i) => s === result.sessions[i])).toBe(true);
+    // Set once, before any record.
+    expect(() => analyzer.tapSessions(() => {})).toThrow(/before any record, once/);
+    const fresh = new Analyzer();
+    fresh.tapSessions(() => {});
+    expect(() => fresh.tapSessions(() => {})).toThrow(/once/);
+    expect(() => new Analyzer().tapSessions(undefined as never)).toThrow(TypeError);
+  });
+
   it("gives data quality every closed session as it is handed on: the clock pairs an engine accumulator counts from built sessions", () => {
     // Sensor clocks up to half an hour apart split one burst of a rotated MAC into two sessions,
     // which data quality pairs across sessions it keeps meanwhile (the engine reuses its own

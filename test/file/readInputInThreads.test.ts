@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Analyzer } from "../../src/analysis/analyze.ts";
 import type { SignalDecoderStats } from "../../src/codec/decodeSignal.ts";
 import { readInputInThreads } from "../../src/file/readInputInThreads.ts";
+import { rawDevice, type DeviceId } from "../../src/analysis/AnalysisRecord.ts";
+import { analysisRecords } from "../../src/analysis/analysisRecords.ts";
+import type { LineDevice, SessionLineThreads } from "../../src/file/SessionLineThreads.ts";
 import { Pseudonymizer } from "../../src/privacy/Pseudonymizer.ts";
 import { SignalLineReader } from "../../src/file/SignalLineReader.ts";
 import { createWorld } from "../../src/sim/createWorld.ts";
@@ -166,18 +169,62 @@ describe("readInputInThreads", () => {
     await expect(reading).rejects.toThrow("interrupted");
   });
 
-  it("has the decode threads hash their devices for the output's pseudonymizer, the same pseudonyms as hashed here", async () => {
-    const key = new Uint8Array(16).fill(7);
-    const pseudonymizer = new Pseudonymizer({ key });
+  // Three days of two shops, thinned: days are decided (and their sessions classified) while the
+  // file is still being read, not only at its end.
+  let days: Promise<{ path: string; text: string }> | undefined;
+  const daysFile = (): Promise<{ path: string; text: string }> => (days ??= writeDaysFile());
+  async function writeDaysFile(): Promise<{ path: string; text: string }> {
+    const world = createWorld({ seed: 5, days: 3 });
+    // An hour of each day's morning, every 6th record: ~2.6 MB, ~2 000 sessions.
+    const records = world.shops.slice(0, 2).flatMap((shop) => [0, 1, 2].flatMap((d) => [...world.rawSignals(shop.id, world.startMs + d * 24 * H + 10 * H, world.startMs + d * 24 * H + 11 * H)].filter((_, i) => i % 6 === 0)));
+    records.sort((a, b) => a.ts - b.ts);
+    const text = records.map((r) => JSON.stringify(r)).join("\n");
+    const path = join(dir, "days.ndjson");
+    await writeFile(path, text);
+    return { path, text };
+  }
+
+  // The session lines `footfall analyze --format ndjson` writes of a result, written here.
+  const linesOf = (result: ReturnType<Analyzer["finish"]>, device: DeviceId): string =>
+    [...analysisRecords(result)].filter((r) => r.type === "session").length === 0
+      ? ""
+      : [...analysisRecords(result, { device })].filter((r) => r.type === "session").map((r) => `${JSON.stringify(r)}\n`).join("");
+
+  it.each([
+    [2, "none", false],
+    [3, "daily", false],
+    [2, "raw", false],
+    [3, "none", true],
+  ] as const)(
+    "has the decode threads write the session lines, in order, as this thread would (%i threads, rotation %s, stream %s)",
+    async (threads, rotation, stream) => {
+      const { path, text } = await daysFile();
+      const key = new Uint8Array(16).fill(7);
+      const device: LineDevice = rotation === "raw" ? "raw" : new Pseudonymizer({ key, rotation }).copyOptions();
+      const here: DeviceId = rotation === "raw" ? rawDevice : (mac, date) => new Pseudonymizer({ key, rotation }).pseudonym(mac, date);
+      const analyzer = new Analyzer({ timeZone: "Asia/Seoul" });
+      let written: SessionLineThreads | undefined;
+      const input = stream ? { stream: Readable.from([gzipSync(text)]) } : path;
+      const stats = await readInputInThreads(input, threads, analyzer, () => {}, new AbortController().signal, {
+        rangeBytes: 100_000,
+        sessionLines: { device, batch: 300, onThreads: (lines) => (written = lines) },
+      });
+      const result = analyzer.finish(stats);
+      expect(result.days.length).toBe(6);
+      expect(written).toBeDefined();
+      const chunks = await written!.finish();
+      // More batches than threads: every thread wrote some, and they came back in order.
+      expect(chunks.length).toBeGreaterThan(threads);
+      expect(Buffer.concat(chunks).toString()).toBe(linesOf(result, here));
+    },
+  );
+
+  it("writes no session lines on decode threads when there are none (one range): the result's lines are written as ever", async () => {
+    const { path } = await daysFile();
+    const onThreads = vi.fn();
     const analyzer = new Analyzer();
-    const stats = await readInputInThreads(file, 2, analyzer, () => {}, new AbortController().signal, { rangeBytes: 4096, pseudonymizer });
-    const { sessions } = analyzer.finish(stats);
-    await pseudonymizer.ready();
-    const adopted = pseudonymizer.computed;
-    expect(adopted).toBeGreaterThan(10);
-    const fresh = new Pseudonymizer({ key });
-    for (const s of sessions) expect(pseudonymizer.pseudonym(s.device)).toBe(fresh.pseudonym(s.device));
-    // Some devices only the engine's thread read were hashed on demand; most came from the thread.
-    expect(pseudonymizer.computed).toBeLessThan(adopted + new Set(sessions.map((s) => s.device)).size);
+    analyzer.finish(await readInputInThreads(path, 2, analyzer, () => {}, new AbortController().signal, { rangeBytes: 1 << 30, sessionLines: { device: "raw", onThreads } }));
+    expect(onThreads).not.toHaveBeenCalled();
   });
+
 });
