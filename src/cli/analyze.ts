@@ -222,7 +222,7 @@ async function runAnalyze(argv: readonly string[], io: CliIo, deps: ClientDeps |
   if (typeof result === "number") return result;
   if (format === "ndjson") {
     // Should a thread have failed, the lines are written here from the result, as without threads.
-    const written = await lines!.written?.finish().catch(() => undefined);
+    const written = await lines?.written?.finish().catch(() => undefined);
     for (const bytes of written ?? []) io.stdout.write(bytes);
     writeNdjson(io.stdout, analysisRecords(result, {
       minCount,

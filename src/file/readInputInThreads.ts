@@ -199,12 +199,13 @@ export async function readInputInThreads(
   const file = new RangeReader(path, decode, vendorOfNormal);
   // What each range's decode thread has posted so far.
   const queues: RangeMessage[][] = ranges.map(() => []);
-  const lines = workers > 0 ? sessionLines?.device : undefined;
+  // Session lines are written by decode threads: none without them.
+  const lines = workers > 0 ? sessionLines : undefined;
   const parts = Array.from({ length: workers }, (_, i) => {
     const credit = new SharedArrayBuffer(4);
     const { port1: port, port2 } = new MessageChannel();
     const worker = new Worker(url, {
-      workerData: { decodeWorker: true, path, ranges, first: i + 1, next, credit, maxOutstanding: MAX_OUTSTANDING, decode, lines, port: port2 } satisfies DecodeWorkerData,
+      workerData: { decodeWorker: true, path, ranges, first: i + 1, next, credit, maxOutstanding: MAX_OUTSTANDING, decode, lines: lines?.device, port: port2 } satisfies DecodeWorkerData,
       transferList: [port2],
     });
     // Each decode thread interns its own strings: one reader (string table) per thread, which
@@ -218,10 +219,12 @@ export async function readInputInThreads(
     };
   });
   // The session lines the decode threads write, fed every classified session from here on.
-  const written = lines === undefined ? undefined : new SessionLineThreads(parts.map((p) => p.port), sessionLines!.batch);
-  if (written !== undefined) {
-    analyzer.tapSessions((s) => written.push(s));
-    sessionLines!.onThreads(written);
+  let written: SessionLineThreads | undefined;
+  if (lines !== undefined) {
+    const threads = new SessionLineThreads(parts.map((p) => p.port), lines.batch);
+    analyzer.tapSessions((s) => threads.push(s));
+    lines.onThreads(threads);
+    written = threads;
   }
   type Part = (typeof parts)[number];
   // Whose decode thread posted each range's messages.
