@@ -4,14 +4,14 @@ import { sessionRecord, type SessionRecordSource } from "../analysis/sessionReco
 /**
  * What session lines show of classified sessions, in columns, as the thread that classifies
  * posts them to a thread that writes their lines (`SessionLineThreads`): numbers in one typed
- * array (moved, not copied), the few texts a day's sessions repeat — date, vendor, nearest sensor,
+ * array, the few texts a day's sessions repeat — date, vendor, nearest sensor,
  * kind, closest zone — as indices into a table each string crosses once, and the devices (MACs)
  * as they are. Made by {@link SessionLineBatchWriter}, read by {@link SessionLineBatchReader}.
  *
  * @example
  * const writer = new SessionLineBatchWriter();
  * writer.add(result.sessions[0]!);
- * const { batch, transfer } = writer.take(); // postMessage(batch, transfer) moves the numbers
+ * const batch = writer.take(); // postMessage(batch) copies it; the writer reuses its arrays
  * batch.count; // 1
  */
 export interface SessionLineBatch {
@@ -42,8 +42,8 @@ const PROXIMITY = 4;
  * @example
  * const writer = new SessionLineBatchWriter();
  * const batches: SessionLineBatch[] = [];
- * for (const s of result.sessions) if (writer.add(s)) batches.push(writer.take().batch);
- * batches.push(writer.take().batch);
+ * for (const s of result.sessions) if (writer.add(s)) batches.push(structuredClone(writer.take()));
+ * batches.push(structuredClone(writer.take()));
  */
 export class SessionLineBatchWriter {
   readonly #table = new Map<string, number>();
@@ -94,15 +94,17 @@ export class SessionLineBatchWriter {
     return this.#count === this.#size;
   }
 
-  /** The batch so far and the buffers to transfer with it; the writer starts a new one. */
-  take(): { batch: SessionLineBatch; transfer: ArrayBuffer[] } {
+  /**
+   * The batch so far; the writer starts the next one in the same typed arrays, so post (or copy)
+   * the batch before adding more. `postMessage` copies them (~0.2 MB a batch): cheaper than two
+   * new zeroed arrays a batch, whose fresh pages cost more than the copy.
+   */
+  take(): SessionLineBatch {
     const batch: SessionLineBatch = { count: this.#count, numbers: this.#numbers, strings: this.#strings, devices: this.#devices, newStrings: this.#newStrings };
-    this.#numbers = new Float64Array(this.#size * NUMBERS);
-    this.#strings = new Int32Array(this.#size * STRINGS);
     this.#devices = [];
     this.#newStrings = [];
     this.#count = 0;
-    return { batch, transfer: [batch.numbers.buffer as ArrayBuffer, batch.strings.buffer as ArrayBuffer] };
+    return batch;
   }
 
   #intern(value: string): number {
@@ -124,7 +126,7 @@ export class SessionLineBatchWriter {
  * const some = result.sessions.slice(0, 10);
  * const writer = new SessionLineBatchWriter();
  * for (const s of some) writer.add(s);
- * const text = new SessionLineBatchReader().lines(structuredClone(writer.take().batch), rawDevice);
+ * const text = new SessionLineBatchReader().lines(structuredClone(writer.take()), rawDevice);
  * text.split("\n").length - 1 === some.length; // true
  */
 export class SessionLineBatchReader {

@@ -125,11 +125,11 @@ export class SessionLineThreads {
   #post(): void {
     const index = this.#posted;
     const thread = index % this.#ports.length;
-    const { batch, transfer } = this.#writers[thread]!.take();
+    const batch = this.#writers[thread]!.take();
     if (this.#failure !== undefined) return; // nobody will write it
     this.#posted++;
     this.#outstanding[thread]!++;
-    this.#ports[thread]!.postMessage({ type: "lines", index, batch } satisfies LinesMessage, transfer);
+    this.#ports[thread]!.postMessage({ type: "lines", index, batch } satisfies LinesMessage);
   }
 
   #check(): void {
