@@ -17,18 +17,6 @@ export type DayRuleSession = Pick<
 >;
 
 /**
- * Whether a session the classifier holds is a {@link HeldSession} (built when emitted) rather
- * than a built `Session`.
- *
- * @example
- * const open = newSession(signals[0]!, 101, undefined, undefined, null, undefined);
- * isHeldSession(new SessionColumns().add(open, 101, 0, 0, false)); // true
- */
-export function isHeldSession(s: HeldSession | Session): s is HeldSession {
-  return s instanceof HeldSession;
-}
-
-/**
  * Held sessions as plain data, to post to another thread (`SessionColumns.toMessage`): their
  * rows' numbers and strings, and per session where its row is and what its {@link HeldSession}
  * holds besides. Internal.
@@ -68,16 +56,20 @@ interface Chunk {
 }
 
 /**
- * What the classifier's day rule reads of a session held in a {@link SessionColumns} until its
- * day is decided; the rest of the session is in the columns. Its timestamps and peak RSSI are
- * read from its row, so it is one heap object, not six. Internal: made by `SessionColumns.add`.
+ * A session held in a {@link SessionColumns} until its day is decided: what the classifier's day
+ * rule reads of it is kept here, and every other field of the `Session` it is is read from its
+ * row (timestamps, numbers that are not small integers, its sensors and proximity, the last two
+ * built anew at each read), so it is one heap object, not forty. It is read once more, when its
+ * day is emitted: copied into the classified session (`classifiedSession`) or into a plain
+ * `Session` (`SessionColumns.session`), with no session in between. Internal: made by
+ * `SessionColumns.add`.
  *
  * @example
  * const columns = new SessionColumns();
  * const held: HeldSession = columns.add(newSession(signals[0]!, 101, undefined, undefined, null, undefined), 101, 0, 0, false);
  * columns.session(held).dwellMs === held.dwellMs; // true
  */
-export class HeldSession implements DayRuleSession {
+export class HeldSession implements Session {
   constructor(
     readonly chunk: Chunk,
     readonly at: number,
@@ -108,6 +100,44 @@ export class HeldSession implements DayRuleSession {
 
   get complete(): number {
     return this.chunk.numbers[this.at + 4]!;
+  }
+
+  get estimatedDwellMs(): number {
+    const n = this.chunk.numbers;
+    return estimatedDwell(n[this.at + 1]! - n[this.at]!, n[this.at + 11]!);
+  }
+
+  get signalCount(): number {
+    return this.chunk.numbers[this.at + 6]!;
+  }
+
+  get squaredGapsMs2(): number {
+    return this.chunk.numbers[this.at + 11]!;
+  }
+
+  get local(): boolean {
+    return this.chunk.numbers[this.at + 8] === 1;
+  }
+
+  get vendor(): string | undefined {
+    return this.chunk.strings[this.firstString];
+  }
+
+  get peakRssi(): number {
+    return compactNumber(this.chunk.numbers[this.at + 10]!);
+  }
+
+  get nearestSensor(): string {
+    return this.chunk.strings[this.firstString + 1]!;
+  }
+
+  /** Built from its row at each call, as {@link sensors} is. */
+  get proximity(): SessionProximity | undefined {
+    const n = this.chunk.numbers;
+    if (n[this.at + 5] !== 1) return undefined;
+    // The proximity's numbers and strings follow the sensors' (5 numbers and 1 string each).
+    const count = n[this.at + 9]!;
+    return proximityOf(n, this.chunk.strings, this.at + 12 + 5 * count, this.firstString + 2 + count);
   }
 
   /**
@@ -340,45 +370,30 @@ export class SessionColumns {
     return new HeldSession(chunk, at, firstString, shopId, open.device, compactNumber(open.end - open.start), open.probes, open.periodicGaps, open.randomized);
   }
 
-  /** The `Session` a held session is (see the class comment); built anew at each call. */
+  /** The `Session` a held session is (see the class comment), as a plain object; built anew at each call. */
   session(held: HeldSession): Session {
     if (!(held instanceof HeldSession)) throw new TypeError("SessionColumns.session: not a held session");
-    const n = held.chunk.numbers;
-    const strings = held.chunk.strings;
-    const at = held.at;
-    const start = n[at]!;
-    const end = n[at + 1]!;
-    const probes = n[at + 7]!;
-    const count = n[at + 9]!;
-    const vendor = strings[held.firstString];
-    const nearest = strings[held.firstString + 1]!;
-    const sensors = held.sensors;
-    // The proximity's numbers and strings follow the sensors' (5 numbers and 1 string each).
-    const i = at + 12 + 5 * count;
-    const s = held.firstString + 2 + count;
-    const dwellMs = end - start;
-    const squaredGaps = n[at + 11]!;
     return {
       shopId: held.shopId,
       device: held.device,
-      start,
-      end,
-      dwellMs: compactNumber(dwellMs),
-      estimatedDwellMs: estimatedDwell(dwellMs, squaredGaps),
-      signalCount: n[at + 6]!,
-      probeCount: probes,
+      start: held.start,
+      end: held.end,
+      dwellMs: held.dwellMs,
+      estimatedDwellMs: held.estimatedDwellMs,
+      signalCount: held.signalCount,
+      probeCount: held.probeCount,
       periodicGaps: held.periodicGaps,
-      squaredGapsMs2: squaredGaps,
+      squaredGapsMs2: held.squaredGapsMs2,
       randomized: held.randomized,
-      local: n[at + 8] === 1,
-      vendor,
-      peakRssi: compactNumber(n[at + 10]!),
-      peakSmoothedRssi: n[at + 2]!,
-      nearestSensor: nearest,
-      sensors,
-      watermark: n[at + 3]!,
-      complete: n[at + 4]!,
-      proximity: n[at + 5] === 1 ? proximityOf(n, strings, i, s) : undefined,
+      local: held.local,
+      vendor: held.vendor,
+      peakRssi: held.peakRssi,
+      peakSmoothedRssi: held.peakSmoothedRssi,
+      nearestSensor: held.nearestSensor,
+      sensors: held.sensors,
+      watermark: held.watermark,
+      complete: held.complete,
+      proximity: held.proximity,
     };
   }
 

@@ -6,7 +6,7 @@ import { DEFAULT_TIME_ZONE, assertTimeZone } from "../../time/timeZone.ts";
 import { LocalCalendar, type LocalDay } from "../../time/LocalCalendar.ts";
 import type { OpenSession } from "../sessions/OpenSession.ts";
 import type { Session } from "../sessions/Session.ts";
-import { isHeldSession, SessionColumns, type DayRuleSession, type HeldSession } from "../sessions/SessionColumns.ts";
+import { SessionColumns, type DayRuleSession, type HeldSession } from "../sessions/SessionColumns.ts";
 import { checkSink, type Kernel, type Sink } from "../sessions/Sink.ts";
 import { PeakRssiHistogram } from "./suggestRssiThreshold.ts";
 
@@ -528,7 +528,7 @@ export class VisitClassifier implements Kernel<Session> {
    */
   pushHeld(held: HeldSession): void {
     const shop = this.#arrive(held.shopId, held.watermark);
-    if (held.start < shop.closedUntil) this.#emitLate(shop, HELD_READER.session(held));
+    if (held.start < shop.closedUntil) this.#emitLate(shop, held);
     else this.#hold(shop, this.#openDay(shop, held.start), held);
     this.#decide(shop, held.complete);
   }
@@ -618,8 +618,8 @@ export class VisitClassifier implements Kernel<Session> {
       const s = sessions[i]!;
       const complete = i + 1 < sessions.length ? s.start : day.day.end;
       if (complete > shop.complete) shop.complete = complete;
-      const session = isHeldSession(s) ? HELD_READER.session(s) : s;
-      this.#sink.emit(classifiedSession(session, kinds[i]!, day.day.date, shop.complete, false, visitorRssi));
+      // A held session is copied from its row straight into the classified one.
+      this.#sink.emit(classifiedSession(s, kinds[i]!, day.day.date, shop.complete, false, visitorRssi));
     }
     // Its sessions are built and emitted: the next day (of this or any classifier) may hold its own there.
     day.columns?.give();
@@ -632,9 +632,6 @@ export class VisitClassifier implements Kernel<Session> {
     this.#sink.emit(classifiedSession(s, roles.lateKind(s), this.#calendar.dateOf(s.start), shop.complete, true, roles.visitorRssi));
   }
 }
-
-/** Builds held sessions of any store (`SessionColumns.session` reads the held session's own row). */
-const HELD_READER = new SessionColumns();
 
 function overlap(a0: number, a1: number, b0: number, b1: number): number {
   const lo = a0 > b0 ? a0 : b0;

@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { newSensorAcc, newSession, type OpenSession } from "../../../src/kernels/sessions/OpenSession.ts";
 import { proximityOptions } from "../../../src/kernels/proximity/proximityOptions.ts";
-import { isHeldSession, SessionColumns } from "../../../src/kernels/sessions/SessionColumns.ts";
+import { HeldSession, SessionColumns } from "../../../src/kernels/sessions/SessionColumns.ts";
 import { SessionProximityAccumulator } from "../../../src/kernels/proximity/SessionProximityAccumulator.ts";
+import { classifiedSession } from "../../../src/kernels/visits/VisitClassifier.ts";
 import { sig } from "../fixtures.ts";
 
 const T0 = Date.UTC(2026, 10, 16, 10);
@@ -55,6 +56,8 @@ describe("SessionColumns", () => {
         expect(columns.session(held[0]!).sensors).not.toBe(s.sensors);
         for (const [i, h] of held.entries()) {
           const built = columns.session(h);
+          // Classified straight from its row, it is what the built session classifies to.
+          expect(classifiedSession(h, "visitor", "2026-11-16", T0, false, -70)).toEqual(classifiedSession(built, "visitor", "2026-11-16", T0, false, -70));
           expect([built.watermark, built.complete, built.dwellMs, built.peakSmoothedRssi]).toEqual([T0 + i, T0 - i, h.dwellMs, h.peakSmoothedRssi]);
           expect(built.sensors.reduce((n, x) => n + x.signalCount, 0)).toBe(built.signalCount - 1);
         }
@@ -91,7 +94,7 @@ describe("SessionColumns", () => {
     // Of two stores, across chunks (the first holds 1024 numbers), in an order of their own.
     const held = Array.from({ length: 400 }, (_, i) => (i % 3 === 0 ? b : a).add(closedSession(proximity, i, readings.slice(0, 1 + (i % 5))), 101 + (i % 2), T0 + i, T0 - i, i % 7 !== 0));
     const crossed = SessionColumns.fromMessage(structuredClone(SessionColumns.toMessage(held)));
-    expect(crossed.map((h) => isHeldSession(h))).toEqual(held.map(() => true));
+    expect(crossed.map((h) => h instanceof HeldSession)).toEqual(held.map(() => true));
     expect(crossed.map((h) => JSON.stringify(a.session(h)))).toEqual(held.map((h) => JSON.stringify(a.session(h))));
     expect(crossed.map((h) => [h.shopId, h.device, h.dwellMs, h.probeCount, h.periodicGaps, h.randomized])).toEqual(
       held.map((h) => [h.shopId, h.device, h.dwellMs, h.probeCount, h.periodicGaps, h.randomized]),
@@ -142,8 +145,8 @@ describe("SessionColumns", () => {
     const columns = new SessionColumns();
     const h = columns.add(closedSession(proximity, 1, [[0, -60]]), 101, 0, 0, false);
     expect(columns.session(h).proximity).toBeUndefined();
-    expect(isHeldSession(h)).toBe(true);
-    expect(isHeldSession(columns.session(h))).toBe(false);
+    expect(h instanceof HeldSession).toBe(true);
+    expect(columns.session(h) instanceof HeldSession).toBe(false);
     columns.clear();
     expect(columns.length).toBe(0);
     const again = columns.add(closedSession(proximity, 2, [[1, -61]]), 101, 0, 0, true);
