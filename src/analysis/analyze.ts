@@ -231,18 +231,11 @@ export class Analyzer {
       },
     );
     this.#stages = stages;
-    // A decided day's sessions come one after another, each with the day's threshold: noted once a day.
-    let lastShop = Number.NaN;
-    let lastDate = "";
     this.#classifier = new VisitClassifier(classify, {
       emit: (s) => {
         this.#sessions.push(s);
         this.#tap?.(s);
-        if (!s.late && (s.shopId !== lastShop || s.date !== lastDate)) {
-          lastShop = s.shopId;
-          lastDate = s.date;
-          this.#dayRssi.set(`${s.shopId} ${s.date}`, s.visitorRssi);
-        }
+        if (!s.late) this.#dayRssi.set(`${s.shopId} ${s.date}`, s.visitorRssi);
         stages.push(s);
       },
     });
