@@ -86,7 +86,7 @@ export class AnalyzerShard {
     } else if (options.quality !== false) {
       const own = (this.quality = new DataQuality(options.quality ?? {}));
       // Its sessions go to the analyzer (`pushShares`), whose data quality counts their devices.
-      own.countDevicesBySession();
+      own.countBySession({ signals: false });
       accumulators.push({ signal: (s) => own.signalDevice(s) });
     }
     const withProximity = options.proximity !== false;

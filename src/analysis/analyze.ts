@@ -214,8 +214,9 @@ export class Analyzer {
     this.#decoder = new SignalDecoder(options.decode);
     if (options.quality !== false) {
       this.#quality = new DataQuality(options.quality ?? {});
-      // Every closed session is handed to it below (or by `pushShares`): it counts devices from them.
-      this.#quality.countDevicesBySession();
+      // Every closed session is handed to it below, with its sensors' counts and silences: it counts
+      // devices and signals from them (by `pushShares`, built sessions: devices only).
+      this.#quality.countBySession({ signals: true });
     }
     // The stages after classification, from the one list (SESSION_STAGES), each result collected by its tag.
     const stages = sessionStages(
@@ -240,11 +241,11 @@ export class Analyzer {
       },
     });
     const quality = this.#quality;
-    // Data quality hears each signal from the engine, and each closed session from the hand-off
-    // below as it is (its clock pairs read the sensors' first and last receptions): as an engine
-    // accumulator of sessions it would have every session built for it (~2 % of the big shop-day),
-    // and it is never windowed here, so it has no watermark to hear of.
-    const accumulators: EngineAccumulator[] = [...(quality === undefined ? [] : [{ signal: (s: Signal) => quality.signal(s) }]), ...(options.accumulators ?? [])];
+    // Data quality hears each closed session from the hand-off below as it is (its sensors' counts,
+    // first and last receptions, silences): as an engine accumulator of sessions it would have
+    // every session built for it (~2 % of the big shop-day), and it is never windowed here, so it
+    // has no watermark to hear of. Of each signal it hears only the decoder's findings.
+    const accumulators: EngineAccumulator[] = [...(quality === undefined ? [] : [{ signal: (s: Signal) => quality.signalFlags(s) }]), ...(options.accumulators ?? [])];
     const live = options.liveOccupancy;
     if (!(live === undefined || typeof live === "boolean" || typeof live === "function")) {
       throw new TypeError(`Analyzer: liveOccupancy must be a boolean or a function, got ${typeof live}`);
@@ -265,6 +266,7 @@ export class Analyzer {
           quality?.session({ shopId, device: open.device, randomized: open.randomized, sensors: open.sensors });
           classifier.pushClosed(open, shopId, watermark, complete);
         },
+        ...(quality === undefined ? {} : { sensorHolesOverMs: quality.options.gapThresholdMs }),
         ...(options.onLate === undefined ? {} : { late: options.onLate }),
         ...(options.onSlice === undefined ? {} : { slice: options.onSlice }),
       },
@@ -384,6 +386,9 @@ export class Analyzer {
   splitByDevice(shares: number): AnalyzerShard {
     if (this.#split !== undefined || this.#engine.stats.signals > 0) throw new Error("Analyzer: splitByDevice before any record, once");
     if (this.shareOptions === undefined) throw new Error("Analyzer: these options cannot be split by device (see shareOptions)");
+    // Share 0 counts every record's time, each share its devices' signals (`AnalyzerShard`); the
+    // sessions all shares close, merged, give the devices.
+    this.#quality?.countBySession({ signals: false });
     this.#split = new AnalyzerShard(this.#options, 0, shares, this.#quality);
     return this.#split;
   }

@@ -266,7 +266,26 @@ export interface ClosedSessionSensors {
   readonly device: string;
   readonly randomized: boolean;
   /** Its sensors, each with its first and last reception (epoch ms), in the session's order. */
-  readonly sensors: readonly Pick<SessionSensor, "sensor" | "first" | "last">[];
+  readonly sensors: readonly ClosedSessionSensor[];
+}
+
+/**
+ * What {@link DataQuality.session} reads of a closed session's sensor: its first and last
+ * reception; when data quality counts signals by session ({@link DataQuality.countBySession}),
+ * also how many signals it received and where it fell silent inside the session — what the
+ * engine's per-sensor state (`SensorAcc`) of a closed session holds.
+ *
+ * @example
+ * const sensor: ClosedSessionSensor = { sensor: "b8:27:eb:00:00:01", first: 0, last: 2_400_000, count: 3, holes: [60_000, 2_400_000] };
+ */
+export interface ClosedSessionSensor extends Pick<SessionSensor, "sensor" | "first" | "last"> {
+  /** Signals the sensor received in the session. */
+  readonly count?: number;
+  /**
+   * The sensor's silences inside the session longer than the gap threshold, flat: from, to, from,
+   * to… (epoch ms, in order); null or absent for none (`EngineSink.sensorHolesOverMs`).
+   */
+  readonly holes?: readonly number[] | null;
 }
 
 /** Rotated MACs kept waiting for a second session: a busy shop-day's worth (a few tens of thousands). */
@@ -311,8 +330,10 @@ export class DataQuality implements EngineAccumulator {
   /** Counts given to the last windowed report (each window reports the change since). */
   #given: DataQualityCounts = {};
   #countsOf: (() => DataQualityCounts) | undefined;
-  /** Devices are counted from the closed sessions handed to {@link session} (see {@link countDevicesBySession}). */
+  /** Devices are counted from the closed sessions handed to {@link session} (see {@link countBySession}). */
   #devicesBySession = false;
+  /** So are the signals, their times and their randomized MACs (see {@link countBySession}). */
+  #signalsBySession = false;
 
   /**
    * @param options see {@link DataQualityOptions}; validated here (TypeError/RangeError)
@@ -355,17 +376,35 @@ export class DataQuality implements EngineAccumulator {
 
   /**
    * Internal (the analyzer, which hands this every closed session): counts the unique and
-   * randomized devices from the sessions given to {@link session} rather than from each signal.
+   * randomized devices from the sessions given to {@link session} rather than from each signal;
+   * with `signals`, also the signals themselves — per sensor their number, first and last, gaps
+   * and randomized ones, read from each closed session's sensors (`count` and `holes`, the
+   * engine's `SensorAcc`: its `closed` hand-off with `sensorHolesOverMs` at this `gapThresholdMs`)
+   * — and from each signal only the decoder's findings ({@link signalFlags}).
+   *
    * Every applied signal is in exactly one session, and every session is closed by the end, so the
-   * devices are the same; a Set of a busy day's devices, looked up at every signal whose device is
-   * not the last one's (most of them, with many devices probing at once), cost ~3 % of a big
-   * shop-day's run. Unwindowed only (a session may span windows); call before any signal.
+   * counts are the same: a sensor's gaps depend only on the set of its signals' times (see
+   * `addSpan`), which its sessions give as runs none of whose steps is longer than the threshold.
+   * Per signal, a busy day's Set of devices cost ~3 % of a big shop-day's run, and the rest of
+   * the counting (a map lookup of the sensor, its counters) ~6 %. Unwindowed only (a session may
+   * span windows); call before any signal, again to change what is counted.
    * @internal
    */
-  countDevicesBySession(): void {
-    if (this.options.windowMs !== undefined) throw new Error("DataQuality: devices are counted by session only without windowMs");
-    if (this.#shops.size > 0) throw new Error("DataQuality: countDevicesBySession before any signal");
+  countBySession(options: { readonly signals: boolean }): void {
+    if (this.options.windowMs !== undefined) throw new Error("DataQuality: counting by session needs no windowMs");
+    if (this.#shops.size > 0) throw new Error("DataQuality: countBySession before any signal");
     this.#devicesBySession = true;
+    this.#signalsBySession = options.signals;
+  }
+
+  /**
+   * Internal (counting signals by session, {@link countBySession}): counts what the decoder found
+   * in one applied signal (`Signal.flags`): the rest of it is counted from its session.
+   * @internal
+   */
+  signalFlags(signal: Signal): void {
+    const flags = signal.flags ?? 0;
+    if (flags !== 0) this.#flags(this.#shop(signal.shopId), signal, undefined, flags);
   }
 
   /**
@@ -436,7 +475,7 @@ export class DataQuality implements EngineAccumulator {
     if (time > shop.last) shop.last = time;
     const s = this.#sensor(shop, sensor, time);
     s.signals++;
-    addTime(s, time, this.options.gapThresholdMs);
+    addSpan(s, time, time, this.options.gapThresholdMs);
     return s;
   }
 
@@ -454,15 +493,49 @@ export class DataQuality implements EngineAccumulator {
       s.randomized++;
       shop.randomizedSignals++;
     }
-    if (flags !== 0) {
-      if ((flags & SIGNAL_LOCAL_FLAG_MISMATCH) !== 0) {
-        s.localMismatch++;
-        shop.localMismatch++;
+    if (flags !== 0) this.#flags(shop, signal, s, flags);
+  }
+
+  // Counts a signal's decoder findings (`flags`, not 0); `sensor`: its sensor's state, when at hand.
+  #flags(shop: ShopQuality, signal: Signal, sensor: SensorState | undefined, flags: number): void {
+    const s = sensor ?? this.#sensor(shop, signal.sensor, signal.time);
+    if ((flags & SIGNAL_LOCAL_FLAG_MISMATCH) !== 0) {
+      s.localMismatch++;
+      shop.localMismatch++;
+    }
+    if ((flags & SIGNAL_TS_RTS_MISMATCH) !== 0) {
+      s.tsRtsMismatch++;
+      shop.tsRtsMismatch++;
+    }
+  }
+
+  // Counts a closed session's signals from its sensors (counting signals by session).
+  #sessionSignals(shop: ShopQuality, session: ClosedSessionSensors): void {
+    const threshold = this.options.gapThresholdMs;
+    const sensors = session.sensors;
+    for (let i = 0; i < sensors.length; i++) {
+      const acc = sensors[i]!;
+      const count = acc.count;
+      if (count === undefined) throw new TypeError("DataQuality: counting signals by session needs each sensor's count");
+      const s = this.#sensor(shop, acc.sensor, acc.first);
+      s.signals += count;
+      shop.signals += count;
+      if (session.randomized) {
+        s.randomized += count;
+        shop.randomizedSignals += count;
       }
-      if ((flags & SIGNAL_TS_RTS_MISMATCH) !== 0) {
-        s.tsRtsMismatch++;
-        shop.tsRtsMismatch++;
+      if (acc.first < shop.first) shop.first = acc.first;
+      if (acc.last > shop.last) shop.last = acc.last;
+      // The sensor's times here are runs with no step longer than the threshold, between its holes.
+      let from = acc.first;
+      const holes = acc.holes;
+      if (holes != null) {
+        for (let h = 0; h < holes.length; h += 2) {
+          addSpan(s, from, holes[h]!, threshold);
+          from = holes[h + 1]!;
+        }
       }
+      addSpan(s, from, acc.last, threshold);
     }
   }
 
@@ -473,8 +546,9 @@ export class DataQuality implements EngineAccumulator {
    * off than the session gap (a sensor set hours wrong): that pair is a sample too.
    */
   session(session: ClosedSessionSensors): void {
-    const shop = this.#shops.get(session.shopId);
+    const shop = this.#signalsBySession ? this.#shop(session.shopId) : this.#shops.get(session.shopId);
     if (shop === undefined) return;
+    if (this.#signalsBySession) this.#sessionSignals(shop, session);
     if (this.#devicesBySession) addDevice(shop, session.device, session.randomized);
     const sensors = session.sensors;
     for (let i = 0; i < sensors.length; i++) if (sensors[i]!.last - sensors[i]!.first > ONE_BURST_MS) return;
@@ -725,30 +799,38 @@ function difference(now: DataQualityCounts, before: DataQualityCounts): DataQual
   return out as DataQualityCounts;
 }
 
-function addTime(s: SensorState, time: number, threshold: number): void {
-  if (time > s.last) {
-    if (time - s.last > threshold) s.gaps.push({ from: s.last, to: time });
-    s.last = time;
+/**
+ * Adds to a sensor's times a run from `from` to `to` (both times of its signals, `from` ≤ `to`)
+ * none of whose steps is longer than `threshold` (one time: `from` = `to`). Its gaps are then
+ * those of all its times sorted, whatever order they came in: each step longer than the
+ * threshold between consecutive times, between `first` and `last`. So a sensor's times may be
+ * added one by one in any order (late ones in `dataQuality`) or session by session, each as its
+ * runs between the silences inside it (`ClosedSessionSensor.holes`), with the same gaps.
+ */
+function addSpan(s: SensorState, from: number, to: number, threshold: number): void {
+  if (from > s.last) {
+    if (from - s.last > threshold) s.gaps.push({ from: s.last, to: from });
+    s.last = to;
     return;
   }
-  if (time < s.first) {
-    if (s.first - time > threshold) s.gaps.unshift({ from: time, to: s.first });
-    s.first = time;
+  if (to < s.first) {
+    if (s.first - to > threshold) s.gaps.unshift({ from: to, to: s.first });
+    s.first = from;
     return;
   }
-  // Inside the seen range (out of order, possible in `dataQuality`): it may fall into a recorded gap, latest first.
+  // The run meets the seen range: it may widen it, and fills what it covers of the recorded gaps (latest first).
+  if (to > s.last) s.last = to;
+  if (from < s.first) s.first = from;
   const gaps = s.gaps;
   for (let i = gaps.length - 1; i >= 0; i--) {
     const g = gaps[i]!;
-    if (time >= g.to) return;
-    if (time > g.from) {
-      const left = time - g.from > threshold;
-      const right = g.to - time > threshold;
-      if (left && right) gaps.splice(i + 1, 0, { from: time, to: g.to });
-      if (left) g.to = time;
-      else if (right) g.from = time;
-      else gaps.splice(i, 1);
-      return;
-    }
+    if (g.to <= from) return;
+    if (g.from >= to) continue;
+    const left = from - g.from > threshold;
+    const right = g.to - to > threshold;
+    if (left && right) gaps.splice(i + 1, 0, { from: to, to: g.to });
+    if (left) g.to = from;
+    else if (right) g.from = to;
+    else gaps.splice(i, 1);
   }
 }

@@ -143,6 +143,13 @@ export interface EngineSink extends Sink<Session, Signal> {
    * (`SessionColumns.add`): the engine then reuses `open`.
    */
   closed?(open: OpenSession, shopId: number, watermark: number, complete: number): void;
+  /**
+   * Internal, with `closed`: each sensor of a closed session lists its silences in the session
+   * longer than this, ms (`SensorAcc.holes`), so that data quality counts each sensor's gaps from
+   * closed sessions (`DataQuality.countBySession`). Read once, at construction. None are listed
+   * when omitted.
+   */
+  readonly sensorHolesOverMs?: number;
 }
 
 /**
@@ -323,6 +330,8 @@ export class EventTimeEngine implements Kernel<Signal> {
   #openCount = 0;
   /** Whether closed sessions go to `sink.closed` unbuilt. */
   readonly #handOff: boolean;
+  /** Sensor silences in a session longer than this are listed in its `SensorAcc.holes` (`EngineSink.sensorHolesOverMs`). */
+  readonly #holesOver: number;
   /** Where a session is built from when it is emitted built (cleared after each). */
   readonly #columns = new SessionColumns();
   /** Closed sessions and per-sensor records nothing refers to any more, for new ones to reuse. */
@@ -349,6 +358,9 @@ export class EventTimeEngine implements Kernel<Signal> {
     this.#onAdvance = this.#accumulators.filter((a) => typeof a.advance === "function");
     this.#onReach = this.#accumulators.filter((a) => typeof a.reached === "function");
     this.#handOff = sink.closed !== undefined;
+    const holes = sink.sensorHolesOverMs;
+    if (holes !== undefined && !(typeof holes === "number" && holes >= 0)) throw new RangeError(`EventTimeEngine: sink.sensorHolesOverMs must be a number ≥ 0, got ${String(holes)}`);
+    this.#holesOver = holes ?? Number.POSITIVE_INFINITY;
     this.#gap = this.options.gapMs;
     this.#lateness = this.options.allowedLatenessMs;
     this.#maxLeap = this.options.maxLeapMs;
@@ -628,6 +640,7 @@ export class EventTimeEngine implements Kernel<Signal> {
       sensors.push(acc);
     }
     acc.count++;
+    if (t - acc.last > this.#holesOver) (acc.holes ??= []).push(acc.last, t);
     acc.last = t;
     if (s.rssi > acc.peakRssi) acc.peakRssi = s.rssi;
     const kalman = this.#kalman;

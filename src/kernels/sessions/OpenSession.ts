@@ -21,6 +21,11 @@ export interface SensorAcc extends KalmanState, ProximitySensor {
   count: number;
   first: number;
   last: number;
+  /**
+   * The sensor's silences in the session longer than `EngineSink.sensorHolesOverMs`, flat: from,
+   * to, from, to… (epoch ms); null for none (data quality's gaps, counted from closed sessions).
+   */
+  holes: number[] | null;
   peakRssi: number;
   peakSmoothed: number;
   smoothed: number;
@@ -138,6 +143,7 @@ export function newSensorAcc(sensor: string, t: number, model: PathLossModel, tr
       count: 0,
       first: t,
       last: t,
+      holes: null,
       peakRssi: Number.NEGATIVE_INFINITY,
       peakSmoothed: Number.NEGATIVE_INFINITY,
       smoothed: Number.NaN,
@@ -154,6 +160,7 @@ export function newSensorAcc(sensor: string, t: number, model: PathLossModel, tr
   spare.count = 0;
   spare.first = t;
   spare.last = t;
+  spare.holes = null;
   spare.peakRssi = Number.NEGATIVE_INFINITY;
   spare.peakSmoothed = Number.NEGATIVE_INFINITY;
   spare.smoothed = Number.NaN;

@@ -199,7 +199,7 @@ describe("DataQuality in the engine", () => {
     expect(r).toEqual(dataQuality([sig(T0), sig(T0 + MIN, B), sig(T0 + 2 * MIN)], {}, { late: 1 }));
   });
 
-  it("counts the same devices from the engine's closed sessions as from its signals (countDevicesBySession)", () => {
+  it("counts the same devices from the engine's closed sessions as from its signals (countBySession)", () => {
     fc.assert(
       fc.property(
         fc.array(fc.tuple(fc.integer({ min: 0, max: 5 * HOUR }), fc.constantFrom(A, B), fc.constantFrom(UNIVERSAL, RANDOM, "da:a1:19:00:00:02", "f0:18:98:00:00:07")), { maxLength: 200 }),
@@ -208,7 +208,7 @@ describe("DataQuality in the engine", () => {
           const signals = rows.map(([t, sensor, device]) => sig(T0 + t, sensor, device));
           const bySignal = new DataQuality();
           const bySession = new DataQuality();
-          bySession.countDevicesBySession();
+          bySession.countBySession({ signals: false });
           // Some signals arrive late and are not applied: neither counts their devices.
           const engine = new EventTimeEngine({ allowedLatenessMs, proximity: false }, { emit: (session) => bySession.session(session) }, [bySignal, { signal: (x) => bySession.signal(x) }]);
           for (const x of signals) engine.push(x);
@@ -220,10 +220,82 @@ describe("DataQuality in the engine", () => {
       ),
       { numRuns: 100 },
     );
-    expect(() => new DataQuality({ windowMs: HOUR }, { emit: () => {} }).countDevicesBySession()).toThrow(/windowMs/);
+    expect(() => new DataQuality({ windowMs: HOUR }, { emit: () => {} }).countBySession({ signals: false })).toThrow(/windowMs/);
     const started = new DataQuality();
     started.signal(sig(T0));
-    expect(() => started.countDevicesBySession()).toThrow(/before any signal/);
+    expect(() => started.countBySession({ signals: true })).toThrow(/before any signal/);
+  });
+
+  it("counts the same signals, times and gaps from the engine's closed sessions as from its signals (countBySession with signals)", () => {
+    const FLAGS = [0, 0, 0, SIGNAL_LOCAL_FLAG_MISMATCH, SIGNAL_TS_RTS_MISMATCH, SIGNAL_LOCAL_FLAG_MISMATCH | SIGNAL_TS_RTS_MISMATCH];
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.integer({ min: 0, max: 6 * HOUR }),
+            fc.constantFrom(A, B, "b8:27:eb:00:00:0c"),
+            fc.constantFrom(UNIVERSAL, RANDOM, "da:a1:19:00:00:02", "f0:18:98:00:00:07"),
+            fc.constantFrom(...FLAGS),
+            fc.constantFrom(101, 101, 102),
+          ),
+          { maxLength: 250 },
+        ),
+        fc.integer({ min: 0, max: 5 * MIN }),
+        fc.constantFrom(1, 2 * MIN, 10 * MIN, 30 * MIN),
+        fc.constantFrom(5 * MIN, 20 * MIN, 60 * MIN),
+        (rows, allowedLatenessMs, gapThresholdMs, gapMs) => {
+          const signals = rows.map(([t, sensor, device, flags, shopId]) => sig(T0 + t, sensor, device, { flags, shopId }));
+          const bySignal = new DataQuality({ gapThresholdMs });
+          const bySession = new DataQuality({ gapThresholdMs });
+          bySession.countBySession({ signals: true });
+          // The analyzer's hand-off: each session closed unbuilt, its sensors' counts and silences
+          // (a sensor may be silent longer than the threshold while another keeps the session open).
+          const engine = new EventTimeEngine(
+            { allowedLatenessMs, gapMs, proximity: false },
+            {
+              emit: () => {},
+              closed: (open, shopId) => bySession.session({ shopId, device: open.device, randomized: open.randomized, sensors: open.sensors }),
+              sensorHolesOverMs: gapThresholdMs,
+            },
+            [bySignal, { signal: (x) => bySession.signalFlags(x) }],
+          );
+          for (const x of signals) engine.push(x);
+          engine.flush();
+          expect(bySession.report({ late: engine.stats.late })).toEqual(bySignal.report({ late: engine.stats.late }));
+        },
+      ),
+      { numRuns: 300 },
+    );
+    // A sensor's count is what it needs of a session here.
+    const counting = new DataQuality();
+    counting.countBySession({ signals: true });
+    expect(() => counting.session({ shopId: 101, device: RANDOM, randomized: true, sensors: [{ sensor: A, first: T0, last: T0 }] })).toThrow(/count/);
+  });
+
+  it("finds a sensor's gaps from its times in any order, one by one or in runs", () => {
+    // Three runs of A (none of whose steps is over 10 min) and a lone time, in every order.
+    const threshold = 10 * MIN;
+    const runs: [number, number][] = [
+      [T0, T0 + 15 * MIN],
+      [T0 + 40 * MIN, T0 + 45 * MIN],
+      [T0 + 50 * MIN, T0 + 90 * MIN],
+      [T0 + 120 * MIN, T0 + 120 * MIN],
+    ];
+    const expected = [
+      { from: T0 + 15 * MIN, to: T0 + 40 * MIN },
+      { from: T0 + 90 * MIN, to: T0 + 120 * MIN },
+    ];
+    for (const order of [[0, 1, 2, 3], [3, 2, 1, 0], [2, 0, 3, 1], [1, 3, 0, 2]]) {
+      const q = new DataQuality({ gapThresholdMs: threshold });
+      q.countBySession({ signals: true });
+      for (const i of order) {
+        const [first, last] = runs[i]!;
+        q.session({ shopId: 101, device: UNIVERSAL, randomized: false, sensors: [{ sensor: A, first, last, count: 2, holes: null }] });
+      }
+      const a = sensor(q.report(), A);
+      expect(a.gaps.map(({ from, to }) => ({ from, to }))).toEqual(expected);
+      expect([a.first, a.last, a.signals]).toEqual([T0, T0 + 120 * MIN, 8]);
+    }
   });
 
   it("windowed: reports per shop once that shop's watermark passes the window's end, edge gaps against the window", () => {
