@@ -210,8 +210,8 @@ export interface BenchBuild<K extends string> {
 
 /**
  * Compiles `src/` and `files` (by name: paths from the project root, `.ts`) with tsc, as `npm run build`
- * does (and, as it does, bundles @stdlib's quantiles, `npm run bundle:quantiles`, and packs the OUI
- * registry, `npm run pack:oui`), into `node_modules/.cache/<cacheName>/out`: inside node_modules, so the compiled files
+ * does (and, as it does, bundles @stdlib's quantiles, `npm run bundle:quantiles`, packs the OUI
+ * registry, `npm run pack:oui`, and bundles the CLI, `npm run bundle:cli`), into `node_modules/.cache/<cacheName>/out`: inside node_modules, so the compiled files
  * find the project's dependencies by walking up; a directory per bench, so two can build at
  * once; away from dist/, which others may be rebuilding at the same moment; and with --noCheck
  * (the bench measures code; a colleague's half-typed file elsewhere must not stop it). Throws
@@ -249,6 +249,8 @@ export async function compileForBench<K extends string>(cacheName: string, files
   if (bundle.status !== 0) throw new Error(`npm run bundle:quantiles failed (exit ${bundle.status}): ${bundle.stdout}${bundle.stderr}`);
   const oui = spawnSync("npm", ["run", "--silent", "pack:oui", "--", join(outDir, "src")], { cwd: root, encoding: "utf8" });
   if (oui.status !== 0) throw new Error(`npm run pack:oui failed (exit ${oui.status}): ${oui.stdout}${oui.stderr}`);
+  const cli = spawnSync("npm", ["run", "--silent", "bundle:cli", "--", join(outDir, "src")], { cwd: root, encoding: "utf8" });
+  if (cli.status !== 0) throw new Error(`npm run bundle:cli failed (exit ${cli.status}): ${cli.stdout}${cli.stderr}`);
   // Node looks for a file's package.json no further up than node_modules/: without this one the
   // compiled files have no "type", and Node parses each once more to detect ES module syntax,
   // which an installed footfall (its package.json says "module") does not.

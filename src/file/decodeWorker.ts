@@ -12,6 +12,7 @@ import type { DecodeWorkerData, PieceMessage, RangeMessage } from "./readInputIn
 import { RangeReader } from "./RangeReader.ts";
 import { SignalBatchWriter } from "./SignalBatch.ts";
 import { SessionLineBatchReader } from "./SessionLineBatch.ts";
+import { lowerThreadPriority } from "./lowerThreadPriority.ts";
 import type { LineDevice, LinesMessage, RenderedMessage } from "./SessionLineThreads.ts";
 
 /**
@@ -51,7 +52,10 @@ function decodeRanges(data: DecodeWorkerData): void {
   const early: LinesMessage[] = [];
   const finish = (): void => {
     reader.close();
-    if (lineDevice !== undefined) writeLines(lineDevice, writer.devices(), port, early);
+    if (lineDevice === undefined) return;
+    // The lines need only be done when the engine's thread is: on a busy core it goes first.
+    lowerThreadPriority();
+    writeLines(lineDevice, writer.devices(), port, early);
   };
   const claimed = new Int32Array(next);
   if (path === undefined) {

@@ -1,0 +1,54 @@
+import { readFileSync, readlinkSync } from "node:fs";
+import { createRequire } from "node:module";
+import { getPriority } from "node:os";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import { describe, expect, it } from "vitest";
+import { BACKGROUND_NICE, lowerThreadPriority } from "../../src/file/lowerThreadPriority.ts";
+
+/** Runs `lowerThreadPriority(nice)` in a new worker thread; its priority before and after, and what it returned. */
+async function inWorker(nice: number): Promise<{ before: number; set: boolean; after: number; tid: number }> {
+  // A worker does not inherit tsx's loader: it registers it first (as `workerUrl` does), then imports the module.
+  const pkgPath = createRequire(import.meta.url).resolve("tsx/package.json");
+  const pkg = JSON.parse(readFileSync(pkgPath, "utf8")) as { exports: Record<string, { import: { default: string } }> };
+  const api = new URL(pkg.exports["./esm/api"]!.import.default, pathToFileURL(pkgPath)).href;
+  const mod = new URL("../../src/file/lowerThreadPriority.ts", import.meta.url).href;
+  const code = `import { register } from ${JSON.stringify(api)}; register();
+import { parentPort } from "node:worker_threads"; import { readlinkSync } from "node:fs"; import { getPriority } from "node:os";
+const { lowerThreadPriority } = await import(${JSON.stringify(mod)});
+const tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
+const before = getPriority(tid);
+const set = lowerThreadPriority(${nice});
+parentPort.postMessage({ before, set, after: getPriority(tid), tid });`;
+  const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(code)}`));
+  try {
+    return await new Promise((resolve, reject) => {
+      worker.once("message", resolve);
+      worker.once("error", reject);
+    });
+  } finally {
+    await worker.terminate();
+  }
+}
+
+describe("lowerThreadPriority", () => {
+  it.runIf(process.platform === "linux")("renices the calling thread only, not the process's other threads", async () => {
+    const mine = Number(readlinkSync("/proc/thread-self").split("/").pop());
+    const before = { thread: getPriority(mine), process: getPriority(process.pid) };
+    const nice = Math.min(19, Math.max(BACKGROUND_NICE, before.thread + 1));
+    const r = await inWorker(nice);
+    expect(r.set).toBe(true);
+    expect(r.after).toBe(nice);
+    expect(r.tid).not.toBe(mine);
+    // This thread and the process's main thread keep theirs.
+    expect({ thread: getPriority(mine), process: getPriority(process.pid) }).toEqual(before);
+  });
+
+  it("takes a nice value from 0 to 19 only", () => {
+    for (const bad of [-1, 20, 1.5, Number.NaN]) expect(() => lowerThreadPriority(bad)).toThrow(RangeError);
+  });
+
+  it.runIf(process.platform !== "linux")("does nothing where a thread cannot be reniced alone", () => {
+    expect(lowerThreadPriority()).toBe(false);
+  });
+});
