@@ -172,6 +172,7 @@ export type {
   DataQualityReport,
   QualityGap,
   SensorQuality,
+  ClosedSessionSensor,
   ClosedSessionSensors,
 } from "./kernels/quality/dataQuality.ts";
 export { DataQuality, dataQuality, dataQualityOptions, defaultDataQuality } from "./kernels/quality/dataQuality.ts";
