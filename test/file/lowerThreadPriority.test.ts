@@ -1,26 +1,13 @@
-import { readFileSync, readlinkSync } from "node:fs";
-import { createRequire } from "node:module";
+import { readlinkSync } from "node:fs";
 import { getPriority } from "node:os";
-import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import { BACKGROUND_NICE, lowerThreadPriority } from "../../src/file/lowerThreadPriority.ts";
+import { sourceWorkerUrl } from "../../src/file/workerUrl.ts";
 
 /** Runs `lowerThreadPriority(nice)` in a new worker thread; its priority before and after, and what it returned. */
 async function inWorker(nice: number): Promise<{ before: number; set: boolean; after: number; tid: number }> {
-  // A worker does not inherit tsx's loader: it registers it first (as `workerUrl` does), then imports the module.
-  const pkgPath = createRequire(import.meta.url).resolve("tsx/package.json");
-  const pkg = JSON.parse(readFileSync(pkgPath, "utf8")) as { exports: Record<string, { import: { default: string } }> };
-  const api = new URL(pkg.exports["./esm/api"]!.import.default, pathToFileURL(pkgPath)).href;
-  const mod = new URL("../../src/file/lowerThreadPriority.ts", import.meta.url).href;
-  const code = `import { register } from ${JSON.stringify(api)}; register();
-import { parentPort } from "node:worker_threads"; import { readlinkSync } from "node:fs"; import { getPriority } from "node:os";
-const { lowerThreadPriority } = await import(${JSON.stringify(mod)});
-const tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
-const before = getPriority(tid);
-const set = lowerThreadPriority(${nice});
-parentPort.postMessage({ before, set, after: getPriority(tid), tid });`;
-  const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(code)}`));
+  const worker = new Worker(sourceWorkerUrl(new URL("./lowerThreadPriorityWorker.ts", import.meta.url)), { workerData: nice });
   try {
     return await new Promise((resolve, reject) => {
       worker.once("message", resolve);
