@@ -347,6 +347,18 @@ export class Analyzer {
   }
 
   /**
+   * Internal (`readInputInThreads`): whether anything this analyzer runs is handed signals and so
+   * may read their RTS (`onLate`, `accumulators`). The analysis itself never does: the engine's
+   * canonical order puts everything it reads before the RTS. When false, decode threads do not
+   * send it (`SignalBatchWriter`'s `rts`).
+   * @internal
+   */
+  get readsRts(): boolean {
+    const o = this.#options;
+    return o.onLate !== undefined || (o.accumulators ?? []).length > 0;
+  }
+
+  /**
    * Internal: whether {@link splitByDevice} gives this analyzer's results, and the options its
    * other shares run with (plain data, for their threads); undefined when something sees the
    * engine's signals as one engine calls it (`onLate`, `onSlice`, `accumulators`,

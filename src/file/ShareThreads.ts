@@ -124,8 +124,11 @@ export class ShareThreads {
   readonly #tick0: (shopId: number, sensor: string, time: number) => void;
   readonly #threads: readonly { readonly worker: Worker; readonly port: MessagePort }[];
   readonly #vendorOfDevice: (device: string) => string | null | undefined;
-  /** This thread's own signals, in batches for the share threads (source 0; a decode thread's are its own). */
-  readonly #own = new SignalBatchWriter();
+  /**
+   * This thread's own signals, in batches for the share threads (source 0; a decode thread's are
+   * its own), without their RTS: a split analysis hands no signal out (`Analyzer.shareOptions`).
+   */
+  readonly #own = new SignalBatchWriter({ rts: false });
   /** Each run's sessions of every share (share 0's first), until merged in run order. */
   readonly #runs: (ShardSessions | undefined)[][] = [];
   #merged = 0;

@@ -23,12 +23,12 @@ import type { LineDevice, LinesMessage, RenderedMessage } from "./SessionLineThr
  * by readInputInThreads (its workerData says so); imported anywhere else it does nothing.
  */
 function decodeRanges(data: DecodeWorkerData): void {
-  const { path, ranges, first, next, credit, maxOutstanding, decode, lines: lineDevice, port } = data;
+  const { path, ranges, first, next, credit, maxOutstanding, decode, rts, lines: lineDevice, port } = data;
   const outstanding = new Int32Array(credit);
   // No vendor lookup: the thread that applies the signals looks each device's up once, so this
   // thread never loads the OUI list (~0.2 s of its CPU on the big shop-day).
   const reader = new RangeReader(path, decode, undefined);
-  const writer = new SignalBatchWriter();
+  const writer = new SignalBatchWriter({ rts });
   const post = (range: number): void => {
     const { batch, transfer } = writer.take();
     port.postMessage({ type: "batch", range, batch } satisfies RangeMessage, transfer);

@@ -34,6 +34,8 @@ export interface DecodeWorkerData {
   readonly maxOutstanding: number;
   /** The decoder's options that are not the defaults. */
   readonly decode: ThreadDecoderOptions;
+  /** Whether the signals' RTS is sent (`Analyzer.readsRts`; `SignalBatchWriter`'s `rts`). */
+  readonly rts: boolean;
   /** When set, the thread's last work: session lines, their devices written so (`SessionLineThreads`). */
   readonly lines: LineDevice | undefined;
   /**
@@ -205,7 +207,7 @@ export async function readInputInThreads(
     const credit = new SharedArrayBuffer(4);
     const { port1: port, port2 } = new MessageChannel();
     const worker = new Worker(url, {
-      workerData: { decodeWorker: true, path, ranges, first: i + 1, next, credit, maxOutstanding: MAX_OUTSTANDING, decode, lines: lines?.device, port: port2 } satisfies DecodeWorkerData,
+      workerData: { decodeWorker: true, path, ranges, first: i + 1, next, credit, maxOutstanding: MAX_OUTSTANDING, decode, rts: analyzer.readsRts, lines: lines?.device, port: port2 } satisfies DecodeWorkerData,
       transferList: [port2],
     });
     // Each decode thread interns its own strings: one reader (string table) per thread, which

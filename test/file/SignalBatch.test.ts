@@ -65,6 +65,22 @@ describe("SignalBatch", () => {
     );
   });
 
+  it("without the RTS (rts: false) a signal comes out as the decoder made it but for an empty RTS, which the batch does not carry", () => {
+    fc.assert(
+      fc.property(fc.array(signalArb, { minLength: 1, maxLength: 3000 }), (signals) => {
+        const writer = new SignalBatchWriter({ rts: false });
+        const reader = newReader();
+        const out: Signal[] = [];
+        for (const s of signals) writer.add(s);
+        const { batch } = writer.take();
+        expect(batch.rts).toBe("");
+        reader.read(structuredClone(batch), (s) => out.push(s));
+        expect(out).toStrictEqual(signals.map((s) => ({ ...s, rts: "" })));
+      }),
+      { numRuns: 10 },
+    );
+  });
+
   it("reads a batch for one share of a device split: its devices' signals, the others' shop, sensor and time, in order", () => {
     fc.assert(
       fc.property(fc.array(signalArb, { maxLength: 3000 }), fc.integer({ min: 1, max: 4 }), (signals, modulo) => {

@@ -147,6 +147,28 @@ describe("readInputInThreads", () => {
     expect(analyzer.finish(stats)).toEqual(oneThread().result);
   });
 
+  it("sends the RTS to an analyzer whose accumulators are handed signals: they see each one as one thread gives it", async () => {
+    const seen = (): { analyzer: Analyzer; signals: string[] } => {
+      const signals: string[] = [];
+      const analyzer = new Analyzer({ accumulators: [{ signal: (s) => void signals.push(`${s.time} ${s.device} ${s.rts}`) }] });
+      return { analyzer, signals };
+    };
+    const one = seen();
+    const reader = new SignalLineReader(one.analyzer.decoder, (s) => one.analyzer.pushSignal(s));
+    reader.push(bytes);
+    reader.end();
+    one.analyzer.finish();
+    const threaded = seen();
+    expect(threaded.analyzer.readsRts).toBe(true);
+    decoded.ranges = 0;
+    threaded.analyzer.finish(await readInputInThreads(file, 2, threaded.analyzer, () => {}, new AbortController().signal, { rangeBytes: 4096 }));
+    expect(decoded.ranges).toBeGreaterThan(0);
+    expect(threaded.signals).toEqual(one.signals);
+    expect(one.signals.every((line) => /^\d+ \S+ [0-9a-f]{16}$/.test(line))).toBe(true);
+    // The analysis alone reads no RTS: its decode threads send none.
+    expect(new Analyzer().readsRts).toBe(false);
+  });
+
   it("stops a split read when asked", async () => {
     const controller = new AbortController();
     const endless = new Readable({ read() {} });

@@ -158,7 +158,7 @@ export interface EngineSink extends Sink<Session, Signal> {
  * called synchronously by the engine, in event time:
  *
  * 1. `signal` — each signal the engine applies, per shop in canonical order (time, device,
- *    sensor, RSSI, RTS); never a late one. Equal input gives equal calls, whatever the arrival
+ *    sensor, RSSI, `local`, RTS); never a late one. Equal input gives equal calls, whatever the arrival
  *    order within the allowed lateness.
  * 2. `session` — each session as it closes, before the engine's sink gets it.
  * 3. `advance` — the shop's watermark rose to `watermark` (epoch ms): every signal earlier than
@@ -278,7 +278,7 @@ interface ShopState {
  * 1. **Watermark** per shop: the newest event time seen − `allowedLatenessMs`. A signal behind
  *    it is late: it goes to `sink.late` and changes nothing.
  * 2. **Reorder**: other signals are held until the watermark passes them, then applied in the
- *    canonical order (time, device, sensor, RSSI, RTS) — so any arrival order within the
+ *    canonical order (time, device, sensor, RSSI, `local`, RTS) — so any arrival order within the
  *    allowed lateness gives exactly the same results.
  * 3. **Gap rule**: per shop and device, signals no more than `gapMs` apart (inclusive) form one
  *    session; a signal that bridges two runs merges them (it is applied before either could

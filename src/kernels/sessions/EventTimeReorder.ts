@@ -25,15 +25,17 @@ export interface EventTimeReorderOptions {
   readonly allowedLatenessMs?: number;
   /**
    * Canonical order of the held signals, so equal times never depend on arrival order.
-   * @default canonicalSignalOrder (time, device, sensor, RSSI, RTS)
+   * @default canonicalSignalOrder (time, device, sensor, RSSI, `local`, RTS)
    */
   readonly order?: SignalOrder;
 }
 
 /**
- * Canonical order of signals: event time, then device, sensor, RSSI and RTS, so equal times
- * never depend on arrival order. The session tracker's order (sessions with equal ends come out
- * in it).
+ * Canonical order of signals: event time, then device, sensor, RSSI, the service's `local` flag
+ * and RTS, so equal times never depend on arrival order. The session tracker's order (sessions
+ * with equal ends come out in it). Everything a session is made of comes before the RTS, which
+ * only orders signals that differ in nothing else the engine reads: where no signal is handed
+ * out, the RTS need not be known (see `SignalBatchWriter`'s `rts`).
  *
  * @example
  * [...signals].sort((a, b) => (canonicalSignalOrder(a, b) ? -1 : canonicalSignalOrder(b, a) ? 1 : 0));
@@ -43,6 +45,7 @@ export function canonicalSignalOrder(a: Signal, b: Signal): boolean {
   if (a.device !== b.device) return a.device < b.device;
   if (a.sensor !== b.sensor) return a.sensor < b.sensor;
   if (a.rssi !== b.rssi) return a.rssi < b.rssi;
+  if (a.local !== b.local) return b.local;
   return a.rts < b.rts;
 }
 

@@ -299,6 +299,37 @@ describe("EventTimeEngine: sessions", () => {
   });
 });
 
+describe("EventTimeEngine: the RTS orders only what nothing else tells apart", () => {
+  it("gives the same sessions with every RTS left empty, in any arrival order, however many signals tie on all else (property)", () => {
+    // What decode threads send when no signal is handed out (`SignalBatchWriter`'s `rts`): the
+    // canonical order puts everything a session is made of (`local` included) before the RTS.
+    const lateness = 3 * MIN;
+    const arbSignal = fc.record({
+      t: fc.integer({ min: 0, max: 30 }).map((m) => m * 20_000),
+      d: fc.integer({ min: 0, max: 2 }),
+      sensor: fc.integer({ min: 0, max: 1 }),
+      rssi: fc.integer({ min: -62, max: -60 }),
+      local: fc.boolean(),
+      rts: fc.integer({ min: 0, max: 3 }),
+    });
+    fc.assert(
+      fc.property(fc.array(arbSignal, { minLength: 1, maxLength: 80 }), fc.array(fc.integer({ min: 0, max: lateness }), { minLength: 80, maxLength: 80 }), (specs, delays) => {
+        const signals = specs.map((x) => sig(x.t, `aa:00:00:00:00:0${x.d}`, x.rssi, { sensor: `b8:27:eb:00:00:0${x.sensor}`, local: x.local, rts: x.rts.toString(16).padStart(16, "0") }));
+        signals.sort((a, b) => a.time - b.time);
+        const blank = signals
+          .map((s, i) => ({ s: { ...s, rts: "" }, arrival: s.time + delays[i % delays.length]! }))
+          .sort((a, b) => a.arrival - b.arrival)
+          .map((x) => x.s);
+        const a = run(signals, { allowedLatenessMs: lateness });
+        const b = run(blank, { allowedLatenessMs: lateness });
+        expect(byStart(b.sessions).map(content)).toEqual(byStart(a.sessions).map(content));
+        expect(byStart(b.slices)).toEqual(byStart(a.slices));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
 describe("EventTimeEngine: progress fields (property)", () => {
   it("per shop: sessions come out in order of end; watermark and complete never go back; every session starting before `complete` is out", () => {
     const lateness = 2 * MIN;

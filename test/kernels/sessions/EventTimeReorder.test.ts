@@ -69,6 +69,13 @@ describe("EventTimeReorder", () => {
     expect(out).toEqual(sorted(signals));
   });
 
+  it("orders ties of time, device, sensor and RSSI by the local flag (false first), then by RTS", () => {
+    const local = { ...sig(T0), local: true, rts: "0000000000000000" };
+    const universal = { ...sig(T0), rts: "ffffffffffffffff" };
+    const earlier = { ...sig(T0), rts: "0000000000000001" };
+    expect(sorted([local, universal, earlier])).toEqual([earlier, universal, local]);
+  });
+
   it("validates options eagerly", () => {
     expect(() => new EventTimeReorder({ allowedLatenessMs: -1 })).toThrow(RangeError);
     expect(() => new EventTimeReorder({ allowedLatenessMs: Number.NaN })).toThrow(RangeError);
