@@ -158,8 +158,8 @@ export interface EngineSink extends Sink<Session, Signal> {
  * called synchronously by the engine, in event time:
  *
  * 1. `signal` — each signal the engine applies, per shop in canonical order (time, device,
- *    sensor, RSSI, `local`, RTS); never a late one. Equal input gives equal calls, whatever the arrival
- *    order within the allowed lateness.
+ *    sensor, RSSI, `local`, RTS); never a late one. Equal input gives equal calls, whatever the
+ *    arrival order within the allowed lateness.
  * 2. `session` — each session as it closes, before the engine's sink gets it.
  * 3. `advance` — the shop's watermark rose to `watermark` (epoch ms): every signal earlier than
  *    it has been applied, so an interval ending at or before it is final and can be emitted.
