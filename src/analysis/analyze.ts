@@ -361,13 +361,13 @@ export class Analyzer {
   /**
    * Internal: whether {@link splitByDevice} gives this analyzer's results, and the options its
    * other shares run with (plain data, for their threads); undefined when something sees the
-   * engine's signals as one engine calls it (`onLate`, `onSlice`, `accumulators`,
-   * `liveOccupancy`).
+   * engine's signals as one engine calls it: signals handed out ({@link readsRts}: `onLate`,
+   * `accumulators`), `onSlice`, `liveOccupancy`.
    * @internal
    */
   get shareOptions(): AnalyzerShardOptions | undefined {
     const o = this.#options;
-    if (o.onLate !== undefined || o.onSlice !== undefined || (o.accumulators ?? []).length > 0) return undefined;
+    if (this.readsRts || o.onSlice !== undefined) return undefined;
     if (o.liveOccupancy !== undefined && o.liveOccupancy !== false) return undefined;
     return {
       ...(o.sessions === undefined ? {} : { sessions: o.sessions }),

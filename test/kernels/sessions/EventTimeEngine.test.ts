@@ -316,10 +316,7 @@ describe("EventTimeEngine: the RTS orders only what nothing else tells apart", (
       fc.property(fc.array(arbSignal, { minLength: 1, maxLength: 80 }), fc.array(fc.integer({ min: 0, max: lateness }), { minLength: 80, maxLength: 80 }), (specs, delays) => {
         const signals = specs.map((x) => sig(x.t, `aa:00:00:00:00:0${x.d}`, x.rssi, { sensor: `b8:27:eb:00:00:0${x.sensor}`, local: x.local, rts: x.rts.toString(16).padStart(16, "0") }));
         signals.sort((a, b) => a.time - b.time);
-        const blank = signals
-          .map((s, i) => ({ s: { ...s, rts: "" }, arrival: s.time + delays[i % delays.length]! }))
-          .sort((a, b) => a.arrival - b.arrival)
-          .map((x) => x.s);
+        const blank = arrivalOrder(signals.map((s) => ({ ...s, rts: "" })), delays);
         const a = run(signals, { allowedLatenessMs: lateness });
         const b = run(blank, { allowedLatenessMs: lateness });
         expect(byStart(b.sessions).map(content)).toEqual(byStart(a.sessions).map(content));
